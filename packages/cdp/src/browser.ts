@@ -1,0 +1,223 @@
+import type { Protocol } from 'devtools-protocol';
+import { ArgusError } from '@argus/protocol';
+import type { CaptureOptions } from './capture.js';
+import { Page } from './page.js';
+import { SessionRouter } from './session.js';
+import type { Transport } from './transport.js';
+
+export interface BrowserOptions {
+  /**
+   * Attach to every page automatically (managed/connect modes). The extension relay attaches only
+   * to tabs the agent opens and to tabs picked explicitly.
+   */
+  autoAttach?: boolean;
+  capture?: CaptureOptions;
+}
+
+export interface TabInfo {
+  id: string;
+  url: string;
+  title: string;
+  attached: boolean;
+}
+
+/**
+ * A browser reached through a Transport: discovers page targets, attaches flat sessions to them
+ * and hands out Page objects.
+ */
+export class Browser {
+  readonly router: SessionRouter;
+  private readonly targets = new Map<string, Protocol.Target.TargetInfo>();
+  private readonly pages = new Map<string, Page>();
+  private readonly pending = new Map<string, Promise<Page>>();
+  private readonly attachWaiters = new Map<string, Array<(page: Page | Error) => void>>();
+  private readonly closeListeners = new Set<(reason: string) => void>();
+  private readonly pageListeners = new Set<(event: 'added' | 'removed', page: Page) => void>();
+
+  private constructor(
+    readonly transport: Transport,
+    private readonly options: BrowserOptions,
+  ) {
+    this.router = new SessionRouter(transport);
+    const root = this.router.root;
+    root.on('Target.targetCreated', ({ targetInfo }) => this.noteTarget(targetInfo));
+    root.on('Target.targetInfoChanged', ({ targetInfo }) => this.noteTarget(targetInfo));
+    root.on('Target.targetDestroyed', ({ targetId }) => this.dropTarget(targetId, 'the tab was closed'));
+    root.on('Target.attachedToTarget', (event) => {
+      if (event.targetInfo.type !== 'page') {
+        // not ours to drive (e.g. a service worker): let it run
+        void root.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+        return;
+      }
+      this.noteTarget(event.targetInfo);
+      void this.setUpPage(event);
+    });
+    root.on('Target.detachedFromTarget', (event) => {
+      for (const [id, page] of this.pages) if (page.session.id === event.sessionId) this.dropPage(id, 'the debugger detached');
+    });
+    transport.onClose((reason) => {
+      for (const id of [...this.pages.keys()]) this.dropPage(id, reason);
+      for (const listener of this.closeListeners) listener(reason);
+    });
+  }
+
+  static async connect(transport: Transport, options: BrowserOptions = {}): Promise<Browser> {
+    const browser = new Browser(transport, options);
+    await transport.send('Target.setDiscoverTargets', { discover: true }, undefined);
+    if (options.autoAttach !== false) {
+      await transport.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, undefined);
+      // auto-attach covers targets created from now on; attach to the pages that already exist
+      const { targetInfos } = (await transport.send('Target.getTargets', undefined, undefined)) as { targetInfos: Protocol.Target.TargetInfo[] };
+      await Promise.all(
+        targetInfos
+          .filter((info) => info.type === 'page')
+          .map((info) => {
+            browser.noteTarget(info);
+            return browser.attach(info.targetId).catch(() => undefined);
+          }),
+      );
+    }
+    return browser;
+  }
+
+  private noteTarget(info: Protocol.Target.TargetInfo): void {
+    if (info.type !== 'page') return;
+    this.targets.set(info.targetId, info);
+    const page = this.pages.get(info.targetId);
+    if (page) {
+      page.url = info.url;
+      page.title = info.title;
+    }
+  }
+
+  private dropTarget(targetId: string, reason: string): void {
+    this.targets.delete(targetId);
+    this.dropPage(targetId, reason);
+  }
+
+  private dropPage(targetId: string, reason: string): void {
+    const page = this.pages.get(targetId);
+    if (!page) return;
+    this.pages.delete(targetId);
+    page.markClosed(reason);
+    for (const listener of this.pageListeners) listener('removed', page);
+  }
+
+  private async setUpPage(event: Protocol.Target.AttachedToTargetEvent): Promise<void> {
+    const targetId = event.targetInfo.targetId;
+    const session = this.router.get(event.sessionId);
+    if (!session || this.pages.has(targetId)) return;
+    const page = new Page(session, targetId, this.router, { url: event.targetInfo.url, title: event.targetInfo.title }, this.options.capture);
+    try {
+      await page.init();
+    } catch (error) {
+      this.resolveAttach(targetId, error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (session.isDetached) {
+      this.resolveAttach(targetId, new ArgusError('target_closed', `Tab ${targetId} closed while it was being set up`));
+      return;
+    }
+    this.pages.set(targetId, page);
+    for (const listener of this.pageListeners) listener('added', page);
+    this.resolveAttach(targetId, page);
+  }
+
+  private resolveAttach(targetId: string, result: Page | Error): void {
+    const waiters = this.attachWaiters.get(targetId);
+    this.attachWaiters.delete(targetId);
+    for (const waiter of waiters ?? []) waiter(result);
+  }
+
+  private waitForPage(targetId: string, timeoutMs: number): Promise<Page> {
+    const ready = this.pages.get(targetId);
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ArgusError('timeout', `Tab ${targetId} did not become ready within ${timeoutMs} ms`)), timeoutMs);
+      const list = this.attachWaiters.get(targetId) ?? [];
+      list.push((result) => {
+        clearTimeout(timer);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      });
+      this.attachWaiters.set(targetId, list);
+    });
+  }
+
+  onClose(listener: (reason: string) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  onPage(listener: (event: 'added' | 'removed', page: Page) => void): () => void {
+    this.pageListeners.add(listener);
+    return () => this.pageListeners.delete(listener);
+  }
+
+  /** Every page target the browser has, attached or not. */
+  tabs(): TabInfo[] {
+    return [...this.targets.values()].map((info) => ({ id: info.targetId, url: info.url, title: info.title, attached: this.pages.has(info.targetId) }));
+  }
+
+  page(targetId: string): Page | undefined {
+    return this.pages.get(targetId);
+  }
+
+  attachedPages(): Page[] {
+    return [...this.pages.values()];
+  }
+
+  /** Attaches to a tab (no-op when already attached) and returns its Page. */
+  async attach(targetId: string, timeoutMs = 10_000): Promise<Page> {
+    const ready = this.pages.get(targetId);
+    if (ready) return ready;
+    let pending = this.pending.get(targetId);
+    if (!pending) {
+      if (!this.targets.has(targetId)) throw new ArgusError('tab_not_found', `No tab with id ${targetId}. Run \`argus tabs\` to list tabs.`);
+      const waiting = this.waitForPage(targetId, timeoutMs);
+      pending = this.transport
+        .send('Target.attachToTarget', { targetId, flatten: true }, undefined)
+        .then(() => waiting)
+        .finally(() => this.pending.delete(targetId));
+      this.pending.set(targetId, pending);
+    }
+    return pending;
+  }
+
+  /** Opens a new tab and resolves when its session is ready. */
+  async newPage(timeoutMs = 10_000): Promise<Page> {
+    const { targetId } = (await this.transport.send('Target.createTarget', { url: 'about:blank' }, undefined)) as { targetId: string };
+    if (this.options.autoAttach === false) return this.attach(targetId, timeoutMs);
+    return this.waitForPage(targetId, timeoutMs);
+  }
+
+  async closePage(targetId: string): Promise<void> {
+    await this.transport.send('Target.closeTarget', { targetId }, undefined);
+    this.dropTarget(targetId, 'closed by Argus');
+  }
+
+  async activate(targetId: string): Promise<void> {
+    await this.transport.send('Target.activateTarget', { targetId }, undefined);
+  }
+
+  async version(): Promise<{ product: string; userAgent: string }> {
+    return (await this.transport.send('Browser.getVersion', undefined, undefined)) as { product: string; userAgent: string };
+  }
+
+  get closed(): boolean {
+    return this.transport.closed;
+  }
+
+  /** Asks the browser to close (managed mode) and drops the connection. */
+  async close(): Promise<void> {
+    if (!this.transport.closed) await this.transport.send('Browser.close', undefined, undefined).catch(() => undefined);
+    await this.transport.close();
+    this.router.dispose();
+  }
+
+  /** Drops the connection but leaves the browser running (connect/extension modes). */
+  async disconnect(): Promise<void> {
+    await this.transport.close();
+    this.router.dispose();
+  }
+}

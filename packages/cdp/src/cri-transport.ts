@@ -1,0 +1,98 @@
+import CDP from 'chrome-remote-interface';
+import { ArgusError } from '@argus/protocol';
+import { type CdpEvent, ProtocolError, type Transport, TransportClosedError } from './transport.js';
+
+interface CriProtocolFailure {
+  response?: { code?: number; message?: string; data?: string };
+  message?: string;
+}
+
+/** A Transport over chrome-remote-interface's WebSocket client (managed and connect modes). */
+class CriTransport implements Transport {
+  private readonly eventListeners = new Set<(event: CdpEvent) => void>();
+  private readonly closeListeners = new Set<(reason: string) => void>();
+  private isClosed = false;
+
+  constructor(private readonly client: Awaited<ReturnType<typeof CDP>>) {
+    client.on('event', (message) => {
+      const event: CdpEvent = { method: message.method, params: message.params, sessionId: message.sessionId };
+      for (const listener of this.eventListeners) listener(event);
+    });
+    client.on('disconnect', () => this.markClosed('the browser connection dropped'));
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  async send(method: string, params: object | undefined, sessionId: string | undefined): Promise<unknown> {
+    if (this.isClosed) throw new TransportClosedError(`Cannot send ${method}: the browser connection is closed`);
+    try {
+      return await this.client.send(method, params ?? {}, sessionId);
+    } catch (error) {
+      const failure = error as CriProtocolFailure;
+      if (failure.response) {
+        const detail = failure.response.data ? ` (${failure.response.data})` : '';
+        throw new ProtocolError(method, failure.response.code, `${failure.response.message ?? 'protocol error'}${detail}`);
+      }
+      if (this.isClosed) throw new TransportClosedError(`${method} failed: the browser connection closed`);
+      throw error;
+    }
+  }
+
+  onEvent(listener: (event: CdpEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  onClose(listener: (reason: string) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  private markClosed(reason: string): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const listener of [...this.closeListeners]) listener(reason);
+    this.closeListeners.clear();
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.markClosed('closed by Argus');
+    await this.client.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Connects to a browser-level DevTools WebSocket endpoint. Retries briefly: Chrome announces its
+ * endpoint shortly before it accepts connections.
+ */
+export async function connectCri(wsEndpoint: string, options: { attempts?: number } = {}): Promise<Transport> {
+  const attempts = options.attempts ?? 20;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      const client = await CDP({ target: wsEndpoint, local: true });
+      return new CriTransport(client);
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 250)));
+    }
+  }
+  throw new ArgusError('browser_not_found', `Could not connect to ${wsEndpoint}: ${(lastError as Error)?.message ?? lastError}. Is Chrome running with remote debugging enabled?`, {
+    cause: lastError,
+  });
+}
+
+/** Resolves `http://host:port` (a --remote-debugging-port address) to its browser WebSocket endpoint. */
+export async function resolveBrowserEndpoint(url: string): Promise<string> {
+  if (url.startsWith('ws://') || url.startsWith('wss://')) return url;
+  const base = url.replace(/\/+$/, '');
+  const response = await fetch(`${base}/json/version`).catch((error: unknown) => {
+    throw new ArgusError('browser_not_found', `No DevTools endpoint answered at ${base}: ${(error as Error).message}`, { cause: error });
+  });
+  const body = (await response.json()) as { webSocketDebuggerUrl?: string };
+  if (!body.webSocketDebuggerUrl) throw new ArgusError('browser_not_found', `${base}/json/version did not name a webSocketDebuggerUrl`);
+  return body.webSocketDebuggerUrl;
+}

@@ -1,0 +1,402 @@
+import type { Protocol } from 'devtools-protocol';
+import { ArgusError } from '@argus/protocol';
+import { FrameRegistry } from './frames.js';
+import { type Modifier, modifierMask, parseCombo, keyDefinition } from './keys.js';
+import { NavigationTimeoutError, NavigationWatcher } from './navigation.js';
+import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
+import type { Session, SessionRouter } from './session.js';
+import { ProtocolError, TransportClosedError } from './transport.js';
+
+export type WaitUntil = 'load' | 'domcontentloaded' | 'none';
+
+export interface NavigationResult {
+  url: string;
+  title: string;
+  status: number | null;
+}
+
+export interface ActionEffects {
+  navigated: boolean;
+  url: string;
+  dialogs: Array<{ type: string; message: string; handled: string }>;
+  consoleErrors: string[];
+}
+
+export const ISOLATED_WORLD = '__argus__';
+
+/** One tab: its flat session, frames (incl. OOPIF sessions), navigation, evaluation, input. */
+export class Page {
+  readonly frames = new FrameRegistry(ISOLATED_WORLD);
+  readonly capture: PageCapture;
+  mainFrameId = '';
+  url: string;
+  title: string;
+  /** Bumped on every main-frame document change; refs from older epochs are stale. */
+  epoch = 0;
+  private readonly offs: Array<() => void> = [];
+  private readonly childSessions = new Set<Session>();
+  private readonly documentStatus = new Map<string, number>();
+  private closedReason: string | undefined;
+  private readonly epochListeners = new Set<(epoch: number) => void>();
+
+  constructor(
+    readonly session: Session,
+    readonly targetId: string,
+    private readonly router: SessionRouter,
+    info: { url: string; title: string },
+    captureOptions: CaptureOptions = {},
+  ) {
+    this.url = info.url;
+    this.title = info.title;
+    this.capture = new PageCapture(captureOptions);
+  }
+
+  get id(): string {
+    return this.targetId;
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== undefined || this.session.isDetached;
+  }
+
+  /** Enables the domains we rely on, then lets the (paused) target run. */
+  async init(): Promise<void> {
+    const session = this.session;
+    this.offs.push(this.frames.track(session), this.capture.attach(session));
+    this.offs.push(
+      session.on('Page.frameNavigated', ({ frame }) => {
+        if (frame.parentId) return;
+        this.mainFrameId = frame.id;
+        this.url = frame.url + (frame.urlFragment ?? '');
+        this.bumpEpoch();
+      }),
+      session.on('Page.navigatedWithinDocument', (event) => {
+        if (event.frameId === this.mainFrameId) this.url = event.url;
+      }),
+      session.on('Network.responseReceived', (event) => {
+        if (event.type === 'Document' && event.requestId === event.loaderId) this.documentStatus.set(event.loaderId, event.response.status);
+      }),
+      session.on('Target.attachedToTarget', (event) => void this.adoptChild(event)),
+      session.on('Target.detachedFromTarget', (event) => {
+        for (const child of this.childSessions) if (child.id === event.sessionId) this.childSessions.delete(child);
+      }),
+    );
+    const [, , , , tree] = await Promise.all([
+      session.send('Page.enable'),
+      session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
+      session.send('Runtime.enable'),
+      session.send('Network.enable', { maxPostDataSize: 65_536 }),
+      session.send('Page.getFrameTree'),
+      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+    ]);
+    this.mainFrameId = tree.frameTree.frame.id;
+    this.frames.adoptTree(tree.frameTree, session);
+    if (tree.frameTree.frame.url) this.url = tree.frameTree.frame.url + (tree.frameTree.frame.urlFragment ?? '');
+    await session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+  }
+
+  /** Out-of-process iframes and workers attach as flat child sessions of this page. */
+  private async adoptChild(event: Protocol.Target.AttachedToTargetEvent): Promise<void> {
+    const child = this.router.get(event.sessionId);
+    if (!child) return;
+    const type = event.targetInfo.type;
+    try {
+      if (type === 'iframe') {
+        this.childSessions.add(child);
+        this.frames.assignSession(event.targetInfo.targetId, child);
+        this.offs.push(this.frames.track(child), this.capture.attach(child));
+        child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
+        const [, , , tree] = await Promise.all([
+          child.send('Page.enable'),
+          child.send('Runtime.enable'),
+          child.send('Network.enable', { maxPostDataSize: 65_536 }),
+          child.send('Page.getFrameTree'),
+          child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+        ]);
+        this.frames.adoptTree(tree.frameTree, child);
+      } else if (type === 'worker' || type === 'service_worker' || type === 'shared_worker') {
+        this.offs.push(this.capture.attach(child));
+        await child.send('Runtime.enable');
+      }
+      await child.send('Runtime.runIfWaitingForDebugger');
+    } catch (error) {
+      if (!(error instanceof TransportClosedError) && !(error instanceof ProtocolError)) throw error;
+      // the child went away while we were setting it up: nothing to do
+    }
+  }
+
+  private bumpEpoch(): void {
+    this.epoch++;
+    for (const listener of this.epochListeners) listener(this.epoch);
+  }
+
+  onEpoch(listener: (epoch: number) => void): () => void {
+    this.epochListeners.add(listener);
+    return () => this.epochListeners.delete(listener);
+  }
+
+  markClosed(reason: string): void {
+    if (this.closedReason) return;
+    this.closedReason = reason;
+    for (const off of this.offs) off();
+    this.offs.length = 0;
+  }
+
+  assertOpen(): void {
+    if (this.closed) throw new ArgusError('target_closed', `Tab ${this.targetId} is closed${this.closedReason ? ` (${this.closedReason})` : ''}. Run \`argus tabs\` and pick another tab.`);
+  }
+
+  // ---------------------------------------------------------------- navigation
+
+  async navigate(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
+    this.assertOpen();
+    const waitUntil = options.waitUntil ?? 'load';
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const watcher = new NavigationWatcher(this.session, () => this.mainFrameId);
+    try {
+      const result = await this.session.send('Page.navigate', { url, frameId: this.mainFrameId });
+      if (result.errorText) {
+        throw new ArgusError('navigation_failed', `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`, {
+          details: { url, errorText: result.errorText },
+        });
+      }
+      if (!result.loaderId) {
+        // same-document navigation (e.g. only the hash changed)
+        return { url: watcher.sameDocumentUrl ?? url, title: await this.readTitle(), status: null };
+      }
+      const loaderId = result.loaderId;
+      await this.waitForLoader(watcher, loaderId, waitUntil, timeoutMs, `Navigation to ${url}`);
+      return { url: this.url, title: await this.readTitle(), status: this.documentStatus.get(loaderId) ?? null };
+    } finally {
+      watcher.dispose();
+    }
+  }
+
+  private async waitForLoader(watcher: NavigationWatcher, loaderId: string, waitUntil: WaitUntil, timeoutMs: number, what: string): Promise<void> {
+    if (waitUntil === 'none') return;
+    const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
+    try {
+      await watcher.until(() => watcher.reached(loaderId, eventName), timeoutMs, () => what);
+    } catch (error) {
+      throw this.translateWaitError(error, `${what} did not reach '${waitUntil}' within ${timeoutMs} ms. The page may still be loading: retry with a longer --timeout-ms or --wait-until domcontentloaded.`);
+    }
+  }
+
+  private translateWaitError(error: unknown, timeoutMessage: string): ArgusError {
+    if (error instanceof NavigationTimeoutError) return new ArgusError('timeout', timeoutMessage);
+    if (error instanceof ArgusError) return error;
+    return new ArgusError('target_closed', `Tab ${this.targetId} closed while waiting. Run \`argus tabs\` to pick another tab.`, { cause: error });
+  }
+
+  async history(delta: -1 | 1, timeoutMs = 30_000): Promise<NavigationResult> {
+    this.assertOpen();
+    const { currentIndex, entries } = await this.session.send('Page.getNavigationHistory');
+    const entry = entries[currentIndex + delta];
+    if (!entry) {
+      throw new ArgusError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page in this tab's history.`);
+    }
+    return this.withNavigation(() => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }), timeoutMs, delta < 0 ? 'Going back' : 'Going forward');
+  }
+
+  async reload(timeoutMs = 30_000): Promise<NavigationResult> {
+    this.assertOpen();
+    return this.withNavigation(() => this.session.send('Page.reload', {}), timeoutMs, 'Reload');
+  }
+
+  /** Runs something that is known to navigate, and waits for the new document's load event. */
+  private async withNavigation(run: () => Promise<unknown>, timeoutMs: number, what: string): Promise<NavigationResult> {
+    const watcher = new NavigationWatcher(this.session, () => this.mainFrameId);
+    try {
+      await run();
+      try {
+        await watcher.until(() => watcher.committedLoader !== undefined || watcher.sameDocumentUrl !== undefined, timeoutMs, () => what);
+      } catch (error) {
+        throw this.translateWaitError(error, `${what} did not start a navigation within ${timeoutMs} ms.`);
+      }
+      if (watcher.committedLoader) await this.waitForLoader(watcher, watcher.committedLoader, 'load', timeoutMs, what);
+      const status = watcher.committedLoader ? (this.documentStatus.get(watcher.committedLoader) ?? null) : null;
+      return { url: this.url, title: await this.readTitle(), status };
+    } finally {
+      watcher.dispose();
+    }
+  }
+
+  /**
+   * Runs an input action and reports what it caused. Returns right after the input is dispatched
+   * unless the input started a main-frame navigation, which it then waits for.
+   */
+  async act<T>(run: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ value: T; effects: ActionEffects }> {
+    this.assertOpen();
+    const watcher = new NavigationWatcher(this.session, () => this.mainFrameId);
+    const dialogsBefore = this.capture.dialogs.seq;
+    const consoleBefore = this.capture.console.seq;
+    try {
+      const value = await run();
+      // One round trip through the renderer: navigations begun by the input have been announced by now.
+      await this.session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).catch(() => undefined);
+      let navigated = false;
+      if (watcher.requested) {
+        navigated = true;
+        const timeoutMs = options.timeoutMs ?? 30_000;
+        try {
+          await watcher.until(() => watcher.committedLoader !== undefined, timeoutMs, () => 'The navigation started by the action');
+          if (watcher.committedLoader) await this.waitForLoader(watcher, watcher.committedLoader, 'load', timeoutMs, 'The navigation started by the action');
+        } catch (error) {
+          // a navigation that was requested but cancelled (e.g. download, 204) is not an error of the action
+          if (!(error instanceof ArgusError && error.code === 'timeout') || watcher.committedLoader) throw error;
+          navigated = false;
+        }
+      } else if (watcher.sameDocumentUrl) {
+        navigated = true;
+      }
+      return { value, effects: this.effectsSince(dialogsBefore, consoleBefore, navigated) };
+    } finally {
+      watcher.dispose();
+    }
+  }
+
+  private effectsSince(dialogSeq: number, consoleSeq: number, navigated: boolean): ActionEffects {
+    const dialogs = this.capture.dialogs.entries(dialogSeq).map(({ item }: { item: DialogRecord }) => ({ type: item.type, message: item.message, handled: item.handled }));
+    const consoleErrors = this.capture.console
+      .entries(consoleSeq)
+      .filter(({ item }) => item.level === 'error')
+      .map(({ item }) => item.text.slice(0, 500));
+    return { navigated, url: this.url, dialogs, consoleErrors };
+  }
+
+  async readTitle(): Promise<string> {
+    try {
+      const { result } = await this.session.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
+      this.title = typeof result.value === 'string' ? result.value : this.title;
+    } catch {
+      // keep the last known title
+    }
+    return this.title;
+  }
+
+  // ---------------------------------------------------------------- evaluation
+
+  /** Evaluates an expression (main world of the main frame unless a context is given). */
+  async evaluate<T = unknown>(expression: string, options: { contextId?: number; awaitPromise?: boolean; timeoutMs?: number; session?: Session } = {}): Promise<T> {
+    this.assertOpen();
+    const session = options.session ?? this.session;
+    const params: Protocol.Runtime.EvaluateRequest = { expression, returnByValue: true, awaitPromise: options.awaitPromise ?? true };
+    if (options.contextId !== undefined) params.contextId = options.contextId;
+    if (options.timeoutMs !== undefined) params.timeout = options.timeoutMs;
+    const { result, exceptionDetails } = await session.send('Runtime.evaluate', params);
+    if (exceptionDetails) throw evalError(exceptionDetails);
+    return result.value as T;
+  }
+
+  /** Calls a function on a remote object; returns its JSON value. */
+  async callOn<T = unknown>(objectId: string, fn: string, args: unknown[] = [], session: Session = this.session): Promise<T> {
+    const params: Protocol.Runtime.CallFunctionOnRequest = {
+      objectId,
+      functionDeclaration: fn,
+      arguments: args.map((value) => ({ value })),
+      returnByValue: true,
+      awaitPromise: true,
+    };
+    const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', params);
+    if (exceptionDetails) throw evalError(exceptionDetails);
+    return result.value as T;
+  }
+
+  // ---------------------------------------------------------------- input
+
+  async mouseClick(x: number, y: number, options: { button?: 'left' | 'right' | 'middle'; clickCount?: number; modifiers?: number } = {}): Promise<void> {
+    const button = options.button ?? 'left';
+    const modifiers = options.modifiers ?? 0;
+    const clicks = options.clickCount ?? 1;
+    await this.session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers });
+    for (let count = 1; count <= clicks; count++) {
+      await this.session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: count, modifiers });
+      await this.session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: count, modifiers });
+    }
+  }
+
+  async mouseMove(x: number, y: number): Promise<void> {
+    await this.session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+  }
+
+  /** Presses a key or a combo like `Control+a`. */
+  async press(combo: string): Promise<void> {
+    const parsed = parseCombo(combo);
+    if (!parsed) {
+      throw new ArgusError('invalid_input', `Unknown key "${combo}". Use names like Enter, Tab, Escape, ArrowDown, F5 or a combo such as Control+a.`);
+    }
+    const mods: Modifier[] = [];
+    for (const modifier of parsed.modifiers) {
+      mods.push(modifier);
+      const def = keyDefinition(modifier);
+      if (def) await this.keyEvent('rawKeyDown', def, modifierMask(mods), false);
+    }
+    const mask = modifierMask(mods);
+    // with Control/Meta/Alt held a key produces no text (shortcuts), like a real keyboard
+    const producesText = !parsed.modifiers.some((modifier) => modifier !== 'Shift');
+    await this.keyEvent('keyDown', parsed.key, mask, producesText);
+    await this.keyEvent('keyUp', parsed.key, mask, false);
+    for (const modifier of [...parsed.modifiers].reverse()) {
+      mods.pop();
+      const def = keyDefinition(modifier);
+      if (def) await this.keyEvent('keyUp', def, modifierMask(mods), false);
+    }
+  }
+
+  private async keyEvent(type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: NonNullable<ReturnType<typeof keyDefinition>>, modifiers: number, withText: boolean): Promise<void> {
+    const text = withText ? def.text : undefined;
+    await this.session.send('Input.dispatchKeyEvent', {
+      type: type === 'keyDown' && !text ? 'rawKeyDown' : type,
+      key: def.key,
+      code: def.code,
+      windowsVirtualKeyCode: def.keyCode,
+      modifiers,
+      ...(def.location === undefined ? {} : { location: def.location }),
+      ...(text ? { text, unmodifiedText: text } : {}),
+    });
+  }
+
+  /** Types text as key presses (characters without a key are inserted as text). */
+  async typeText(text: string): Promise<void> {
+    for (const char of text) {
+      const def = keyDefinition(char);
+      if (def && def.code) {
+        await this.keyEvent('keyDown', def, 0, true);
+        await this.keyEvent('keyUp', def, 0, false);
+      } else {
+        await this.session.send('Input.insertText', { text: char });
+      }
+    }
+  }
+
+  async insertText(text: string): Promise<void> {
+    await this.session.send('Input.insertText', { text });
+  }
+
+  // ---------------------------------------------------------------- capture
+
+  async screenshot(options: { full?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {}): Promise<{ data: Buffer; width: number; height: number }> {
+    this.assertOpen();
+    let clip = options.clip;
+    if (options.full && !clip) {
+      const metrics = await this.session.send('Page.getLayoutMetrics');
+      const size = metrics.cssContentSize;
+      clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
+    }
+    const { data } = await this.session.send('Page.captureScreenshot', {
+      format: 'png',
+      ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}),
+    });
+    const buffer = Buffer.from(data, 'base64');
+    // PNG IHDR: width and height are big-endian u32 at bytes 16 and 20
+    return { data: buffer, width: buffer.readUInt32BE(16), height: buffer.readUInt32BE(20) };
+  }
+}
+
+function evalError(details: Protocol.Runtime.ExceptionDetails): ArgusError {
+  const description = details.exception?.description ?? details.exception?.value ?? details.text;
+  const firstLine = String(description).split('\n')[0] ?? String(description);
+  return new ArgusError('eval_failed', `The page script threw: ${firstLine}`, {
+    details: { line: details.lineNumber, column: details.columnNumber, stack: String(description).slice(0, 2000) },
+  });
+}

@@ -1,0 +1,53 @@
+import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
+
+export type CommandName = keyof ProtocolMapping.Commands;
+export type CommandParams<M extends CommandName> = ProtocolMapping.Commands[M]['paramsType'] extends [infer P]
+  ? P
+  : ProtocolMapping.Commands[M]['paramsType'] extends [(infer P)?]
+    ? P | undefined
+    : undefined;
+export type CommandParamsTuple<M extends CommandName> = ProtocolMapping.Commands[M]['paramsType'];
+export type CommandResult<M extends CommandName> = ProtocolMapping.Commands[M]['returnType'];
+export type EventName = keyof ProtocolMapping.Events;
+export type EventParams<E extends EventName> = ProtocolMapping.Events[E] extends [infer P] ? P : undefined;
+
+/** A raw protocol event as it arrives on the wire. */
+export interface CdpEvent {
+  method: string;
+  params: unknown;
+  /** The flat session it belongs to; absent for the browser (root) session. */
+  sessionId?: string | undefined;
+}
+
+/**
+ * The one seam between the driver and how CDP messages travel. chrome-remote-interface over a
+ * WebSocket is one implementation (`connectCri`); the extension relay is another. Everything above
+ * this interface (sessions, pages, snapshots, commands) is the same in every session mode.
+ */
+export interface Transport {
+  /** Sends a command on the root session (no sessionId) or on a flat child session. */
+  send(method: string, params: object | undefined, sessionId: string | undefined): Promise<unknown>;
+  /** Subscribes to every event of every session. Returns the unsubscribe function. */
+  onEvent(listener: (event: CdpEvent) => void): () => void;
+  /** Called once when the connection goes away (browser exit, socket drop, close()). */
+  onClose(listener: (reason: string) => void): () => void;
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
+
+/** Error returned by the browser for a command (a protocol-level error, not a transport one). */
+export class ProtocolError extends Error {
+  override readonly name = 'ProtocolError';
+  constructor(
+    readonly method: string,
+    readonly protocolCode: number | undefined,
+    message: string,
+  ) {
+    super(`${method}: ${message}`);
+  }
+}
+
+/** The transport closed while a command was in flight, or before it was sent. */
+export class TransportClosedError extends Error {
+  override readonly name = 'TransportClosedError';
+}

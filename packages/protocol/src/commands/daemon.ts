@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { defineCommand } from '../define.js';
+
+export const daemonCommands = {
+  status: defineCommand({
+    name: 'daemon.status',
+    cli: { verb: 'status', examples: ['argus status', 'argus status --json'] },
+    tool: false,
+    kind: 'query',
+    scope: 'read',
+    summary: 'Show the daemon, its browser and its tabs.',
+    input: z.object({}),
+    output: z.object({
+      version: z.string(),
+      pid: z.number(),
+      uptimeMs: z.number(),
+      mode: z.enum(['managed', 'connect', 'extension']),
+      stateDir: z.string(),
+      logFile: z.string(),
+      idleTimeoutMs: z.number(),
+      browser: z.object({
+        running: z.boolean(),
+        pid: z.number().nullable(),
+        version: z.string().nullable(),
+        crashed: z.boolean(),
+        launches: z.number(),
+      }),
+      tabs: z.number(),
+      activeTab: z.string().nullable(),
+    }),
+  }),
+  stop: defineCommand({
+    name: 'daemon.stop',
+    cli: { verb: 'stop', examples: ['argus stop'] },
+    tool: false,
+    kind: 'mutation',
+    scope: 'admin',
+    summary: 'Stop the daemon and close its browser.',
+    input: z.object({}),
+    output: z.object({ stopping: z.boolean() }),
+  }),
+};

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { defineCommand } from '../define.js';
+import { ActionEffects, TabId, Target, TimeoutMs } from '../common.js';
+
+const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to be actionable');
+
+export const inputCommands = {
+  click: defineCommand({
+    name: 'input.click',
+    cli: { verb: 'click', positionals: ['target'], examples: ['argus click e12', 'argus click "button[type=submit]"', 'argus click e3 --double'] },
+    tool: 'argus_click',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Click an element by ref or selector with real mouse events.',
+    input: z.object({
+      target: Target,
+      button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
+      double: z.boolean().default(false).describe('Double-click'),
+      tab: TabId.optional(),
+      timeoutMs: actionTimeout,
+    }),
+    output: ActionEffects.extend({ element: z.string().describe('What was clicked') }),
+  }),
+  hover: defineCommand({
+    name: 'input.hover',
+    cli: { verb: 'hover', positionals: ['target'] },
+    tool: 'argus_hover',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Move the mouse over an element.',
+    input: z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    output: ActionEffects.extend({ element: z.string() }),
+  }),
+  fill: defineCommand({
+    name: 'input.fill',
+    cli: { verb: 'fill', positionals: ['target', 'text...'], examples: ['argus fill e5 "jane@example.com"'] },
+    tool: 'argus_fill',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Replace the value of an input, textarea or contenteditable element and fire input/change events.',
+    input: z.object({
+      target: Target,
+      text: z.string().max(1_000_000).describe('The new value'),
+      tab: TabId.optional(),
+      timeoutMs: actionTimeout,
+    }),
+    output: ActionEffects.extend({ element: z.string(), value: z.string().describe('The value after filling') }),
+  }),
+  type: defineCommand({
+    name: 'input.type',
+    cli: { verb: 'type', positionals: ['text...'], examples: ['argus type "hello world"', 'argus type "more" --target e5'] },
+    tool: 'argus_type',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Type text into the focused element (or focus a target first), as keyboard input.',
+    input: z.object({
+      text: z.string().min(1).max(100_000).describe('Text to type'),
+      target: Target.optional().describe('Focus this element first'),
+      tab: TabId.optional(),
+      timeoutMs: actionTimeout,
+    }),
+    output: ActionEffects,
+  }),
+  press: defineCommand({
+    name: 'input.press',
+    cli: { verb: 'press', positionals: ['key'], examples: ['argus press Enter', 'argus press Control+a', 'argus press Shift+Tab'] },
+    tool: 'argus_press',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Press a key or combo such as Enter, Tab, Control+a, Shift+ArrowDown.',
+    input: z.object({
+      key: z.string().min(1).max(100).describe('Key name or combo joined by +, e.g. Control+Shift+K'),
+      tab: TabId.optional(),
+    }),
+    output: ActionEffects,
+  }),
+  select: defineCommand({
+    name: 'input.select',
+    cli: { verb: 'select', positionals: ['target', 'value'], examples: ['argus select e9 "Canada"'] },
+    tool: 'argus_select',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Choose an option of a <select> by value or visible label.',
+    input: z.object({
+      target: Target,
+      value: z.string().max(10_000).describe('Option value or label'),
+      tab: TabId.optional(),
+      timeoutMs: actionTimeout,
+    }),
+    output: ActionEffects.extend({ element: z.string(), selected: z.object({ value: z.string(), label: z.string() }) }),
+  }),
+};

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineCommand } from '../define.js';
+import { TabId, Target } from '../common.js';
+
+export const snapshotCommands = {
+  take: defineCommand({
+    name: 'snapshot.take',
+    cli: {
+      verb: 'snapshot',
+      aliases: { i: 'interactive', d: 'depth', s: 'scope' },
+      examples: ['argus snapshot', 'argus snapshot -i', 'argus snapshot --scope "#main" --depth 4'],
+    },
+    tool: 'argus_snapshot',
+    kind: 'mutation',
+    scope: 'read',
+    summary: 'Accessibility snapshot of the page as compact text; refs like e12 identify elements for later commands.',
+    input: z.object({
+      interactive: z.boolean().default(false).describe('Only interactive elements, with the nearest heading or landmark as context'),
+      depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
+      scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
+      tab: TabId.optional(),
+    }),
+    output: z.object({
+      url: z.string(),
+      title: z.string(),
+      text: z.string().describe('The snapshot, one node a line: role "name" [ref=eN] plus states'),
+      refs: z.number().describe('How many refs the snapshot carries'),
+    }),
+    pageContent: ['text'],
+  }),
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineCommand } from '../define.js';
+import { HttpUrl, TabId } from '../common.js';
+
+const TabInfo = z.object({
+  id: z.string().describe('Tab id'),
+  url: z.string(),
+  title: z.string(),
+  active: z.boolean(),
+});
+
+export const tabCommands = {
+  list: defineCommand({
+    name: 'tabs.list',
+    cli: { verb: 'tabs' },
+    tool: 'argus_tabs',
+    kind: 'query',
+    scope: 'read',
+    summary: 'List open tabs.',
+    input: z.object({}),
+    output: z.object({ tabs: z.array(TabInfo) }),
+  }),
+  open: defineCommand({
+    name: 'tabs.open',
+    cli: { verb: 'newtab', positionals: ['url'], examples: ['argus newtab', 'argus newtab https://example.com'] },
+    tool: 'argus_newtab',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Open a new tab (optionally at a URL) and make it active.',
+    input: z.object({ url: HttpUrl.optional() }),
+    output: TabInfo,
+  }),
+  select: defineCommand({
+    name: 'tabs.select',
+    cli: { verb: 'tab', positionals: ['id'] },
+    tool: 'argus_tab',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Make a tab the active one.',
+    input: z.object({ id: TabId.describe('Tab id from `tabs`') }),
+    output: TabInfo,
+  }),
+  close: defineCommand({
+    name: 'tabs.close',
+    cli: { verb: 'closetab', positionals: ['id'] },
+    tool: 'argus_closetab',
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Close a tab (default: the active one).',
+    input: z.object({ id: TabId.optional() }),
+    output: z.object({ closed: z.string(), activeTab: z.string().nullable() }),
+  }),
+};

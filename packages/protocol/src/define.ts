@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+
+export type CommandKind = 'query' | 'mutation' | 'subscription';
+export type Scope = 'read' | 'write' | 'admin';
+
+export interface CliSpec {
+  /** The verb typed after `argus` (may contain a space for sub-verbs, e.g. `network get`). */
+  verb: string;
+  /** Input fields filled from positional arguments, in order. A trailing `...` on the last one collects the rest. */
+  positionals?: readonly string[];
+  /** One-letter flag aliases, e.g. `{ i: 'interactive' }`. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Example invocations for `--help` and docs. */
+  examples?: readonly string[];
+}
+
+export interface CommandDef<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodType = z.ZodType,
+  K extends CommandKind = CommandKind,
+> {
+  /** Contract path, `<namespace>.<name>`; the tRPC procedure path. */
+  name: string;
+  cli: CliSpec | false;
+  /** MCP / plugin tool name, or false when not exposed to agents. */
+  tool: string | false;
+  kind: K;
+  scope: Scope;
+  summary: string;
+  input: I;
+  output: O;
+  /** Output fields that carry page content (marked untrusted for agents). */
+  pageContent?: readonly string[];
+}
+
+export function defineCommand<I extends z.ZodObject, O extends z.ZodType, K extends CommandKind>(
+  def: CommandDef<I, O, K>,
+): CommandDef<I, O, K> {
+  return def;
+}
+
+export type AnyCommand = CommandDef<z.ZodObject, z.ZodType, CommandKind>;

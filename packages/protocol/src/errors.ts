@@ -1,0 +1,71 @@
+/**
+ * The one error table of the contract. Every failure that crosses the daemon boundary is an
+ * ArgusError with a stable `code`; the tRPC code each maps to lives here and nowhere else.
+ */
+export const ERROR_CODES = {
+  invalid_input: 'BAD_REQUEST',
+  ref_not_found: 'NOT_FOUND',
+  ref_stale: 'CONFLICT',
+  element_not_found: 'NOT_FOUND',
+  element_not_interactable: 'PRECONDITION_FAILED',
+  element_obscured: 'PRECONDITION_FAILED',
+  navigation_failed: 'BAD_GATEWAY',
+  timeout: 'TIMEOUT',
+  target_closed: 'NOT_FOUND',
+  tab_not_found: 'NOT_FOUND',
+  no_active_tab: 'PRECONDITION_FAILED',
+  eval_failed: 'UNPROCESSABLE_CONTENT',
+  browser_not_found: 'SERVICE_UNAVAILABLE',
+  browser_crashed: 'SERVICE_UNAVAILABLE',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden_scope: 'FORBIDDEN',
+  path_forbidden: 'FORBIDDEN',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
+  unsupported: 'NOT_IMPLEMENTED',
+  daemon_unreachable: 'SERVICE_UNAVAILABLE',
+  internal: 'INTERNAL_SERVER_ERROR',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type TrpcCode = (typeof ERROR_CODES)[ErrorCode];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+export function trpcCodeFor(code: ErrorCode): TrpcCode {
+  return ERROR_CODES[code];
+}
+
+/** The serialisable form carried in tRPC error shapes (`error.data.argus`). */
+export interface ArgusErrorData {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export class ArgusError extends Error {
+  override readonly name = 'ArgusError';
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details;
+  }
+
+  toData(): ArgusErrorData {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromData(data: ArgusErrorData): ArgusError {
+    return new ArgusError(data.code, data.message, data.details === undefined ? {} : { details: data.details });
+  }
+}
+
+export function isArgusError(error: unknown): error is ArgusError {
+  return error instanceof ArgusError;
+}

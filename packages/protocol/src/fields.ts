@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+
+export type FieldType = 'string' | 'number' | 'boolean' | 'enum' | 'array' | 'object' | 'unknown';
+
+export interface FieldInfo {
+  name: string;
+  type: FieldType;
+  optional: boolean;
+  defaultValue: unknown;
+  description: string;
+  values: readonly string[];
+  itemType: FieldType;
+}
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  entries?: Record<string, string>;
+  defaultValue?: unknown;
+}
+
+function defOf(schema: z.ZodType): Def {
+  // zod 4 keeps the structural definition on `.def`; this module is the one place that reads it.
+  return (schema as unknown as { def: Def }).def;
+}
+
+function baseType(schema: z.ZodType): { type: FieldType; values: readonly string[]; inner: z.ZodType } {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'string':
+      return { type: 'string', values: [], inner: schema };
+    case 'number':
+      return { type: 'number', values: [], inner: schema };
+    case 'boolean':
+      return { type: 'boolean', values: [], inner: schema };
+    case 'enum':
+      return { type: 'enum', values: Object.values(def.entries ?? {}), inner: schema };
+    case 'array':
+      return { type: 'array', values: [], inner: schema };
+    case 'object':
+      return { type: 'object', values: [], inner: schema };
+    case 'pipe':
+      return def.in ? baseType(def.in) : { type: 'unknown', values: [], inner: schema };
+    default:
+      return { type: 'unknown', values: [], inner: schema };
+  }
+}
+
+/** Describes one field of a command's input object: what the CLI, docs and tools need to know. */
+export function describeField(name: string, schema: z.ZodType): FieldInfo {
+  let current = schema;
+  let optional = false;
+  let defaultValue: unknown;
+  let description = schema.description ?? '';
+  for (;;) {
+    const def = defOf(current);
+    if (def.type === 'optional' && def.innerType) {
+      optional = true;
+      current = def.innerType;
+    } else if (def.type === 'default' && def.innerType) {
+      optional = true;
+      defaultValue = def.defaultValue;
+      current = def.innerType;
+    } else if (def.type === 'nullable' && def.innerType) {
+      current = def.innerType;
+    } else {
+      break;
+    }
+    description ||= current.description ?? '';
+  }
+  const base = baseType(current);
+  if (!description && base.inner !== current) description = base.inner.description ?? '';
+  const element = defOf(base.inner).element;
+  return {
+    name,
+    type: base.type,
+    optional,
+    defaultValue,
+    description,
+    values: base.values,
+    itemType: base.type === 'array' && element ? baseType(element).type : 'unknown',
+  };
+}
+
+export function describeInput(input: z.ZodObject): FieldInfo[] {
+  return Object.entries(input.shape).map(([name, schema]) => describeField(name, schema as z.ZodType));
+}

@@ -1,0 +1,45 @@
+import type { AnyCommand } from './define.js';
+import { contentCommands } from './commands/content.js';
+import { daemonCommands } from './commands/daemon.js';
+import { inputCommands } from './commands/input.js';
+import { pageCommands } from './commands/page.js';
+import { snapshotCommands } from './commands/snapshot.js';
+import { tabCommands } from './commands/tabs.js';
+
+/**
+ * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
+ * contract path (`page.goto`). Everything else (router, CLI, plugin tools, docs) is derived from it.
+ */
+export const manifest = {
+  daemon: daemonCommands,
+  page: pageCommands,
+  snapshot: snapshotCommands,
+  input: inputCommands,
+  content: contentCommands,
+  tabs: tabCommands,
+};
+
+export type Manifest = typeof manifest;
+export type Namespace = keyof Manifest;
+
+let flat: readonly AnyCommand[] | undefined;
+
+/** Every command, sorted by contract path. */
+export function listCommands(): readonly AnyCommand[] {
+  flat ??= Object.values(manifest)
+    .flatMap((group) => Object.values(group) as AnyCommand[])
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return flat;
+}
+
+export function commandByName(name: string): AnyCommand | undefined {
+  return listCommands().find((command) => command.name === name);
+}
+
+export function commandByVerb(verb: string): AnyCommand | undefined {
+  return listCommands().find((command) => command.cli !== false && command.cli.verb === verb);
+}
+
+export function commandByTool(tool: string): AnyCommand | undefined {
+  return listCommands().find((command) => command.tool === tool);
+}

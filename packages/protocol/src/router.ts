@@ -1,0 +1,165 @@
+import {
+  initTRPC,
+  TRPCError,
+  type TRPCBuiltRouter,
+  type TRPCMutationProcedure,
+  type TRPCQueryProcedure,
+  type TRPCSubscriptionProcedure,
+} from '@trpc/server';
+import type { z } from 'zod';
+import type { AnyCommand, CommandDef, CommandKind, Scope } from './define.js';
+import { ArgusError, type ArgusErrorData, isArgusError, trpcCodeFor } from './errors.js';
+import { type Manifest, manifest } from './manifest.js';
+
+/** What every handler learns about the call besides its input. */
+export interface CallContext {
+  /** Scopes granted to the caller's token. */
+  scopes: readonly Scope[];
+  /** Aborted when the caller goes away (subscriptions) or the daemon stops. */
+  signal?: AbortSignal | undefined;
+}
+
+export type InputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.input<I> : never;
+export type ParsedInputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.output<I> : never;
+export type OutputOf<C> = C extends CommandDef<z.ZodObject, infer O, CommandKind> ? z.output<O> : never;
+
+export type Handler<C> = C extends CommandDef<infer I, infer O, infer K>
+  ? K extends 'subscription'
+    ? (input: z.output<I>, ctx: CallContext) => AsyncIterable<z.input<O>>
+    : (input: z.output<I>, ctx: CallContext) => Promise<z.input<O>>
+  : never;
+
+/** One handler per manifest entry; a missing one is a compile error. */
+export type Handlers = { [NS in keyof Manifest]: { [K in keyof Manifest[NS]]: Handler<Manifest[NS][K]> } };
+
+export interface ArgusErrorShape {
+  message: string;
+  code: number;
+  data: { code: string; httpStatus: number; path?: string; argus: ArgusErrorData };
+}
+
+type ProcedureOf<C> = C extends CommandDef<infer I, infer O, infer K>
+  ? K extends 'query'
+    ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+    : K extends 'mutation'
+      ? TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+      : TRPCSubscriptionProcedure<{ input: z.input<I>; output: AsyncIterable<z.output<O>, void, unknown>; meta: object }>
+  : never;
+
+type RouterRecordOf<M> = { [NS in keyof M]: { [K in keyof M[NS]]: ProcedureOf<M[NS][K]> } };
+
+export type AppRouter = TRPCBuiltRouter<
+  { ctx: CallContext; meta: object; errorShape: ArgusErrorShape; transformer: false },
+  RouterRecordOf<Manifest>
+>;
+
+const SCOPE_RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
+
+export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
+  return granted.some((scope) => SCOPE_RANK[scope] >= SCOPE_RANK[needed]);
+}
+
+interface ZodLikeError {
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
+}
+
+function isZodLikeError(value: unknown): value is ZodLikeError {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { issues?: unknown }).issues);
+}
+
+function commandLabel(path: string | undefined): string {
+  const command = path ? commandByPath.get(path) : undefined;
+  if (command && command.cli !== false) return `\`argus ${command.cli.verb}\``;
+  return path ?? 'the command';
+}
+
+const commandByPath = new Map<string, AnyCommand>();
+for (const group of Object.values(manifest)) {
+  for (const command of Object.values(group) as AnyCommand[]) commandByPath.set(command.name, command);
+}
+
+/** Turns any failure into the contract's error data. Exported so in-process callers (batch) share it. */
+export function toArgusErrorData(error: unknown, path?: string): ArgusErrorData {
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (isArgusError(cause)) return cause.toData();
+  if (isArgusError(error)) return error.toData();
+  if (isZodLikeError(cause)) {
+    const problems = cause.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`);
+    return {
+      code: 'invalid_input',
+      message: `Invalid input for ${commandLabel(path)}: ${problems.join('; ')}. See \`argus help\` for the expected arguments.`,
+      details: { issues: problems },
+    };
+  }
+  if (error instanceof TRPCError) {
+    if (error.code === 'NOT_FOUND') return { code: 'invalid_input', message: `Unknown command ${path ?? ''}. Run \`argus help\` for the list.` };
+    if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') return { code: 'invalid_input', message: error.message };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'internal', message: `Internal error: ${message}. This is a bug in Argus; the daemon is still running.` };
+}
+
+function toTrpcError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) return error;
+  if (isArgusError(error)) return new TRPCError({ code: trpcCodeFor(error.code), message: error.message, cause: error });
+  const wrapped = new ArgusError('internal', error instanceof Error ? error.message : String(error), { cause: error });
+  return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: wrapped.message, cause: wrapped });
+}
+
+export interface BuildRouterOptions {
+  /** Called for every failed call; the daemon logs here. */
+  onError?: (info: { path: string | undefined; error: ArgusErrorData }) => void;
+}
+
+/** Builds the tRPC router from the manifest and one handler per command. */
+export function buildRouter(handlers: Handlers, options: BuildRouterOptions = {}): AppRouter {
+  const t = initTRPC.context<CallContext>().create({
+    isServer: true,
+    errorFormatter({ shape, error, path }) {
+      const argus = toArgusErrorData(error, path);
+      options.onError?.({ path, error: argus });
+      return { ...shape, message: argus.message, data: { ...shape.data, argus } };
+    },
+  });
+  const record: Record<string, ReturnType<typeof t.router>> = {};
+  for (const [namespace, group] of Object.entries(manifest)) {
+    const procedures: Record<string, unknown> = {};
+    const groupHandlers = (handlers as unknown as Record<string, Record<string, (input: unknown, ctx: CallContext) => unknown>>)[namespace];
+    for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
+      const handler = groupHandlers?.[key];
+      if (!handler) throw new Error(`No handler for ${command.name}`);
+      const base = t.procedure
+        .use(({ ctx, next }) => {
+          if (!hasScope(ctx.scopes, command.scope)) {
+            throw toTrpcError(
+              new ArgusError('forbidden_scope', `${command.name} needs the ${command.scope} scope; this token has ${ctx.scopes.join(', ') || 'none'}. Use a token with ${command.scope} scope.`),
+            );
+          }
+          return next();
+        })
+        .input(command.input);
+      if (command.kind === 'subscription') {
+        procedures[key] = base.subscription(async function* ({ input, ctx, signal }) {
+          try {
+            yield* handler(input, { ...ctx, signal }) as AsyncIterable<unknown>;
+          } catch (error) {
+            throw toTrpcError(error);
+          }
+        });
+        continue;
+      }
+      const withOutput = base.output(command.output);
+      const resolve = async ({ input, ctx, signal }: { input: unknown; ctx: CallContext; signal: AbortSignal | undefined }) => {
+        try {
+          return await (handler(input, { ...ctx, signal }) as Promise<unknown>);
+        } catch (error) {
+          throw toTrpcError(error);
+        }
+      };
+      procedures[key] = command.kind === 'query' ? withOutput.query(resolve) : withOutput.mutation(resolve);
+    }
+    record[namespace] = t.router(procedures as Parameters<typeof t.router>[0]);
+  }
+  // The runtime record is built from the same manifest the AppRouter type is mapped from.
+  return t.router(record) as unknown as AppRouter;
+}
