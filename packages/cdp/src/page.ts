@@ -38,6 +38,9 @@ export class Page {
   private readonly documentStatus = new Map<string, number>();
   private closedReason: string | undefined;
   private readonly epochListeners = new Set<(epoch: number) => void>();
+  /** Requests of this tab (incl. its OOPIFs) still in flight, for network-idle waits. */
+  readonly inflight = new Set<string>();
+  private readonly networkListeners = new Set<() => void>();
 
   constructor(
     readonly session: Session,
@@ -77,6 +80,7 @@ export class Page {
         if (event.type === 'Document' && event.requestId === event.loaderId) this.documentStatus.set(event.loaderId, event.response.status);
       }),
       session.on('Target.attachedToTarget', (event) => void this.adoptChild(event)),
+      ...this.trackNetwork(session),
       session.on('Target.detachedFromTarget', (event) => {
         for (const child of this.childSessions) if (child.id === event.sessionId) this.childSessions.delete(child);
       }),
@@ -104,7 +108,7 @@ export class Page {
       if (type === 'iframe') {
         this.childSessions.add(child);
         this.frames.assignSession(event.targetInfo.targetId, child);
-        this.offs.push(this.frames.track(child), this.capture.attach(child));
+        this.offs.push(this.frames.track(child), this.capture.attach(child), ...this.trackNetwork(child));
         child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
         const [, , , tree] = await Promise.all([
           child.send('Page.enable'),
@@ -123,6 +127,54 @@ export class Page {
       if (!(error instanceof TransportClosedError) && !(error instanceof ProtocolError)) throw error;
       // the child went away while we were setting it up: nothing to do
     }
+  }
+
+  private trackNetwork(session: Session): Array<() => void> {
+    const done = (requestId: string) => {
+      if (this.inflight.delete(`${session.id}:${requestId}`)) for (const listener of [...this.networkListeners]) listener();
+    };
+    return [
+      session.on('Network.requestWillBeSent', (event) => {
+        this.inflight.add(`${session.id}:${event.requestId}`);
+        for (const listener of [...this.networkListeners]) listener();
+      }),
+      session.on('Network.loadingFinished', (event) => done(event.requestId)),
+      session.on('Network.loadingFailed', (event) => done(event.requestId)),
+      session.on('Network.requestServedFromCache', (event) => done(event.requestId)),
+    ];
+  }
+
+  /** Resolves once no request has been in flight for `idleMs` (event driven). */
+  waitForNetworkIdle(idleMs: number, timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let idleTimer: NodeJS.Timeout | undefined;
+      const cleanup = () => {
+        clearTimeout(idleTimer);
+        clearTimeout(deadline);
+        this.networkListeners.delete(check);
+        offDetach();
+      };
+      const check = () => {
+        clearTimeout(idleTimer);
+        idleTimer = undefined;
+        if (this.inflight.size === 0) {
+          idleTimer = setTimeout(() => {
+            cleanup();
+            resolve();
+          }, idleMs);
+        }
+      };
+      const deadline = setTimeout(() => {
+        cleanup();
+        reject(new ArgusError('timeout', `The network did not go idle within ${timeoutMs} ms (${this.inflight.size} requests still in flight).`));
+      }, timeoutMs);
+      const offDetach = this.session.onDetach(() => {
+        cleanup();
+        reject(new ArgusError('target_closed', `Tab ${this.targetId} closed while waiting for network idle.`));
+      });
+      this.networkListeners.add(check);
+      check();
+    });
   }
 
   private bumpEpoch(): void {

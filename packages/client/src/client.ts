@@ -1,0 +1,83 @@
+import { createTRPCClient, createWSClient, httpBatchLink, httpLink, splitLink, wsLink, type TRPCClient } from '@trpc/client';
+import type { AppRouter } from '@argus/protocol';
+import { toArgusError } from './errors.js';
+
+export type ArgusClient = TRPCClient<AppRouter>;
+
+export interface ClientOptions {
+  /** `http://127.0.0.1:<port>` of the daemon. */
+  url: string;
+  token: string;
+  /**
+   * 'http' (one request per call: lowest latency for one-shot processes such as the CLI),
+   * 'batch' (HTTP batching for scripts), or 'ws' (everything over one WebSocket).
+   * Subscriptions always go over the WebSocket.
+   */
+  transport?: 'http' | 'batch' | 'ws';
+  /** WebSocket implementation; Node 20 has no global one, so pass `ws`'s. */
+  WebSocket?: unknown;
+}
+
+export interface ClientHandle {
+  client: ArgusClient;
+  /** Closes the WebSocket, if one was opened. */
+  close(): void;
+}
+
+/**
+ * Wraps the tRPC proxy so every failed call rejects with an ArgusError (stable `code`, actionable
+ * message) instead of a transport-specific error class.
+ */
+function withArgusErrors<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver) as unknown;
+      if (typeof key !== 'string') return value;
+      if (key === 'query' || key === 'mutate') {
+        return (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>)(...args).catch((error: unknown) => Promise.reject(toArgusError(error)));
+      }
+      if (key === 'subscribe') {
+        return (input: unknown, opts: { onError?: (error: unknown) => void } & Record<string, unknown>) =>
+          (value as (i: unknown, o: unknown) => unknown)(input, { ...opts, onError: (error: unknown) => opts.onError?.(toArgusError(error)) });
+      }
+      return typeof value === 'object' || typeof value === 'function' ? withArgusErrors(value as object) : value;
+    },
+    apply(fn, thisArg, args) {
+      return Reflect.apply(fn as (...a: unknown[]) => unknown, thisArg, args);
+    },
+  });
+}
+
+export function createArgusClient(options: ClientOptions): ClientHandle {
+  const headers = { authorization: `Bearer ${options.token}` };
+  const wsUrl = `${options.url.replace(/^http/, 'ws')}/trpc`;
+  let wsClient: ReturnType<typeof createWSClient> | undefined;
+  const ws = () => {
+    if (!options.WebSocket) throw new Error('This call needs a WebSocket: pass `WebSocket` from the ws package');
+    wsClient ??= createWSClient({
+      url: wsUrl,
+      WebSocket: options.WebSocket as typeof globalThis.WebSocket,
+      connectionParams: { token: options.token },
+      lazy: { enabled: true, closeMs: 0 },
+    });
+    return wsLink<AppRouter>({ client: wsClient });
+  };
+  const transport = options.transport ?? 'http';
+  const httpUrl = `${options.url}/trpc`;
+  const plain = transport === 'ws' ? ws() : transport === 'batch' ? httpBatchLink<AppRouter>({ url: httpUrl, headers }) : httpLink<AppRouter>({ url: httpUrl, headers });
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: options.WebSocket ? ws() : plain,
+        false: plain,
+      }),
+    ],
+  });
+  return {
+    client: withArgusErrors(client),
+    close() {
+      wsClient?.close();
+    },
+  };
+}

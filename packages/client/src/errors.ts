@@ -1,0 +1,24 @@
+import { ArgusError, type ArgusErrorData, isErrorCode } from '@argus/protocol';
+
+interface TrpcLikeError {
+  message: string;
+  data?: { argus?: ArgusErrorData } | null;
+  cause?: unknown;
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  const text = String((error as { message?: string })?.message ?? '') + String((error as { cause?: { code?: string; message?: string } })?.cause?.code ?? '');
+  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|EPIPE|WebSocket (closed|connection)/i.test(text);
+}
+
+/** Converts whatever a tRPC call threw into an ArgusError with a stable code. */
+export function toArgusError(error: unknown): ArgusError {
+  if (error instanceof ArgusError) return error;
+  const trpc = error as TrpcLikeError;
+  const data = trpc?.data?.argus;
+  if (data && isErrorCode(data.code)) return ArgusError.fromData(data);
+  if (isConnectionFailure(error) || isConnectionFailure(trpc?.cause)) {
+    return new ArgusError('daemon_unreachable', `The Argus daemon is not answering (${trpc?.message ?? String(error)}). Run \`argus status\` to start it, or check .argus/daemon.log.`, { cause: error });
+  }
+  return new ArgusError('internal', trpc?.message ?? String(error), { cause: error });
+}

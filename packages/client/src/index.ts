@@ -1,0 +1,4 @@
+export * from './client.js';
+export * from './connect.js';
+export * from './errors.js';
+export * from './state.js';

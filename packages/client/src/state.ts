@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** What the daemon writes (mode 0600) so clients can find and authenticate to it. */
+export interface DaemonState {
+  port: number;
+  pid: number;
+  token: string;
+  version: string;
+  workspace: string;
+  startedAt: string;
+}
+
+export const STATE_FILE = 'daemon.json';
+
+/** The workspace: the git top-level of cwd, else cwd itself. */
+export function findWorkspace(cwd: string = process.cwd()): string {
+  // walk up for .git first: cheaper than spawning git on every CLI call
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  try {
+    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || resolve(cwd);
+  } catch {
+    return resolve(cwd);
+  }
+}
+
+/** The per-workspace state dir: `ARGUS_STATE_DIR`, else `<workspace>/.argus`. */
+export function stateDirFor(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.ARGUS_STATE_DIR?.trim();
+  return override ? resolve(override) : join(findWorkspace(cwd), '.argus');
+}
+
+export function readState(stateDir: string): DaemonState | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(stateDir, STATE_FILE), 'utf8')) as Partial<DaemonState>;
+    if (typeof parsed.port !== 'number' || typeof parsed.token !== 'string' || typeof parsed.pid !== 'number') return undefined;
+    return parsed as DaemonState;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

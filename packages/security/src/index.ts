@@ -1,0 +1,4 @@
+export * from './tokens.js';
+export * from './redact.js';
+export * from './paths.js';
+export * from './envelope.js';

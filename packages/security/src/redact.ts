@@ -1,0 +1,25 @@
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-csrf-token', 'x-xsrf-token']);
+const SECRET_NAME = /(token|secret|passw(or)?d|api[-_]?key|session|auth)/i;
+// long opaque strings that look like credentials: JWTs, bearer values, hex/base64 keys
+const SECRET_VALUE = /^(Bearer\s+\S+|eyJ[\w-]+\.[\w-]+\.[\w-]+|[A-Za-z0-9_\-+/=]{32,})$/;
+
+export const REDACTED = '[redacted]';
+
+export function isSecretHeader(name: string, value: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADERS.has(lower) || SECRET_NAME.test(lower) || SECRET_VALUE.test(value.trim());
+}
+
+/** Returns a copy of the headers with credentials replaced by `[redacted]`. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = isSecretHeader(name, String(value)) ? REDACTED : String(value);
+  return out;
+}
+
+/** Masks token-like substrings in free text (log lines, error messages). */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
+  return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`);
+}

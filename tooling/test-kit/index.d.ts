@@ -1,0 +1,101 @@
+// Hand-written types for src/index.js (plain ESM, no build step). Keep in sync with the JSDoc there.
+
+export interface FixtureServer {
+  /** Base URL with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
+  readonly url: string;
+  /** Scheme + host + port, e.g. `http://127.0.0.1:41234`. */
+  readonly origin: string;
+  readonly port: number;
+  /** Absolute URL of a path on this server: `urlFor('/form.html')`. */
+  urlFor(path: string): string;
+  /** Stops listening and destroys every open (keep-alive) socket and pending timer. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface FixtureServerOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+}
+
+/**
+ * Starts the fixture server on 127.0.0.1.
+ *
+ * Static: `pages/*` at `/` (e.g. `/form.html`), real saved pages at `/real/<name>/` (serves
+ * `source.html`; `/real/<name>/expected-metadata.json` too), `/` lists everything.
+ * Dynamic: `/slow?ms=N` (N <= 10000), `/status/<code>`, `/redirect?to=<path|url>[&status=30x]`,
+ * `/echo-headers`, `/set-cookie?name=..&value=..`, `/download/<name>.txt`, `/json`,
+ * `/big?bytes=N` (N <= 50_000_000). Missing files 404; `..` in the path is refused with 403.
+ *
+ * A second origin is a second `startFixtureServer()` (a different port is a different origin;
+ * cookies are scoped by host, so both see the same cookies).
+ */
+export function startFixtureServer(options?: FixtureServerOptions): Promise<FixtureServer>;
+
+export const MAX_SLOW_MS: number;
+export const MAX_BIG_BYTES: number;
+
+export interface RealPage {
+  /** Folder name, e.g. `cnn`. */
+  name: string;
+  /** URL path on the fixture server, e.g. `/real/cnn/`; use `server.urlFor(page.path)`. */
+  path: string;
+  /** Absolute path of the saved `source.html`. */
+  file: string;
+  /** Absolute path of `expected-metadata.json` (title, byline, excerpt, siteName, ...). */
+  metadataFile: string;
+}
+
+/** The 24 vendored real-world pages, sorted by name. */
+export function realPages(): RealPage[];
+
+/** Absolute path of `tooling/test-kit/fixtures/`. */
+export const fixturesDir: string;
+/** Absolute path of `tooling/test-kit/pages/` (served at `/`). */
+export const pagesDir: string;
+/** Absolute path of `tooling/test-kit/fixtures/real-pages/` (served at `/real/`). */
+export const realPagesDir: string;
+
+/** `argus-chrome-`: directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
+export const PROFILE_PREFIX: string;
+
+/**
+ * `$CHROME_PATH`, else the first executable of /usr/lib/chromium/chromium, /usr/bin/chromium,
+ * /usr/bin/chromium-browser, /usr/bin/google-chrome, /usr/bin/google-chrome-stable.
+ * Throws an Error naming `apt-get install -y chromium` when none exists.
+ */
+export function findChromeForTests(): string;
+
+export interface ArgusChromeProcess {
+  pid: number;
+  /** Arguments joined by spaces. */
+  cmdline: string;
+  /** The `--user-data-dir` value. */
+  userDataDir: string;
+}
+
+/** Live, non-zombie processes whose command line has `--user-data-dir=<os.tmpdir()>/argus-chrome-`. */
+export function listArgusChromeProcesses(): ArgusChromeProcess[];
+/** Pids of listArgusChromeProcesses(). */
+export function listArgusChromes(): number[];
+
+export interface ChromeLeakGuard {
+  /** Records the Argus Chromes alive before the run. */
+  setup(): void;
+  /**
+   * Waits (default up to 5 s, 100 ms steps) for Chromes started since setup() to exit; SIGKILLs
+   * the rest, removes their profiles and throws an Error listing them.
+   */
+  teardown(): Promise<void>;
+}
+
+export interface ChromeLeakGuardOptions {
+  /** Grace period before killing, default 5000 ms. */
+  timeoutMs?: number;
+  /** Poll step, default 100 ms. */
+  intervalMs?: number;
+  /** What to watch; default listArgusChromeProcesses (tests pass a narrower list). */
+  list?: () => ArgusChromeProcess[];
+}
+
+/** Build a guard; `@argus/test-kit/global-setup` is a ready-made one for vitest `globalSetup`. */
+export function chromeLeakGuard(options?: ChromeLeakGuardOptions): ChromeLeakGuard;

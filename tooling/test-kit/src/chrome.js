@@ -1,0 +1,110 @@
+import { accessSync, constants, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
+export const PROFILE_PREFIX = 'argus-chrome-';
+
+const CANDIDATES = [
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
+
+/** @param {string} file */
+function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Chromium binary tests should launch: `$CHROME_PATH`, else the first installed of the Debian
+ * real binary, the Debian wrapper, and the usual Chrome paths.
+ * @returns {string}
+ * @throws {Error} when CHROME_PATH is set but not executable, or nothing is installed
+ */
+export function findChromeForTests() {
+  const fromEnv = process.env['CHROME_PATH'];
+  if (fromEnv) {
+    if (isExecutable(fromEnv)) return fromEnv;
+    throw new Error(`CHROME_PATH is set to "${fromEnv}", which is not an executable file. Fix or unset CHROME_PATH.`);
+  }
+  const found = CANDIDATES.find(isExecutable);
+  if (found) return found;
+  throw new Error(
+    `No Chromium found for the browser tests (looked at ${CANDIDATES.join(', ')}). ` +
+      'Install it with `apt-get install -y chromium` (as root or with sudo), or set CHROME_PATH to a Chrome binary.',
+  );
+}
+
+/** The `--user-data-dir=` prefixes that mark an Argus-launched Chrome. */
+function profileFlagPrefixes() {
+  const dirs = new Set([tmpdir()]);
+  try {
+    dirs.add(realpathSync(tmpdir()));
+  } catch {
+    // tmpdir missing: the plain path is all we can match.
+  }
+  return [...dirs].map((dir) => `--user-data-dir=${join(dir, PROFILE_PREFIX)}`);
+}
+
+/**
+ * Process state letter from /proc/<pid>/stat (`R`, `S`, `Z`, ...); the command name in parentheses
+ * may itself contain spaces and parentheses, so read after the last `)`.
+ * @param {string} pid
+ */
+function processState(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+}
+
+/**
+ * @typedef {object} ArgusChromeProcess
+ * @property {number} pid
+ * @property {string} cmdline arguments joined by spaces
+ * @property {string} userDataDir the profile directory
+ */
+
+/**
+ * Live (non-zombie) processes launched with an Argus profile dir
+ * (`--user-data-dir=<os.tmpdir()>/argus-chrome-*`), with their command lines. Linux only;
+ * returns [] where /proc is unavailable.
+ * @returns {ArgusChromeProcess[]}
+ */
+export function listArgusChromeProcesses() {
+  const prefixes = profileFlagPrefixes();
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  /** @type {ArgusChromeProcess[]} */
+  const found = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const flag = args.find((arg) => prefixes.some((prefix) => arg.startsWith(prefix)));
+      if (!flag || processState(entry) === 'Z') continue;
+      found.push({ pid: Number(entry), cmdline: args.join(' '), userDataDir: flag.slice('--user-data-dir='.length) });
+    } catch {
+      // The process exited while we looked at it.
+    }
+  }
+  return found.sort((a, b) => a.pid - b.pid);
+}
+
+/**
+ * Pids of live Argus-launched Chrome processes (see listArgusChromeProcesses).
+ * @returns {number[]}
+ */
+export function listArgusChromes() {
+  return listArgusChromeProcesses().map((proc) => proc.pid);
+}

@@ -1,0 +1,149 @@
+/**
+ * Dynamic routes of the fixture server: behaviours a static file cannot give a browser test
+ * (latency, status codes, redirects, headers, cookies, downloads, large bodies).
+ */
+
+export const MAX_SLOW_MS = 10_000;
+export const MAX_BIG_BYTES = 50_000_000;
+
+/** @typedef {import('node:http').IncomingMessage} Req */
+/** @typedef {import('node:http').ServerResponse} Res */
+/**
+ * @typedef {object} RouteContext
+ * @property {URL} url parsed request URL
+ * @property {(ms: number, fn: () => void) => void} later timer that the server clears on close()
+ */
+/** @typedef {(req: Req, res: Res, ctx: RouteContext) => void} Route */
+
+/**
+ * @param {Res} res
+ * @param {number} status
+ * @param {string} contentType
+ * @param {string | Buffer} body
+ * @param {Record<string, string>} [headers]
+ */
+export function send(res, status, contentType, body, headers = {}) {
+  const noBody = status === 204 || status === 304;
+  res.writeHead(status, {
+    'Cache-Control': 'no-store',
+    ...(noBody ? {} : { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)) }),
+    ...headers,
+  });
+  res.end(noBody ? undefined : body);
+}
+
+/** @param {Res} res @param {number} status @param {string} message */
+export function sendText(res, status, message) {
+  send(res, status, 'text/plain; charset=utf-8', `${message}\n`);
+}
+
+/** @param {string} title @param {string} body */
+function html(title, body) {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>\n<body>${body}</body></html>\n`;
+}
+
+/** @param {string} text */
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Reads an integer query parameter within [0, max].
+ * @param {URL} url @param {string} name @param {number} fallback @param {number} max
+ * @returns {number | string} the value, or an error message
+ */
+function intParam(url, name, fallback, max) {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > max) return `${name} must be an integer from 0 to ${max}, got "${raw}"`;
+  return value;
+}
+
+/** @type {Route} */
+function slow(_req, res, { url, later }) {
+  const ms = intParam(url, 'ms', 1000, MAX_SLOW_MS);
+  if (typeof ms === 'string') return sendText(res, 400, ms);
+  later(ms, () => send(res, 200, 'text/html; charset=utf-8', html(`Slow ${ms}`, `<h1>Slow response</h1><p id="slow">Waited ${ms} ms</p>`)));
+}
+
+/** @type {Route} */
+function status(_req, res, { url }) {
+  const code = Number(url.pathname.slice('/status/'.length));
+  if (!Number.isInteger(code) || code < 200 || code > 599) return sendText(res, 400, 'status code must be an integer from 200 to 599');
+  send(res, code, 'text/html; charset=utf-8', html(`Status ${code}`, `<h1>Status ${code}</h1>`));
+}
+
+/** @type {Route} */
+function redirect(_req, res, { url }) {
+  const to = url.searchParams.get('to') ?? '/';
+  const code = intParam(url, 'status', 302, 308);
+  if (typeof code === 'string' || ![301, 302, 303, 307, 308].includes(code)) return sendText(res, 400, 'status must be 301, 302, 303, 307 or 308');
+  if (!to.startsWith('/') && !/^https?:\/\//.test(to)) return sendText(res, 400, 'to must be a path starting with / or an http(s) URL');
+  send(res, code, 'text/plain; charset=utf-8', `Redirecting to ${to}\n`, { Location: to });
+}
+
+/** @type {Route} */
+function echoHeaders(req, res) {
+  send(res, 200, 'application/json; charset=utf-8', JSON.stringify(req.headers, null, 2));
+}
+
+/** @type {Route} */
+function setCookie(_req, res, { url }) {
+  const name = url.searchParams.get('name') ?? 'argus';
+  const value = url.searchParams.get('value') ?? '1';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) return sendText(res, 400, 'name must be 1-64 letters, digits, "_", "." or "-"');
+  if (!/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]{0,256}$/.test(value)) return sendText(res, 400, 'value has characters a cookie cannot carry');
+  const body = html('Cookie set', `<h1>Cookie set</h1><p id="cookie">${escapeHtml(name)}=${escapeHtml(value)}</p>`);
+  send(res, 200, 'text/html; charset=utf-8', body, { 'Set-Cookie': `${name}=${value}; Path=/; SameSite=Lax` });
+}
+
+/** @type {Route} */
+function download(_req, res, { url }) {
+  const name = decodeURIComponent(url.pathname.slice('/download/'.length));
+  if (!/^[A-Za-z0-9_.-]{1,100}\.txt$/.test(name)) return sendText(res, 404, `no download named "${name}": use /download/<name>.txt`);
+  const body = `Argus fixture download: ${name}\nline 2\nline 3\n`;
+  send(res, 200, 'text/plain; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="${name}"` });
+}
+
+/** @type {Route} */
+function json(_req, res) {
+  const body = { ok: true, name: 'argus-fixture', items: [{ id: 1, label: 'one' }, { id: 2, label: 'two' }, { id: 3, label: 'three' }] };
+  send(res, 200, 'application/json; charset=utf-8', JSON.stringify(body));
+}
+
+const BIG_LINE = 'Argus big body: the quick brown fox jumps over the lazy dog 0123456789.\n';
+const BIG_CHUNK = Buffer.from(BIG_LINE.repeat(Math.ceil(65_536 / BIG_LINE.length)));
+
+/** @type {Route} */
+function big(_req, res, { url }) {
+  const total = intParam(url, 'bytes', 1_000_000, MAX_BIG_BYTES);
+  if (typeof total === 'string') return sendText(res, 400, total);
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(total), 'Cache-Control': 'no-store' });
+  let sent = 0;
+  const pump = () => {
+    while (sent < total && !res.destroyed) {
+      const chunk = BIG_CHUNK.subarray(0, Math.min(BIG_CHUNK.length, total - sent));
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
+}
+
+/** Exact-path routes. */
+export const exactRoutes = /** @type {Record<string, Route>} */ ({
+  '/slow': slow,
+  '/redirect': redirect,
+  '/echo-headers': echoHeaders,
+  '/set-cookie': setCookie,
+  '/json': json,
+  '/big': big,
+});
+
+/** Prefix routes, checked in order. */
+export const prefixRoutes = /** @type {Array<[string, Route]>} */ ([
+  ['/status/', status],
+  ['/download/', download],
+]);

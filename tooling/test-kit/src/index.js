@@ -1,0 +1,9 @@
+/**
+ * @argus/test-kit: shared helpers for Argus tests. Plain ESM with JSDoc; types in ../index.d.ts.
+ */
+export { startFixtureServer } from './server.js';
+export { MAX_BIG_BYTES, MAX_SLOW_MS } from './dynamic-routes.js';
+export { realPages } from './real-pages.js';
+export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
+export { PROFILE_PREFIX, findChromeForTests, listArgusChromeProcesses, listArgusChromes } from './chrome.js';
+export { chromeLeakGuard } from './leak-guard.js';
