@@ -1,0 +1,62 @@
+import { RELAY_PORT, SESSION_KEYS, type NodeStatus, type ToOffscreen, type ToWorker } from '../shared/messages.js';
+import { loadConfig, onConfigChange, savePairingToken } from './config-store.js';
+import { DebuggerSessions } from './debugger-sessions.js';
+import { createExecutor } from './executor.js';
+import { ensureOffscreen } from './offscreen-manager.js';
+import { Tabs } from './tabs.js';
+
+/**
+ * Service worker: owns chrome.debugger, tabs and storage. The relay socket itself lives in the
+ * offscreen document (MV3 suspends idle workers); the two talk over one runtime port, and the
+ * offscreen document's keep-alive messages keep this worker awake while connected.
+ */
+let port: chrome.runtime.Port | undefined;
+let nodeId = '';
+const early: ToOffscreen[] = [];
+
+function post(message: ToOffscreen): void {
+  if (port) port.postMessage(message);
+  else if (message.type !== 'event' || early.length < 200) early.push(message); // e.g. reconcile results before the port is up
+}
+const emit = (event: string, params: unknown) => post({ type: 'event', event, params });
+
+const sessions = new DebuggerSessions(emit);
+const tabs = new Tabs(sessions, emit);
+const execute = createExecutor({ tabs, sessions, nodeId: () => nodeId });
+
+async function pushConfig(): Promise<void> {
+  const config = await loadConfig();
+  nodeId = config.nodeId;
+  port?.postMessage({ type: 'config', config } satisfies ToOffscreen);
+  if (config.enabled && config.relayUrl) await ensureOffscreen();
+  else if (!config.relayUrl) await setStatus({ state: 'needs_relay_url', since: Date.now() });
+  else await setStatus({ state: 'disabled', relayUrl: config.relayUrl, since: Date.now() });
+}
+
+function setStatus(status: NodeStatus): Promise<void> {
+  return chrome.storage.session.set({ [SESSION_KEYS.status]: status });
+}
+
+chrome.runtime.onConnect.addListener((connected) => {
+  if (connected.name !== RELAY_PORT || connected.sender?.url !== chrome.runtime.getURL('offscreen.html')) return;
+  port = connected;
+  connected.onDisconnect.addListener(() => {
+    if (port === connected) port = undefined;
+  });
+  connected.onMessage.addListener((message: ToWorker) => {
+    if (message.type === 'command') void execute(message.frame).then((frame) => post({ type: 'result', frame }));
+    else if (message.type === 'status') void setStatus(message.status);
+    else if (message.type === 'paired') void savePairingToken(message.pairingToken);
+    else if (message.type === 'unpaired') void savePairingToken(undefined);
+  });
+  for (const message of early.splice(0)) connected.postMessage(message);
+  void pushConfig();
+});
+
+onConfigChange(() => void pushConfig());
+
+// Reconcile first so a replayed command never sees half-restored maps.
+const ready = Promise.all([tabs.reconcile(), sessions.reconcile()]).then(pushConfig);
+void ready;
+chrome.runtime.onStartup.addListener(() => void ready);
+chrome.runtime.onInstalled.addListener(() => void ready);

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CdpClient } from './helpers/cdp-client.js';
+import { argusChromeProcesses } from './helpers/chromium.js';
+import { startFixtures, type Fixtures } from './helpers/fixture-server.js';
+import { startHarness, waitUntil, type Harness } from './helpers/harness.js';
+import { OpsClient } from './helpers/ops-client.js';
+
+describe('extension mode: faults and refusals', () => {
+  let fixtures: Fixtures;
+  let harness: Harness;
+  let userTargetId: string;
+  let userTabId: number;
+
+  beforeAll(async () => {
+    fixtures = await startFixtures();
+    harness = await startHarness();
+    ({ targetId: userTargetId } = await harness.browser.send<{ targetId: string }>('Target.createTarget', { url: `${fixtures.origin}/` }));
+    const ops = await OpsClient.connect(harness.relay.url, harness.daemonToken);
+    const listed = await ops.call('list-1', 'tabs.list', {});
+    ops.close();
+    const tab = (listed.result as { tabs: Array<{ tabId: number; targetId: string }> }).tabs.find((t) => t.targetId === userTargetId);
+    if (!tab) throw new Error('user tab not listed');
+    userTabId = tab.tabId;
+  });
+
+  afterAll(async () => {
+    const userDataDir = harness?.chromium.userDataDir;
+    await harness?.close();
+    await fixtures?.close();
+    // nothing of the browser may outlive the suite
+    if (userDataDir) expect(argusChromeProcesses(userDataDir)).toEqual([]);
+  });
+
+  it('kill the relay mid-command and restart it: the command is neither lost nor run twice', async () => {
+    let ops = await OpsClient.connect(harness.relay.url, harness.daemonToken);
+    const attach = await ops.call('attach-1', 'debugger.attach', { tabId: userTabId });
+    const { sessionId } = attach.result as { sessionId: string };
+    // the side effect runs at once; the answer comes 1.5 s later, after the relay is gone
+    const slowIncrement = {
+      sessionId,
+      method: 'Runtime.evaluate',
+      params: { expression: `window.__hits = (window.__hits ?? 0) + 1; new Promise(r => setTimeout(() => r(window.__hits), 1500))`, awaitPromise: true, returnByValue: true },
+    };
+    const inflight = ops.call('increment-once', 'cdp.send', slowIncrement);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const relay = await harness.restartRelay();
+    await expect(inflight).rejects.toThrow(/socket closed/);
+
+    // the client retries the same frame (same idempotency key) against the new relay
+    ops = await OpsClient.connect(relay.url, harness.daemonToken);
+    const replay = await ops.call('increment-once', 'cdp.send', slowIncrement);
+    expect(replay.ok).toBe(true);
+    expect((replay.result as { result: { result: { value: number } } }).result.result.value).toBe(1);
+    expect(relay.status().extensionConnected).toBe(true);
+
+    const check = await ops.call('check-hits', 'cdp.send', { sessionId, method: 'Runtime.evaluate', params: { expression: 'window.__hits', returnByValue: true } });
+    expect((check.result as { result: { result: { value: number } } }).result.result.value).toBe(1);
+    // a second replay is served from the cache too
+    const again = await ops.call('increment-once', 'cdp.send', slowIncrement);
+    expect((again.result as { result: { result: { value: number } } }).result.result.value).toBe(1);
+    await ops.call('detach-1', 'debugger.detach', { sessionId });
+    ops.close();
+  });
+
+  it('refuses a wrong launch token on /pair and a wrong pairing token on /extension', async () => {
+    const origin = `chrome-extension://${harness.extensionId}`;
+    const pair = await fetch(`${harness.relay.url}/pair`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 1, nodeId: 'node-intruder-0001', launchToken: 'not-the-launch-token' }),
+    });
+    expect(pair.status).toBe(401);
+
+    const socket = new WebSocket(`${harness.relay.url.replace('http', 'ws')}/extension`, { headers: { origin } });
+    await new Promise((resolve) => socket.once('open', resolve));
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ version: 1, type: 'hello', nodeId: 'node-intruder-0001', pairingToken: 'forged', extensionVersion: '0.0.0' }));
+    expect(await closed).toBe(4401);
+    expect(harness.relay.status().extensionConnected).toBe(true); // the real node was not displaced
+  });
+
+  it('refuses a non-extension Origin on /extension and web origins elsewhere', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${harness.relay.url.replace('http', 'ws')}/extension`, { headers: { origin: 'https://evil.example' } });
+      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.once('open', () => reject(new Error('upgrade should be refused')));
+    });
+    expect(status).toBe(403);
+    const config = await fetch(`${harness.relay.url}/config`, { headers: { origin: 'https://evil.example' } });
+    expect(config.status).toBe(403);
+    const preflight = await fetch(`${harness.relay.url}/pair`, {
+      method: 'OPTIONS',
+      headers: { origin: `chrome-extension://${harness.extensionId}`, 'access-control-request-method': 'POST', 'access-control-request-private-network': 'true' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
+  });
+
+  it('a second /cdp client waits for the tab lease until the first leaves', async () => {
+    const url = `${harness.relay.url.replace('http', 'ws')}/cdp?targetId=${userTargetId}`;
+    const headers = { authorization: `Bearer ${harness.daemonToken}` };
+    const first = await CdpClient.connect(url, headers);
+    await first.waitFor('Argus.leaseGranted');
+    expect(await first.send('Runtime.evaluate', { expression: '1 + 1', returnByValue: true })).toMatchObject({ result: { value: 2 } });
+
+    const second = await CdpClient.connect(url, headers);
+    await second.waitFor('Argus.leaseWaiting');
+    let answered = false;
+    const pending = second.send('Runtime.evaluate', { expression: '2 + 2', returnByValue: true }).then((result) => {
+      answered = true;
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(answered).toBe(false);
+    first.close();
+    expect(await pending).toMatchObject({ result: { value: 4 } });
+    second.close();
+    await expect(CdpClient.connect(url)).rejects.toThrow(/401/);
+  });
+
+  it('reconnects with backoff after the relay was down for a while, re-pairing with the launch token', async () => {
+    const port = harness.relay.port;
+    const relay = await harness.restartRelay({ downMs: 2000 });
+    expect(relay.port).toBe(port);
+    await waitUntil(() => relay.status().extensionConnected, 15_000, 'the extension to reconnect');
+    expect(relay.status()).toMatchObject({ paired: true, extensionConnected: true });
+    const status = (await harness.evalInWorker(`chrome.storage.session.get('status').then((s) => s.status)`)) as { state: string };
+    expect(status.state).toBe('authenticated_connected');
+  });
+
+  it('pairs by operator approval of the code when no launch token is configured', async () => {
+    await harness.evalInWorker(`chrome.storage.local.remove(['launchToken', 'pairingToken'])`);
+    const relay = await harness.restartRelay({ launchToken: undefined });
+    await waitUntil(() => relay.pendingPairings().length === 1, 15_000, 'a pending pairing request');
+    const [request] = relay.pendingPairings();
+    const status = (await harness.evalInWorker(`chrome.storage.session.get('status').then((s) => s.status)`)) as { state: string; pairingCode?: string };
+    expect(status).toMatchObject({ state: 'waiting_for_pair_approval', pairingCode: request?.code });
+    expect(relay.status().extensionConnected).toBe(false);
+    expect(relay.approvePairing('WRONG-CODE')).toBe(false);
+    expect(relay.approvePairing(request?.code ?? '')).toBe(true);
+    await waitUntil(() => relay.status().extensionConnected, 15_000, 'the approved extension to connect');
+    const stored = (await harness.evalInWorker(`chrome.storage.local.get('pairingToken')`)) as { pairingToken?: string };
+    expect(stored.pairingToken).toMatch(/^[\w-]{40,}$/);
+  });
+});

@@ -1,0 +1,44 @@
+import type { WebSocket } from 'ws';
+import type { RelayContext } from './context.js';
+import { CLOSE_CODES, HelloFrame, WIRE_VERSION } from './wire/index.js';
+
+const HELLO_TIMEOUT_MS = 5000;
+
+/**
+ * /extension: the Origin was already checked at upgrade time. The first frame must be a hello
+ * with a pairing token the registry knows for that node id; anything else closes the socket with a
+ * code that tells the extension whether to re-pair (4401) or give up (4426).
+ */
+export function acceptExtension(ctx: RelayContext, socket: WebSocket): void {
+  const timer = setTimeout(() => refuse(CLOSE_CODES.unauthorized, 'unauthorized', 'No hello received.'), HELLO_TIMEOUT_MS);
+
+  function refuse(code: number, errorCode: string, message: string): void {
+    clearTimeout(timer);
+    ctx.setLastError(`extension refused: ${message}`);
+    ctx.log('warn', 'extension refused', { reason: message });
+    socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'error', error: { code: errorCode, message } }));
+    socket.close(code, errorCode);
+  }
+
+  socket.once('message', (data) => {
+    clearTimeout(timer);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(data.toString());
+    } catch {
+      return refuse(CLOSE_CODES.protocolError, 'invalid_input', 'The hello frame is not JSON.');
+    }
+    const version = (raw as { version?: unknown } | null)?.version;
+    if (version !== WIRE_VERSION) {
+      return refuse(CLOSE_CODES.badVersion, 'unsupported', `Wire version ${String(version)} is not supported; this relay speaks ${WIRE_VERSION}. Update the extension.`);
+    }
+    const hello = HelloFrame.safeParse(raw);
+    if (!hello.success) return refuse(CLOSE_CODES.protocolError, 'invalid_input', 'Malformed hello frame.');
+    if (!ctx.pairing.verify(hello.data.nodeId, hello.data.pairingToken)) {
+      return refuse(CLOSE_CODES.unauthorized, 'unauthorized', 'Unknown or revoked pairing token: pair again.');
+    }
+    socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'welcome', nodeId: hello.data.nodeId, relayVersion: ctx.relayVersion }));
+    ctx.log('info', 'extension connected', { nodeId: hello.data.nodeId, extensionVersion: hello.data.extensionVersion });
+    ctx.link.adopt(socket, { nodeId: hello.data.nodeId, extensionVersion: hello.data.extensionVersion });
+  });
+}

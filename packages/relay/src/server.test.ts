@@ -1,0 +1,137 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startRelay } from './server.js';
+import type { RelayServer } from './types.js';
+import type { CommandFrame } from './wire/index.js';
+
+const ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+const DAEMON = 'daemon-token-for-tests';
+const LAUNCH = 'launch-token-for-tests';
+
+/** A scripted stand-in for the extension: answers commands from a handler and counts executions. */
+async function fakeExtension(relay: RelayServer, handle: (frame: CommandFrame) => unknown, nodeId = 'node-fake-0001') {
+  const pair = await fetch(`${relay.url}/pair`, { method: 'POST', headers: { origin: ORIGIN }, body: JSON.stringify({ version: 1, nodeId, launchToken: LAUNCH }) });
+  const { pairingToken } = (await pair.json()) as { pairingToken: string };
+  const executed: string[] = [];
+  const socket = new WebSocket(`${relay.url.replace('http', 'ws')}/extension`, { headers: { origin: ORIGIN } });
+  let welcomed!: () => void;
+  const welcome = new Promise<void>((resolve) => (welcomed = resolve));
+  // one listener from the start: replayed commands can arrive in the same chunk as the welcome
+  socket.on('message', (data) => {
+    const frame = JSON.parse(data.toString()) as CommandFrame | { type: 'welcome' };
+    if (frame.type === 'welcome') return welcomed();
+    if (frame.type !== 'command') return;
+    if (frame.command !== 'node.status') executed.push(frame.id); // the relay asks for status on every connect
+    socket.send(JSON.stringify({ version: 1, type: 'result', id: frame.id, ok: true, result: handle(frame) }));
+  });
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ version: 1, type: 'hello', nodeId, pairingToken, extensionVersion: 'test' }));
+  await welcome;
+  return { socket, executed, emit: (event: string, params: unknown) => socket.send(JSON.stringify({ version: 1, type: 'event', event, params })) };
+}
+
+const TAB = { tabId: 7, targetId: 'T7', url: 'https://example.test/', title: 'Example', active: true, agentOpened: false, attached: false };
+
+describe('relay server', () => {
+  let relay: RelayServer;
+  beforeEach(async () => {
+    relay = await startRelay({ port: 0, daemonToken: DAEMON, launchToken: LAUNCH });
+  });
+  afterEach(async () => {
+    await relay.close();
+  });
+
+  it('rejects transport sends with a clear error while no extension is connected', async () => {
+    const transport = relay.transport();
+    await expect(transport.send('Target.getTargets', {}, undefined)).rejects.toMatchObject({ code: 'browser_not_found', message: expect.stringContaining('docs/EXTENSION.md') });
+    expect(relay.status()).toMatchObject({ extensionConnected: false, paired: false });
+  });
+
+  it('emulates Target.getTargets / attachToTarget over the extension and routes session events', async () => {
+    const ext = await fakeExtension(relay, (frame) => {
+      if (frame.command === 'tabs.list') return { tabs: [TAB] };
+      if (frame.command === 'debugger.attach') return { sessionId: 'S1', tab: { ...TAB, attached: true } };
+      if (frame.command === 'cdp.send') return { result: { echoed: (frame.params as { method: string }).method } };
+      return {};
+    });
+    const transport = relay.transport();
+    const events: Array<{ method: string; sessionId?: string | undefined }> = [];
+    transport.onEvent((event) => events.push(event));
+    expect(await transport.send('Target.getTargets', {}, undefined)).toEqual({ targetInfos: [expect.objectContaining({ targetId: 'T7', type: 'page' })] });
+    expect(await transport.send('Target.attachToTarget', { targetId: 'T7', flatten: true }, undefined)).toEqual({ sessionId: 'S1' });
+    expect(events[0]).toMatchObject({ method: 'Target.attachedToTarget', sessionId: undefined });
+    expect(await transport.send('Runtime.evaluate', { expression: '1' }, 'S1')).toEqual({ echoed: 'Runtime.evaluate' });
+    ext.emit('cdp.event', { sessionId: 'S1', method: 'Runtime.consoleAPICalled', params: { type: 'log' } });
+    ext.emit('cdp.event', { sessionId: 'someone-else', method: 'Runtime.consoleAPICalled', params: {} });
+    await expect.poll(() => events.length).toBe(2);
+    expect(events[1]).toMatchObject({ method: 'Runtime.consoleAPICalled', sessionId: 'S1' });
+    await expect(transport.send('Runtime.evaluate', {}, 'unknown-session')).rejects.toMatchObject({ code: 'target_closed' });
+    ext.socket.close();
+  });
+
+  it('answers a replayed /ops key from the cache without re-running it', async () => {
+    const ext = await fakeExtension(relay, () => ({ tabs: [] }));
+    const ops = new WebSocket(`${relay.url.replace('http', 'ws')}/ops`, { headers: { authorization: `Bearer ${DAEMON}` } });
+    await new Promise((resolve) => ops.once('open', resolve));
+    const call = () =>
+      new Promise<unknown>((resolve) => {
+        ops.once('message', (data) => resolve(JSON.parse(data.toString())));
+        ops.send(JSON.stringify({ version: 1, type: 'command', id: 'same-key', command: 'tabs.list', params: {} }));
+      });
+    expect(await call()).toMatchObject({ id: 'same-key', ok: true, result: { tabs: [] } });
+    expect(await call()).toMatchObject({ id: 'same-key', ok: true, result: { tabs: [] } });
+    expect(ext.executed).toEqual(['same-key']);
+    ops.close();
+    ext.socket.close();
+  });
+
+  it('keeps commands pending across an extension reconnect and re-sends them with the same key', async () => {
+    const first = await fakeExtension(relay, () => undefined);
+    first.socket.removeAllListeners('message'); // this node goes silent: the command stays unanswered
+    const transport = relay.transport();
+    const pending = transport.send('Target.getTargets', {}, undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    first.socket.terminate();
+    await expect.poll(() => relay.status().extensionConnected).toBe(false);
+    const second = await fakeExtension(relay, () => ({ tabs: [TAB] }));
+    expect(await pending).toMatchObject({ targetInfos: [expect.objectContaining({ targetId: 'T7' })] });
+    expect(second.executed).toHaveLength(1);
+    second.socket.close();
+  });
+
+  it('guards endpoints: tokens, origins, pairing origin, rate limits and PNA preflight', async () => {
+    const wsStatus = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const socket = new WebSocket(`${relay.url.replace('http', 'ws')}${path}`, { headers });
+        socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        socket.once('open', () => {
+          socket.close();
+          resolve(101);
+        });
+      });
+    expect(await wsStatus('/ops', {})).toBe(401);
+    expect(await wsStatus('/ops', { authorization: 'Bearer wrong' })).toBe(401);
+    expect(await wsStatus('/ops', { authorization: `Bearer ${DAEMON}`, origin: 'https://evil.example' })).toBe(403);
+    expect(await wsStatus('/extension', { origin: 'https://evil.example' })).toBe(403);
+    expect(await wsStatus('/extension', {})).toBe(403);
+    expect(await wsStatus('/cdp', { authorization: `Bearer ${DAEMON}` })).toBe(400);
+
+    const webPair = await fetch(`${relay.url}/pair`, { method: 'POST', headers: { origin: 'https://evil.example' }, body: '{}' });
+    expect(webPair.status).toBe(403);
+    const preflight = await fetch(`${relay.url}/pair`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-private-network': 'true' } });
+    expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+
+    const publicStatus = (await (await fetch(`${relay.url}/status`)).json()) as Record<string, unknown>;
+    expect(publicStatus).not.toHaveProperty('nodeId');
+    const fullStatus = (await (await fetch(`${relay.url}/status`, { headers: { authorization: `Bearer ${DAEMON}` } })).json()) as Record<string, unknown>;
+    expect(fullStatus).toHaveProperty('pendingPairings');
+
+    const codes: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const res = await fetch(`${relay.url}/pair`, { method: 'POST', body: JSON.stringify({ version: 1, nodeId: `node-flood-${i}000` }) });
+      codes.push(res.status);
+    }
+    expect(codes).toContain(429);
+  });
+});

@@ -1,0 +1,52 @@
+import type { Transport } from '@argus/cdp';
+import type { PendingPairing } from './pairing.js';
+import type { RelayTransportOptions } from './relay-transport.js';
+
+export type RelayLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+
+export interface RelayOptions {
+  /** Loopback only by default; binding elsewhere exposes the relay to the network. */
+  host?: string;
+  /** 8787 by default; 0 picks a free port. */
+  port?: number;
+  /** Bearer token /ops and /cdp clients must present (the daemon's token). */
+  daemonToken: string;
+  /** Per-launch token: an extension presenting it to /pair is approved without operator action. */
+  launchToken?: string;
+  /** Where pairing-token hashes are persisted (mode 0600). Without it pairings live in memory only. */
+  pairingFile?: string;
+  /** Default deadline for one command sent to the extension (30 s). */
+  commandTimeoutMs?: number;
+  log?: RelayLog;
+}
+
+export interface RelayStatus {
+  url: string;
+  extensionConnected: boolean;
+  /** At least one extension node holds a pairing token. */
+  paired: boolean;
+  nodeId: string | undefined;
+  extensionVersion: string | undefined;
+  wireVersion: number;
+  relayVersion: string;
+  tabs: number;
+  pendingPairings: number;
+  lastError: string | undefined;
+}
+
+export interface RelayServer {
+  /** `http://host:port` of the relay. */
+  readonly url: string;
+  readonly port: number;
+  status(): RelayStatus;
+  /**
+   * A CDP Transport over the connected extension (root-session Target.* emulated with tabs). Sends
+   * fail with ArgusError('browser_not_found') while no extension is connected.
+   */
+  transport(options?: RelayTransportOptions): Transport;
+  onStatus(listener: (status: RelayStatus) => void): () => void;
+  /** Approves a pending pairing request by the code the extension shows. */
+  approvePairing(code: string): boolean;
+  pendingPairings(): PendingPairing[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The typed command map spoken between the relay and the extension node (and, unchanged, by /ops
+ * clients). Each entry is `{ params, result }` as a zod schema pair; the TS types are inferred from
+ * the schemas so the two can never drift.
+ */
+
+export const TabInfo = z.object({
+  tabId: z.number().int(),
+  /** Chrome's DevTools target id of the tab (same id a CDP client sees). */
+  targetId: z.string(),
+  windowId: z.number().int().optional(),
+  url: z.string(),
+  title: z.string(),
+  active: z.boolean(),
+  /** Opened by an agent through `tabs.open`; only such tabs may be closed without `force`. */
+  agentOpened: z.boolean(),
+  /** Whether the extension's debugger is attached to the tab. */
+  attached: z.boolean(),
+});
+export type TabInfo = z.infer<typeof TabInfo>;
+
+const Empty = z.object({}).strict();
+
+export const COMMANDS = {
+  'node.status': {
+    params: Empty,
+    result: z.object({
+      nodeId: z.string(),
+      extensionVersion: z.string(),
+      userAgent: z.string(),
+      tabs: z.number().int(),
+      sessions: z.number().int(),
+    }),
+  },
+  'tabs.list': { params: Empty, result: z.object({ tabs: z.array(TabInfo) }) },
+  'tabs.open': {
+    params: z.object({ url: z.string().default('about:blank'), active: z.boolean().optional() }),
+    result: z.object({ tab: TabInfo }),
+  },
+  'tabs.close': {
+    params: z.object({
+      tabId: z.number().int(),
+      /** Closing a tab the user opened needs an explicit opt-in. */
+      force: z.boolean().optional(),
+    }),
+    result: z.object({ closed: z.boolean() }),
+  },
+  'tabs.activate': { params: z.object({ tabId: z.number().int() }), result: z.object({}) },
+  'debugger.attach': {
+    params: z.object({ tabId: z.number().int() }),
+    result: z.object({ sessionId: z.string(), tab: TabInfo }),
+  },
+  'debugger.detach': { params: z.object({ sessionId: z.string() }), result: z.object({}) },
+  'cdp.send': {
+    params: z.object({
+      /** A tab session from `debugger.attach`, or a child session (OOPIF, worker) auto-attached under it. */
+      sessionId: z.string(),
+      method: z.string().min(1),
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
+    result: z.object({ result: z.unknown() }),
+  },
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandParams<C extends CommandName> = z.input<(typeof COMMANDS)[C]['params']>;
+export type CommandResult<C extends CommandName> = z.output<(typeof COMMANDS)[C]['result']>;
+export type CommandMap = { [C in CommandName]: { params: CommandParams<C>; result: CommandResult<C> } };
+
+export function isCommandName(value: string): value is CommandName {
+  return Object.hasOwn(COMMANDS, value);
+}
+
+export const EVENTS = {
+  'tab.created': z.object({ tab: TabInfo }),
+  'tab.updated': z.object({ tab: TabInfo }),
+  'tab.removed': z.object({ tabId: z.number().int(), targetId: z.string().optional() }),
+  /** A CDP event from a tab session or one of its children (`sessionId` is the session it belongs to). */
+  'cdp.event': z.object({ sessionId: z.string(), method: z.string(), params: z.unknown() }),
+  'session.detached': z.object({ sessionId: z.string(), targetId: z.string().optional(), reason: z.string() }),
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+export type EventParams<E extends EventName> = z.output<(typeof EVENTS)[E]>;
