@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ArgusError } from '@argus/protocol';
+import { ArgusError } from '@argus/protocol/errors';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
 

@@ -1,4 +1,4 @@
-import { ArgusError, type ArgusErrorData, isErrorCode } from '@argus/protocol';
+import { ArgusError, type ArgusErrorData, isErrorCode } from '@argus/protocol/errors';
 
 interface TrpcLikeError {
   message: string;

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { ArgusError } from '@argus/protocol';
+import { ArgusError } from '@argus/protocol/errors';
 
 function realish(path: string): string {
   // resolve symlinks of the longest existing prefix, so a link cannot smuggle a path outside

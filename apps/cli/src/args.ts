@@ -1,0 +1,156 @@
+import type { FieldInfo } from '@argus/protocol';
+import { type CliCommand, cliCommands } from './spec.js';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface GlobalFlags {
+  json: boolean;
+  help: boolean;
+  untrustedEnvelope: boolean;
+}
+
+export interface ParsedCommand {
+  command: CliCommand;
+  input: Record<string, unknown>;
+}
+
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Splits global flags (anywhere on the line) from the rest. */
+export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: string[] } {
+  const flags: GlobalFlags = { json: false, help: false, untrustedEnvelope: false };
+  const rest: string[] = [];
+  let literal = false;
+  for (const arg of argv) {
+    if (literal) rest.push(arg);
+    else if (arg === '--') {
+      literal = true;
+      rest.push(arg);
+    } else if (arg === '--json') flags.json = true;
+    else if (arg === '--help' || arg === '-h') flags.help = true;
+    else if (arg === '--untrusted-envelope') flags.untrustedEnvelope = true;
+    else rest.push(arg);
+  }
+  return { flags, rest };
+}
+
+/** The command whose verb (one or two words) starts the argument list. */
+export function findCommand(words: readonly string[]): { command: CliCommand; used: number } | undefined {
+  const commands = cliCommands();
+  for (const used of [2, 1]) {
+    if (words.length < used) continue;
+    const verb = words.slice(0, used).join(' ');
+    const command = commands.find((candidate) => candidate.cli !== false && candidate.cli.verb === verb);
+    if (command) return { command, used };
+  }
+  return undefined;
+}
+
+function coerce(field: FieldInfo, raw: string, verb: string): unknown {
+  const flag = `--${kebab(field.name)}`;
+  switch (field.type) {
+    case 'number': {
+      const value = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} takes a number, got "${raw}". See \`argus ${verb} --help\`.`);
+      return value;
+    }
+    case 'boolean':
+      if (/^(true|1|yes|on)$/i.test(raw)) return true;
+      if (/^(false|0|no|off)$/i.test(raw)) return false;
+      throw new UsageError(`${flag} is a switch (true/false), got "${raw}".`);
+    case 'enum':
+      if (!field.values.includes(raw)) throw new UsageError(`${flag} must be one of ${field.values.join(', ')}; got "${raw}".`);
+      return raw;
+    case 'array':
+      return raw.split(',').map((item) => (field.itemType === 'number' ? Number(item) : item));
+    case 'object':
+    case 'unknown':
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
+    default:
+      return raw;
+  }
+}
+
+/** Maps `argus <verb> <positionals> --flags` onto the command's input object. */
+export function parseCommandArgs(command: CliCommand, args: readonly string[]): Record<string, unknown> {
+  if (command.cli === false) throw new UsageError(`${command.name} has no CLI verb.`);
+  const verb = command.cli.verb;
+  const fields = new Map(command.fields.map((field) => [field.name, field]));
+  const aliases = command.cli.aliases ?? {};
+  const positionalSpec = (command.cli.positionals ?? []).map((name) => ({ name: name.replace(/\.\.\.$/, ''), rest: name.endsWith('...') }));
+  const input: Record<string, unknown> = {};
+  const positionals: string[] = [];
+  let literal = false;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (literal || !arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) {
+      positionals.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      literal = true;
+      continue;
+    }
+    let name: string;
+    let inline: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = camel(eq === -1 ? arg.slice(2) : arg.slice(2, eq));
+      inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    } else {
+      const alias = aliases[arg.slice(1)];
+      if (!alias) throw new UsageError(`Unknown option ${arg} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+      name = alias;
+    }
+    let negated = false;
+    if (!fields.has(name) && name.startsWith('no') && fields.has(name[2]?.toLowerCase() + name.slice(3))) {
+      name = name[2]?.toLowerCase() + name.slice(3);
+      negated = true;
+    }
+    const field = fields.get(name);
+    if (!field) throw new UsageError(`Unknown option --${kebab(name)} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+    if (field.type === 'boolean' && inline === undefined) {
+      input[name] = !negated;
+      continue;
+    }
+    const raw = inline ?? args[++index];
+    if (raw === undefined) throw new UsageError(`--${kebab(name)} needs a value. See \`argus ${verb} --help\`.`);
+    input[name] = coerce(field, raw, verb);
+  }
+  for (const spec of positionalSpec) {
+    if (positionals.length === 0) break;
+    const field = fields.get(spec.name);
+    if (!field) continue;
+    if (input[spec.name] !== undefined) throw new UsageError(`${spec.name} was given twice (as an argument and as --${kebab(spec.name)}).`);
+    const raw = spec.rest ? positionals.splice(0).join(' ') : (positionals.shift() as string);
+    input[spec.name] = coerce(field, raw, verb);
+  }
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}" for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+  for (const field of fields.values()) {
+    if (!field.optional && input[field.name] === undefined) {
+      const isPositional = positionalSpec.some((spec) => spec.name === field.name);
+      throw new UsageError(`Missing ${isPositional ? `<${field.name}>` : `--${kebab(field.name)}`} for \`argus ${verb}\`. Usage: ${usageLine(command)}`);
+    }
+  }
+  return input;
+}
+
+export function usageLine(command: CliCommand): string {
+  if (command.cli === false) return '';
+  const fields = command.fields;
+  const positionals = (command.cli.positionals ?? []).map((name) => {
+    const bare = name.replace(/\.\.\.$/, '');
+    const field = fields.find((candidate) => candidate.name === bare);
+    const label = name.endsWith('...') ? `${bare}...` : bare;
+    return field?.optional ? `[${label}]` : `<${label}>`;
+  });
+  const hasFlags = fields.some((field) => !(command.cli !== false && (command.cli.positionals ?? []).some((name) => name.replace(/\.\.\.$/, '') === field.name)));
+  return ['argus', command.cli.verb, ...positionals, ...(hasFlags ? ['[options]'] : [])].join(' ');
+}

@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module';
+import { ArgusError } from '@argus/protocol/errors';
+import { type Connection, connectToDaemon, daemonAnswers, startDaemon } from '@argus/client';
+
+/** Path of the daemon's entry, from the @argus/daemon package next to the CLI. */
+export function daemonEntry(): string {
+  return createRequire(import.meta.url).resolve('@argus/daemon/main');
+}
+
+/** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */
+export async function connect(): Promise<Connection> {
+  return connectToDaemon({ autoStart: true, daemonEntry: daemonEntry(), transport: 'http' });
+}
+
+/**
+ * Runs one call; if the recorded daemon does not answer (stale state file, reused pid), starts a
+ * fresh daemon and retries once.
+ */
+export async function withDaemon<T>(run: (connection: Connection) => Promise<T>): Promise<{ value: T; connection: Connection }> {
+  let connection = await connect();
+  try {
+    return { value: await run(connection), connection };
+  } catch (error) {
+    if (!(error instanceof ArgusError) || error.code !== 'daemon_unreachable' || connection.started) throw error;
+    if (await daemonAnswers(connection.state)) throw error;
+    const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir });
+    connection = { ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http' })), state, started: true };
+    return { value: await run(connection), connection };
+  }
+}
+
+/** Calls a manifest command by contract path, e.g. `page.goto`. */
+export function call(connection: Connection, path: string, kind: 'query' | 'mutation' | 'subscription', input: unknown): Promise<unknown> {
+  const [namespace, name] = path.split('.') as [string, string];
+  // The CLI dispatches dynamically from the manifest; the typed surface is for scripts.
+  const procedure = (connection.client as unknown as Record<string, Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>>)[namespace]?.[name];
+  if (!procedure) throw new ArgusError('invalid_input', `Unknown command ${path}`);
+  return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+}

@@ -1,0 +1,43 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { call, withDaemon } from './connection.js';
+
+/**
+ * The README's main job: start the daemon, open the bundled demo page in headless Chromium, print
+ * its snapshot, fill and click by ref, print the resulting text. Stops the daemon if it started it.
+ */
+export async function runDemo(out: (line: string) => void): Promise<void> {
+  const page = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'demo.html')).href;
+  const started = performance.now();
+  const { connection } = await withDaemon(async (connection) => {
+    const status = (await call(connection, 'daemon.status', 'query', {})) as { pid: number; stateDir: string };
+    out(`daemon: pid ${status.pid}, state in ${status.stateDir}${connection.started ? ' (started now)' : ''}`);
+    return status;
+  });
+  try {
+    const nav = (await call(connection, 'page.goto', 'mutation', { url: page })) as { title: string; url: string };
+    out(`opened: ${nav.title} (${nav.url})`);
+    const snap = (await call(connection, 'snapshot.take', 'mutation', { interactive: true })) as { text: string };
+    out('\n$ argus snapshot -i');
+    out(snap.text);
+    const ref = (label: RegExp) => {
+      const line = snap.text.split('\n').find((candidate) => label.test(candidate));
+      const match = line && /\[ref=(\w+)\]/.exec(line);
+      if (!match?.[1]) throw new Error(`The demo page's snapshot has no ${label} element:\n${snap.text}`);
+      return match[1];
+    };
+    const input = ref(/textbox "Your name"/);
+    const button = ref(/button "Say hello"/);
+    out(`\n$ argus fill ${input} "Ada"`);
+    await call(connection, 'input.fill', 'mutation', { target: input, text: 'Ada' });
+    out(`$ argus click ${button}`);
+    const clicked = (await call(connection, 'input.click', 'mutation', { target: button })) as { element: string };
+    out(`clicked ${clicked.element}`);
+    const text = (await call(connection, 'content.text', 'query', { target: '#greeting' })) as { text: string };
+    out('\n$ argus text "#greeting"');
+    out(text.text);
+    out(`\ndemo finished in ${Math.round(performance.now() - started)} ms`);
+  } finally {
+    if (connection.started) await call(connection, 'daemon.stop', 'mutation', {}).catch(() => undefined);
+  }
+}

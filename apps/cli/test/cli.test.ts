@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'argus.js');
+
+let server: FixtureServer;
+let workspace: string;
+let stateDir: string;
+
+function argus(...args: string[]): { code: number; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: workspace,
+    encoding: 'utf8',
+    env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+    timeout: 60_000,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  workspace = mkdtempSync(join(tmpdir(), 'argus-cli-'));
+  stateDir = join(workspace, '.argus');
+});
+
+afterAll(async () => {
+  if (existsSync(join(stateDir, 'daemon.json'))) argus('stop');
+  await server.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('usage errors exit 2 without touching the daemon', () => {
+  it('prints help', () => {
+    const help = argus('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/snapshot/);
+    expect(argus('goto', '--help').stdout).toMatch(/Usage: argus goto <url>/);
+  });
+  it('unknown verb, missing argument, bad flag value, unknown flag', () => {
+    for (const args of [['frobnicate'], ['goto'], ['snapshot', '--depth', 'deep'], ['click', 'e1', '--bogus']]) {
+      const result = argus(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^usage error: /);
+    }
+    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+  });
+});
+
+describe('commands through an auto-started daemon', () => {
+  it('goto, snapshot -i, click a ref, text', () => {
+    const goto = argus('goto', server.urlFor('/buttons.html'));
+    expect(goto.stderr).toBe('');
+    expect(goto.code).toBe(0);
+    const state = join(stateDir, 'daemon.json');
+    expect(statSync(state).mode & 0o777).toBe(0o600);
+    const snap = argus('snapshot', '-i');
+    expect(snap.code).toBe(0);
+    const line = snap.stdout.split('\n').find((l) => /button "Increment"/.test(l));
+    const ref = /\[ref=(\w+)\]/.exec(line ?? '')?.[1];
+    expect(ref, snap.stdout).toBeTruthy();
+    const click = argus('click', ref!);
+    expect(click.code).toBe(0);
+    expect(click.stdout).toMatch(/^click button "Increment"/);
+    expect(argus('text', '#count').stdout.trim()).toBe('Count: 1');
+  });
+
+  it('--json prints the raw output object', () => {
+    const result = argus('url', '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ url: server.urlFor('/buttons.html'), title: expect.any(String) });
+  });
+
+  it('command errors print error[code] and exit 1; bad input exits 2; the daemon keeps serving', () => {
+    const missing = argus('click', 'e4242');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error\[ref_not_found\]: .*snapshot/);
+    const bad = argus('goto', 'http://');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error\[invalid_input\]/);
+    const thrown = argus('eval', 'throw new Error("nope")');
+    expect(thrown.code).toBe(1);
+    expect(thrown.stderr).toMatch(/^error\[eval_failed\]: .*nope/);
+    const nothing = argus('click', '#nothing-here', '--timeout-ms', '300');
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/^error\[element_not_found\]/);
+    expect(argus('url').code).toBe(0);
+  });
+
+  it('--untrusted-envelope marks page content', () => {
+    const result = argus('text', '#count', '--untrusted-envelope');
+    expect(result.stdout).toMatch(/^<<argus-untrusted [0-9a-f]{24} source=content\.text>>/);
+    expect(result.stdout).toMatch(/Count: 1/);
+  });
+
+  it('status shows the running browser, stop ends the daemon and removes the state file', () => {
+    const status = argus('status');
+    expect(status.stdout).toMatch(/browser running/);
+    const pid = JSON.parse(readFileSync(join(stateDir, 'daemon.json'), 'utf8')).pid as number;
+    expect(argus('stop').code).toBe(0);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        break;
+      }
+      spawnSync('sleep', ['0.05']);
+    }
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+  });
+});
