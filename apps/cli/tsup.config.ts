@@ -1,15 +1,17 @@
 import { cpSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// One bundled file with everything but the daemon (a separate process) inlined: lean start-up.
+// One bundled file with everything but the daemon (a separate process) and the MCP server
+// (`argus mcp`, loaded lazily from @argus/plugin) inlined: lean start-up.
 export default defineConfig({
   entry: { argus: 'src/main.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
   bundle: true,
-  noExternal: [/.*/],
-  external: ['@argus/daemon'],
+  // Everything is inlined except @argus/plugin (noExternal wins over external in tsup, so exclude it here).
+  noExternal: [/^(?!@argus\/plugin(?:\/|$))/],
+  external: ['@argus/daemon', '@argus/plugin'],
   splitting: true,
   sourcemap: false,
   clean: true,

@@ -23,6 +23,11 @@ async function main(argv: string[]): Promise<number> {
     await runDemo(out);
     return 0;
   }
+  if (first === 'mcp') {
+    // The MCP server (stdio) from @argus/plugin; it owns the process and exits when stdin closes.
+    const { runMcpServer } = await import('@argus/plugin/server');
+    return runMcpServer(flags.help ? ['--help', ...rest.slice(1)] : rest.slice(1));
+  }
   const found = findCommand(rest);
   if (!found) throw new UsageError(`Unknown command "${first}".${suggest(first)}`);
   if (flags.help) {

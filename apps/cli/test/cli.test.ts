@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,14 +12,25 @@ let server: FixtureServer;
 let workspace: string;
 let stateDir: string;
 
-function argus(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: workspace,
-    encoding: 'utf8',
-    env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
-    timeout: 60_000,
+/** Runs the CLI as its own process (async: the fixture server lives in this process). */
+function argus(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: workspace,
+      env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
   });
-  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 beforeAll(async () => {
@@ -29,21 +40,21 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (existsSync(join(stateDir, 'daemon.json'))) argus('stop');
+  if (existsSync(join(stateDir, 'daemon.json'))) await argus('stop');
   await server.close();
   rmSync(workspace, { recursive: true, force: true });
 });
 
 describe('usage errors exit 2 without touching the daemon', () => {
-  it('prints help', () => {
-    const help = argus('--help');
+  it('prints help', async () => {
+    const help = await argus('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/snapshot/);
-    expect(argus('goto', '--help').stdout).toMatch(/Usage: argus goto <url>/);
+    expect((await argus('goto', '--help')).stdout).toMatch(/Usage: argus goto <url>/);
   });
-  it('unknown verb, missing argument, bad flag value, unknown flag', () => {
+  it('unknown verb, missing argument, bad flag value, unknown flag', async () => {
     for (const args of [['frobnicate'], ['goto'], ['snapshot', '--depth', 'deep'], ['click', 'e1', '--bogus']]) {
-      const result = argus(...args);
+      const result = await argus(...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/^usage error: /);
     }
@@ -52,56 +63,56 @@ describe('usage errors exit 2 without touching the daemon', () => {
 });
 
 describe('commands through an auto-started daemon', () => {
-  it('goto, snapshot -i, click a ref, text', () => {
-    const goto = argus('goto', server.urlFor('/buttons.html'));
+  it('goto, snapshot -i, click a ref, text', async () => {
+    const goto = await argus('goto', server.urlFor('/buttons.html'));
     expect(goto.stderr).toBe('');
     expect(goto.code).toBe(0);
     const state = join(stateDir, 'daemon.json');
     expect(statSync(state).mode & 0o777).toBe(0o600);
-    const snap = argus('snapshot', '-i');
+    const snap = await argus('snapshot', '-i');
     expect(snap.code).toBe(0);
     const line = snap.stdout.split('\n').find((l) => /button "Increment"/.test(l));
     const ref = /\[ref=(\w+)\]/.exec(line ?? '')?.[1];
     expect(ref, snap.stdout).toBeTruthy();
-    const click = argus('click', ref!);
+    const click = await argus('click', ref!);
     expect(click.code).toBe(0);
     expect(click.stdout).toMatch(/^click button "Increment"/);
-    expect(argus('text', '#count').stdout.trim()).toBe('Count: 1');
+    expect((await argus('text', '#count')).stdout.trim()).toBe('Count: 1');
   });
 
-  it('--json prints the raw output object', () => {
-    const result = argus('url', '--json');
+  it('--json prints the raw output object', async () => {
+    const result = await argus('url', '--json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ url: server.urlFor('/buttons.html'), title: expect.any(String) });
   });
 
-  it('command errors print error[code] and exit 1; bad input exits 2; the daemon keeps serving', () => {
-    const missing = argus('click', 'e4242');
+  it('command errors print error[code] and exit 1; bad input exits 2; the daemon keeps serving', async () => {
+    const missing = await argus('click', 'e4242');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error\[ref_not_found\]: .*snapshot/);
-    const bad = argus('goto', 'http://');
+    const bad = await argus('goto', 'http://');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error\[invalid_input\]/);
-    const thrown = argus('eval', 'throw new Error("nope")');
+    const thrown = await argus('eval', 'throw new Error("nope")');
     expect(thrown.code).toBe(1);
     expect(thrown.stderr).toMatch(/^error\[eval_failed\]: .*nope/);
-    const nothing = argus('click', '#nothing-here', '--timeout-ms', '300');
+    const nothing = await argus('click', '#nothing-here', '--timeout-ms', '300');
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toMatch(/^error\[element_not_found\]/);
-    expect(argus('url').code).toBe(0);
+    expect((await argus('url')).code).toBe(0);
   });
 
-  it('--untrusted-envelope marks page content', () => {
-    const result = argus('text', '#count', '--untrusted-envelope');
+  it('--untrusted-envelope marks page content', async () => {
+    const result = await argus('text', '#count', '--untrusted-envelope');
     expect(result.stdout).toMatch(/^<<argus-untrusted [0-9a-f]{24} source=content\.text>>/);
     expect(result.stdout).toMatch(/Count: 1/);
   });
 
-  it('status shows the running browser, stop ends the daemon and removes the state file', () => {
-    const status = argus('status');
+  it('status shows the running browser, stop ends the daemon and removes the state file', async () => {
+    const status = await argus('status');
     expect(status.stdout).toMatch(/browser running/);
     const pid = JSON.parse(readFileSync(join(stateDir, 'daemon.json'), 'utf8')).pid as number;
-    expect(argus('stop').code).toBe(0);
+    expect((await argus('stop')).code).toBe(0);
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       try {
@@ -109,7 +120,7 @@ describe('commands through an auto-started daemon', () => {
       } catch {
         break;
       }
-      spawnSync('sleep', ['0.05']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(() => process.kill(pid, 0)).toThrow();
     expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);

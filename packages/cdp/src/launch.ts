@@ -21,10 +21,11 @@ export const DEFAULT_CHROME_FLAGS = [
   '--password-store=basic',
   '--use-mock-keychain',
   '--mute-audio',
-  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,BackForwardCache',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
   '--disable-background-timer-throttling',
+  '--window-size=1280,800',
 ] as const;
 
 /** Profiles we create carry this prefix so leak checks can recognise our processes. */

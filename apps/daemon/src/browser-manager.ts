@@ -1,0 +1,197 @@
+import { ArgusError } from '@argus/protocol';
+import { Browser, type ChromeProcess, type Page, ProtocolError, TransportClosedError, connectCri, launchChrome, parseFlags, resolveBrowserEndpoint } from '@argus/cdp';
+import { SnapshotEngine } from '@argus/snapshot';
+import type { Logger } from './logger.js';
+import { TabQueues } from './tab-queue.js';
+
+export type SessionMode = 'managed' | 'connect' | 'extension';
+
+export interface BrowserManagerOptions {
+  log: Logger;
+  headless: boolean;
+  extraFlags: string[];
+  /** connect mode: a CDP URL (http://host:port or ws://...). */
+  cdpUrl?: string | undefined;
+  captureCapacity: number;
+}
+
+/**
+ * Owns the browser for the daemon: launches it lazily on the first page command, notices a crash,
+ * reports `browser_crashed` once, then relaunches on the next command. Also owns the active tab,
+ * per-tab command queues and each tab's snapshot engine.
+ */
+export class BrowserManager {
+  mode: SessionMode;
+  private browser: Browser | undefined;
+  private chrome: ChromeProcess | undefined;
+  private starting: Promise<Browser> | undefined;
+  private crashed: string | undefined;
+  private stopping = false;
+  launches = 0;
+  activeTabId: string | undefined;
+  private readonly queues = new TabQueues();
+  private readonly engines = new WeakMap<Page, SnapshotEngine>();
+  private versionCache: string | null = null;
+
+  constructor(private readonly options: BrowserManagerOptions) {
+    this.mode = options.cdpUrl ? 'connect' : 'managed';
+  }
+
+  get running(): boolean {
+    return this.browser !== undefined && !this.browser.closed;
+  }
+
+  get pid(): number | null {
+    return this.chrome && !this.chrome.hasExited ? this.chrome.pid : null;
+  }
+
+  get version(): string | null {
+    return this.running ? this.versionCache : null;
+  }
+
+  get hasCrashed(): boolean {
+    return this.crashed !== undefined;
+  }
+
+  /** The connected browser, launching or connecting on first use. */
+  async ensure(): Promise<Browser> {
+    if (this.crashed) {
+      const reason = this.crashed;
+      this.crashed = undefined;
+      throw new ArgusError('browser_crashed', `The browser ${reason}. It will be relaunched on your next command; tabs and refs from before are gone.`);
+    }
+    if (this.browser && !this.browser.closed) return this.browser;
+    this.starting ??= this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<Browser> {
+    const started = performance.now();
+    let browser: Browser;
+    if (this.mode === 'connect' && this.options.cdpUrl) {
+      const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
+      browser = await Browser.connect(await connectCri(endpoint), { capture: { capacity: this.options.captureCapacity } });
+    } else {
+      const chrome = await launchChrome({ headless: this.options.headless, extraFlags: this.options.extraFlags });
+      this.chrome = chrome;
+      try {
+        browser = await Browser.connect(await connectCri(chrome.wsEndpoint), { capture: { capacity: this.options.captureCapacity } });
+      } catch (error) {
+        await chrome.kill(0);
+        throw error;
+      }
+      void chrome.exited.then(({ code, signal }) => {
+        if (this.stopping || this.chrome !== chrome) return;
+        this.crashed = `exited unexpectedly (code ${code}, signal ${signal})`;
+        this.options.log.error('browser.crashed', { pid: chrome.pid, code, signal });
+        this.browser = undefined;
+        this.activeTabId = undefined;
+        void chrome.kill(0);
+      });
+    }
+    this.launches++;
+    this.browser = browser;
+    this.versionCache = (await browser.version().catch(() => ({ product: 'unknown' }))).product;
+    browser.onPage((event, page) => {
+      if (event === 'removed' && this.activeTabId === page.id) this.activeTabId = this.browser?.attachedPages().at(-1)?.id;
+    });
+    this.activeTabId = browser.attachedPages()[0]?.id;
+    this.options.log.info('browser.started', { mode: this.mode, pid: this.pid, ms: Math.round(performance.now() - started), version: this.versionCache });
+    return browser;
+  }
+
+  /** The page for a tab id (or the active tab), creating a first tab when none exists. */
+  async page(tabId?: string): Promise<Page> {
+    const browser = await this.ensure();
+    if (tabId) {
+      const page = browser.page(tabId) ?? (await browser.attach(tabId));
+      page.assertOpen();
+      return page;
+    }
+    const active = this.activeTabId ? browser.page(this.activeTabId) : undefined;
+    if (active && !active.closed) return active;
+    const fallback = browser.attachedPages().at(-1);
+    if (fallback) {
+      this.activeTabId = fallback.id;
+      return fallback;
+    }
+    const created = await browser.newPage();
+    this.activeTabId = created.id;
+    return created;
+  }
+
+  engine(page: Page): SnapshotEngine {
+    let engine = this.engines.get(page);
+    if (!engine) {
+      engine = new SnapshotEngine(page);
+      this.engines.set(page, engine);
+    }
+    return engine;
+  }
+
+  /** Runs a command on a tab: FIFO per tab, errors translated to the contract's codes. */
+  async onTab<T>(tabId: string | undefined, task: (page: Page) => Promise<T>): Promise<T> {
+    const page = await this.page(tabId).catch((error: unknown) => {
+      throw this.translate(error);
+    });
+    return this.queues.run(page.id, async () => {
+      try {
+        page.assertOpen();
+        return await task(page);
+      } catch (error) {
+        throw this.translate(error, page);
+      }
+    });
+  }
+
+  /** Serialises structural commands (open/close tabs) behind one queue. */
+  structural<T>(task: (browser: Browser) => Promise<T>): Promise<T> {
+    return this.queues.run('__structure__', async () => {
+      try {
+        return await task(await this.ensure());
+      } catch (error) {
+        throw this.translate(error);
+      }
+    });
+  }
+
+  translate(error: unknown, page?: Page): ArgusError {
+    if (error instanceof ArgusError) return error;
+    if (error instanceof TransportClosedError) {
+      if (this.crashed || !this.running) {
+        return new ArgusError('browser_crashed', 'The browser went away during the command. It will be relaunched on your next command.', { cause: error });
+      }
+      return new ArgusError('target_closed', `Tab ${page?.id ?? ''} closed during the command. Run \`argus tabs\` to pick another.`, { cause: error });
+    }
+    if (error instanceof ProtocolError) {
+      if (/No node|Could not find node|does not belong to the document|Cannot find context/i.test(error.message)) {
+        return new ArgusError('ref_stale', `The element is gone from the page (${error.message}). Run \`argus snapshot\` and use a new ref.`, { cause: error });
+      }
+      return new ArgusError('internal', `Chrome refused the command: ${error.message}`, { cause: error });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new ArgusError('internal', message, { cause: error });
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    const browser = this.browser;
+    const chrome = this.chrome;
+    this.browser = undefined;
+    this.chrome = undefined;
+    try {
+      if (browser) {
+        if (this.mode === 'managed') await browser.close();
+        else await browser.disconnect();
+      }
+    } finally {
+      await chrome?.kill();
+    }
+  }
+}
+
+export function chromeFlagsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return parseFlags(env.ARGUS_CHROME_FLAGS);
+}

@@ -1,0 +1,26 @@
+import type { Handlers } from '@argus/protocol';
+import type { Services } from '../services.js';
+
+export function daemonHandlers(services: Services): Handlers['daemon'] {
+  const { manager } = services;
+  return {
+    async status() {
+      return {
+        version: services.version,
+        pid: process.pid,
+        uptimeMs: Date.now() - services.startedAt,
+        mode: manager.mode,
+        stateDir: services.stateDir,
+        logFile: services.logFile,
+        idleTimeoutMs: services.idleTimeoutMs,
+        browser: { running: manager.running, pid: manager.pid, version: manager.version, crashed: manager.hasCrashed, launches: manager.launches },
+        tabs: manager.running ? ((await manager.ensure().catch(() => undefined))?.tabs().length ?? 0) : 0,
+        activeTab: manager.activeTabId ?? null,
+      };
+    },
+    async stop() {
+      services.requestStop();
+      return { stopping: true };
+    },
+  };
+}

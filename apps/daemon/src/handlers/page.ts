@@ -1,0 +1,86 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ArgusError, type Handlers } from '@argus/protocol';
+import { confinePath } from '@argus/security';
+import { elementBox, scrollIntoView } from '@argus/snapshot';
+import type { Services } from '../services.js';
+import { waitFor } from '../wait.js';
+
+export function pageHandlers(services: Services): Handlers['page'] {
+  const { manager } = services;
+  return {
+    goto: (input) => manager.onTab(input.tab, (page) => page.navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs })),
+    back: (input) => manager.onTab(input.tab, (page) => page.history(-1, input.timeoutMs)),
+    forward: (input) => manager.onTab(input.tab, (page) => page.history(1, input.timeoutMs)),
+    reload: (input) => manager.onTab(input.tab, (page) => page.reload(input.timeoutMs)),
+    url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
+    wait: (input) => manager.onTab(input.tab, (page) => waitFor(page, manager.engine(page), input)),
+    eval: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const wrapped = wrapUserScript(input.js);
+        let value: unknown;
+        if (input.target) {
+          const element = await manager.engine(page).resolve(input.target);
+          value = await page.callOn(element.objectId, `async function () { const el = this; return (${wrapped.fn})(el); }`, [], element.session);
+        } else {
+          value = await page.evaluate(`(${wrapped.fn})(undefined)`, { timeoutMs: input.timeoutMs });
+        }
+        return { value: value === undefined ? null : value, type: value === null ? 'null' : typeof value };
+      }),
+    screenshot: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const clip = input.ref ? await elementBox(manager.engine(page), input.ref) : undefined;
+        const shot = await page.screenshot({ full: input.full, ...(clip ? { clip } : {}) });
+        const path = input.path
+          ? confinePath(input.path, { workspace: services.workspace })
+          : join(services.stateDir, 'screenshots', `${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, shot.data);
+        return { path, width: shot.width, height: shot.height, bytes: shot.data.length };
+      }),
+    scroll: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        if (input.target) {
+          await scrollIntoView(manager.engine(page), input.target);
+        } else {
+          const dx = input.dx ?? 0;
+          const dy = input.dy;
+          await page.evaluate(`window.scrollBy(${JSON.stringify(dx)}, ${dy === undefined ? 'window.innerHeight' : JSON.stringify(dy)})`);
+        }
+        const position = await page.evaluate<{ x: number; y: number }>('({ x: window.scrollX, y: window.scrollY })');
+        return { scrollX: position.x, scrollY: position.y };
+      }),
+  };
+}
+
+/**
+ * Turns user code into an async function whose result is the value of the last expression:
+ * an expression is returned as is; statements are run and `return` works as usual.
+ */
+export function wrapUserScript(js: string): { fn: string } {
+  const source = js.trim();
+  if (!source) throw new ArgusError('invalid_input', 'The script is empty. Pass JavaScript such as "document.title".');
+  const asExpression = `async (el) => (\n${source}\n)`;
+  if (parses(asExpression)) return { fn: asExpression };
+  {
+    // statements: return the value of the last one when it is an expression
+    const cut = Math.max(source.lastIndexOf(';', source.length - 2), source.lastIndexOf('\n'));
+    if (cut > 0) {
+      const head = source.slice(0, cut + 1);
+      const last = source.slice(cut + 1).trim().replace(/;$/, '');
+      const candidate = `async (el) => {\n${head}\nreturn (\n${last}\n);\n}`;
+      if (last && !/^(return|const|let|var|if|for|while|throw|function|class)\b/.test(last) && parses(candidate)) return { fn: candidate };
+    }
+    return { fn: `async (el) => {\n${source}\n}` };
+  }
+}
+
+function parses(fn: string): boolean {
+  try {
+    // syntax check only: the code is compiled, never run, in the daemon
+    new Function(`return ${fn}`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,1 @@
+export { startDaemon, VERSION, type DaemonOptions, type RunningDaemon } from './daemon.js';

@@ -1,0 +1,42 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface StateRecord {
+  port: number;
+  pid: number;
+  token: string;
+  version: string;
+  workspace: string;
+  startedAt: string;
+}
+
+export const STATE_FILE = 'daemon.json';
+
+/** Creates the state dir (0700) with a .gitignore so nothing in it is ever committed. */
+export function prepareStateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  const ignore = join(dir, '.gitignore');
+  if (!existsSync(ignore)) writeFileSync(ignore, '*\n', { mode: 0o600 });
+}
+
+/** Writes the state file atomically with mode 0600 (never world- or group-readable, even briefly). */
+export function writeStateFile(dir: string, record: StateRecord): string {
+  const path = join(dir, STATE_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  renameSync(temp, path);
+  return path;
+}
+
+export function removeStateFile(dir: string, pid: number): void {
+  const path = join(dir, STATE_FILE);
+  try {
+    const current = JSON.parse(readFileSync(path, 'utf8')) as { pid?: number };
+    if (current.pid !== pid) return; // another daemon took over: leave its file alone
+  } catch {
+    return;
+  }
+  rmSync(path, { force: true });
+}

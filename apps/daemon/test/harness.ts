@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ArgusClient, createArgusClient } from '@argus/client';
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { type RunningDaemon, startDaemon } from '../src/index.js';
+
+/** Dead proxy: external hosts fail at once on this closed network; loopback is never proxied. */
+export const TEST_CHROME_FLAGS = '--proxy-server=http://127.0.0.1:9';
+
+export interface Harness {
+  daemon: RunningDaemon;
+  client: ArgusClient;
+  server: FixtureServer;
+  workspace: string;
+  close(): Promise<void>;
+}
+
+/** A real daemon (in-process) with a real headless Chromium behind it, plus a fixture server. */
+export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
+  const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
+  const server = await startFixtureServer();
+  const daemon = await startDaemon({
+    stateDir: join(workspace, '.argus'),
+    workspace,
+    env: { ...process.env, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS, ...env },
+  });
+  const handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
+  return {
+    daemon,
+    client: handle.client,
+    server,
+    workspace,
+    async close() {
+      handle.close();
+      await daemon.stop('test done');
+      await server.close();
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Finds the ref of the first snapshot line matching a pattern. */
+export function refOf(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split('\n').find((candidate) => pattern.test(candidate));
+  const ref = line && /\[ref=([\w]+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`No line matching ${pattern} with a ref in:\n${snapshot}`);
+  return ref;
+}
