@@ -124,8 +124,9 @@ export class Page {
       }
       await child.send('Runtime.runIfWaitingForDebugger');
     } catch (error) {
-      if (!(error instanceof TransportClosedError) && !(error instanceof ProtocolError)) throw error;
-      // the child went away while we were setting it up: nothing to do
+      // the child went away while we were setting it up (closed session or protocol error): nothing
+      // to do; anything else is a bug we must not turn into an unhandled rejection
+      if (!(error instanceof TransportClosedError) && !(error instanceof ProtocolError)) console.error('argus: OOPIF set-up failed', error);
     }
   }
 
@@ -360,11 +361,14 @@ export class Page {
     const button = options.button ?? 'left';
     const modifiers = options.modifiers ?? 0;
     const clicks = options.clickCount ?? 1;
-    await this.session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers });
+    // Sent back to back and awaited together: CDP keeps their order, and the renderer handles them
+    // in one go instead of one frame per event.
+    const events: Array<Promise<unknown>> = [this.session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers })];
     for (let count = 1; count <= clicks; count++) {
-      await this.session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: count, modifiers });
-      await this.session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: count, modifiers });
+      events.push(this.session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: count, modifiers }));
+      events.push(this.session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: count, modifiers }));
     }
+    await Promise.all(events);
   }
 
   async mouseMove(x: number, y: number): Promise<void> {

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Snapshot benchmark: size (chars, chars/4 tokens), interactive coverage and speed of
+// @argus/snapshot on the real saved pages plus a generated 5,000-element page, with the raw
+// CDP Accessibility.getFullAXTree time measured on the same page in the same run as a baseline.
+// Usage: pnpm --filter @argus/snapshot build && node bench/snapshot-bench.mjs [--runs N] [--only name,name] [--dump DIR]
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Browser, connectCri, launchChrome } from '../packages/cdp/dist/index.js';
+import { SnapshotEngine } from '../packages/snapshot/dist/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : fallback;
+};
+const RUNS = Number(option('runs', '7'));
+const ONLY = option('only', '')?.split(',').filter(Boolean) ?? [];
+const DUMP = option('dump', '');
+const SELECTOR = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [onclick], [tabindex]';
+
+const candidates = [join(here, '../tooling/test-kit/fixtures/real-pages'), join(here, '../../shared/fixtures/real-pages'), '/work/shared/fixtures/real-pages'];
+const realRoot = candidates.find((dir) => existsSync(dir));
+if (!realRoot) throw new Error('real-pages fixtures not found');
+const realPages = readdirSync(realRoot).filter((name) => existsSync(join(realRoot, name, 'source.html')) && (!ONLY.length || ONLY.includes(name)));
+
+/** ~5,000 elements: nav lists, article sections with inline links, forms and a data table. */
+function generatedPage() {
+  const parts = ['<!doctype html><html><head><meta charset="utf-8"><title>Generated 5k</title></head><body>'];
+  parts.push('<header><nav aria-label="Main"><ul>');
+  for (let i = 0; i < 40; i++) parts.push(`<li><a href="/nav/${i}">Section ${i}</a></li>`);
+  parts.push('</ul></nav></header><main>');
+  for (let s = 0; s < 76; s++) {
+    parts.push(`<section><h2>Topic ${s}</h2><div class="wrap"><div class="inner">`);
+    for (let p = 0; p < 5; p++) parts.push(`<p>Paragraph ${p} of topic ${s} with <a href="/t/${s}/${p}">a link</a> and <strong>bold</strong> <em>words</em> in <span>running text</span>.</p>`);
+    parts.push(`<ul>${Array.from({ length: 6 }, (_, i) => `<li><span class="icon"></span><span>Item ${i}</span></li>`).join('')}</ul>`);
+    parts.push(`<form><label>Field ${s} <input name="f${s}"></label><select><option>One</option><option>Two</option></select><button type="button">Save ${s}</button></form>`);
+    parts.push('</div></div></section>');
+  }
+  parts.push('<table><thead><tr><th>Name</th><th>Value</th><th>Action</th></tr></thead><tbody>');
+  for (let r = 0; r < 120; r++) parts.push(`<tr><td>Row ${r}</td><td><span>${r * 7}</span></td><td><button type="button">Edit</button></td></tr>`);
+  parts.push('</tbody></table></main><footer><p>Footer</p></footer></body></html>');
+  return parts.join('');
+}
+const GENERATED = generatedPage();
+
+const server = http.createServer((request, response) => {
+  const name = decodeURIComponent((request.url ?? '/').split('/')[1] ?? '');
+  const body = name === '__generated5k' ? GENERATED : realPages.includes(name) ? readFileSync(join(realRoot, name, 'source.html')) : undefined;
+  if (body === undefined) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const time = async (fn) => {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+};
+
+async function coverageOf(page, engine, text) {
+  const contextId = await page.frames.isolatedWorld(page.mainFrameId);
+  const result = await page.evaluate(`(() => { const c = globalThis.__argus.coverage(${JSON.stringify(SELECTOR)}); return { ...c, token: globalThis.__argus.token }; })()`, { contextId });
+  let covered = 0;
+  for (const id of result.ids) {
+    const ref = engine.refs.lookup(page.mainFrameId, result.token, id);
+    if (ref && text.includes(`[ref=${ref}]`)) covered++;
+  }
+  return { total: result.total, covered, missed: result.missed };
+}
+
+// a page target still being set up when the browser closes may reject late: report, do not crash
+process.on('unhandledRejection', (error) => console.error(`(ignored during shutdown) ${error?.message ?? error}`));
+const chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9', '--window-size=1280,900'] });
+const browser = await Browser.connect(await connectCri(chrome.wsEndpoint));
+const rows = [];
+try {
+  for (const name of [...realPages, '__generated5k']) {
+    const page = await browser.newPage();
+    try {
+      await page.navigate(`${origin}/${name}/`, { timeoutMs: 20_000 }).catch((error) => console.error(`${name}: ${error.message}`));
+      const engine = new SnapshotEngine(page);
+      const full = await engine.snapshot();
+      const fullCoverage = await coverageOf(page, engine, full.text);
+      const interactive = await engine.snapshot({ interactive: true });
+      const interactiveCoverage = await coverageOf(page, engine, interactive.text);
+      if (DUMP) {
+        mkdirSync(DUMP, { recursive: true });
+        writeFileSync(join(DUMP, `${name}.txt`), full.text);
+        writeFileSync(join(DUMP, `${name}-i.txt`), interactive.text);
+      }
+      // ours first: once the AX tree is built the renderer keeps it up to date, which slows DOM work
+      const ours = [];
+      for (let run = 0; run < RUNS; run++) ours.push(await time(() => engine.snapshot()));
+      await page.session.send('Accessibility.getFullAXTree', {}); // warm-up (enables accessibility)
+      const ax = [];
+      for (let run = 0; run < RUNS; run++) ax.push(await time(() => page.session.send('Accessibility.getFullAXTree', {})));
+      await page.session.send('Accessibility.disable').catch(() => undefined);
+      const elements = await page.evaluate('document.querySelectorAll("*").length');
+      rows.push({
+        name: name === '__generated5k' ? 'generated-5k' : name,
+        elements,
+        fullChars: full.text.length,
+        iChars: interactive.text.length,
+        refs: full.refs,
+        fullCoverage,
+        interactiveCoverage,
+        ms: median(ours),
+        axMs: median(ax),
+      });
+    } finally {
+      await browser.closePage(page.targetId).catch(() => undefined);
+    }
+  }
+} finally {
+  await browser.close();
+  await chrome.kill();
+  server.close();
+}
+
+const pct = (c) => (c.total ? (100 * c.covered) / c.total : 100);
+const pad = (value, width) => String(value).padStart(width);
+console.log(`snapshot bench: ${realPages.length} real pages + generated-5k, ${RUNS} timed runs each (medians), Chromium ${chrome.executablePath}`);
+console.log(`${'page'.padEnd(18)}${pad('elems', 7)}${pad('chars', 8)}${pad('tok', 7)}${pad('-i chars', 10)}${pad('-i tok', 8)}${pad('refs', 6)}${pad('cov', 8)}${pad('-i cov', 8)}${pad('snap ms', 9)}${pad('AX ms', 8)}${pad('ratio', 7)}`);
+for (const row of rows) {
+  console.log(
+    `${row.name.padEnd(18)}${pad(row.elements, 7)}${pad(row.fullChars, 8)}${pad(Math.round(row.fullChars / 4), 7)}${pad(row.iChars, 10)}${pad(Math.round(row.iChars / 4), 8)}${pad(row.refs, 6)}` +
+      `${pad(pct(row.fullCoverage).toFixed(1) + '%', 8)}${pad(pct(row.interactiveCoverage).toFixed(1) + '%', 8)}${pad(row.ms.toFixed(1), 9)}${pad(row.axMs.toFixed(1), 8)}${pad((row.ms / row.axMs).toFixed(2), 7)}`,
+  );
+}
+const real = rows.filter((row) => row.name !== 'generated-5k');
+const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
+const covered = real.reduce((t, r) => t + r.fullCoverage.covered, 0);
+const total = real.reduce((t, r) => t + r.fullCoverage.total, 0);
+const iCovered = real.reduce((t, r) => t + r.interactiveCoverage.covered, 0);
+console.log('');
+console.log(`real pages total: ${sum(real, 'fullChars')} chars (${Math.round(sum(real, 'fullChars') / 4)} tok) default, ${sum(real, 'iChars')} chars (${Math.round(sum(real, 'iChars') / 4)} tok) -i; coverage ${covered}/${total} default, ${iCovered}/${total} -i`);
+console.log(`real pages median: default ${Math.round(median(real.map((r) => r.fullChars / 4)))} tok (target <= 4000), -i ${Math.round(median(real.map((r) => r.iChars / 4)))} tok (target <= 750)`);
+console.log(`real pages median: snapshot ${median(real.map((r) => r.ms)).toFixed(1)} ms (target <= 40), getFullAXTree ${median(real.map((r) => r.axMs)).toFixed(1)} ms, ratio ${median(real.map((r) => r.ms / r.axMs)).toFixed(2)}`);
+console.log(`min coverage on a real page: default ${Math.min(...real.map((r) => pct(r.fullCoverage))).toFixed(1)}%, -i ${Math.min(...real.map((r) => pct(r.interactiveCoverage))).toFixed(1)}% (target >= 99%)`);
+const gen = rows.find((row) => row.name === 'generated-5k');
+if (gen) console.log(`generated-5k: ${gen.elements} elements, snapshot ${gen.ms.toFixed(1)} ms vs getFullAXTree ${gen.axMs.toFixed(1)} ms: ratio ${(gen.ms / gen.axMs).toFixed(2)} (target <= 0.7)`);
+for (const row of rows) {
+  const missed = [...row.fullCoverage.missed, ...row.interactiveCoverage.missed];
+  if (missed.length && pct(row.fullCoverage) < 100) console.log(`  ${row.name} missed: ${missed.slice(0, 3).join(' | ').slice(0, 400)}`);
+}

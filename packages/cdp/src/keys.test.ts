@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { keyDefinition, modifierMask, parseCombo } from './keys.js';
+
+describe('keys', () => {
+  it('parses combos with modifiers and aliases', () => {
+    expect(parseCombo('Control+Shift+K')).toMatchObject({ modifiers: ['Control', 'Shift'], key: { key: 'K', code: 'KeyK' } });
+    expect(parseCombo('ctrl+a')).toMatchObject({ modifiers: ['Control'], key: { code: 'KeyA' } });
+    expect(parseCombo('Enter')).toMatchObject({ modifiers: [], key: { key: 'Enter', keyCode: 13 } });
+    expect(parseCombo('Shift++')).toMatchObject({ modifiers: ['Shift'], key: { key: '+' } });
+    expect(parseCombo('+')).toMatchObject({ modifiers: [], key: { key: '+' } });
+    expect(parseCombo('Hyper+x')).toBeUndefined();
+    expect(parseCombo('NotAKey')).toBeUndefined();
+  });
+  it('knows named keys, characters and modifier bits', () => {
+    expect(keyDefinition('esc')?.key).toBe('Escape');
+    expect(keyDefinition('F5')?.keyCode).toBe(116);
+    expect(keyDefinition('7')).toMatchObject({ code: 'Digit7', text: '7' });
+    expect(keyDefinition('é')).toMatchObject({ key: 'é', code: '', text: 'é' });
+    expect(modifierMask(['Alt', 'Control', 'Meta', 'Shift'])).toBe(15);
+  });
+});

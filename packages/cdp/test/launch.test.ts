@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Browser, type ChromeProcess, connectCri, findChrome, launchChrome, parseFlags } from '../src/index.js';
+
+let chrome: ChromeProcess | undefined;
+
+afterEach(async () => {
+  await chrome?.kill();
+  chrome = undefined;
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('finding and launching Chrome', () => {
+  it('finds Chrome from CHROME_PATH or the usual paths, and explains when it cannot', () => {
+    expect(findChrome()).toMatch(/chrom/i);
+    expect(() => findChrome({ CHROME_PATH: '/nope/chrome' })).toThrow(/CHROME_PATH/);
+  });
+
+  it('splits extra flags on whitespace', () => {
+    expect(parseFlags(' --a  --b=1 ')).toEqual(['--a', '--b=1']);
+    expect(parseFlags(undefined)).toEqual([]);
+  });
+
+  it('launches with a temp profile, connects, and cleans up the whole process group', async () => {
+    chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9'] });
+    expect(chrome.wsEndpoint).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//);
+    expect(existsSync(chrome.userDataDir)).toBe(true);
+    const browser = await Browser.connect(await connectCri(chrome.wsEndpoint));
+    expect((await browser.version()).product).toMatch(/Chrome/);
+    expect(browser.attachedPages().length).toBeGreaterThan(0);
+    await browser.close();
+    await chrome.kill();
+    expect(chrome.hasExited).toBe(true);
+    expect(alive(chrome.pid)).toBe(false);
+    expect(existsSync(chrome.userDataDir)).toBe(false);
+  });
+
+  it('kill() is safe to call twice and after a crash', async () => {
+    chrome = await launchChrome();
+    process.kill(-chrome.pid, 'SIGKILL');
+    await chrome.exited;
+    await chrome.kill();
+    await chrome.kill();
+    expect(existsSync(chrome.userDataDir)).toBe(false);
+  });
+});
+
+describe('pages over flat sessions', () => {
+  it('navigates data URLs, evaluates, captures console, and sees tabs open and close', async () => {
+    chrome = await launchChrome();
+    const browser = await Browser.connect(await connectCri(chrome.wsEndpoint));
+    try {
+      const page = await browser.newPage();
+      const result = await page.navigate('data:text/html,<title>T</title><p>hi</p>');
+      expect(result.title).toBe('T');
+      expect(await page.evaluate('document.querySelector("p").textContent')).toBe('hi');
+      await page.evaluate('console.warn("careful", 42)');
+      expect(page.capture.console.entries().map((e) => e.item)).toContainEqual(expect.objectContaining({ level: 'warn', text: 'careful 42' }));
+      await expect(page.evaluate('null.x')).rejects.toMatchObject({ code: 'eval_failed' });
+      const count = browser.tabs().length;
+      await browser.closePage(page.id);
+      expect(browser.tabs().length).toBe(count - 1);
+      expect(page.closed).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ArgusError, ERROR_CODES, isErrorCode, trpcCodeFor } from './errors.js';
+import { hasScope, toArgusErrorData } from './router.js';
+import { TRPCError } from '@trpc/server';
+
+describe('error table', () => {
+  it('has the codes the contract promises', () => {
+    for (const code of ['invalid_input', 'ref_not_found', 'ref_stale', 'element_not_interactable', 'navigation_failed', 'timeout', 'target_closed', 'no_active_tab', 'browser_not_found', 'browser_crashed', 'unauthorized', 'daemon_unreachable']) {
+      expect(isErrorCode(code), code).toBe(true);
+    }
+    expect(trpcCodeFor('unauthorized')).toBe('UNAUTHORIZED');
+    expect(trpcCodeFor('invalid_input')).toBe('BAD_REQUEST');
+    expect(Object.keys(ERROR_CODES).length).toBeGreaterThan(12);
+  });
+
+  it('round-trips ArgusError through its data form', () => {
+    const error = new ArgusError('ref_stale', 'Ref e1 is stale', { details: { ref: 'e1' } });
+    const back = ArgusError.fromData(error.toData());
+    expect(back).toBeInstanceOf(ArgusError);
+    expect(back.toData()).toEqual({ code: 'ref_stale', message: 'Ref e1 is stale', details: { ref: 'e1' } });
+  });
+});
+
+describe('toArgusErrorData', () => {
+  it('keeps ArgusErrors, explains zod failures, hides nothing unexpected as success', () => {
+    expect(toArgusErrorData(new TRPCError({ code: 'CONFLICT', cause: new ArgusError('ref_stale', 'stale') })).code).toBe('ref_stale');
+    const zodLike = { issues: [{ path: ['url'], message: 'bad url' }] };
+    const data = toArgusErrorData(new TRPCError({ code: 'BAD_REQUEST', cause: zodLike as unknown as Error }), 'page.goto');
+    expect(data.code).toBe('invalid_input');
+    expect(data.message).toMatch(/argus goto.*url: bad url/);
+    expect(toArgusErrorData(new Error('boom')).code).toBe('internal');
+  });
+});
+
+describe('scopes', () => {
+  it('admin covers write covers read', () => {
+    expect(hasScope(['admin'], 'read')).toBe(true);
+    expect(hasScope(['write'], 'admin')).toBe(false);
+    expect(hasScope(['read'], 'write')).toBe(false);
+    expect(hasScope([], 'read')).toBe(false);
+  });
+});
+
+describe('buildRouter typing', () => {
+  it('refuses (at compile time) a handler map that misses a command', async () => {
+    const { buildRouter } = await import('./router.js');
+    const build = () =>
+      // @ts-expect-error -- every manifest command needs a handler: an empty map must not compile
+      buildRouter({});
+    expect(build).toThrow(/No handler for/);
+  });
+});

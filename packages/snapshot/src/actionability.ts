@@ -1,0 +1,185 @@
+import type { Page, Session } from '@argus/cdp';
+import { ArgusError } from '@argus/protocol';
+import type { ElementHandle } from './engine.js';
+import { callOnElement, frameContext } from './frame-eval.js';
+import { describeElement, hitCheck, waitActionable, type ActionableResult } from './page-actions.js';
+
+export const DEFAULT_TIMEOUT_MS = 5_000;
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+const WAIT_FN = waitActionable.toString();
+const HIT_FN = hitCheck.toString();
+const DESCRIBE_FN = describeElement.toString();
+
+/**
+ * Scrolls the element into view and waits (bounded) until it is visible, enabled (and editable when
+ * asked) and not moving. Errors name the element and say what to do next.
+ */
+export async function ensureActionable(
+  handle: ElementHandle,
+  timeoutMs: number,
+  needs: { enabled?: boolean; editable?: boolean } = {},
+): Promise<ActionableResult> {
+  await scrollIntoView(handle);
+  let state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [timeoutMs, needs.enabled !== false, needs.editable === true]);
+  if (state.ok && !state.inViewport) {
+    // it became visible only while we waited, after the first scroll
+    await scrollIntoView(handle);
+    state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [timeoutMs, needs.enabled !== false, needs.editable === true]);
+  }
+  if (state.ok) return state;
+  throw notActionable(handle, state.reason, timeoutMs);
+}
+
+export function notActionable(handle: ElementHandle, reason: ActionableResult['reason'], timeoutMs: number): ArgusError {
+  const details = { element: handle.label, reason, timeoutMs };
+  switch (reason) {
+    case 'detached':
+      return new ArgusError('ref_stale', `${handle.label} was removed from the page. Run \`argus snapshot\` and use the new ref.`, { details });
+    case 'disabled':
+      return new ArgusError('element_not_interactable', `${handle.label} stayed disabled for ${timeoutMs} ms. Do what enables it first (fill required fields), or wait longer with --timeout-ms.`, { details });
+    case 'readonly':
+      return new ArgusError('element_not_interactable', `${handle.label} is not editable (read-only, or not an input, textarea or contenteditable). Target the text field itself.`, { details });
+    case 'moving':
+      return new ArgusError('timeout', `${handle.label} kept moving for ${timeoutMs} ms (an animation?). Retry, or wait for the page to settle.`, { details });
+    default:
+      return new ArgusError('element_not_interactable', `${handle.label} is not visible (hidden or zero-size) after ${timeoutMs} ms. Open the menu or section that contains it, then run \`argus snapshot\` again.`, { details });
+  }
+}
+
+async function scrollIntoView(handle: ElementHandle): Promise<void> {
+  // fails for elements without a layout box; the wait that follows reports that properly
+  await handle.session.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId }).catch(() => undefined);
+}
+
+/** Offset of a session's root frame inside the main frame's viewport (non-zero for OOPIFs). */
+export async function sessionOffset(page: Page, frameId: string): Promise<{ dx: number; dy: number; ownerBackendNodeId?: number; ownerSession?: Session }> {
+  let dx = 0;
+  let dy = 0;
+  let current = page.frames.get(frameId);
+  let first: { ownerBackendNodeId: number; ownerSession: Session } | undefined;
+  while (current?.parentId) {
+    const parent = page.frames.get(current.parentId);
+    if (!parent) break;
+    if (parent.session !== current.session) {
+      const owner = await parent.session.send('DOM.getFrameOwner', { frameId: current.id });
+      const { model } = await parent.session.send('DOM.getBoxModel', { backendNodeId: owner.backendNodeId });
+      dx += model.content[0] ?? 0;
+      dy += model.content[1] ?? 0;
+      first ??= { ownerBackendNodeId: owner.backendNodeId, ownerSession: parent.session };
+    }
+    current = parent;
+  }
+  return { dx, dy, ...first };
+}
+
+export interface ClickPoint {
+  /** viewport coordinates of the main frame (what Input.dispatchMouseEvent takes) */
+  main: Point;
+  /** viewport coordinates inside the root frame of the element's session */
+  local: Point;
+  /** scroll offsets of the main frame and of the element session's root frame (hit tests take document coordinates) */
+  mainScroll: Point;
+  localScroll: Point;
+  offset: Awaited<ReturnType<typeof sessionOffset>>;
+}
+
+function isSessionRoot(page: Page, frameId: string): boolean {
+  const frame = page.frames.get(frameId);
+  const parent = frame?.parentId ? page.frames.get(frame.parentId) : undefined;
+  return !parent || parent.session !== frame?.session;
+}
+
+async function scrollOf(session: Session): Promise<Point> {
+  const { cssLayoutViewport } = await session.send('Page.getLayoutMetrics');
+  return { x: cssLayoutViewport.pageX, y: cssLayoutViewport.pageY };
+}
+
+/** Where to click, in the main frame's viewport: the centre of the element's first visible quad. */
+export async function clickPoint(page: Page, handle: ElementHandle, state: ActionableResult): Promise<ClickPoint> {
+  const ownScroll = state.scroll ?? { x: 0, y: 0 };
+  if (handle.frameId === page.mainFrameId && state.rect) {
+    const local = { x: state.rect.x + state.rect.width / 2, y: state.rect.y + state.rect.height / 2 };
+    return { main: local, local, mainScroll: ownScroll, localScroll: ownScroll, offset: { dx: 0, dy: 0 } };
+  }
+  const { quads } = await handle.session.send('DOM.getContentQuads', { objectId: handle.objectId });
+  const quad = quads.find((q) => area(q) >= 1);
+  if (!quad) throw new ArgusError('element_not_interactable', `${handle.label} has no visible box to click. Run \`argus snapshot\` again.`);
+  const local = { x: (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4, y: (quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4 };
+  const oopif = handle.session !== page.session;
+  const [offset, mainScroll, localScroll] = await Promise.all([
+    oopif ? sessionOffset(page, handle.frameId) : Promise.resolve({ dx: 0, dy: 0 }),
+    scrollOf(page.session),
+    oopif ? (isSessionRoot(page, handle.frameId) ? Promise.resolve(ownScroll) : scrollOf(handle.session)) : Promise.resolve({ x: 0, y: 0 }),
+  ]);
+  return { main: { x: local.x + offset.dx, y: local.y + offset.dy }, local, mainScroll, localScroll: oopif ? localScroll : mainScroll, offset };
+}
+
+function area(quad: number[]): number {
+  let sum = 0;
+  for (let i = 0; i < 8; i += 2) sum += quad[i]! * quad[(i + 3) % 8]! - quad[(i + 2) % 8]! * quad[i + 1]!;
+  return Math.abs(sum / 2);
+}
+
+/**
+ * Hit-tests the point with DOM.getNodeForLocation and fails with `element_obscured`, naming what
+ * covers the element, when a click there would land on something else.
+ */
+export async function assertHit(page: Page, handle: ElementHandle, point: ClickPoint): Promise<void> {
+  const oopif = handle.session !== page.session;
+  if (oopif && point.offset.ownerBackendNodeId !== undefined && point.offset.ownerSession) {
+    // first: is the iframe itself reachable at that point in the page around it?
+    const outer = await hitAt(page.session, point.main, point.mainScroll);
+    const ownerFrame = page.frames.get(handle.frameId)?.parentId;
+    if (outer.backendNodeId !== point.offset.ownerBackendNodeId && outer.frameId !== handle.frameId) {
+      await failObscured(page, handle, page.session, outer.backendNodeId, outer.frameId ?? ownerFrame ?? page.mainFrameId);
+    }
+  }
+  const session = oopif ? handle.session : page.session;
+  const hit = oopif ? await hitAt(session, point.local, point.localScroll) : await hitAt(session, point.main, point.mainScroll);
+  if (hit.backendNodeId === handle.backendNodeId) return;
+  if (hit.frameId && hit.frameId !== handle.frameId) {
+    await failObscured(page, handle, session, hit.backendNodeId, hit.frameId);
+    return;
+  }
+  const ctx = await frameContext(page, handle.frameId);
+  if (!ctx) throw new ArgusError('ref_stale', `${handle.label} is gone: its frame went away. Run \`argus snapshot\`.`);
+  const { object } = await ctx.session.send('DOM.resolveNode', { backendNodeId: hit.backendNodeId, executionContextId: ctx.contextId });
+  const { result } = await ctx.session.send('Runtime.callFunctionOn', {
+    objectId: handle.objectId,
+    functionDeclaration: HIT_FN,
+    arguments: [{ objectId: object.objectId }],
+    returnByValue: true,
+  });
+  const verdict = result.value as { ok: boolean; covering?: string };
+  if (!verdict.ok) throw obscured(handle, verdict.covering ?? 'another element');
+}
+
+/** DOM.getNodeForLocation takes document coordinates: viewport point plus the frame's scroll. */
+function hitAt(session: Session, at: Point, scroll: Point) {
+  return session.send('DOM.getNodeForLocation', { x: Math.round(at.x + scroll.x), y: Math.round(at.y + scroll.y), ignorePointerEventsNone: true });
+}
+
+async function failObscured(page: Page, handle: ElementHandle, session: Session, backendNodeId: number, frameId: string): Promise<never> {
+  let covering = 'an element of another frame';
+  const ctx = await frameContext(page, frameId);
+  if (ctx && ctx.session === session) {
+    try {
+      const { object } = await session.send('DOM.resolveNode', { backendNodeId, executionContextId: ctx.contextId });
+      if (object.objectId) covering = await callOnElement<string>(session, object.objectId, DESCRIBE_FN);
+    } catch {
+      // keep the generic description
+    }
+  }
+  throw obscured(handle, covering);
+}
+
+function obscured(handle: ElementHandle, covering: string): ArgusError {
+  return new ArgusError('element_obscured', `${handle.label} is covered by ${covering}, so a click would hit that instead. Close or dismiss it first (run \`argus snapshot -i\` to find its close button).`, {
+    details: { element: handle.label, coveredBy: covering },
+  });
+}

@@ -1,0 +1,269 @@
+import type { Page, Session } from '@argus/cdp';
+import { ArgusError } from '@argus/protocol';
+import { diffLines, renderDiff } from './diff.js';
+import { ARGUS_SCRIPT, OBJECT_GROUP, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
+import { formatTree } from './format.js';
+import { installOverlay, removeOverlay } from './overlay.js';
+import { RefRegistry, parseRef, staleError, type RefEntry } from './ref-registry.js';
+import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
+
+export interface SnapshotOptions {
+  interactive?: boolean;
+  depth?: number;
+  scope?: string;
+  maxChars?: number;
+  cursor?: string;
+  diff?: boolean;
+}
+
+export interface SnapshotResult {
+  text: string;
+  refs: number;
+  truncated: boolean;
+  cursor?: string;
+  url: string;
+  title: string;
+}
+
+export interface ElementHandle {
+  session: Session;
+  objectId: string;
+  backendNodeId: number;
+  frameId: string;
+  /** e.g. `button "Save"`, for messages */
+  label: string;
+}
+
+/** Characters kept of a text run or a name in the snapshot. */
+const TEXT_MAX = 100;
+const MAX_FRAME_NESTING = 6;
+const KEPT_SNAPSHOTS = 4;
+
+interface StoredSnapshot {
+  id: number;
+  lines: string[];
+  url: string;
+  title: string;
+  refs: number;
+}
+
+export function nodeLabel(node: WalkNode): string {
+  return node.n ? `${node.r} "${node.n}"` : `${node.r} (${node.h ?? 'no name'})`;
+}
+
+/** One per tab: walks its frames, owns its refs, resolves refs and selectors to elements. */
+export class SnapshotEngine {
+  readonly refs = new RefRegistry();
+  private readonly stored: StoredSnapshot[] = [];
+  private readonly baselines = new Map<string, string[]>();
+  private lastRefs: RefEntry[] = [];
+  private nextSnapshot = 1;
+
+  constructor(readonly page: Page) {}
+
+  async snapshot(options: SnapshotOptions = {}): Promise<SnapshotResult> {
+    this.page.assertOpen();
+    if (options.cursor !== undefined) return this.continueFrom(options.cursor, options.maxChars);
+    if (options.maxChars !== undefined && (!Number.isFinite(options.maxChars) || options.maxChars < 1)) {
+      throw new ArgusError('invalid_input', `--max-chars must be a positive number (got ${options.maxChars}).`);
+    }
+    if (options.depth !== undefined && (!Number.isInteger(options.depth) || options.depth < 0)) {
+      throw new ArgusError('invalid_input', `--depth must be a non-negative integer (got ${options.depth}).`);
+    }
+    const { tree, title } = await this.capture(options.scope);
+    const formatOptions = { ...(options.interactive ? { interactive: true } : {}), ...(options.depth !== undefined ? { depth: options.depth } : {}) };
+    let lines = formatTree(tree, formatOptions);
+    const refs = countRefs(lines);
+    const modeKey = `${options.interactive ? 'i' : 'f'}|${options.depth ?? ''}|${options.scope ?? ''}`;
+    const previous = this.baselines.get(modeKey);
+    this.baselines.set(modeKey, lines);
+    if (options.diff && previous) lines = renderDiff(diffLines(previous, lines)).split('\n');
+    if (!lines.length) lines = [options.interactive ? '(no interactive elements)' : '(empty page)'];
+    const stored: StoredSnapshot = { id: this.nextSnapshot++, lines, url: this.page.url, title, refs };
+    this.stored.push(stored);
+    if (this.stored.length > KEPT_SNAPSHOTS) this.stored.shift();
+    return this.page_(stored, 0, options.maxChars);
+  }
+
+  /** Cuts a stored snapshot at a line boundary; the cursor names the snapshot and the next line. */
+  private page_(stored: StoredSnapshot, from: number, maxChars: number | undefined): SnapshotResult {
+    const base = { url: stored.url, title: stored.title, refs: stored.refs };
+    if (maxChars === undefined) return { ...base, text: stored.lines.slice(from).join('\n'), truncated: false };
+    let used = 0;
+    let end = from;
+    while (end < stored.lines.length) {
+      const cost = stored.lines[end]!.length + 1;
+      if (end > from && used + cost > maxChars + 1) break;
+      used += cost;
+      end++;
+    }
+    const text = stored.lines.slice(from, end).join('\n');
+    if (end >= stored.lines.length) return { ...base, text, truncated: false };
+    return { ...base, text, truncated: true, cursor: `s${stored.id}.${end}` };
+  }
+
+  private continueFrom(cursor: string, maxChars: number | undefined): SnapshotResult {
+    const match = /^s(\d+)\.(\d+)$/.exec(cursor.trim());
+    if (!match) throw new ArgusError('invalid_input', `"${cursor}" is not a snapshot cursor. Pass the cursor returned by a truncated snapshot.`);
+    const stored = this.stored.find((entry) => entry.id === Number(match[1]));
+    if (!stored) throw new ArgusError('invalid_input', `Cursor ${cursor} has expired. Run \`argus snapshot\` again.`);
+    return this.page_(stored, Math.min(Number(match[2]), stored.lines.length), maxChars);
+  }
+
+  /** Walks the main frame (or the scope) and every visible iframe below it; assigns refs. */
+  private async capture(scope: string | undefined): Promise<{ tree: WalkNode; title: string }> {
+    const walk: WalkOptions = { textMax: TEXT_MAX };
+    let frameId = this.page.mainFrameId;
+    if (scope !== undefined && scope.trim()) {
+      const ref = parseRef(scope);
+      if (ref) {
+        const entry = this.entryFor(ref);
+        frameId = entry.frameId;
+        walk.rootId = entry.id;
+      } else walk.rootSelector = scope;
+    }
+    await this.page.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+    this.refs.retireBefore(this.page.epoch);
+    this.lastRefs = [];
+    const result = await this.walkFrame(frameId, walk, 0);
+    if (!result) throw new ArgusError('target_closed', 'The page has no document to snapshot right now. Retry after it loads.');
+    if (result.error === 'bad_selector') throw new ArgusError('invalid_input', `--scope "${scope}" is not a valid CSS selector.`);
+    if (result.error === 'scope_not_found') {
+      throw new ArgusError('element_not_found', `Nothing matches --scope "${scope}". Run \`argus snapshot\` without --scope to see the page.`);
+    }
+    return { tree: result.tree ?? { r: 'root' }, title: result.title };
+  }
+
+  private async walkFrame(frameId: string, walk: WalkOptions, nesting: number): Promise<WalkResult | undefined> {
+    const ctx = await frameContext(this.page, frameId);
+    if (!ctx) return undefined;
+    let result: WalkResult;
+    try {
+      result = await evalValue<WalkResult>(ctx, `${ARGUS_SCRIPT}.snapshot(${JSON.stringify(walk)})`);
+    } catch (error) {
+      if (nesting > 0) return undefined; // a frame that went away mid-snapshot is simply left out
+      throw error;
+    }
+    if (!result.tree) return result;
+    const iframes: WalkNode[] = [];
+    this.assignRefs(result.tree, ctx, result.token, iframes);
+    if (iframes.length && nesting < MAX_FRAME_NESTING) {
+      await Promise.all(
+        iframes.map(async (node) => {
+          const childId = await this.childFrameId(ctx, node.f ?? -1);
+          if (!childId) return;
+          const child = await this.walkFrame(childId, { textMax: walk.textMax }, nesting + 1);
+          if (child?.tree?.c) node.c = child.tree.c;
+        }),
+      );
+    }
+    return result;
+  }
+
+  private assignRefs(node: WalkNode, ctx: FrameContext, token: string, iframes: WalkNode[]): void {
+    if (node.id !== undefined) {
+      const label = nodeLabel(node);
+      node.ref = this.refs.refFor(ctx.frameId, ctx.frameId === this.page.mainFrameId, token, node.id, this.page.epoch, label);
+      this.lastRefs.push({ ref: node.ref, frameId: ctx.frameId, token, id: node.id, epoch: this.page.epoch, label });
+    }
+    if (node.f !== undefined) iframes.push(node);
+    if (node.c) for (const child of node.c) if (typeof child !== 'string') this.assignRefs(child, ctx, token, iframes);
+  }
+
+  private async childFrameId(ctx: FrameContext, index: number): Promise<string | undefined> {
+    try {
+      const object = await evalObject(ctx, `globalThis.__argus.frameAt(${index})`);
+      if (!object?.objectId) return undefined;
+      const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
+      return node.frameId;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private entryFor(ref: string): RefEntry {
+    const entry = this.refs.get(ref);
+    if (!entry) {
+      if (this.refs.issued(ref)) throw staleError(ref);
+      throw new ArgusError('ref_not_found', `Ref ${ref} was never issued in this tab. Run \`argus snapshot\` and use a ref from its output.`, {
+        details: { ref },
+      });
+    }
+    if (entry.epoch !== this.page.epoch) throw staleError(ref);
+    return entry;
+  }
+
+  /** `e12` | `@e12` | `f1e3` | a CSS selector (main frame). */
+  async resolve(target: string): Promise<ElementHandle> {
+    this.page.assertOpen();
+    if (typeof target !== 'string' || !target.trim()) throw new ArgusError('invalid_input', 'Pass a ref (e.g. e12) or a CSS selector.');
+    const ref = parseRef(target);
+    return ref ? this.resolveRef(ref) : this.resolveSelector(target.trim());
+  }
+
+  private async resolveRef(ref: string): Promise<ElementHandle> {
+    const entry = this.entryFor(ref);
+    const ctx = await frameContext(this.page, entry.frameId);
+    if (!ctx) throw staleError(ref);
+    const object = await evalObject(ctx, `globalThis.__argus ? globalThis.__argus.get(${entry.id}, ${JSON.stringify(entry.token)}) : null`).catch(() => undefined);
+    if (!object?.objectId) throw staleError(ref);
+    const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
+    return { session: ctx.session, objectId: object.objectId, backendNodeId: node.backendNodeId, frameId: entry.frameId, label: `${entry.label} [${ref}]` };
+  }
+
+  private async resolveSelector(selector: string): Promise<ElementHandle> {
+    const ctx = await frameContext(this.page, this.page.mainFrameId);
+    if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
+    const ok = await evalValue<boolean>(ctx, `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`);
+    if (!ok) throw new ArgusError('invalid_input', `"${selector}" is neither a ref (like e12) nor a valid CSS selector.`);
+    const object = await evalObject(ctx, `document.querySelector(${JSON.stringify(selector)})`);
+    if (!object?.objectId) {
+      throw new ArgusError('element_not_found', `No element matches "${selector}". Run \`argus snapshot -i\` and use a ref, or fix the selector.`, {
+        details: { selector },
+      });
+    }
+    const [{ node }, label] = await Promise.all([
+      ctx.session.send('DOM.describeNode', { objectId: object.objectId }),
+      ctx.session
+        .send('Runtime.callFunctionOn', {
+          objectId: object.objectId,
+          functionDeclaration: `function () { return (${ARGUS_SCRIPT}).label(this); }`,
+          returnByValue: true,
+        })
+        .then(({ result }) => String(result.value ?? selector))
+        .catch(() => selector),
+    ]);
+    return { session: ctx.session, objectId: object.objectId, backendNodeId: node.backendNodeId, frameId: ctx.frameId, label };
+  }
+
+  /** Draws each current ref's label over its element; returns the function that removes the overlay. */
+  async annotate(): Promise<() => Promise<void>> {
+    this.page.assertOpen();
+    const byFrame = new Map<string, RefEntry[]>();
+    for (const entry of this.lastRefs) {
+      if (entry.epoch !== this.page.epoch) continue;
+      const list = byFrame.get(entry.frameId) ?? [];
+      list.push(entry);
+      byFrame.set(entry.frameId, list);
+    }
+    const contexts: FrameContext[] = [];
+    await Promise.all(
+      [...byFrame].map(async ([frameId, entries]) => {
+        const ctx = await frameContext(this.page, frameId);
+        if (!ctx) return;
+        const token = entries[0]?.token ?? '';
+        await installOverlay(ctx, token, entries.map((entry) => [entry.id, entry.ref] as [number, string])).catch(() => undefined);
+        contexts.push(ctx);
+      }),
+    );
+    return async () => {
+      await Promise.all(contexts.map((ctx) => removeOverlay(ctx).catch(() => undefined)));
+    };
+  }
+}
+
+function countRefs(lines: string[]): number {
+  let count = 0;
+  for (const line of lines) if (line.includes('[ref=')) count++;
+  return count;
+}

@@ -1,0 +1,70 @@
+import type { Page, Session } from '@argus/cdp';
+import { ArgusError } from '@argus/protocol';
+import type { Protocol } from 'devtools-protocol';
+import { installArgus } from './page-walker.js';
+
+/** The walker's source, evaluated in each frame's isolated world (installs itself once per document). */
+export const ARGUS_SCRIPT = `(${installArgus.toString()})()`;
+
+/** Remote objects created by Argus live in this group; it is released before each snapshot. */
+export const OBJECT_GROUP = 'argus';
+
+export interface FrameContext {
+  frameId: string;
+  session: Session;
+  contextId: number;
+}
+
+export async function frameContext(page: Page, frameId: string): Promise<FrameContext | undefined> {
+  const frame = page.frames.get(frameId);
+  if (!frame || frame.session.isDetached) return undefined;
+  try {
+    const contextId = await page.frames.isolatedWorld(frameId);
+    return { frameId, session: frame.session, contextId };
+  } catch {
+    return undefined;
+  }
+}
+
+function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
+  return String(details.exception?.description ?? details.exception?.value ?? details.text).split('\n')[0] ?? 'error';
+}
+
+/** Evaluates in the frame's isolated world and returns the JSON value. */
+export async function evalValue<T>(ctx: FrameContext, expression: string, awaitPromise = false): Promise<T> {
+  const { result, exceptionDetails } = await ctx.session.send('Runtime.evaluate', {
+    expression,
+    contextId: ctx.contextId,
+    returnByValue: true,
+    awaitPromise,
+  });
+  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  return result.value as T;
+}
+
+/** Evaluates in the frame's isolated world and returns a remote object (or undefined for null/undefined). */
+export async function evalObject(ctx: FrameContext, expression: string): Promise<Protocol.Runtime.RemoteObject | undefined> {
+  const { result, exceptionDetails } = await ctx.session.send('Runtime.evaluate', {
+    expression,
+    contextId: ctx.contextId,
+    returnByValue: false,
+    objectGroup: OBJECT_GROUP,
+  });
+  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (!result.objectId || result.subtype === 'null') return undefined;
+  return result;
+}
+
+/** Calls `fn` with `this` bound to the element; returns its JSON value (promises are awaited). */
+export async function callOnElement<T>(session: Session, objectId: string, fn: string, args: unknown[] = []): Promise<T> {
+  const params: Protocol.Runtime.CallFunctionOnRequest = {
+    objectId,
+    functionDeclaration: fn,
+    arguments: args.map((value) => ({ value })),
+    returnByValue: true,
+    awaitPromise: true,
+  };
+  const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', params);
+  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  return result.value as T;
+}

@@ -1,0 +1,181 @@
+/* Functions that run INSIDE the page with `this` bound to the target element (Runtime.callFunctionOn).
+ * Each is serialized with `.toString()`: no references outside its own body. */
+
+export interface ActionableResult {
+  ok: boolean;
+  reason?: 'detached' | 'hidden' | 'disabled' | 'readonly' | 'moving';
+  /** frame-viewport rect once ok */
+  rect?: { x: number; y: number; width: number; height: number };
+  inViewport?: boolean;
+  /** the frame's scroll offset: DOM.getNodeForLocation takes document coordinates */
+  scroll?: { x: number; y: number };
+}
+
+/**
+ * Resolves once the element is connected, visible, enabled (and editable when asked) and its box is
+ * the same on two consecutive animation frames, or when the time is up. rAF-driven, with a timer
+ * fallback for pages that do not paint (background tabs): never a fixed sleep.
+ */
+export function waitActionable(this: Element, timeoutMs: number, needEnabled: boolean, needEditable: boolean): Promise<ActionableResult> {
+  const el = this;
+  const deadline = performance.now() + timeoutMs;
+  const disabled = () =>
+    el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' || el.closest('[inert]') !== null;
+  const editable = () => {
+    if ((el as HTMLElement).isContentEditable) return true;
+    if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') return !(el as HTMLInputElement).readOnly;
+    return false;
+  };
+  // no running CSS animation or transition on the element or an ancestor: its box cannot be moving
+  // by CSS, so one sample is enough (saves a frame); otherwise compare boxes across animation frames
+  const animated = () => {
+    for (const animation of document.getAnimations()) {
+      if (animation.playState !== 'running') continue;
+      const target = (animation.effect as KeyframeEffect | null)?.target;
+      if (!target) continue;
+      for (let node: Node | null = el; node; node = node.parentNode || (node as ShadowRoot).host || null) if (node === target) return true;
+    }
+    return false;
+  };
+  return new Promise((resolve) => {
+    let last: DOMRect | null = null;
+    let reason: ActionableResult['reason'] = 'hidden';
+    const next = (fn: () => void) => {
+      let done = false;
+      const once = () => {
+        if (done) return;
+        done = true;
+        fn();
+      };
+      requestAnimationFrame(once);
+      setTimeout(once, 100);
+    };
+    const check = () => {
+      if (!el.isConnected) return resolve({ ok: false, reason: 'detached' });
+      const rect = el.getBoundingClientRect();
+      const visible = el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && rect.width > 0 && rect.height > 0;
+      if (!visible) {
+        reason = 'hidden';
+        last = null;
+      } else if (needEnabled && disabled()) {
+        reason = 'disabled';
+        last = null;
+      } else if (needEditable && !editable()) {
+        reason = 'readonly';
+        last = null;
+      } else if ((last && last.x === rect.x && last.y === rect.y && last.width === rect.width && last.height === rect.height) || (!last && !animated())) {
+        const inViewport = rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
+        return resolve({ ok: true, rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, inViewport, scroll: { x: scrollX, y: scrollY } });
+      } else {
+        reason = 'moving';
+        last = rect;
+      }
+      if (performance.now() >= deadline) return resolve({ ok: false, reason });
+      next(check);
+    };
+    check();
+  });
+}
+
+/** Is `hit` (what a click at the point would reach) this element, inside it, or its label? */
+export function hitCheck(this: Element, hit: Element | null): { ok: boolean; covering?: string } {
+  const el = this;
+  if (!hit) return { ok: false, covering: 'nothing (the point is outside the page)' };
+  for (let node: Node | null = hit; node; node = node.parentNode || (node as ShadowRoot).host || null) {
+    if (node === el) return { ok: true };
+  }
+  const label = hit.closest('label');
+  if (label && (label as HTMLLabelElement).control === el) return { ok: true };
+  const describe = (node: Element) => {
+    let out = node.tagName.toLowerCase();
+    if (node.id) out += '#' + node.id;
+    const cls = typeof node.className === 'string' ? node.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
+    if (cls.length) out += '.' + cls.join('.');
+    const text = ((node as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim();
+    if (text) out += ` ("${text.length > 40 ? text.slice(0, 39) + '…' : text}")`;
+    return out;
+  };
+  // name the outermost ancestor that still sits at this point: the modal, not its inner span
+  let cover: Element = hit;
+  while (cover.parentElement && cover.parentElement !== document.body && cover.parentElement !== document.documentElement && !cover.parentElement.contains(el)) {
+    cover = cover.parentElement;
+  }
+  return { ok: false, covering: describe(cover) };
+}
+
+/** Describes an element for messages (used for a covering element from another frame). */
+export function describeElement(this: Element): string {
+  let out = this.tagName.toLowerCase();
+  if (this.id) out += '#' + this.id;
+  const cls = typeof this.className === 'string' ? this.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
+  if (cls.length) out += '.' + cls.join('.');
+  return out;
+}
+
+/** Focuses and selects the current content of an input, textarea or contenteditable. */
+export function prepareFill(this: Element): { kind: 'input' | 'editable' | 'native'; type: string } {
+  const el = this as HTMLInputElement;
+  el.focus();
+  if ((el as unknown as HTMLElement).isContentEditable) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const selection = getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+    return { kind: 'editable', type: '' };
+  }
+  const type = el.tagName === 'INPUT' ? (el.type || 'text').toLowerCase() : 'textarea';
+  // these inputs do not take typed text: their value is set directly
+  if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range'].includes(type)) return { kind: 'native', type };
+  el.select();
+  return { kind: 'input', type };
+}
+
+/** Sets a value through the native setter (what frameworks listen to) and fires input + change. */
+export function setNativeValue(this: Element, value: string): string {
+  const el = this as HTMLInputElement;
+  const proto = el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(el, value);
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.value;
+}
+
+/** After text was inserted: fire change (typing fires it on blur) and report the value. */
+export function finishFill(this: Element): string {
+  const el = this as HTMLInputElement;
+  if ((el as unknown as HTMLElement).isContentEditable) return (el as unknown as HTMLElement).innerText.replace(/\n$/, '');
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.value;
+}
+
+/** Picks an option of a native <select> by value, then by label (exact, then case-insensitive). */
+export function pickOption(this: Element, wanted: string): { ok: boolean; value?: string; label?: string; options?: string[]; notSelect?: boolean } {
+  if (this.tagName !== 'SELECT') return { ok: false, notSelect: true };
+  const select = this as HTMLSelectElement;
+  const options = Array.from(select.options);
+  const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const match =
+    options.find((o) => o.value === wanted) ||
+    options.find((o) => clean(o.label || o.text) === clean(wanted)) ||
+    options.find((o) => clean(o.label || o.text).toLowerCase() === clean(wanted).toLowerCase());
+  if (!match) return { ok: false, options: options.slice(0, 30).map((o) => clean(o.label || o.text) + (o.value !== clean(o.text) ? ` (value=${o.value})` : '')) };
+  if (match.disabled) return { ok: false, options: [`"${clean(match.label)}" is disabled`] };
+  select.focus();
+  match.selected = true;
+  select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true, value: match.value, label: clean(match.label || match.text) };
+}
+
+export function readText(this: Element | null, maxChars: number): { text: string; truncated: boolean } {
+  const root = (this && this.nodeType === 1 ? this : document.body || document.documentElement) as HTMLElement;
+  const text = (root.innerText ?? root.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+  return text.length > maxChars ? { text: text.slice(0, maxChars), truncated: true } : { text, truncated: false };
+}
+
+export function readHtml(this: Element | null, maxChars: number): { html: string; truncated: boolean } {
+  const root = this && this.nodeType === 1 ? this : document.documentElement;
+  const html = root.outerHTML;
+  return html.length > maxChars ? { html: html.slice(0, maxChars), truncated: true } : { html, truncated: false };
+}

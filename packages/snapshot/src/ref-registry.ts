@@ -1,0 +1,101 @@
+import { ArgusError } from '@argus/protocol';
+
+/** Where a ref points: a walker id inside one document of one frame, minted in one page epoch. */
+export interface RefEntry {
+  ref: string;
+  frameId: string;
+  /** the walker's per-document token */
+  token: string;
+  id: number;
+  epoch: number;
+  label: string;
+}
+
+const REF_PATTERN = /^@?((?:f\d+)?e\d+)$/;
+
+/** Parses `e12`, `@e12`, `f1e3`; returns undefined for anything else (a CSS selector). */
+export function parseRef(target: string): string | undefined {
+  return REF_PATTERN.exec(target.trim())?.[1];
+}
+
+export function staleError(ref: string): ArgusError {
+  return new ArgusError('ref_stale', `Ref ${ref} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.`, {
+    details: { ref },
+  });
+}
+
+/**
+ * A tab's refs. The same (frame, document, walker id) always maps to the same ref, so a node keeps
+ * its ref across snapshots; numbers come from one tab-wide counter and are never reused.
+ */
+export class RefRegistry {
+  private readonly byRef = new Map<string, RefEntry>();
+  private readonly byKey = new Map<string, string>();
+  private readonly frameOrdinals = new Map<string, number>();
+  private nextRef = 1;
+  private nextFrame = 1;
+
+  refFor(frameId: string, isMainFrame: boolean, token: string, id: number, epoch: number, label: string): string {
+    const key = `${frameId}|${token}|${id}`;
+    const known = this.byKey.get(key);
+    if (known) {
+      const entry = this.byRef.get(known);
+      if (entry) {
+        entry.label = label;
+        entry.epoch = epoch;
+      }
+      return known;
+    }
+    let prefix = '';
+    if (!isMainFrame) {
+      let ordinal = this.frameOrdinals.get(frameId);
+      if (ordinal === undefined) {
+        ordinal = this.nextFrame++;
+        this.frameOrdinals.set(frameId, ordinal);
+      }
+      prefix = `f${ordinal}`;
+    }
+    const ref = `${prefix}e${this.nextRef++}`;
+    this.byKey.set(key, ref);
+    this.byRef.set(ref, { ref, frameId, token, id, epoch, label });
+    return ref;
+  }
+
+  /** The ref already minted for a walker id, if any (never mints one). */
+  lookup(frameId: string, token: string, id: number): string | undefined {
+    return this.byKey.get(`${frameId}|${token}|${id}`);
+  }
+
+  get(ref: string): RefEntry | undefined {
+    return this.byRef.get(ref);
+  }
+
+  /** Forgets refs of older epochs; looking them up still answers `ref_stale` (see `issued`). */
+  retireBefore(epoch: number): void {
+    for (const [ref, entry] of this.byRef) {
+      if (entry.epoch < epoch) {
+        this.byRef.delete(ref);
+        this.byKey.delete(`${entry.frameId}|${entry.token}|${entry.id}`);
+      }
+    }
+  }
+
+  /** True when this tab minted the ref at some point (numbers are sequential and never reused). */
+  issued(ref: string): boolean {
+    if (this.byRef.has(ref)) return true;
+    const match = /e(\d+)$/.exec(ref);
+    return match !== null && Number(match[1]) < this.nextRef;
+  }
+
+  /** Current refs grouped by frame (for overlays). */
+  byFrame(epoch: number): Map<string, RefEntry[]> {
+    const out = new Map<string, RefEntry[]>();
+    for (const entry of this.byRef.values()) {
+      if (entry.epoch !== epoch) continue;
+      const list = out.get(entry.frameId) ?? [];
+      list.push(entry);
+      out.set(entry.frameId, list);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@argus/cdp';
+import { SnapshotEngine, click, elementBox, elementHtml, elementText, fill, focus, hover, scrollIntoView, selectOption } from '../src/index.js';
+import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+
+const ACTIONS = html(`
+<h1>Actions</h1>
+<button id="count" onclick="this.dataset.n = (+(this.dataset.n || 0) + 1); this.textContent = 'Clicked ' + this.dataset.n">Count</button>
+<input id="name" oninput="window.inputs = (window.inputs || 0) + 1" onchange="window.changes = (window.changes || 0) + 1">
+<textarea id="notes">old</textarea>
+<div id="editor" contenteditable="true">old text</div>
+<select id="fruit"><option value="a">Apple</option><option value="b">Banana split</option></select>
+<span id="hovered" onmouseover="this.textContent = 'hovering'">Hover me</span>
+<div style="height: 2000px"></div>
+<button id="far" onclick="this.textContent = 'far clicked'">Far away</button>
+<a id="nav" href="/next">Go next</a>
+<div id="slot"><button id="old" onclick="window.hit = 'old'">Item</button></div>
+<button id="rerender" onclick="document.getElementById('slot').innerHTML = '<button id=new onclick=&quot;window.hit = \\'new\\'&quot;>Item</button>'">Rerender</button>
+<button id="mover" style="transition: transform 300ms linear" onclick="this.textContent = 'caught'">Mover</button>
+<button id="later" disabled onclick="this.textContent='enabled click'">Later</button>
+`);
+
+const MODAL = html(`
+<button id="under" onclick="window.bought = true">Buy</button>
+<div id="modal" style="position:fixed;inset:0;background:rgba(0,0,0,.4)"><div class="box">Subscribe to our newsletter</div></div>`);
+
+const NEXT = html('<h1>Next page</h1>');
+
+let tb: TestBrowser;
+let served: Served;
+let page: Page;
+let engine: SnapshotEngine;
+
+function refOf(text: string, pattern: string): string {
+  const ref = new RegExp(`${pattern} \\[ref=(e\\d+)\\]`).exec(text)?.[1];
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${text}`);
+  return ref;
+}
+
+beforeAll(async () => {
+  [tb, served] = await Promise.all([startBrowser(), servePages({ '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT })]);
+  page = await openPage(tb.browser, `${served.origin}/actions`);
+  engine = new SnapshotEngine(page);
+});
+afterAll(async () => {
+  await tb?.close();
+  await served?.close();
+});
+
+describe('actions', () => {
+  it('clicks by ref and by selector with real input', async () => {
+    const { text } = await engine.snapshot({ interactive: true });
+    const result = await click(engine, refOf(text, 'button "Count"'));
+    expect(result.element).toMatch(/^button "Count" \[e\d+\]$/);
+    await click(engine, '#count');
+    expect(await page.evaluate(`document.getElementById('count').textContent`)).toBe('Clicked 2');
+    await click(engine, '@' + refOf(text, 'button "Count"'), { double: true });
+    expect(await page.evaluate(`document.getElementById('count').textContent`)).toBe('Clicked 4');
+  });
+
+  it('scrolls an element below the fold into view before clicking it', async () => {
+    const { text } = await engine.snapshot({ interactive: true });
+    await click(engine, refOf(text, 'button "Far away"'));
+    expect(await page.evaluate(`document.getElementById('far').textContent`)).toBe('far clicked');
+    expect(await page.evaluate('scrollY')).toBeGreaterThan(500);
+  });
+
+  it('fills inputs (input + change events), textareas and contenteditable', async () => {
+    const { text } = await engine.snapshot();
+    const input = await fill(engine, refOf(text, 'textbox \\(id: name\\)'), 'hello world');
+    expect(input.value).toBe('hello world');
+    expect(await page.evaluate('[window.inputs > 0, window.changes > 0]')).toEqual([true, true]);
+    expect((await fill(engine, '#notes', 'new notes')).value).toBe('new notes');
+    const editable = await fill(engine, '#editor', 'fresh content');
+    expect(editable.value).toBe('fresh content');
+    expect(await page.evaluate(`document.getElementById('editor').textContent`)).toBe('fresh content');
+    expect((await fill(engine, '#name', '')).value).toBe('');
+  });
+
+  it('selects an option by label and by value, and reports the choice', async () => {
+    const { text } = await engine.snapshot();
+    const ref = refOf(text, 'combobox \\(id: fruit\\)');
+    expect(await selectOption(engine, ref, 'Banana split')).toMatchObject({ selected: { value: 'b', label: 'Banana split' } });
+    expect(await page.evaluate(`document.getElementById('fruit').value`)).toBe('b');
+    expect((await selectOption(engine, ref, 'a')).selected.label).toBe('Apple');
+    await expect(selectOption(engine, ref, 'Cherry')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(selectOption(engine, '#count', 'x')).rejects.toMatchObject({ code: 'element_not_interactable' });
+  });
+
+  it('hovers, focuses, scrolls and reads text, html and boxes', async () => {
+    await hover(engine, '#hovered');
+    expect(await page.evaluate(`document.getElementById('hovered').textContent`)).toBe('hovering');
+    await focus(engine, '#name');
+    expect(await page.evaluate('document.activeElement.id')).toBe('name');
+    await scrollIntoView(engine, '#count');
+    const whole = await elementText(engine, undefined, 10_000);
+    expect(whole.text).toContain('Actions');
+    const short = await elementText(engine, '#count', 3);
+    expect(short).toEqual({ text: 'Cli', truncated: true });
+    expect((await elementHtml(engine, '#fruit', 10_000)).html).toContain('<option value="b">');
+    const box = await elementBox(engine, '#far');
+    expect(box.width).toBeGreaterThan(10);
+    expect(box.y).toBeGreaterThan(1000);
+  });
+
+  it('waits (bounded) for a disabled control and explains the failure', async () => {
+    const { text } = await engine.snapshot();
+    const ref = refOf(text, 'button "Later"');
+    const started = Date.now();
+    await expect(click(engine, ref, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'element_not_interactable' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    void page.evaluate(`setTimeout(() => document.getElementById('later').disabled = false, 100)`);
+    await click(engine, ref);
+    expect(await page.evaluate(`document.getElementById('later').textContent`)).toBe('enabled click');
+  });
+
+  it('waits for a moving element to settle before clicking it', async () => {
+    await page.evaluate(`document.getElementById('mover').getBoundingClientRect(); document.getElementById('mover').style.transform = 'translateX(300px)'`);
+    await click(engine, '#mover');
+    expect(await page.evaluate(`document.getElementById('mover').textContent`)).toBe('caught');
+  });
+
+  it('does not let an old ref hit a re-rendered node', async () => {
+    const { text } = await engine.snapshot();
+    const oldRef = refOf(text, 'button "Item"');
+    await click(engine, refOf(text, 'button "Rerender"'));
+    const started = performance.now();
+    await expect(click(engine, oldRef)).rejects.toMatchObject({ code: 'ref_stale' });
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(await page.evaluate('window.hit ?? null')).toBeNull();
+    const fresh = await engine.snapshot();
+    const newRef = refOf(fresh.text, 'button "Item"');
+    expect(newRef).not.toBe(oldRef);
+    await click(engine, newRef);
+    expect(await page.evaluate('window.hit')).toBe('new');
+  });
+
+  it('rejects refs never issued and selectors matching nothing', async () => {
+    await expect(click(engine, 'e9999')).rejects.toMatchObject({ code: 'ref_not_found' });
+    await expect(click(engine, '#missing')).rejects.toMatchObject({ code: 'element_not_found', message: expect.stringContaining('snapshot') });
+    await expect(click(engine, '[[[')).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('a click that navigates makes old refs stale, fast', async () => {
+    const { text } = await engine.snapshot();
+    const countRef = refOf(text, 'button "Clicked \\d+"');
+    const { effects } = await page.act(() => click(engine, refOf(text, 'link "Go next"')));
+    expect(effects.navigated).toBe(true);
+    expect(effects.url).toBe(`${served.origin}/next`);
+    const started = performance.now();
+    const error = await click(engine, countRef).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(error).toMatchObject({ code: 'ref_stale', message: `Ref ${countRef} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.` });
+    const after = await engine.snapshot();
+    expect(after.text).toContain('Next page');
+  });
+
+  it('refuses to click an element covered by a modal, naming the cover', async () => {
+    const modalPage = await openPage(tb.browser, `${served.origin}/modal`);
+    const modalEngine = new SnapshotEngine(modalPage);
+    const { text } = await modalEngine.snapshot({ interactive: true });
+    const error = await click(modalEngine, refOf(text, 'button "Buy"')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'element_obscured' });
+    expect((error as Error).message).toContain('div#modal');
+    expect(await modalPage.evaluate('window.bought ?? false')).toBe(false);
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@argus/cdp';
+import { SnapshotEngine, click, elementText, fill } from '../src/index.js';
+import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+
+const CHILD = (label: string) =>
+  html(`<h2>${label} frame</h2><div style="height:30px"></div><button id="b" onclick="this.textContent = '${label} clicked'">${label} button</button><input id="i" aria-label="${label} input">`);
+
+let tb: TestBrowser;
+let main: Served;
+let otherPort: Served;
+let otherSite: Served;
+let page: Page;
+let engine: SnapshotEngine;
+
+function refOf(text: string, pattern: string): string {
+  const ref = new RegExp(`${pattern} \\[ref=((?:f\\d+)?e\\d+)\\]`).exec(text)?.[1];
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${text}`);
+  return ref;
+}
+
+beforeAll(async () => {
+  tb = await startBrowser();
+  // a second port on 127.0.0.1 is cross-origin but same-site (same renderer); `localhost` is another
+  // site, so Chromium puts that frame in its own process (an OOPIF with its own CDP session)
+  otherPort = await servePages({ '/child': CHILD('Port') });
+  otherSite = await servePages({ '/child': CHILD('Site') }, 'localhost');
+  main = await servePages({
+    '/child': CHILD('Same'),
+    '/frames': () =>
+      html(`<h1>Frames</h1><button>Top button</button>
+      <iframe title="same" src="/child" style="width:400px;height:150px;border:4px solid #000"></iframe>
+      <iframe title="port" src="${otherPort.origin}/child" style="width:400px;height:150px;border:0"></iframe>
+      <div style="height:40px"></div>
+      <iframe title="site" src="http://localhost:${otherSite.port}/child" style="width:400px;height:150px;border:7px solid #000;padding:5px"></iframe>
+      <iframe title="hidden" src="/child" style="display:none"></iframe>`),
+  });
+  page = await openPage(tb.browser, `${main.origin}/frames`);
+  // frames load after the top document's load event in some orders; wait for all three buttons
+  await page.evaluate(`new Promise((resolve) => { const check = () => document.querySelectorAll('iframe').length === 4 ? resolve(true) : setTimeout(check, 20); check(); })`);
+  engine = new SnapshotEngine(page);
+});
+afterAll(async () => {
+  await tb?.close();
+  await Promise.all([main?.close(), otherPort?.close(), otherSite?.close()]);
+});
+
+async function snapshotWithFrames(): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const { text } = await engine.snapshot();
+    if (['Same frame', 'Port frame', 'Site frame'].every((name) => text.includes(name))) return text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('frames never loaded');
+}
+
+describe('frames', () => {
+  it('snapshots same-origin, cross-origin and out-of-process iframes with frame-prefixed refs', async () => {
+    const text = await snapshotWithFrames();
+    expect(text).toMatch(/button "Top button" \[ref=e\d+\]/);
+    expect(text).toMatch(/iframe "same"\n\s+heading "Same frame"/);
+    for (const label of ['Same', 'Port', 'Site']) expect(refOf(text, `button "${label} button"`)).toMatch(/^f\d+e\d+$/);
+    expect(new Set(['Same', 'Port', 'Site'].map((label) => refOf(text, `button "${label} button"`).split('e')[0])).size).toBe(3);
+    expect(page.frames.all().some((frame) => frame.session !== page.session)).toBe(true);
+  });
+
+  it('clicks and fills inside every kind of frame', async () => {
+    const text = await snapshotWithFrames();
+    for (const label of ['Same', 'Port', 'Site']) {
+      const ref = refOf(text, `button "${label} button"`);
+      await click(engine, ref);
+      expect((await elementText(engine, ref, 100)).text).toBe(`${label} clicked`);
+      const input = refOf(text, `textbox "${label} input"`);
+      expect((await fill(engine, input, `typed in ${label}`)).value).toBe(`typed in ${label}`);
+    }
+  });
+
+  it('keeps frame refs stable and interactive mode shows the frame boundary', async () => {
+    const first = await snapshotWithFrames();
+    const { text } = await engine.snapshot({ interactive: true });
+    expect(text).toMatch(/iframe "site"/);
+    expect(refOf(text, 'button "Site clicked"')).toBe(refOf(first, 'button "Site clicked"'));
+  });
+});

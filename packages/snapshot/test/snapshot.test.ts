@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@argus/cdp';
+import { SnapshotEngine, click } from '../src/index.js';
+import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+
+const FORM = html(`
+<header><nav aria-label="Main"><a href="/a">Home</a> <a href="/b">Docs</a></nav></header>
+<main>
+  <h1>Settings</h1>
+  <p>Change how <span style="cursor:pointer" id="inline">this word</span> behaves, or read <a href="/help">the help</a>.</p>
+  <form>
+    <label>Email <input id="email" type="email" value="a@b.c" required></label>
+    <label><input type="checkbox" id="dark" checked> Dark mode</label>
+    <label for="size">Size</label><select id="size"><option value="s">Small</option><option value="m" selected>Medium</option></select>
+    <button type="button" disabled>Locked</button>
+    <button type="button" id="reply"><svg class="icon icon-reply" width="16" height="16"><path d="M0 0h16v16H0z"/></svg></button>
+    <button type="button" id="star"><i class="fa fa-star"></i></button>
+    <div onclick="this.textContent='clicked'" id="divbtn">Custom action</div>
+    <div hidden><button>Hidden button</button></div>
+    <div aria-hidden="true">decorative</div>
+  </form>
+  <h2>Shadow</h2>
+  <x-card></x-card>
+</main>
+<script>
+customElements.define('x-card', class extends HTMLElement {
+  constructor() { super(); const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = '<p>Inside shadow</p><button id="sb" onclick="this.textContent = \\'pressed\\'">Shadow button</button>'; }
+});
+</script>`);
+
+const TOGGLE = html(`<h1>Toggle</h1><button id="t" aria-expanded="false" onclick="const open = this.getAttribute('aria-expanded') === 'true'; this.setAttribute('aria-expanded', String(!open)); document.getElementById('panel').hidden = open">Details</button>
+<div id="panel" hidden><a href="/x">Secret link</a></div><p>Footer text</p>`);
+
+const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
+
+let tb: TestBrowser;
+let served: Served;
+let page: Page;
+
+beforeAll(async () => {
+  [tb, served] = await Promise.all([startBrowser(), servePages({ '/form': FORM, '/toggle': TOGGLE, '/long': LONG })]);
+});
+afterAll(async () => {
+  await tb?.close();
+  await served?.close();
+});
+
+describe('snapshot', () => {
+  it('renders roles, names, states and values with refs', async () => {
+    page = await openPage(tb.browser, `${served.origin}/form`);
+    const engine = new SnapshotEngine(page);
+    const snap = await engine.snapshot();
+    const text = snap.text;
+    expect(snap.title).toBe('fixture');
+    expect(text).toMatch(/navigation "Main"/);
+    expect(text).toMatch(/link "Home" \[ref=e\d+\]/);
+    expect(text).toMatch(/heading "Settings" \[level=1\]/);
+    expect(text).toMatch(/textbox "Email" \[ref=e\d+\] \[required\]: a@b\.c/);
+    expect(text).toMatch(/checkbox "Dark mode" \[ref=e\d+\] \[checked\]/);
+    expect(text).toMatch(/combobox "Size" \[ref=e\d+\]: Medium/);
+    expect(text).toMatch(/button "Locked" \[ref=e\d+\] \[disabled\]/);
+    expect(text).not.toContain('Hidden button');
+    expect(text).not.toContain('decorative');
+    expect(snap.refs).toBeGreaterThan(8);
+  });
+
+  it('gives icon-only controls a fallback name, never an empty one', async () => {
+    const engine = new SnapshotEngine(page);
+    const { text } = await engine.snapshot({ interactive: true });
+    expect(text).toMatch(/button \(icon: reply\) \[ref=e\d+\]/);
+    expect(text).toMatch(/button \(icon: star\) \[ref=e\d+\]/);
+    expect(text).not.toMatch(/button \[ref=/);
+  });
+
+  it('gives refs to onclick divs, pointer spans inside a paragraph, and shadow DOM controls', async () => {
+    const engine = new SnapshotEngine(page);
+    const { text } = await engine.snapshot();
+    expect(text).toMatch(/clickable "Custom action" \[ref=e\d+\]/);
+    expect(text).toMatch(/clickable "this word" \[ref=e\d+\]/);
+    expect(text).toMatch(/link "the help" \[ref=e\d+\]/);
+    expect(text).toMatch(/button "Shadow button" \[ref=e\d+\]/);
+    expect(text).toContain('Inside shadow');
+    const ref = /button "Shadow button" \[ref=(e\d+)\]/.exec(text)?.[1] ?? '';
+    await click(engine, ref);
+    expect(await page.evaluate(`document.querySelector('x-card').shadowRoot.getElementById('sb').textContent`)).toBe('pressed');
+  });
+
+  it('keeps refs stable across snapshots while the nodes live', async () => {
+    const engine = new SnapshotEngine(page);
+    const first = await engine.snapshot();
+    const second = await engine.snapshot({ interactive: true });
+    const refOf = (text: string, name: string) => new RegExp(`"${name}" \\[ref=(e\\d+)\\]`).exec(text)?.[1];
+    for (const name of ['Home', 'Email', 'Dark mode', 'Docs', 'Custom action']) {
+      expect(refOf(second.text, name)).toBeDefined();
+      expect(refOf(second.text, name)).toBe(refOf(first.text, name));
+    }
+  });
+
+  it('interactive mode keeps landmark and heading context only', async () => {
+    const engine = new SnapshotEngine(page);
+    const { text } = await engine.snapshot({ interactive: true });
+    expect(text).toMatch(/^ *navigation "Main"$/m);
+    expect(text).toMatch(/heading "Settings"/);
+    expect(text).not.toContain('text:');
+    expect(text).not.toContain('Inside shadow');
+  });
+
+  it('honours depth and scope', async () => {
+    const engine = new SnapshotEngine(page);
+    const shallow = await engine.snapshot({ depth: 0 });
+    expect(shallow.text.split('\n').every((line) => !line.startsWith(' '))).toBe(true);
+    const scoped = await engine.snapshot({ scope: 'form' });
+    expect(scoped.text).toContain('Dark mode');
+    expect(scoped.text).not.toContain('Home');
+    await expect(engine.snapshot({ scope: '#nope' })).rejects.toMatchObject({ code: 'element_not_found' });
+  });
+
+  it('truncates at a line boundary and continues from the cursor', async () => {
+    const longPage = await openPage(tb.browser, `${served.origin}/long`);
+    const engine = new SnapshotEngine(longPage);
+    const full = await engine.snapshot();
+    const first = await engine.snapshot({ maxChars: 200 });
+    expect(first.truncated).toBe(true);
+    expect(first.text.length).toBeLessThanOrEqual(200);
+    expect(full.text.startsWith(first.text)).toBe(true);
+    let joined = first.text;
+    let cursor = first.cursor;
+    while (cursor) {
+      const next = await engine.snapshot({ maxChars: 200, cursor });
+      joined += '\n' + next.text;
+      cursor = next.cursor;
+    }
+    expect(joined).toBe(full.text);
+    await longPage.session.send('Target.closeTarget' as never, { targetId: longPage.targetId } as never).catch(() => undefined);
+  });
+
+  it('annotate draws each ref label over its box and removes the overlay', async () => {
+    const engine = new SnapshotEngine(page);
+    const snap = await engine.snapshot({ interactive: true });
+    const remove = await engine.annotate();
+    const labels = (await page.evaluate(`[...document.getElementById('__argus_overlay__').children].map((el) => el.textContent).filter(Boolean)`)) as string[];
+    expect(labels).toContain(/link "Home" \[ref=(e\d+)\]/.exec(snap.text)?.[1]);
+    expect(labels.length).toBe(snap.refs);
+    const shot = await page.screenshot();
+    expect(shot.width).toBeGreaterThan(0);
+    await remove();
+    expect(await page.evaluate(`document.getElementById('__argus_overlay__') === null`)).toBe(true);
+  });
+
+  it('diff reports what a toggle changed', async () => {
+    const togglePage = await openPage(tb.browser, `${served.origin}/toggle`);
+    const engine = new SnapshotEngine(togglePage);
+    const before = await engine.snapshot();
+    const ref = /button "Details" \[ref=(e\d+)\]/.exec(before.text)?.[1] ?? '';
+    await click(engine, ref);
+    const diff = await engine.snapshot({ diff: true });
+    expect(diff.text).toMatch(new RegExp(`^~ button "Details" \\[ref=${ref}\\] \\[expanded\\]$`, 'm'));
+    expect(diff.text).toMatch(/^\+ link "Secret link" \[ref=e\d+\]$/m);
+    expect(diff.text).not.toContain('Footer text');
+    const again = await engine.snapshot({ diff: true });
+    expect(again.text).toMatch(/no changes/);
+  });
+});
