@@ -21,8 +21,8 @@ export async function runDemo(out: (line: string) => void): Promise<void> {
     out('\n$ argus snapshot -i');
     out(snap.text);
     const ref = (label: RegExp) => {
-      const line = snap.text.split('\n').find((candidate) => label.test(candidate));
-      const match = line && /\[ref=(\w+)\]/.exec(line);
+      const found = label.exec(snap.text);
+      const match = found && /^[^\n]*?\[ref=(\w+)\]/.exec(snap.text.slice(found.index + found[0].length));
       if (!match?.[1]) throw new Error(`The demo page's snapshot has no ${label} element:\n${snap.text}`);
       return match[1];
     };

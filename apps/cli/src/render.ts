@@ -31,7 +31,7 @@ function generic(output: unknown): string {
 }
 
 const RENDERERS: Record<string, (output: Output) => string> = {
-  'snapshot.take': (output) => String(output.text ?? ''),
+  'snapshot.take': (output) => String(output.text ?? '') + (output.cursor ? `\n[truncated: continue with --cursor ${String(output.cursor)}]` : ''),
   'content.text': (output) => String(output.text ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'content.html': (output) => String(output.html ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'page.url': (output) => String(output.url),

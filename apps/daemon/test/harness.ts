@@ -40,10 +40,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   };
 }
 
-/** Finds the ref of the first snapshot line matching a pattern. */
+/**
+ * The ref that follows the first match of `pattern` in a snapshot (works when a line carries
+ * several elements, e.g. `link "Home" [ref=e1], "News" [ref=e2]`).
+ */
 export function refOf(snapshot: string, pattern: RegExp): string {
-  const line = snapshot.split('\n').find((candidate) => pattern.test(candidate));
-  const ref = line && /\[ref=([\w]+)\]/.exec(line)?.[1];
-  if (!ref) throw new Error(`No line matching ${pattern} with a ref in:\n${snapshot}`);
+  const match = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(snapshot);
+  const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index + match[0].length))?.[1];
+  if (!ref) throw new Error(`No element matching ${pattern} with a ref in:\n${snapshot}`);
   return ref;
 }

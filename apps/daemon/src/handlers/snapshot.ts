@@ -8,10 +8,20 @@ export function snapshotHandlers(services: Services): Handlers['snapshot'] {
       manager.onTab(input.tab, async (page) => {
         const result = await manager.engine(page).snapshot({
           interactive: input.interactive,
+          diff: input.diff,
           ...(input.depth === undefined ? {} : { depth: input.depth }),
           ...(input.scope === undefined ? {} : { scope: input.scope }),
+          ...(input.maxChars === undefined ? {} : { maxChars: input.maxChars }),
+          ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
         });
-        return { url: result.url, title: result.title, text: result.text, refs: result.refs };
+        return {
+          url: result.url,
+          title: result.title,
+          text: result.text,
+          refs: result.refs,
+          truncated: result.truncated,
+          ...(result.cursor === undefined ? {} : { cursor: result.cursor }),
+        };
       }),
   };
 }

@@ -8,7 +8,7 @@ export const snapshotCommands = {
     cli: {
       verb: 'snapshot',
       aliases: { i: 'interactive', d: 'depth', s: 'scope' },
-      examples: ['argus snapshot', 'argus snapshot -i', 'argus snapshot --scope "#main" --depth 4'],
+      examples: ['argus snapshot', 'argus snapshot -i', 'argus snapshot --diff', 'argus snapshot --scope "#main" --depth 4', 'argus snapshot --max-chars 4000'],
     },
     tool: 'argus_snapshot',
     kind: 'mutation',
@@ -18,6 +18,9 @@ export const snapshotCommands = {
       interactive: z.boolean().default(false).describe('Only interactive elements, with the nearest heading or landmark as context'),
       depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
       scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
+      maxChars: z.number().int().min(200).max(10_000_000).optional().describe('Cut the text at a line boundary after this many characters and return a cursor'),
+      cursor: z.string().min(1).max(64).optional().describe('Continue a cut snapshot from this cursor'),
+      diff: z.boolean().default(false).describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -25,6 +28,8 @@ export const snapshotCommands = {
       title: z.string(),
       text: z.string().describe('The snapshot, one node a line: role "name" [ref=eN] plus states'),
       refs: z.number().describe('How many refs the snapshot carries'),
+      truncated: z.boolean().describe('Whether the text was cut at maxChars'),
+      cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
     }),
     pageContent: ['text'],
   }),
