@@ -1,3 +1,4 @@
+// (spawnSync is fine here: nothing in this process has to answer while a child runs.)
 // Whole-process time of `argus url` against a warm daemon, beside `node -e 0` in the same run.
 //   pnpm bench cli [--runs N]
 import { spawnSync } from 'node:child_process';
@@ -5,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFixtureServer } from '@argus/test-kit';
+import { pathToFileURL } from 'node:url';
 import { median, ms } from './lib-stats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,7 +15,7 @@ const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 21;
 const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cli-'));
 const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' };
-const server = await startFixtureServer();
+const demoPage = pathToFileURL(join(root, 'apps', 'cli', 'dist', 'demo.html')).href;
 
 function time(command, args) {
   const started = process.hrtime.bigint();
@@ -25,7 +26,7 @@ function time(command, args) {
 }
 
 try {
-  time(process.execPath, [cli, 'goto', server.urlFor('/demo.html')]); // starts the daemon and the browser
+  time(process.execPath, [cli, 'goto', demoPage]); // starts the daemon and the browser
   const samples = { 'node -e 0': [], 'node apps/cli/dist/argus.js url': [], 'pnpm argus url': [] };
   for (let i = 0; i < runs; i++) {
     samples['node -e 0'].push(time(process.execPath, ['-e', '0']));
@@ -39,6 +40,5 @@ try {
   for (const [name, values] of Object.entries(samples)) console.log(`| \`${name}\` | ${ms(median(values))} | ${(median(values) / base).toFixed(2)}x |`);
 } finally {
   spawnSync(process.execPath, [cli, 'stop'], { env });
-  await server.close();
   rmSync(stateDir, { recursive: true, force: true });
 }

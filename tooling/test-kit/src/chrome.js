@@ -1,6 +1,6 @@
 import { accessSync, constants, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** Directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
 export const PROFILE_PREFIX = 'argus-chrome-';
@@ -51,7 +51,17 @@ function profileFlagPrefixes() {
   } catch {
     // tmpdir missing: the plain path is all we can match.
   }
-  return [...dirs].map((dir) => `--user-data-dir=${join(dir, PROFILE_PREFIX)}`);
+  return [...dirs].map((dir) => `--user-data-dir=${dir}/`);
+}
+
+/**
+ * An Argus profile: a directory named `argus-chrome-*` anywhere under the temp dir (directly, or in
+ * a per-run temp dir made by the global setup).
+ * @param {string} flag
+ * @param {string[]} prefixes
+ */
+function isArgusProfileFlag(flag, prefixes) {
+  return prefixes.some((prefix) => flag.startsWith(prefix)) && basename(flag.slice('--user-data-dir='.length)).startsWith(PROFILE_PREFIX);
 }
 
 /**
@@ -91,7 +101,7 @@ export function listArgusChromeProcesses() {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const flag = args.find((arg) => prefixes.some((prefix) => arg.startsWith(prefix)));
+      const flag = args.find((arg) => isArgusProfileFlag(arg, prefixes));
       if (!flag || processState(entry) === 'Z') continue;
       found.push({ pid: Number(entry), cmdline: args.join(' '), userDataDir: flag.slice('--user-data-dir='.length) });
     } catch {
