@@ -1,0 +1,74 @@
+import { ArgusError, type Handlers } from '@argus/protocol';
+import type { SessionMode } from '../browser-manager.js';
+import type { Services } from '../services.js';
+
+/** `k7fq2m`, `K7F Q2M` and `K7F-Q2M` are the same code. */
+export function normalizePairingCode(code: string): string {
+  const bare = code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return bare.length === 6 ? `${bare.slice(0, 3)}-${bare.slice(3)}` : code.trim().toUpperCase();
+}
+
+function cdpUrlOf(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
+  } catch {
+    throw new ArgusError('invalid_input', `"${raw}" is not a CDP URL. Pass http://host:port (Chrome started with --remote-debugging-port) or a ws:// DevTools URL.`);
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
+    throw new ArgusError('invalid_input', `A CDP URL must be http(s) or ws(s), not ${url.protocol}`);
+  }
+  return url.href;
+}
+
+export function sessionHandlers(services: Services): Handlers['session'] {
+  const { manager, relay } = services;
+  return {
+    async connect(input) {
+      const chosen = [input.extension === true, input.cdp !== undefined, input.managed === true].filter(Boolean).length;
+      if (chosen > 1) throw new ArgusError('invalid_input', 'Pick one of --extension, --cdp <url> or --managed.');
+      const previousMode = manager.mode;
+      let mode: SessionMode = previousMode;
+      let cdpUrl: string | undefined;
+      if (input.extension) mode = 'extension';
+      else if (input.cdp !== undefined) {
+        mode = 'connect';
+        cdpUrl = cdpUrlOf(input.cdp);
+      } else if (input.managed) mode = 'managed';
+      // the relay must listen before the extension can find it
+      if (mode === 'extension') await relay.ensure();
+      const switched = chosen === 1 && (mode !== previousMode || mode === 'connect');
+      if (switched) {
+        await manager.switchMode(mode, cdpUrl);
+        services.log.info('session.switched', { from: previousMode, to: mode, ...(cdpUrl ? { cdpUrl } : {}) });
+      }
+      if (mode === 'extension' && input.timeoutMs) await relay.waitForExtension(input.timeoutMs);
+      return { mode: manager.mode, previousMode, switched, cdpUrl: manager.mode === 'connect' ? (cdpUrl ?? null) : null, extension: relay.view() };
+    },
+    async pair(input) {
+      const server = await relay.ensure();
+      let approved: string | null = null;
+      if (input.code !== undefined) {
+        const code = normalizePairingCode(input.code);
+        if (!server.approvePairing(code)) {
+          const pending = server.pendingPairings().map((request) => request.code);
+          throw new ArgusError(
+            'invalid_input',
+            `No pending pairing request with code ${code}. ${pending.length ? `Pending: ${pending.join(', ')}.` : 'None is pending: open the extension popup and press Connect (codes expire after 5 minutes).'}`,
+          );
+        }
+        approved = code;
+        services.log.info('relay.pairing_approved', { code });
+      }
+      const now = Date.now();
+      const pending = server.pendingPairings().map((request) => ({
+        code: request.code,
+        nodeId: request.nodeId,
+        name: request.name ?? null,
+        origin: request.origin ?? null,
+        expiresInMs: Math.max(0, request.expiresAt - now),
+      }));
+      return { approved, pending, extension: relay.view() };
+    },
+  };
+}

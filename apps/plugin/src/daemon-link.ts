@@ -1,0 +1,100 @@
+import { createRequire } from 'node:module';
+import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon, toArgusError } from '@argus/client';
+import type { AnyCommand } from '@argus/protocol';
+import { ArgusError } from '@argus/protocol/errors';
+
+/** Path of the daemon's entry, from the @argus/daemon package next to the plugin (never imported). */
+export function daemonEntry(): string {
+  return createRequire(import.meta.url).resolve('@argus/daemon/main');
+}
+
+export interface DaemonLinkOptions {
+  /** Directory whose workspace owns the daemon (default: process.cwd()). */
+  cwd?: string | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Override for tests; defaults to the installed @argus/daemon. */
+  daemonEntry?: string | undefined;
+}
+
+type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknown): Promise<unknown> };
+
+/** Calls a manifest command by contract path on a connection (the plugin dispatches from the manifest). */
+export function invoke(connection: Connection, command: AnyCommand, input: unknown): Promise<unknown> {
+  const [namespace, name] = command.name.split('.') as [string, string];
+  // Dynamic dispatch by contract path: the typed surface is for scripts, adapters route by name.
+  const procedure = (connection.client as unknown as Record<string, Record<string, Procedure> | undefined>)[namespace]?.[name];
+  if (!procedure) return Promise.reject(new ArgusError('unsupported', `The daemon has no command ${command.name}.`));
+  if (command.kind === 'subscription') return Promise.reject(new ArgusError('unsupported', `${command.name} is a stream; tools cannot call it.`));
+  return command.kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+}
+
+/**
+ * The plugin's link to the shared per-workspace daemon: connects lazily (starting the daemon on the
+ * first call), and when a call finds the daemon gone (`daemon_unreachable`), reconnects once,
+ * starting a fresh daemon, and retries the call.
+ */
+export class DaemonLink {
+  private connection: Promise<Connection> | undefined;
+  private readonly options: DaemonLinkOptions;
+
+  constructor(options: DaemonLinkOptions = {}) {
+    this.options = options;
+  }
+
+  private entry(): string {
+    return this.options.daemonEntry ?? daemonEntry();
+  }
+
+  private connect(): Promise<Connection> {
+    const pending = connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http' });
+    // A failed connect must not stick: the next call tries again.
+    pending.catch(() => {
+      if (this.connection === pending) this.connection = undefined;
+    });
+    return pending;
+  }
+
+  /** A fresh connection, replacing `failed` (shared by concurrent callers that saw the same failure). */
+  private reconnect(failed: Promise<Connection>): Promise<Connection> {
+    if (this.connection !== failed) return this.connection ?? (this.connection = this.connect());
+    const next = (async () => {
+      const old = await failed.catch(() => undefined);
+      old?.close();
+      const stateDir = old?.stateDir;
+      const state = stateDir ? readState(stateDir) : undefined;
+      // The state file may still name a live pid that no longer answers (shutting down, reused pid):
+      // then start a fresh daemon rather than trusting it.
+      if (stateDir && state && !(await daemonAnswers(state))) {
+        await startDaemon({ daemonEntry: this.entry(), stateDir, env: this.options.env, cwd: this.options.cwd });
+      }
+      return connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http', ...(stateDir ? { stateDir } : {}) });
+    })();
+    next.catch(() => {
+      if (this.connection === next) this.connection = undefined;
+    });
+    this.connection = next;
+    return next;
+  }
+
+  async call(command: AnyCommand, input: unknown): Promise<unknown> {
+    const current = (this.connection ??= this.connect());
+    try {
+      return await invoke(await current, command, input);
+    } catch (error) {
+      const failure = toArgusError(error);
+      if (failure.code !== 'daemon_unreachable') throw failure;
+      try {
+        return await invoke(await this.reconnect(current), command, input);
+      } catch (retryError) {
+        throw toArgusError(retryError);
+      }
+    }
+  }
+
+  /** Closes the client side (the daemon keeps running: the CLI and other agents share it). */
+  async close(): Promise<void> {
+    const pending = this.connection;
+    this.connection = undefined;
+    (await pending?.catch(() => undefined))?.close();
+  }
+}

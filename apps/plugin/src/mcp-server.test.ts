@@ -1,0 +1,52 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ArgusError } from '@argus/protocol/errors';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpServer } from './mcp-server.js';
+import type { CommandCaller } from './run-tool.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function connect(caller: CommandCaller, options: { profile?: 'core' | 'full'; tools?: string[]; untrustedEnvelope?: boolean } = {}) {
+  const server = createMcpServer({ options: { profile: options.profile ?? 'core', tools: options.tools, untrustedEnvelope: options.untrustedEnvelope ?? true }, caller });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'unit', version: '0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  closers.push(async () => {
+    await client.close();
+    await server.close();
+  });
+  return client;
+}
+
+const idle: CommandCaller = { call: async () => ({}) };
+
+describe('MCP server (in memory, fake daemon)', () => {
+  it('lists the selected tools with schemas, and sends short instructions', async () => {
+    const client = await connect(idle, { tools: ['snapshot', 'click'] });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['argus_click', 'argus_snapshot']);
+    expect(tools[1]).toMatchObject({ annotations: { readOnlyHint: true }, inputSchema: { type: 'object' } });
+    expect(client.getInstructions()).toMatch(/argus_snapshot/);
+  });
+
+  it('returns text plus structuredContent, isError for failures, and refuses unknown tools', async () => {
+    const client = await connect({
+      async call(command, input) {
+        if ((input as { target?: string }).target === 'e404') throw new ArgusError('ref_not_found', 'No ref e404 in the last snapshot.');
+        return command.name === 'tabs.list' ? { tabs: [{ id: 't1', url: 'about:blank', title: '', active: true }] } : {};
+      },
+    });
+    const tabs = await client.callTool({ name: 'argus_tabs', arguments: {} });
+    expect(tabs.isError).toBeFalsy();
+    expect(tabs.structuredContent).toEqual({ tabs: [{ id: 't1', url: 'about:blank', title: '', active: true }] });
+    expect(tabs.content).toEqual([{ type: 'text', text: 'tabs: [{"id":"t1","url":"about:blank","title":"","active":true}]' }]);
+    const failed = await client.callTool({ name: 'argus_click', arguments: { target: 'e404' } });
+    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error[ref_not_found]: No ref e404 in the last snapshot.' }] });
+    const hidden = await client.callTool({ name: 'argus_hover', arguments: { target: 'e1' } });
+    expect(hidden).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_hover/) }] });
+  });
+});

@@ -1,0 +1,53 @@
+import { listCommands } from '@argus/protocol';
+import { describe, expect, it } from 'vitest';
+import { mcpTool } from './mcp-server.js';
+import { CORE_HIDDEN_FIELDS, CORE_TOOLS, selectTools } from './profiles.js';
+import { allToolSpecs } from './tool-specs.js';
+
+const specs = allToolSpecs();
+const names = (selected: { name: string }[]) => selected.map((spec) => spec.name);
+
+describe('tool profiles', () => {
+  it('core is the CORE_TOOLS names present in the manifest, and the default', () => {
+    const core = names(selectTools(specs, { profile: 'core' }));
+    expect(core).toEqual(specs.map((spec) => spec.name).filter((name) => CORE_TOOLS.includes(name)));
+    for (const tool of ['argus_goto', 'argus_snapshot', 'argus_click', 'argus_fill', 'argus_type', 'argus_press', 'argus_select', 'argus_text', 'argus_screenshot', 'argus_tabs', 'argus_eval', 'argus_wait']) {
+      expect(core).toContain(tool);
+    }
+    expect(names(selectTools(specs))).toEqual(core);
+  });
+
+  it('core leaves tuning fields (tab, timeoutMs) out of the listed schemas; full and --tools keep them', () => {
+    const coreClick = selectTools(specs, { profile: 'core' }).find((spec) => spec.name === 'argus_click')!;
+    for (const field of CORE_HIDDEN_FIELDS) expect(coreClick.inputSchema.properties).not.toHaveProperty(field);
+    expect(coreClick.inputSchema.required).toEqual(['target']);
+    expect(coreClick.command.input.shape).toHaveProperty('tab');
+    expect(selectTools(specs, { profile: 'full' }).find((spec) => spec.name === 'argus_click')!.inputSchema.properties).toHaveProperty('tab');
+    expect(selectTools(specs, { tools: ['click'] })[0]!.inputSchema.properties).toHaveProperty('timeoutMs');
+  });
+
+  it('core stays under 2,000 tokens (chars / 4 of the tools/list result)', () => {
+    const listed = { tools: selectTools(specs, { profile: 'core' }).map(mcpTool) };
+    expect(JSON.stringify(listed).length / 4).toBeLessThan(2_000);
+  });
+
+  it('core skips names the manifest does not have yet', () => {
+    const withoutConsole = specs.filter((spec) => spec.name !== 'argus_console');
+    expect(names(selectTools(withoutConsole, { profile: 'core' }))).not.toContain('argus_console');
+  });
+
+  it('full is every tool in the manifest', () => {
+    expect(selectTools(specs, { profile: 'full' })).toHaveLength(listCommands().filter((command) => command.tool !== false && command.kind !== 'subscription').length);
+  });
+
+  it('--tools picks by full or short name, accepts profile names, and overrides the profile', () => {
+    expect(names(selectTools(specs, { profile: 'full', tools: ['click', 'argus_fill'] }))).toEqual(['argus_click', 'argus_fill']);
+    const coreAndHover = names(selectTools(specs, { tools: ['core', 'hover'] }));
+    expect(coreAndHover).toContain('argus_hover');
+    expect(coreAndHover).toContain('argus_snapshot');
+  });
+
+  it('unknown tool names fail with invalid_input naming them and what exists', () => {
+    expect(() => selectTools(specs, { tools: ['click', 'teleport'] })).toThrowError(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/Unknown tool teleport\. Available: .*argus_click/) }));
+  });
+});

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import type { ContentEnvelope } from '@argus/security';
+import { ArgusError } from '@argus/protocol/errors';
+import { envelopeOutput } from './envelope.js';
+import { asArgusError, errorText, invalidArguments } from './errors.js';
+import { type OutputObject, renderOutput } from './render.js';
+import type { ToolSpec } from './tool-specs.js';
+
+/** What a tool call produced, independent of MCP or OpenCode. */
+export type ToolOutcome =
+  | { ok: true; text: string; structured: OutputObject; image?: { data: string; mimeType: string; path: string | null } }
+  | { ok: false; text: string; error: ArgusError };
+
+/** The one thing a tool call needs from the daemon (DaemonLink in production, fakes in unit tests). */
+export interface CommandCaller {
+  call(command: ToolSpec['command'], input: unknown): Promise<unknown>;
+}
+
+export interface RunToolContext {
+  caller: CommandCaller;
+  /** Untrusted-content boundary for page text; undefined turns it off. */
+  envelope: ContentEnvelope | undefined;
+}
+
+/** Validates arguments locally (fast, precise errors; no daemon start for a typo) and rejects unknown names. */
+export function checkArguments(spec: ToolSpec, args: unknown): Record<string, unknown> {
+  const raw = args ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ArgusError('invalid_input', `Arguments for ${spec.name} must be an object.`);
+  const known = Object.keys(spec.command.input.shape);
+  const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
+  const parsed = spec.command.input.safeParse(raw);
+  if (!parsed.success || unknownKeys.length > 0) throw invalidArguments(spec.name, parsed.success ? [] : parsed.error.issues, unknownKeys, known);
+  return raw as Record<string, unknown>;
+}
+
+interface ScreenshotOutput {
+  path: string | null;
+  format?: 'png' | 'jpeg' | 'webp';
+  width: number;
+  height: number;
+  bytes: number;
+  base64?: string;
+}
+
+function isScreenshot(output: unknown): output is ScreenshotOutput {
+  const o = output as Partial<ScreenshotOutput> | undefined;
+  return (typeof o?.path === 'string' || o?.path === null) && typeof o.width === 'number' && typeof o.bytes === 'number';
+}
+
+/** A screenshot result: the image itself (from the output's base64, else the file), never its bytes as text. */
+async function screenshotOutcome(output: ScreenshotOutput): Promise<ToolOutcome> {
+  const { base64, ...rest } = output;
+  const data = base64 ?? (output.path ? (await readFile(output.path)).toString('base64') : undefined);
+  const where = output.path ?? '(not written to a file)';
+  const text = `${where} (${output.width}x${output.height}, ${output.bytes} bytes)`;
+  if (data === undefined) return { ok: true, text, structured: rest };
+  return { ok: true, text, structured: rest, image: { data, mimeType: `image/${output.format ?? 'png'}`, path: output.path } };
+}
+
+/** Runs one tool: validate, call the daemon command, envelope page content, render. Never throws. */
+export async function runTool(spec: ToolSpec, args: unknown, context: RunToolContext): Promise<ToolOutcome> {
+  try {
+    // The raw arguments go to the daemon, which validates again with the same schema (it is the authority).
+    const input = checkArguments(spec, args);
+    const output = await context.caller.call(spec.command, input);
+    if (spec.command.name === 'page.screenshot' && isScreenshot(output)) return await screenshotOutcome(output);
+    const shown = envelopeOutput(spec.command, output, context.envelope);
+    const structured: OutputObject = shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };
+    return { ok: true, text: renderOutput(spec.command, shown), structured };
+  } catch (error) {
+    const failure = asArgusError(error);
+    return { ok: false, text: errorText(failure), error: failure };
+  }
+}

@@ -1,0 +1,49 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isArgusError } from '@argus/protocol/errors';
+import { DaemonLink } from './daemon-link.js';
+import { createMcpServer } from './mcp-server.js';
+import { USAGE, parseOptions } from './options.js';
+
+export { USAGE } from './options.js';
+
+/**
+ * Runs the MCP server on stdio until stdin closes (or SIGINT/SIGTERM), then exits the process.
+ * It owns the process: stdout carries only protocol messages, diagnostics go to stderr. The daemon
+ * keeps running after exit; it is shared with the CLI and stops on `argus stop` or when idle.
+ */
+export async function runMcpServer(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  let options: ReturnType<typeof parseOptions>;
+  let server: ReturnType<typeof createMcpServer>;
+  const link = new DaemonLink();
+  try {
+    options = parseOptions(argv);
+    if (options.help) {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
+    server = createMcpServer({ options, caller: link });
+  } catch (error) {
+    process.stderr.write(isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`);
+    process.exit(2);
+  }
+
+  let exiting = false;
+  const shutdown = async (reason: string, code = 0): Promise<void> => {
+    if (exiting) return;
+    exiting = true;
+    if (reason !== 'stdin closed') process.stderr.write(`argus-mcp: exiting (${reason})\n`);
+    const timer = setTimeout(() => process.exit(code), 2_000);
+    timer.unref();
+    await Promise.allSettled([server.close(), link.close()]);
+    process.exit(code);
+  };
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.stdin.once('close', () => void shutdown('stdin closed'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.stdout.on('error', () => void shutdown('stdout closed'));
+
+  await server.connect(new StdioServerTransport());
+  // Resolves only through shutdown's process.exit.
+  return new Promise<never>(() => undefined);
+}

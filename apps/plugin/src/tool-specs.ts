@@ -1,0 +1,79 @@
+import { type AnyCommand, listCommands } from '@argus/protocol';
+import { z } from 'zod';
+
+/** A JSON schema as sent to agents: flat, described, without validation noise. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** One agent tool, generated from one manifest command. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema> };
+  /** MCP hint: the tool only reads (scope `read`). */
+  readOnly: boolean;
+  command: AnyCommand;
+}
+
+/**
+ * Keys that only restate bounds the daemon enforces anyway (it validates every input with the
+ * same zod schema). Agents never need them to pick a value, and they cost tokens on every request.
+ */
+const DROPPED_KEYS = new Set(['$schema', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'minItems', 'maxItems', 'propertyNames']);
+
+/**
+ * Inputs the plugin never advertises because it answers them itself: a screenshot tool result
+ * always carries the image, so `base64` (image bytes in the JSON output) would only cost tokens.
+ */
+export const ADAPTER_HIDDEN_FIELDS: Readonly<Record<string, readonly string[]>> = { 'page.screenshot': ['base64'] };
+
+function lean(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lean);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DROPPED_KEYS.has(key)) continue;
+    // An optional flag that defaults to false says nothing by stating it.
+    if (key === 'default' && value === false) continue;
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, lean(property)]));
+    } else {
+      out[key] = lean(value);
+    }
+  }
+  return out;
+}
+
+/** The input JSON schema of a command, as agents see it (`io: 'input'`: before transforms and defaults). */
+export function inputSchemaFor(command: AnyCommand): ToolSpec['inputSchema'] {
+  const schema = lean(z.toJSONSchema(command.input, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
+  const hidden = ADAPTER_HIDDEN_FIELDS[command.name] ?? [];
+  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([name]) => !hidden.includes(name)));
+  const required = Array.isArray(schema.required) && schema.required.length > 0 ? { required: schema.required as string[] } : {};
+  return { type: 'object', properties, ...required };
+}
+
+export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
+  // A tool call returns once; streams (subscriptions) stay with the CLI and scripts.
+  if (command.tool === false || command.kind === 'subscription') return undefined;
+  return {
+    name: command.tool,
+    description: command.summary,
+    inputSchema: inputSchemaFor(command),
+    readOnly: command.scope === 'read',
+    command,
+  };
+}
+
+let cached: readonly ToolSpec[] | undefined;
+
+/** Every manifest command that sets a tool name (and is not a stream), sorted by tool name. */
+export function allToolSpecs(commands: readonly AnyCommand[] = listCommands()): readonly ToolSpec[] {
+  const build = () =>
+    commands
+      .map(toolSpecFor)
+      .filter((spec): spec is ToolSpec => spec !== undefined)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  if (commands !== listCommands()) return build();
+  cached ??= build();
+  return cached;
+}

@@ -1,0 +1,94 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
+
+export const PLUGIN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER = join(PLUGIN_DIR, 'dist', 'argus-mcp.js');
+export const REPO_ROOT = join(PLUGIN_DIR, '..', '..');
+
+/** Dead proxy: external hosts fail at once on this closed network; loopback is never proxied. */
+export const TEST_CHROME_FLAGS = '--proxy-server=http://127.0.0.1:9';
+
+export interface PluginProcess {
+  client: Client;
+  transport: StdioClientTransport;
+  close(): Promise<void>;
+}
+
+/**
+ * The env a client config would set for the server in tests, plus TMPDIR: the leak guard gives each
+ * run its own temp dir, and the daemon and Chromium the server starts must inherit it (MCP clients
+ * pass only a few variables through by default).
+ */
+export function pluginEnv(stateDir: string): Record<string, string> {
+  const pass = (name: string) => (process.env[name] ? { [name]: process.env[name] } : {});
+  return { ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS, ...pass('CHROME_PATH'), ...pass('TMPDIR') };
+}
+
+/** Spawns a server with the official SDK client over stdio, the way an agent's MCP client does. */
+export async function startPlugin(options: { command?: string; args?: string[]; env: Record<string, string>; cwd: string }): Promise<PluginProcess> {
+  const transport = new StdioClientTransport({
+    command: options.command ?? process.execPath,
+    args: options.args ?? [SERVER],
+    env: options.env,
+    cwd: options.cwd,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'argus-plugin-test', version: '0' });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+export type ToolResult = CallToolResult;
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
+}
+
+/** The first text block of a result. */
+export function textOf(result: ToolResult): string {
+  const block = result.content.find((item) => item.type === 'text');
+  return block && block.type === 'text' ? block.text : '';
+}
+
+/** Calls a tool that must succeed and returns its text. */
+export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = await callTool(client, name, args);
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+  return textOf(result);
+}
+
+/**
+ * The ref right after the first match of a pattern in a snapshot: works for one node a line
+ * (`button "Go" [ref=e3]`) and for collapsed siblings (`textbox "Name" [ref=e1], "Email" [ref=e2]`).
+ */
+export function refOf(snapshot: string, pattern: RegExp): string {
+  const match = pattern.exec(snapshot);
+  const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index))?.[1];
+  if (!ref) throw new Error(`No ${pattern} with a ref in:\n${snapshot}`);
+  return ref;
+}
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Stops the workspace daemon (if any) through the typed client and waits for its process to exit. */
+export async function stopDaemon(stateDir: string): Promise<void> {
+  const state = readState(stateDir);
+  if (!state || !isProcessAlive(state.pid)) return;
+  const connection = await connectToDaemon({ stateDir });
+  try {
+    await connection.client.daemon.stop.mutate({});
+  } finally {
+    connection.close();
+  }
+  await waitFor(() => !isProcessAlive(state.pid), 15_000, `daemon pid ${state.pid} to exit`);
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Extension-mode benchmark: median round trip of `eval 1` through the typed client, with the daemon
+// driving (a) a browser it launched itself (managed mode, the baseline) and (b) a user's Chromium
+// through the MV3 extension and the relay (extension mode). Same daemon, same run.
+// Usage: pnpm --filter @argus/daemon build && pnpm --filter @argus/extension build && node bench/extension-bench.mjs [--rounds N]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectCri } from '@argus/cdp';
+import { createArgusClient } from '@argus/client';
+import { findChromeForTests, PROFILE_PREFIX, startFixtureServer } from '@argus/test-kit';
+import { startDaemon } from '../apps/daemon/dist/index.js';
+import { median, ms, percentile } from './lib-stats.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const EXTENSION_DIR = join(here, '../apps/extension/dist');
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf('--rounds');
+const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 300;
+const WARMUP = 30;
+if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error('Build the extension first: pnpm --filter @argus/extension build');
+
+const sleep = (msec) => new Promise((resolve) => setTimeout(resolve, msec));
+async function waitUntil(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The user's own CDP connection (opens tabs, talks to the extension's service worker). */
+async function cdpConnect(url) {
+  const transport = await connectCri(url);
+  return { send: (method, params = {}, sessionId) => transport.send(method, params, sessionId), close: () => transport.close() };
+}
+
+/** The user's Chromium with the extension loaded; returns a handle with close(). */
+async function launchUserBrowser() {
+  const userDataDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+  const child = spawn(
+    findChromeForTests(),
+    ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--proxy-server=http://127.0.0.1:9', `--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'],
+    { detached: true, stdio: 'ignore' },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const close = async () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {}
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, 3000);
+    await exited;
+    clearTimeout(timer);
+    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  };
+  try {
+    const portFile = join(userDataDir, 'DevToolsActivePort');
+    let wsUrl = '';
+    await waitUntil(() => {
+      if (!existsSync(portFile)) return false;
+      const [port, path] = readFileSync(portFile, 'utf8').split('\n');
+      if (port && path) wsUrl = `ws://127.0.0.1:${port}${path}`;
+      return wsUrl !== '';
+    }, 15_000, 'DevToolsActivePort');
+    let cdp;
+    await waitUntil(async () => (cdp = await cdpConnect(wsUrl).catch(() => undefined)) !== undefined, 5_000, 'CDP');
+    let worker;
+    await waitUntil(async () => {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'));
+      return worker !== undefined;
+    }, 10_000, 'the extension service worker');
+    const evalInWorker = async (expression) => {
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+      try {
+        await waitUntil(async () => (await cdp.send('Runtime.evaluate', { expression: 'typeof chrome?.storage?.local' }, sessionId)).result.value === 'object', 10_000, 'chrome.storage');
+        await cdp.send('Runtime.evaluate', { expression, awaitPromise: true }, sessionId);
+      } finally {
+        await cdp.send('Target.detachFromTarget', { sessionId });
+      }
+    };
+    return {
+      cdp,
+      evalInWorker,
+      close: async () => {
+        cdp.close();
+        await close();
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function timeEval(client, label) {
+  for (let i = 0; i < WARMUP; i++) await client.page.eval.mutate({ js: '1' });
+  const samples = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const started = performance.now();
+    await client.page.eval.mutate({ js: '1' });
+    samples.push(performance.now() - started);
+  }
+  const result = { label, median: median(samples), p90: percentile(samples, 90) };
+  console.log(`${label.padEnd(28)} median ${ms(result.median)}  p90 ${ms(result.p90)}  (${ROUNDS} rounds)`);
+  return result;
+}
+
+const server = await startFixtureServer();
+const workspace = mkdtempSync(join(tmpdir(), 'argus-bench-'));
+const launchToken = randomBytes(24).toString('base64url');
+const daemon = await startDaemon({
+  stateDir: join(workspace, '.argus'),
+  workspace,
+  env: { ...process.env, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9', ARGUS_RELAY_PORT: '0', ARGUS_RELAY_LAUNCH_TOKEN: launchToken },
+});
+const handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
+const { client } = handle;
+let user;
+try {
+  // (a) managed: the daemon launches headless Chromium itself
+  await client.page.goto.mutate({ url: server.urlFor('/form.html') });
+  const managed = await timeEval(client, 'eval 1, managed mode');
+
+  // (b) extension: the user's Chromium, through the extension and the relay
+  const connected = await client.session.connect.mutate({ extension: true });
+  user = await launchUserBrowser();
+  await user.evalInWorker(`chrome.storage.local.set(${JSON.stringify({ relayUrl: connected.extension.relayUrl, launchToken, enabled: true })})`);
+  await client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
+  const { targetId } = await user.cdp.send('Target.createTarget', { url: server.urlFor('/form.html') });
+  await waitUntil(async () => (await client.tabs.list.query({})).tabs.some((tab) => tab.id === targetId), 10_000, 'the user tab');
+  await client.tabs.select.mutate({ id: targetId });
+  const extension = await timeEval(client, 'eval 1, extension mode');
+
+  console.log(`ratio extension / managed: x${(extension.median / managed.median).toFixed(2)} (median), +${ms(extension.median - managed.median)} per command`);
+} finally {
+  handle.close();
+  await daemon.stop('bench done');
+  await user?.close();
+  await server.close();
+  rmSync(workspace, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Drives a page through the typed Argus client (@argus/client): connect (starting the workspace
+// daemon if needed), goto, snapshot, fill and select by ref, click, read the result, handle a
+// typed error. Run from the repository root after `pnpm install && pnpm build`:
+//
+//   node examples/typed-client.mjs            # serves the test-kit form page on a random port
+//   node examples/typed-client.mjs --keep     # leave the daemon (and its browser) running
+//
+// In your own project import from the package instead: `import { connectToDaemon } from '@argus/client'`.
+import { fileURLToPath } from 'node:url';
+import { connectToDaemon } from '../packages/client/dist/index.js';
+import { startFixtureServer } from '../tooling/test-kit/src/index.js';
+
+const daemonEntry = fileURLToPath(new URL('../apps/daemon/dist/main.js', import.meta.url));
+const keep = process.argv.includes('--keep');
+
+/**
+ * The ref right after the first match of a pattern in a snapshot, e.g. /"Email"/ in
+ * `textbox "Name" [ref=e1], "Email" [ref=e2]` -> e2 (same-role siblings share a line).
+ */
+function refOf(snapshot, pattern) {
+  const match = pattern.exec(snapshot);
+  const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index))?.[1];
+  if (!ref) throw new Error(`no ${pattern} in the snapshot:\n${snapshot}`);
+  return ref;
+}
+
+const fixtures = await startFixtureServer();
+// autoStart: start the per-workspace daemon (state in <git top-level>/.argus, or $ARGUS_STATE_DIR) when none answers.
+const connection = await connectToDaemon({ autoStart: true, daemonEntry, transport: 'batch' });
+const { client } = connection;
+console.log(`daemon on port ${connection.state.port} (${connection.started ? 'started now' : 'already running'})`);
+
+try {
+  const page = await client.page.goto.mutate({ url: fixtures.urlFor('/form.html') });
+  console.log(`goto: ${page.title} (${page.status})`);
+
+  const snapshot = await client.snapshot.take.mutate({ interactive: true });
+  console.log(`snapshot: ${snapshot.refs} refs\n${snapshot.text}`);
+
+  await client.input.fill.mutate({ target: refOf(snapshot.text, /"Name"/), text: 'Ada Lovelace' });
+  await client.input.fill.mutate({ target: refOf(snapshot.text, /"Email"/), text: 'ada@example.com' });
+  const chosen = await client.input.select.mutate({ target: refOf(snapshot.text, /combobox "Country"/), value: 'Canada' });
+  console.log(`select: ${chosen.selected.label} (${chosen.selected.value})`);
+  const click = await client.input.click.mutate({ target: refOf(snapshot.text, /button "Sign up"/) });
+  console.log(`click: ${click.element}, navigated: ${click.navigated}`);
+
+  const { text } = await client.content.text.query({ target: '#result' });
+  console.log(`result: ${text}`);
+
+  // Every failure is an ArgusError with a stable code and a message that says what to do next.
+  try {
+    await client.input.click.mutate({ target: 'e9999' });
+  } catch (error) {
+    console.log(`expected error: ${error.code}: ${error.message}`);
+  }
+} finally {
+  if (connection.started && !keep) await client.daemon.stop.mutate({});
+  connection.close();
+  await fixtures.close();
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { defineCommand } from '../define.js';
+import { TimeoutMs } from '../common.js';
+
+export const SessionMode = z.enum(['managed', 'connect', 'extension']).describe('Where the browser comes from: launched by Argus, an existing Chrome over CDP, or your own tabs through the extension');
+
+/** The relay the daemon hosts for the Chrome extension, and the extension's state as the relay sees it. */
+export const ExtensionState = z.object({
+  state: z
+    .enum(['relay_stopped', 'waiting_for_extension', 'waiting_for_pair_approval', 'connected'])
+    .describe('relay_stopped: no relay yet (`argus connect --extension` starts it); waiting_for_pair_approval: run `argus pair <code>`'),
+  relayUrl: z.string().nullable().describe('URL to enter in the extension popup; null while the relay is stopped'),
+  connected: z.boolean().describe('An extension is connected and authenticated'),
+  paired: z.boolean().describe('At least one extension holds a pairing token'),
+  nodeId: z.string().nullable().describe('Id of the connected extension node'),
+  extensionVersion: z.string().nullable(),
+  tabs: z.number().describe('Tabs the extension sees'),
+  pendingPairings: z.number().describe('Pairing requests waiting for `argus pair <code>`'),
+  lastError: z.string().nullable(),
+});
+
+const PendingPairing = z.object({
+  code: z.string().describe('The code the extension popup shows, e.g. K7F-Q2M'),
+  nodeId: z.string(),
+  name: z.string().nullable(),
+  origin: z.string().nullable(),
+  expiresInMs: z.number(),
+});
+
+export const sessionCommands = {
+  connect: defineCommand({
+    name: 'session.connect',
+    cli: {
+      verb: 'connect',
+      examples: ['argus connect --extension', 'argus connect --cdp http://127.0.0.1:9222', 'argus connect --managed', 'argus connect'],
+    },
+    tool: false,
+    kind: 'mutation',
+    scope: 'admin',
+    summary: 'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, or a browser Argus launches. Without a flag, shows the current mode.',
+    input: z.object({
+      extension: z.boolean().optional().describe('Drive your own tabs through the Argus Chrome extension (starts the relay)'),
+      cdp: z.string().min(1).max(2048).optional().describe('Connect to an existing Chrome by CDP URL (http://host:port or ws://...)'),
+      managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
+      timeoutMs: TimeoutMs.optional().describe('With --extension: wait up to this long for the extension to connect (default: do not wait)'),
+    }),
+    output: z.object({
+      mode: SessionMode,
+      previousMode: SessionMode,
+      switched: z.boolean().describe('Whether the mode changed (the previous browser was closed or disconnected)'),
+      cdpUrl: z.string().nullable(),
+      extension: ExtensionState,
+    }),
+  }),
+  pair: defineCommand({
+    name: 'session.pair',
+    cli: { verb: 'pair', positionals: ['code'], examples: ['argus pair', 'argus pair K7F-Q2M'] },
+    tool: false,
+    kind: 'mutation',
+    scope: 'admin',
+    summary: 'Approve the Chrome extension\'s pairing code (shown in its popup). Without a code, lists the pending requests.',
+    input: z.object({
+      code: z.string().min(1).max(32).optional().describe('Pairing code shown by the extension popup, e.g. K7F-Q2M'),
+    }),
+    output: z.object({
+      approved: z.string().nullable().describe('The code approved by this call'),
+      pending: z.array(PendingPairing),
+      extension: ExtensionState,
+    }),
+  }),
+};
