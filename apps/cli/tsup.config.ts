@@ -16,7 +16,8 @@ export default defineConfig({
   sourcemap: false,
   clean: true,
   minify: false,
-  banner: { js: '#!/usr/bin/env node' },
+  // `require` for bundled CommonJS (ws) that loads Node built-ins; esbuild's shim uses it when defined
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);" },
   async onSuccess() {
     cpSync('static', 'dist', { recursive: true });
   },

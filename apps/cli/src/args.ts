@@ -129,6 +129,11 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     const field = fields.get(spec.name);
     if (!field) continue;
     if (input[spec.name] !== undefined) throw new UsageError(`${spec.name} was given twice (as an argument and as --${kebab(spec.name)}).`);
+    if (spec.rest && field.type === 'array') {
+      // `argus upload e5 a.png b.png`: each remaining argument is one item (a path may hold spaces or commas)
+      input[spec.name] = positionals.splice(0).map((item) => (field.itemType === 'number' ? Number(item) : item));
+      continue;
+    }
     const raw = spec.rest ? positionals.splice(0).join(' ') : (positionals.shift() as string);
     input[spec.name] = coerce(field, raw, verb);
   }
@@ -153,4 +158,18 @@ export function usageLine(command: CliCommand): string {
   });
   const hasFlags = fields.some((field) => !(command.cli !== false && (command.cli.positionals ?? []).some((name) => name.replace(/\.\.\.$/, '') === field.name)));
   return ['argus', command.cli.verb, ...positionals, ...(hasFlags ? ['[options]'] : [])].join(' ');
+}
+
+/**
+ * `--follow` anywhere after a verb (before `--`) picks the verb's streaming twin, the command whose
+ * verb is `<verb> --follow`: `argus console --errors --follow` runs `console --follow --errors`.
+ */
+export function withFollow(command: CliCommand, args: readonly string[]): { command: CliCommand; args: string[] } {
+  const end = args.indexOf('--');
+  const at = args.indexOf('--follow');
+  if (command.cli === false || at === -1 || (end !== -1 && at > end)) return { command, args: [...args] };
+  const verb = `${command.cli.verb} --follow`;
+  const twin = cliCommands().find((candidate) => candidate.cli !== false && candidate.cli.verb === verb);
+  if (!twin) return { command, args: [...args] };
+  return { command: twin, args: args.filter((_, index) => index !== at) };
 }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { ArgusError } from '@argus/protocol/errors';
-import { type Connection, connectToDaemon, daemonAnswers, startDaemon } from '@argus/client';
+import { type Connection, connectToDaemon, createArgusClient, daemonAnswers, daemonUrl, startDaemon } from '@argus/client';
 
 /** Path of the daemon's entry, from the @argus/daemon package next to the CLI. */
 export function daemonEntry(): string {
@@ -36,4 +36,50 @@ export function call(connection: Connection, path: string, kind: 'query' | 'muta
   const procedure = (connection.client as unknown as Record<string, Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>>)[namespace]?.[name];
   if (!procedure) throw new ArgusError('invalid_input', `Unknown command ${path}`);
   return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+}
+
+interface Subscribable {
+  subscribe(
+    input: unknown,
+    opts: { onStarted?: () => void; onData: (value: unknown) => void; onError: (error: unknown) => void; onComplete: () => void; onStopped: () => void },
+  ): { unsubscribe(): void };
+}
+
+/**
+ * Streams a subscription over a WebSocket (only streaming commands load `ws`). Resolves when the
+ * stream ends or `signal` aborts (then it unsubscribes); the socket is closed either way.
+ */
+export async function subscribe(
+  connection: Connection,
+  path: string,
+  input: unknown,
+  handlers: { signal: AbortSignal; onData: (value: unknown) => void; onStarted?: () => void },
+): Promise<void> {
+  const { WebSocket } = await import('ws');
+  const handle = createArgusClient({ url: daemonUrl(connection.state), token: connection.state.token, transport: 'http', WebSocket });
+  const [namespace, name] = path.split('.') as [string, string];
+  const procedure = (handle.client as unknown as Record<string, Record<string, Subscribable>>)[namespace]?.[name];
+  try {
+    if (!procedure) throw new ArgusError('invalid_input', `Unknown command ${path}`);
+    await new Promise<void>((resolve, reject) => {
+      if (handlers.signal.aborted) return resolve();
+      const subscription = procedure.subscribe(input, {
+        ...(handlers.onStarted ? { onStarted: handlers.onStarted } : {}),
+        onData: handlers.onData,
+        onError: reject,
+        onComplete: resolve,
+        onStopped: resolve,
+      });
+      handlers.signal.addEventListener(
+        'abort',
+        () => {
+          subscription.unsubscribe();
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  } finally {
+    handle.close();
+  }
 }

@@ -1,5 +1,6 @@
 import { ArgusError } from '@argus/protocol/errors';
-import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags } from './args.js';
+import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
+import { compoundInput } from './compound.js';
 import { commandHelp, generalHelp } from './help.js';
 import { envelopeOutput } from './envelope.js';
 
@@ -30,20 +31,28 @@ async function main(argv: string[]): Promise<number> {
   }
   const found = findCommand(rest);
   if (!found) throw new UsageError(`Unknown command "${first}".${suggest(first)}`);
+  // `console --errors --follow` -> the `console --follow` stream
+  const { command, args } = withFollow(found.command, rest.slice(found.used));
   if (flags.help) {
-    out(commandHelp(found.command));
+    out(commandHelp(command));
     return 0;
   }
-  const input = parseCommandArgs(found.command, rest.slice(found.used));
+  const input = (await compoundInput(command, args)) ?? parseCommandArgs(command, args);
+  if (command.kind === 'subscription') {
+    const { runFollow } = await import('./follow.js');
+    return runFollow(command, input, { json: flags.json, out, err });
+  }
   const { withDaemon, call } = await import('./connection.js');
-  const { value } = await withDaemon((connection) => call(connection, found.command.name, found.command.kind, input));
-  const shown = flags.untrustedEnvelope ? envelopeOutput(found.command, value) : value;
+  const { value } = await withDaemon((connection) => call(connection, command.name, command.kind, input));
+  const shown = flags.untrustedEnvelope ? envelopeOutput(command, value) : value;
   if (flags.json) out(JSON.stringify(shown, null, 2));
   else {
     const { render } = await import('./render.js');
-    out(render(found.command, shown));
+    out(render(command, shown));
   }
-  return 0;
+  // a chain that stopped at a failing step, or a batch with failures, is a failed command
+  const outcome = value as { ok?: unknown; failed?: unknown } | null;
+  return (command.name === 'batch.chain' && outcome?.ok === false) || (command.name === 'batch.run' && Number(outcome?.failed) > 0) ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,4 +1,8 @@
 import type { CliCommand } from './spec.js';
+import { extensionLine, sessionRenderers } from './render-session.js';
+import { captureRenderers } from './render-capture.js';
+import { readingRenderers } from './render-reading.js';
+import { interactionRenderers } from './render-interaction.js';
 
 type Output = Record<string, unknown>;
 
@@ -31,12 +35,15 @@ function generic(output: unknown): string {
 }
 
 const RENDERERS: Record<string, (output: Output) => string> = {
+  ...sessionRenderers,
+  ...captureRenderers,
+  ...readingRenderers,
+  ...interactionRenderers,
   'snapshot.take': (output) => String(output.text ?? '') + (output.cursor ? `\n[truncated: continue with --cursor ${String(output.cursor)}]` : ''),
   'content.text': (output) => String(output.text ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'content.html': (output) => String(output.html ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'page.url': (output) => String(output.url),
   'page.eval': (output) => (typeof output.value === 'string' ? output.value : JSON.stringify(output.value, null, 2)),
-  'page.screenshot': (output) => `${output.path} (${output.width}x${output.height}, ${output.bytes} bytes)`,
   'tabs.list': (output) =>
     (output.tabs as Array<{ id: string; title: string; url: string; active: boolean }>)
       .map((tab) => `${tab.active ? '*' : ' '} ${tab.id}  ${tab.title || '(untitled)'}  ${tab.url}`)
@@ -48,6 +55,8 @@ const RENDERERS: Record<string, (output: Output) => string> = {
       `mode    ${output.mode}`,
       `browser ${browser.running ? `running (pid ${browser.pid ?? '-'}, ${browser.version ?? ''})` : browser.crashed ? 'crashed (relaunches on next command)' : 'not started (starts on the first page command)'}`,
       `tabs    ${output.tabs}${output.activeTab ? ` (active ${output.activeTab})` : ''}`,
+      ...(output.tokens === undefined ? [] : [`tokens  ${output.tokens} (\`argus token create\` mints scoped ones)`]),
+      `extension ${extensionLine(output.extension as Parameters<typeof extensionLine>[0])}`,
       `state   ${output.stateDir}`,
       `log     ${output.logFile}`,
     ].join('\n');

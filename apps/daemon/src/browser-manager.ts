@@ -1,8 +1,9 @@
 import { ArgusError } from '@argus/protocol';
-import { Browser, type ChromeProcess, type Page, ProtocolError, TransportClosedError, connectCri, launchChrome, parseFlags, resolveBrowserEndpoint } from '@argus/cdp';
+import { Browser, type ChromeProcess, type Page, ProtocolError, type Transport, TransportClosedError, connectCri, launchChrome, parseFlags, resolveBrowserEndpoint } from '@argus/cdp';
 import { SnapshotEngine } from '@argus/snapshot';
 import type { Logger } from './logger.js';
 import { TabQueues } from './tab-queue.js';
+import { FrameScopedEngine } from './frame-scope.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension';
 
@@ -13,6 +14,8 @@ export interface BrowserManagerOptions {
   /** connect mode: a CDP URL (http://host:port or ws://...). */
   cdpUrl?: string | undefined;
   captureCapacity: number;
+  /** extension mode: a CDP transport over the extension relay (the daemon's RelayHost). */
+  extensionTransport?: (() => Promise<Transport>) | undefined;
 }
 
 /**
@@ -31,6 +34,9 @@ export class BrowserManager {
   activeTabId: string | undefined;
   private readonly queues = new TabQueues();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
+  /** Frame chosen with `argus frame`, per tab; selectors, eval and text use it (absent = main frame). */
+  readonly selectedFrames = new WeakMap<Page, { frameId: string; epoch: number }>();
+  private readonly startHooks = new Set<(browser: Browser) => Promise<void>>();
   private versionCache: string | null = null;
 
   constructor(private readonly options: BrowserManagerOptions) {
@@ -70,7 +76,14 @@ export class BrowserManager {
   private async start(): Promise<Browser> {
     const started = performance.now();
     let browser: Browser;
-    if (this.mode === 'connect' && this.options.cdpUrl) {
+    if (this.mode === 'extension' && this.options.extensionTransport) {
+      // user tabs are attached on demand (tabs.select / a tab id); agent-opened tabs are attached on creation
+      const transport = await this.options.extensionTransport();
+      browser = await Browser.connect(transport, { autoAttach: false, capture: { capacity: this.options.captureCapacity } }).catch(async (error: unknown) => {
+        await transport.close().catch(() => undefined);
+        throw error;
+      });
+    } else if (this.mode === 'connect' && this.options.cdpUrl) {
       const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
       browser = await Browser.connect(await connectCri(endpoint), { capture: { capacity: this.options.captureCapacity } });
     } else {
@@ -94,6 +107,7 @@ export class BrowserManager {
     this.launches++;
     this.browser = browser;
     this.versionCache = (await browser.version().catch(() => ({ product: 'unknown' }))).product;
+    await Promise.all([...this.startHooks].map((hook) => hook(browser).catch((error: unknown) => this.options.log.warn('browser.start_hook_failed', { message: (error as Error).message }))));
     browser.onPage((event, page) => {
       if (event === 'removed' && this.activeTabId === page.id) this.activeTabId = this.browser?.attachedPages().at(-1)?.id;
     });
@@ -125,10 +139,34 @@ export class BrowserManager {
   engine(page: Page): SnapshotEngine {
     let engine = this.engines.get(page);
     if (!engine) {
-      engine = new SnapshotEngine(page);
+      engine = new FrameScopedEngine(page, () => this.selectedFrame(page));
       this.engines.set(page, engine);
     }
     return engine;
+  }
+
+  /** The frame chosen for a tab, while it still exists (a frame that went away resets to main). */
+  selectedFrame(page: Page): string | undefined {
+    const selected = this.selectedFrames.get(page);
+    if (!selected) return undefined;
+    // a navigation of the top document replaces every frame: the choice ends with it
+    if (selected.epoch !== page.epoch || selected.frameId === page.mainFrameId || !page.frames.get(selected.frameId)) {
+      this.selectedFrames.delete(page);
+      return undefined;
+    }
+    return selected.frameId;
+  }
+
+  /** The connected browser, if one is running (for browser-wide CDP such as downloads). */
+  get current(): Browser | undefined {
+    return this.browser && !this.browser.closed ? this.browser : undefined;
+  }
+
+  /** Runs `hook` on every browser this manager starts (and on the running one, if any). */
+  onStart(hook: (browser: Browser) => Promise<void>): void {
+    this.startHooks.add(hook);
+    const running = this.current;
+    if (running) void hook(running).catch(() => undefined);
   }
 
   /** Runs a command on a tab: FIFO per tab, errors translated to the contract's codes. */
@@ -173,6 +211,20 @@ export class BrowserManager {
     }
     const message = error instanceof Error ? error.message : String(error);
     return new ArgusError('internal', message, { cause: error });
+  }
+
+  /**
+   * Switches the session mode: closes a managed browser (or disconnects from a connected / extension
+   * one, never closing the user's browser); the new mode's browser starts lazily on the next command.
+   */
+  async switchMode(mode: SessionMode, cdpUrl?: string): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    await this.close();
+    this.stopping = false;
+    this.crashed = undefined;
+    this.activeTabId = undefined;
+    this.mode = mode;
+    this.options.cdpUrl = mode === 'connect' ? cdpUrl : undefined;
   }
 
   async close(): Promise<void> {

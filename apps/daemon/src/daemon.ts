@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import type { Scope } from '@argus/protocol';
+import type { AppRouter, Scope } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
 import { BrowserManager, chromeFlagsFromEnv } from './browser-manager.js';
+import { createDispatch } from './dispatch.js';
 import { createHandlers } from './handlers/index.js';
 import { Logger } from './logger.js';
+import { RelayHost } from './relay-host.js';
 import { type RunningServer, startServer } from './server.js';
 import type { Services } from './services.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
@@ -40,14 +42,23 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   prepareStateDir(options.stateDir);
   const token = generateToken();
   const logFile = join(options.stateDir, 'daemon.log');
-  const log = new Logger(logFile, () => [token]);
+  const tokens = new Map<string, readonly Scope[]>([[token, ['admin']]]);
+  const log = new Logger(logFile, () => [...tokens.keys()]);
   const idleTimeoutMs = options.idleTimeoutMs ?? numberFromEnv(env.ARGUS_IDLE_TIMEOUT_MS, 30 * 60_000);
+  const relay = new RelayHost({
+    log,
+    daemonToken: token,
+    stateDir: options.stateDir,
+    port: numberFromEnv(env.ARGUS_RELAY_PORT, 8787),
+    launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
+  });
   const manager = new BrowserManager({
     log,
     headless: env.ARGUS_HEADLESS !== '0' && env.ARGUS_HEADLESS !== 'false',
     extraFlags: chromeFlagsFromEnv(env),
     cdpUrl: env.ARGUS_CDP_URL || undefined,
     captureCapacity: numberFromEnv(env.ARGUS_CAPTURE_CAPACITY, 5_000) || 5_000,
+    extensionTransport: () => relay.transport(),
   });
 
   let resolveStopped!: () => void;
@@ -66,6 +77,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       } catch (error) {
         log.error('browser.close_failed', { message: (error as Error).message });
       }
+      await relay.close().catch((error: unknown) => log.error('relay.close_failed', { message: (error as Error).message }));
       await server?.close();
       log.info('daemon.stopped', { reason });
       resolveStopped();
@@ -83,6 +95,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
   const services: Services = {
     manager,
+    relay,
     log,
     version: VERSION,
     workspace: options.workspace,
@@ -92,11 +105,12 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     idleTimeoutMs,
     // let the response go out first
     requestStop: () => void setTimeout(() => void stop('stop command'), 10),
+    tokens,
+    dispatch: createDispatch(() => router),
   };
-  const router = buildRouter(createHandlers(services), {
+  const router: AppRouter = buildRouter(createHandlers(services), {
     onError: ({ path, error }) => log.warn('command.failed', { path, code: error.code, message: error.message }),
   });
-  const tokens = new Map<string, readonly Scope[]>([[token, ['admin']]]);
   server = await startServer({ router, tokens: () => tokens, onActivity: touch, ...(options.port === undefined ? {} : { port: options.port }) });
   writeStateFile(options.stateDir, {
     port: server.port,

@@ -65,7 +65,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.keepAliveTimeout = 30_000;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    if (req.url !== '/trpc' || req.headers.origin) {
+    // tRPC's wsLink appends `?connectionParams=1` when it sends the token as connection params
+    if ((req.url ?? '').split('?')[0] !== '/trpc' || req.headers.origin) {
       socket.destroy();
       return;
     }

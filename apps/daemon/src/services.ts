@@ -1,9 +1,14 @@
+import type { Scope } from '@argus/protocol';
 import type { BrowserManager } from './browser-manager.js';
+import type { Dispatch } from './dispatch.js';
 import type { Logger } from './logger.js';
+import type { RelayHost } from './relay-host.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
   manager: BrowserManager;
+  /** The extension relay (started lazily). */
+  relay: RelayHost;
   log: Logger;
   version: string;
   workspace: string;
@@ -11,6 +16,10 @@ export interface Services {
   logFile: string;
   startedAt: number;
   idleTimeoutMs: number;
+  /** Bearer tokens the server accepts and the scopes each grants (root token: admin). */
+  tokens: Map<string, readonly Scope[]>;
+  /** Runs a command through the router (same validation and scope checks as a request): batch, chain, tab-each. */
+  dispatch: Dispatch;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

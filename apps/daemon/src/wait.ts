@@ -1,6 +1,7 @@
 import { ArgusError, type ParsedInputOf, type Manifest } from '@argus/protocol';
 import type { Page } from '@argus/cdp';
 import type { SnapshotEngine } from '@argus/snapshot';
+import type { DownloadTracker } from './downloads.js';
 
 type WaitInput = ParsedInputOf<Manifest['page']['wait']>;
 
@@ -22,12 +23,18 @@ const WAIT_IN_PAGE = `(mode, needle, timeoutMs) => new Promise((resolve) => {
   const timer = setTimeout(() => { observer.disconnect(); resolve(false); }, timeoutMs);
 })`;
 
-export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInput): Promise<{ waitedMs: number; matched: string }> {
+export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInput, downloads?: DownloadTracker): Promise<{ waitedMs: number; matched: string }> {
   const started = performance.now();
   const done = (matched: string) => ({ waitedMs: Math.round(performance.now() - started), matched });
-  const modes = [input.selector, input.text, input.load, input.idle, input.ms].filter((value) => value !== undefined && value !== false);
+  const modes = [input.selector, input.text, input.load, input.idle, input.ms, input.download].filter((value) => value !== undefined && value !== false);
   if (modes.length !== 1) {
-    throw new ArgusError('invalid_input', 'Give exactly one thing to wait for: a selector, --text, --load, --idle or --ms. Example: `argus wait "#results"`.');
+    throw new ArgusError('invalid_input', 'Give exactly one thing to wait for: a selector, --text, --load, --idle, --download or --ms. Example: `argus wait "#results"`.');
+  }
+  if (input.download) {
+    if (!downloads) throw new ArgusError('unsupported', 'Downloads are not tracked in this daemon.');
+    // the oldest download no command has reported yet: one that already finished counts too
+    const record = await downloads.waitFor((candidate) => !candidate.claimed, input.timeoutMs, 'A download');
+    return done(`download ${record.path ?? record.url} (${record.bytes} bytes)`);
   }
   if (input.ms !== undefined) {
     await new Promise((resolve) => setTimeout(resolve, input.ms));

@@ -2,7 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import type { CaptureOptions } from './capture.js';
 import { Page } from './page.js';
-import { SessionRouter } from './session.js';
+import { type Session, SessionRouter } from './session.js';
 import type { Transport } from './transport.js';
 
 export interface BrowserOptions {
@@ -30,6 +30,8 @@ export class Browser {
   private readonly targets = new Map<string, Protocol.Target.TargetInfo>();
   private readonly pages = new Map<string, Page>();
   private readonly pending = new Map<string, Promise<Page>>();
+  /** Tabs whose Page is being initialised (guards against a second session to the same tab). */
+  private readonly settingUp = new Set<string>();
   private readonly attachWaiters = new Map<string, Array<(page: Page | Error) => void>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
   private readonly pageListeners = new Set<(event: 'added' | 'removed', page: Page) => void>();
@@ -106,7 +108,23 @@ export class Browser {
   private async setUpPage(event: Protocol.Target.AttachedToTargetEvent): Promise<void> {
     const targetId = event.targetInfo.targetId;
     const session = this.router.get(event.sessionId);
-    if (!session || this.pages.has(targetId)) return;
+    if (!session) return;
+    if (this.pages.has(targetId) || this.settingUp.has(targetId)) {
+      // A second session to a tab we already drive (browser auto-attach raced an explicit attach):
+      // drop it, or two Pages would both capture its events and both answer its dialogs.
+      void this.transport.send('Target.detachFromTarget', { sessionId: event.sessionId }, undefined).catch(() => undefined);
+      return;
+    }
+    this.settingUp.add(targetId);
+    try {
+      await this.initPage(event, session);
+    } finally {
+      this.settingUp.delete(targetId);
+    }
+  }
+
+  private async initPage(event: Protocol.Target.AttachedToTargetEvent, session: Session): Promise<void> {
+    const targetId = event.targetInfo.targetId;
     const page = new Page(session, targetId, this.router, { url: event.targetInfo.url, title: event.targetInfo.title }, this.options.capture);
     try {
       await page.init();

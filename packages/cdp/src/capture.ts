@@ -77,6 +77,11 @@ export class PageCapture {
     this.armed = answer;
   }
 
+  /** The answer armed for the next dialog, if any. */
+  get armedAnswer(): DialogAnswer | undefined {
+    return this.armed;
+  }
+
   onConsole(listener: (record: ConsoleRecord, seq: number) => void): () => void {
     this.consoleListeners.add(listener);
     return () => this.consoleListeners.delete(listener);

@@ -7,6 +7,8 @@ export * from './browser.js';
 export * from './page.js';
 export * from './frames.js';
 export * from './capture.js';
+export * from './network-capture.js';
 export * from './ring-buffer.js';
 export * from './keys.js';
 export * from './navigation.js';
+export * from './image-capture.js';

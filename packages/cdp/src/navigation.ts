@@ -10,6 +10,8 @@ export class NavigationWatcher {
   /** loaderId of the newest committed document of the main frame. */
   committedLoader: string | undefined;
   committedUrl: string | undefined;
+  /** The main frame's requested navigation became a download (it will never commit). */
+  downloadStarted = false;
   private readonly lifecycle = new Map<string, Set<string>>();
   private readonly waiters = new Set<() => void>();
   private readonly offs: Array<() => void>;
@@ -43,6 +45,9 @@ export class NavigationWatcher {
       }),
       session.on('Page.navigatedWithinDocument', (event) => {
         if (isMain(event.frameId)) this.mark(() => (this.sameDocumentUrl = event.url));
+      }),
+      session.on('Page.downloadWillBegin', (event) => {
+        if (isMain(event.frameId)) this.mark(() => (this.downloadStarted = true));
       }),
       session.on('Page.lifecycleEvent', (event) => {
         if (isMain(event.frameId)) this.mark(() => this.record(event.loaderId, event.name));

@@ -4,6 +4,7 @@ import { FrameRegistry } from './frames.js';
 import { type Modifier, modifierMask, parseCombo, keyDefinition } from './keys.js';
 import { NavigationTimeoutError, NavigationWatcher } from './navigation.js';
 import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
+import { NetworkCapture } from './network-capture.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
 
@@ -28,6 +29,8 @@ export const ISOLATED_WORLD = '__argus__';
 export class Page {
   readonly frames = new FrameRegistry(ISOLATED_WORLD);
   readonly capture: PageCapture;
+  /** Requests of this tab (incl. its OOPIFs), from the moment it was created. */
+  readonly network: NetworkCapture;
   mainFrameId = '';
   url: string;
   title: string;
@@ -39,7 +42,8 @@ export class Page {
   private closedReason: string | undefined;
   private readonly epochListeners = new Set<(epoch: number) => void>();
   /** Requests of this tab (incl. its OOPIFs) still in flight, for network-idle waits. */
-  readonly inflight = new Set<string>();
+  /** In-flight request key -> the loader (document) that issued it. */
+  readonly inflight = new Map<string, string>();
   private readonly networkListeners = new Set<() => void>();
 
   constructor(
@@ -52,6 +56,7 @@ export class Page {
     this.url = info.url;
     this.title = info.title;
     this.capture = new PageCapture(captureOptions);
+    this.network = new NetworkCapture(captureOptions);
   }
 
   get id(): string {
@@ -65,7 +70,7 @@ export class Page {
   /** Enables the domains we rely on, then lets the (paused) target run. */
   async init(): Promise<void> {
     const session = this.session;
-    this.offs.push(this.frames.track(session), this.capture.attach(session));
+    this.offs.push(this.frames.track(session), this.capture.attach(session), this.network.attach(session));
     this.offs.push(
       session.on('Page.frameNavigated', ({ frame }) => {
         if (frame.parentId) return;
@@ -108,7 +113,7 @@ export class Page {
       if (type === 'iframe') {
         this.childSessions.add(child);
         this.frames.assignSession(event.targetInfo.targetId, child);
-        this.offs.push(this.frames.track(child), this.capture.attach(child), ...this.trackNetwork(child));
+        this.offs.push(this.frames.track(child), this.capture.attach(child), this.network.attach(child), ...this.trackNetwork(child));
         child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
         const [, , , tree] = await Promise.all([
           child.send('Page.enable'),
@@ -131,17 +136,33 @@ export class Page {
   }
 
   private trackNetwork(session: Session): Array<() => void> {
+    const notify = () => {
+      for (const listener of [...this.networkListeners]) listener();
+    };
     const done = (requestId: string) => {
-      if (this.inflight.delete(`${session.id}:${requestId}`)) for (const listener of [...this.networkListeners]) listener();
+      if (this.inflight.delete(`${session.id}:${requestId}`)) notify();
     };
     return [
       session.on('Network.requestWillBeSent', (event) => {
-        this.inflight.add(`${session.id}:${event.requestId}`);
-        for (const listener of [...this.networkListeners]) listener();
+        this.inflight.set(`${session.id}:${event.requestId}`, event.loaderId);
+        notify();
       }),
       session.on('Network.loadingFinished', (event) => done(event.requestId)),
       session.on('Network.loadingFailed', (event) => done(event.requestId)),
       session.on('Network.requestServedFromCache', (event) => done(event.requestId)),
+      session.on('Page.frameNavigated', ({ frame }) => {
+        // Chrome never finishes some requests of a document that is gone (e.g. a fetch whose body
+        // was never read): forget everything this session's old documents left behind
+        if (frame.parentId) return;
+        let dropped = false;
+        for (const [key, loaderId] of this.inflight) {
+          if (key.startsWith(`${session.id}:`) && loaderId !== frame.loaderId) {
+            this.inflight.delete(key);
+            dropped = true;
+          }
+        }
+        if (dropped) notify();
+      }),
     ];
   }
 
@@ -292,11 +313,13 @@ export class Page {
         navigated = true;
         const timeoutMs = options.timeoutMs ?? 30_000;
         try {
-          await watcher.until(() => watcher.committedLoader !== undefined, timeoutMs, () => 'The navigation started by the action');
-          if (watcher.committedLoader) await this.waitForLoader(watcher, watcher.committedLoader, 'load', timeoutMs, 'The navigation started by the action');
+          // a navigation that turned into a download never commits: Page.downloadWillBegin ends the wait
+          await watcher.until(() => watcher.committedLoader !== undefined || watcher.downloadStarted, timeoutMs, () => 'The navigation started by the action');
+          if (!watcher.committedLoader) navigated = false;
+          else await this.waitForLoader(watcher, watcher.committedLoader, 'load', timeoutMs, 'The navigation started by the action');
         } catch (error) {
           // a navigation that was requested but cancelled (e.g. download, 204) is not an error of the action
-          if (!(error instanceof ArgusError && error.code === 'timeout') || watcher.committedLoader) throw error;
+          if (!((error instanceof ArgusError && error.code === 'timeout') || error instanceof NavigationTimeoutError) || watcher.committedLoader) throw error;
           navigated = false;
         }
       } else if (watcher.sameDocumentUrl) {

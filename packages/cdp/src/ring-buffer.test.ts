@@ -28,3 +28,15 @@ describe('RingBuffer', () => {
     expect(() => new RingBuffer(0)).toThrow(RangeError);
   });
 });
+
+describe('RingBuffer.at', () => {
+  it('finds an entry by sequence number while it is still buffered', () => {
+    const ring = new RingBuffer<string>(2);
+    for (const item of ['a', 'b', 'c']) ring.push(item);
+    expect(ring.at(1)).toBeUndefined();
+    expect(ring.at(2)).toBe('b');
+    expect(ring.at(3)).toBe('c');
+    expect(ring.at(4)).toBeUndefined();
+    expect(ring.at(2.5)).toBeUndefined();
+  });
+});

@@ -48,6 +48,13 @@ export class RingBuffer<T> {
     return out;
   }
 
+  /** The entry with this sequence number, if it is still in the buffer (O(1)). */
+  at(seq: number): T | undefined {
+    const firstSeq = this.nextSeq - this.length;
+    if (!Number.isInteger(seq) || seq < firstSeq || seq >= this.nextSeq) return undefined;
+    return this.items[(this.start + (seq - firstSeq)) % this.capacity];
+  }
+
   clear(): void {
     this.items.fill(undefined);
     this.start = 0;

@@ -5,6 +5,18 @@ import { inputCommands } from './commands/input.js';
 import { pageCommands } from './commands/page.js';
 import { snapshotCommands } from './commands/snapshot.js';
 import { tabCommands } from './commands/tabs.js';
+import { captureCommands } from './commands/capture.js';
+import { batchCommands } from './commands/batch.js';
+import { tokenCommands } from './commands/token.js';
+import { sessionCommands } from './commands/session.js';
+import { readCommands } from './commands/read.js';
+import { inspectCommands } from './commands/inspect.js';
+import { visualCommands } from './commands/visual.js';
+import { pointerCommands } from './commands/pointer.js';
+import { filesCommands } from './commands/files.js';
+import { pagesCommands } from './commands/pages.js';
+import { emulationCommands } from './commands/emulation.js';
+import { stateCommands } from './commands/state.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -17,6 +29,18 @@ export const manifest = {
   input: inputCommands,
   content: contentCommands,
   tabs: tabCommands,
+  capture: captureCommands,
+  batch: batchCommands,
+  token: tokenCommands,
+  session: sessionCommands,
+  read: readCommands,
+  inspect: inspectCommands,
+  visual: visualCommands,
+  pointer: pointerCommands,
+  files: filesCommands,
+  pages: pagesCommands,
+  emulation: emulationCommands,
+  state: stateCommands,
 };
 
 export type Manifest = typeof manifest;

@@ -13,6 +13,8 @@ export interface Point {
 
 const WAIT_FN = waitActionable.toString();
 const HIT_FN = hitCheck.toString();
+/** waitActionable with the in-page scroll and hit test (hitCheck bound in): one round trip for a top-frame element. */
+const WAIT_AND_HIT_FN = `function (timeoutMs, needEnabled, needEditable) { return (${WAIT_FN}).call(this, timeoutMs, needEnabled, needEditable, ${HIT_FN}); }`;
 const DESCRIBE_FN = describeElement.toString();
 
 /**
@@ -35,6 +37,26 @@ export async function ensureActionable(
   throw notActionable(handle, state.reason, timeoutMs);
 }
 
+/**
+ * Where a click on the element lands, after checking it is actionable and that nothing covers it.
+ * A top-frame element needs one round trip (scroll, wait, box and hit test all in the page); an
+ * element in an iframe goes through CDP (DOM.scrollIntoViewIfNeeded, content quads, frame offsets
+ * and DOM.getNodeForLocation in each session).
+ */
+export async function actionPoint(page: Page, handle: ElementHandle, timeoutMs: number, needs: { enabled?: boolean } = {}): Promise<ClickPoint> {
+  if (handle.frameId !== page.mainFrameId || handle.session !== page.session) {
+    const state = await ensureActionable(handle, timeoutMs, needs);
+    const point = await clickPoint(page, handle, state);
+    await assertHit(page, handle, point);
+    return point;
+  }
+  const state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_AND_HIT_FN, [timeoutMs, needs.enabled !== false, false]);
+  if (state.reason === 'obscured') throw obscured(handle, state.covering ?? 'another element');
+  if (!state.ok || !state.point) throw notActionable(handle, state.reason, timeoutMs);
+  const scroll = state.scroll ?? { x: 0, y: 0 };
+  return { main: state.point, local: state.point, mainScroll: scroll, localScroll: scroll, offset: { dx: 0, dy: 0 } };
+}
+
 export function notActionable(handle: ElementHandle, reason: ActionableResult['reason'], timeoutMs: number): ArgusError {
   const details = { element: handle.label, reason, timeoutMs };
   switch (reason) {
@@ -44,6 +66,8 @@ export function notActionable(handle: ElementHandle, reason: ActionableResult['r
       return new ArgusError('element_not_interactable', `${handle.label} stayed disabled for ${timeoutMs} ms. Do what enables it first (fill required fields), or wait longer with --timeout-ms.`, { details });
     case 'readonly':
       return new ArgusError('element_not_interactable', `${handle.label} is not editable (read-only, or not an input, textarea or contenteditable). Target the text field itself.`, { details });
+    case 'offscreen':
+      return new ArgusError('element_not_interactable', `${handle.label} is outside the viewport and scrolling does not bring it in (positioned off-screen?). Run \`argus snapshot\` to check it is still there.`, { details });
     case 'moving':
       return new ArgusError('timeout', `${handle.label} kept moving for ${timeoutMs} ms (an animation?). Retry, or wait for the page to settle.`, { details });
     default:

@@ -1,5 +1,5 @@
 import { ArgusError } from '@argus/protocol';
-import { DEFAULT_TIMEOUT_MS, assertHit, clickPoint, ensureActionable, sessionOffset } from './actionability.js';
+import { DEFAULT_TIMEOUT_MS, actionPoint, ensureActionable, sessionOffset } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import { callOnElement, evalValue, frameContext } from './frame-eval.js';
 import { finishFill, pickOption, prepareFill, readHtml, readText, setNativeValue } from './page-actions.js';
@@ -23,9 +23,7 @@ export async function click(
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
-  const state = await ensureActionable(handle, timeoutMs);
-  const point = await clickPoint(engine.page, handle, state);
-  await assertHit(engine.page, handle, point);
+  const point = await actionPoint(engine.page, handle, timeoutMs);
   await engine.page.mouseClick(point.main.x, point.main.y, { button: options.button ?? 'left', clickCount: options.double ? 2 : 1 });
   return { element: handle.label };
 }
@@ -33,9 +31,7 @@ export async function click(
 export async function hover(engine: SnapshotEngine, target: string, options: ActionOptions = {}): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
-  const state = await ensureActionable(handle, timeoutMs, { enabled: false });
-  const point = await clickPoint(engine.page, handle, state);
-  await assertHit(engine.page, handle, point);
+  const point = await actionPoint(engine.page, handle, timeoutMs, { enabled: false });
   await engine.page.mouseMove(point.main.x, point.main.y);
   return { element: handle.label };
 }

@@ -125,13 +125,26 @@ export class SnapshotEngine {
     await this.page.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
     this.refs.retireBefore(this.page.epoch);
     this.lastRefs = [];
-    const result = await this.walkFrame(frameId, walk, 0);
+    let result = await this.walkFrame(frameId, walk, 0);
+    if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined) result = (await this.scopeInFrames(frameId, walk)) ?? result;
     if (!result) throw new ArgusError('target_closed', 'The page has no document to snapshot right now. Retry after it loads.');
     if (result.error === 'bad_selector') throw new ArgusError('invalid_input', `--scope "${scope}" is not a valid CSS selector.`);
     if (result.error === 'scope_not_found') {
       throw new ArgusError('element_not_found', `Nothing matches --scope "${scope}". Run \`argus snapshot\` without --scope to see the page.`);
     }
     return { tree: result.tree ?? { r: 'root' }, title: result.title };
+  }
+
+  /** A --scope selector the top document does not match: the first frame below (breadth first) whose document does. */
+  private async scopeInFrames(frameId: string, walk: WalkOptions): Promise<WalkResult | undefined> {
+    const queue = this.page.frames.children(frameId);
+    for (let index = 0; index < queue.length && index < 50; index++) {
+      const frame = queue[index]!;
+      const result = await this.walkFrame(frame.id, walk, 1);
+      if (result && !result.error) return result;
+      queue.push(...this.page.frames.children(frame.id));
+    }
+    return undefined;
   }
 
   private async walkFrame(frameId: string, walk: WalkOptions, nesting: number): Promise<WalkResult | undefined> {
@@ -207,8 +220,9 @@ export class SnapshotEngine {
     if (!ctx) throw staleError(ref);
     const object = await evalObject(ctx, `globalThis.__argus ? globalThis.__argus.get(${entry.id}, ${JSON.stringify(entry.token)}) : null`).catch(() => undefined);
     if (!object?.objectId) throw staleError(ref);
-    const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
-    return { session: ctx.session, objectId: object.objectId, backendNodeId: node.backendNodeId, frameId: entry.frameId, label: `${entry.label} [${ref}]` };
+    // the walker id resolves to the same DOM node for the document's life, so its backend id is looked up once
+    entry.backendNodeId ??= (await ctx.session.send('DOM.describeNode', { objectId: object.objectId })).node.backendNodeId;
+    return { session: ctx.session, objectId: object.objectId, backendNodeId: entry.backendNodeId, frameId: entry.frameId, label: `${entry.label} [${ref}]` };
   }
 
   private async resolveSelector(selector: string): Promise<ElementHandle> {
@@ -262,8 +276,9 @@ export class SnapshotEngine {
   }
 }
 
+/** Refs shown (an interactive-mode line can carry several: `link "A" [ref=e1], "B" [ref=e2]`). */
 function countRefs(lines: string[]): number {
   let count = 0;
-  for (const line of lines) if (line.includes('[ref=')) count++;
+  for (const line of lines) for (let at = line.indexOf('[ref='); at >= 0; at = line.indexOf('[ref=', at + 5)) count++;
   return count;
 }

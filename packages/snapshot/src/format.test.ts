@@ -99,15 +99,72 @@ describe('formatTree', () => {
     expect(formatTree(picker, { interactive: true })).toEqual(['dialog "Choose date"', ' button "Previous month" [ref=e1]', ' text: March 2024', ' button "1" [ref=e2]']);
   });
 
-  it('keeps controls nested in headings and header cells, and clips long names, in interactive mode', () => {
+  it('keeps controls nested in headings and header cells, and drops a heading that repeats its link, in interactive mode', () => {
     const page: WalkNode = {
       r: 'root',
       c: [
         { r: 'heading', n: 'Story', s: ['level=2'], c: [{ r: 'link', n: 'Story', ref: 'e1', i: 1 }] },
+        { r: 'heading', n: 'Comments', s: ['level=2'] },
+        { r: 'button', n: 'Reply', ref: 'e4', i: 1 },
         { r: 'table', c: [{ r: 'row', c: [{ r: 'columnheader', n: 'Name', c: [{ r: 'button', n: 'Sort by name', ref: 'e2', i: 1 }] }] }] },
-        { r: 'link', n: 'x'.repeat(60), ref: 'e3', i: 1 },
       ],
     };
-    expect(formatTree(page, { interactive: true })).toEqual(['heading "Story"', 'link "Story" [ref=e1]', 'table', ' button "Sort by name" [ref=e2]', `link "${'x'.repeat(39)}…" [ref=e3]`]);
+    expect(formatTree(page, { interactive: true })).toEqual(['link "Story" [ref=e1]', 'heading "Comments"', 'button "Reply" [ref=e4]', 'table', ' button "Sort by name" [ref=e2]']);
+  });
+
+  it('puts runs of same-role siblings on one line, each name still followed by its [ref=…]', () => {
+    const links = ['Home', 'News', 'Sport'].map((n, i): WalkNode => ({ r: 'link', n, ref: `e${i + 1}`, i: 1 }));
+    const page: WalkNode = {
+      r: 'root',
+      c: [
+        { r: 'navigation', c: [...links, { r: 'button', n: 'Menu', ref: 'e4', i: 1, s: ['expanded=false'] }, { r: 'button', h: 'icon: search', ref: 'e5', i: 1 }] },
+        { r: 'textbox', n: 'Email', ref: 'e6', i: 1, v: 'a@b.c' },
+        { r: 'textbox', n: 'Name', ref: 'e7', i: 1 },
+        { r: 'checkbox', n: 'Terms', ref: 'e8', i: 1, s: ['checked'] },
+      ],
+    };
+    expect(formatTree(page, { interactive: true })).toEqual([
+      'navigation',
+      ' link "Home" [ref=e1], "News" [ref=e2], "Sport" [ref=e3]',
+      ' button "Menu" [ref=e4] [expanded=false], (icon: search) [ref=e5]',
+      // a value ends the line: it runs to the end of the line
+      'textbox "Email" [ref=e6]: a@b.c',
+      'textbox "Name" [ref=e7]',
+      'checkbox "Terms" [ref=e8] [checked]',
+    ]);
+    // the default mode keeps one line per element
+    expect(formatTree(page).filter((line) => line.includes('link'))).toEqual(['  link "Home" [ref=e1]', '  link "News" [ref=e2]', '  link "Sport" [ref=e3]']);
+  });
+
+  it('wraps long runs onto a new line that repeats the role', () => {
+    const page: WalkNode = { r: 'root', c: Array.from({ length: 30 }, (_, i): WalkNode => ({ r: 'link', n: `Section ${i}`, ref: `e${i + 1}`, i: 1 })) };
+    const lines = formatTree(page, { interactive: true });
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      expect(line).toMatch(/^link "Section \d+" \[ref=e\d+\](?:, "Section \d+" \[ref=e\d+\])*$/);
+      expect(line.length).toBeLessThan(230);
+    }
+    expect(lines.join('\n').match(/\[ref=/g)).toHaveLength(30);
+  });
+
+  it('cuts long names at a word boundary, longer where two names would look the same', () => {
+    const page: WalkNode = {
+      r: 'root',
+      c: [
+        { r: 'link', n: 'Attack stokes instability fears in North Africa', ref: 'e1', i: 1 },
+        { r: 'heading', n: 'Tools', s: ['level=2'] },
+        { r: 'button', n: 'Find or Review a Drug', ref: 'e2', i: 1 },
+        { r: 'button', n: 'Find or Review a Vitamin or Supplement', ref: 'e3', i: 1 },
+        { r: 'button', n: 'Firefox Free Download English (US) Windows', ref: 'e4', i: 1 },
+        { r: 'button', n: 'Firefox Free Download English (US) Linux', ref: 'e5', i: 1 },
+        { r: 'link', n: 'x'.repeat(80), ref: 'e6', i: 1 },
+      ],
+    };
+    expect(formatTree(page, { interactive: true })).toEqual([
+      'link "Attack stokes instabili…" [ref=e1]',
+      'heading "Tools"',
+      'button "Find or Review a Drug" [ref=e2], "Find or Review a Vitamin or…" [ref=e3], "Firefox Free Download English (US) Windows" [ref=e4], "Firefox Free Download English (US) Linux" [ref=e5]',
+      `link "${'x'.repeat(23)}…" [ref=e6]`,
+    ]);
   });
 });

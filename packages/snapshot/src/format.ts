@@ -11,11 +11,6 @@ type Item = WalkNode | string;
 const INDENT = '  ';
 /** Interactive mode is read on every agent step: one space per level and shorter names keep it small. */
 const INTERACTIVE_INDENT = ' ';
-const INTERACTIVE_NAME_MAX = 40;
-
-function clipName(name: string): string {
-  return name.length > INTERACTIVE_NAME_MAX ? `${name.slice(0, INTERACTIVE_NAME_MAX - 1).trimEnd()}…` : name;
-}
 /** Containers that stay as context lines in interactive mode when they hold something. */
 const CONTEXT_ROLES = new Set([
   'banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'form', 'region', 'dialog', 'alertdialog',
@@ -25,6 +20,8 @@ const CONTEXT_ROLES = new Set([
 const LABELLING_CONTEXT = new Set(['dialog', 'alertdialog', 'grid', 'tablist', 'toolbar', 'menu', 'listbox', 'group', 'radiogroup']);
 /** Unnamed containers that add no information of their own: their children take their place. */
 const TRANSPARENT = new Set(['list', 'listitem', 'cell', 'rowgroup', 'generic', 'group', 'root', 'article', 'status']);
+/** Form fields: one per line in interactive mode, never joined into a run. */
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader', 'gridcell']);
 
 function quote(text: string): string {
@@ -99,10 +96,58 @@ function formatFull(items: Item[], level: number, maxDepth: number, out: string[
   }
 }
 
+/** Interactive mode: names and headings are cut at a word boundary to about this many characters. */
+const INTERACTIVE_NAME_MAX = 24;
+/** ...but cut longer, up to this, where the short form would not tell two names apart. */
+const INTERACTIVE_NAME_LIMIT = 60;
+/** A run of same-role sibling controls shares one line, wrapped after about this many characters. */
+const RUN_WRAP = 200;
+
 interface Entry {
   level: number;
-  text: string;
   kind: 'item' | 'heading' | 'open';
+  /** context lines and text labels, already rendered */
+  text?: string;
+  /** an interactive item or a heading */
+  node?: WalkNode;
+}
+
+/** Cuts a name to about `max` characters at a word boundary, with an ellipsis. */
+export function clipWords(name: string, max: number): string {
+  if (name.length <= max) return name;
+  let cut = name.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  if (space >= max * 0.6) cut = cut.slice(0, space);
+  return `${cut.replace(/[\s,;:.\-–—|/(]+$/, '')}…`;
+}
+
+/**
+ * Short names for every node. A name is cut longer when its cut form is the start of another name
+ * on the page (two "Find or Review a…" would be the same to an agent), so names stay distinguishable.
+ */
+function shortNames(nodes: WalkNode[]): Map<string, string> {
+  const sorted = [...new Set(nodes.map((node) => node.n).filter((name): name is string => Boolean(name)))].sort();
+  const sharedStem = (stem: string, self: string): boolean => {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (sorted[mid]! < stem) low = mid + 1;
+      else high = mid;
+    }
+    for (let index = low; index < sorted.length && sorted[index]!.startsWith(stem); index++) if (sorted[index] !== self) return true;
+    return false;
+  };
+  const out = new Map<string, string>();
+  for (const name of sorted) {
+    let short = name;
+    for (let max = INTERACTIVE_NAME_MAX; ; max = Math.ceil(max * 1.5)) {
+      short = clipWords(name, Math.min(max, INTERACTIVE_NAME_LIMIT));
+      if (short === name || max >= INTERACTIVE_NAME_LIMIT || !sharedStem(short.slice(0, -1), name)) break;
+    }
+    out.set(name, short);
+  }
+  return out;
 }
 
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
@@ -113,12 +158,12 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
       continue;
     }
     if (item.ref) {
-      out.push({ level, text: nodeLine(item.n ? { ...item, n: clipName(item.n) } : item), kind: 'item' });
+      out.push({ level, node: item, kind: 'item' });
       if (item.c) collectInteractive(item.c, level + 1, item.r, out);
       continue;
     }
     if (item.r === 'heading' && item.n) {
-      out.push({ level, text: `heading ${quote(clipName(item.n))}`, kind: 'heading' });
+      out.push({ level, node: item, kind: 'heading' });
       if (item.c) collectInteractive(item.c, level, parentRole, out);
       continue;
     }
@@ -132,7 +177,7 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
     const isContext = CONTEXT_ROLES.has(item.r) && (item.r !== 'group' || Boolean(item.n)) && (item.r !== 'region' || Boolean(item.n));
     if (isContext) {
       const start = out.length;
-      out.push({ level, text: nodeLine(item.n ? { ...item, n: clipName(item.n) } : item), kind: 'open' });
+      out.push({ level, node: item, kind: 'open' });
       collectInteractive(item.c ?? [], level + 1, item.r, out);
       // a context line that ended up holding no control is dropped, with whatever it collected
       if (!out.slice(start + 1).some((entry) => entry.kind === 'item')) out.length = start;
@@ -142,10 +187,28 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
   }
 }
 
+/** Equal, or one starts with the other (a heading "Story" over a link "Story: the details"). */
+function sameText(a: string, b: string): boolean {
+  const clean = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const x = clean(a);
+  const y = clean(b);
+  return x === y || (y.length >= 12 && x.startsWith(y)) || (x.length >= 12 && y.startsWith(x));
+}
+
+/** `"name" [ref=e1] [checked]` — a node's line without its role. */
+function body(node: WalkNode, names: Map<string, string>): string {
+  const n = node.n ? names.get(node.n) ?? node.n : undefined;
+  const h = !n && node.h ? clipWords(node.h, INTERACTIVE_NAME_MAX + 6) : undefined;
+  return nodeLine({ ...node, r: '', ...(n ? { n } : {}), ...(h ? { h } : {}) }).trimStart();
+}
+
 function formatInteractive(root: Item[], maxDepth: number): string[] {
   const entries: Entry[] = [];
   collectInteractive(root, 0, 'root', entries);
+  const names = shortNames(entries.flatMap((entry) => (entry.node ? [entry.node] : [])));
   const lines: string[] = [];
+  /** the line a run of same-role siblings is being appended to */
+  let run: { index: number; level: number; role: string } | undefined;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index]!;
     if (entry.level > maxDepth) continue;
@@ -161,8 +224,28 @@ function formatInteractive(root: Item[], maxDepth: number): string[] {
         }
       }
       if (!useful) continue;
+      // a heading that only repeats the name of the control right after it (a headline link) says nothing more
+      const following = entries[index + 1];
+      if (following?.kind === 'item' && following.node?.n && sameText(following.node.n, entry.node?.n ?? '')) continue;
     }
-    lines.push(INTERACTIVE_INDENT.repeat(entry.level) + entry.text);
+    const pad = INTERACTIVE_INDENT.repeat(entry.level);
+    const node = entry.node;
+    if (!node) {
+      lines.push(pad + entry.text);
+      run = undefined;
+      continue;
+    }
+    const rest = body(node, names);
+    const text = entry.kind === 'heading' ? `heading ${quote(names.get(node.n ?? '') ?? node.n ?? '')}` : rest ? `${node.r} ${rest}` : node.r;
+    // siblings of one role share a line: `link "Home" [ref=e1], "News" [ref=e2]`; form fields, which
+    // carry values and are filled one at a time, keep a line each
+    const joinable = entry.kind === 'item' && node.v === undefined && !FIELD_ROLES.has(node.r);
+    if (joinable && run && run.level === entry.level && run.role === node.r && lines[run.index]!.length + text.length < RUN_WRAP) {
+      lines[run.index] += `, ${rest}`;
+      continue;
+    }
+    lines.push(pad + text);
+    run = joinable ? { index: lines.length - 1, level: entry.level, role: node.r } : undefined;
   }
   return lines;
 }

@@ -3,22 +3,37 @@
 
 export interface ActionableResult {
   ok: boolean;
-  reason?: 'detached' | 'hidden' | 'disabled' | 'readonly' | 'moving';
+  reason?: 'detached' | 'hidden' | 'disabled' | 'readonly' | 'moving' | 'offscreen' | 'obscured';
   /** frame-viewport rect once ok */
   rect?: { x: number; y: number; width: number; height: number };
   inViewport?: boolean;
   /** the frame's scroll offset: DOM.getNodeForLocation takes document coordinates */
   scroll?: { x: number; y: number };
+  /** with a hit test: the frame-viewport point that was tested (the centre of the element's visible part) */
+  point?: { x: number; y: number };
+  /** with a failed hit test: what a click at the point would hit instead */
+  covering?: string;
 }
 
 /**
  * Resolves once the element is connected, visible, enabled (and editable when asked) and its box is
  * the same on two consecutive animation frames, or when the time is up. rAF-driven, with a timer
  * fallback for pages that do not paint (background tabs): never a fixed sleep.
+ *
+ * With `hitTest` (`hitCheck`, bound in by the caller's source; for elements of the top frame) it also scrolls the element
+ * into view itself and hit-tests the centre of its visible part with elementFromPoint (through open
+ * shadow roots), so one round trip answers "where to click, and would the click land there".
  */
-export function waitActionable(this: Element, timeoutMs: number, needEnabled: boolean, needEditable: boolean): Promise<ActionableResult> {
+export function waitActionable(
+  this: Element,
+  timeoutMs: number,
+  needEnabled: boolean,
+  needEditable: boolean,
+  hitTest?: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
+): Promise<ActionableResult> {
   const el = this;
   const deadline = performance.now() + timeoutMs;
+  let scrolls = 0;
   const disabled = () =>
     el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' || el.closest('[inert]') !== null;
   const editable = () => {
@@ -37,6 +52,16 @@ export function waitActionable(this: Element, timeoutMs: number, needEnabled: bo
     }
     return false;
   };
+  /** The visible part of a rect in the layout viewport (without scrollbars). */
+  const visiblePart = (rect: DOMRect) => {
+    const width = document.documentElement.clientWidth || innerWidth;
+    const height = document.documentElement.clientHeight || innerHeight;
+    const left = Math.max(rect.left, 0);
+    const top = Math.max(rect.top, 0);
+    const right = Math.min(rect.right, width);
+    const bottom = Math.min(rect.bottom, height);
+    return right - left >= 1 && bottom - top >= 1 ? { x: (left + right) / 2, y: (top + bottom) / 2 } : null;
+  };
   return new Promise((resolve) => {
     let last: DOMRect | null = null;
     let reason: ActionableResult['reason'] = 'hidden';
@@ -50,10 +75,36 @@ export function waitActionable(this: Element, timeoutMs: number, needEnabled: bo
       requestAnimationFrame(once);
       setTimeout(once, 100);
     };
+    const finish = (rect: DOMRect): ActionableResult => {
+      const inViewport = rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
+      const result: ActionableResult = { ok: true, rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, inViewport, scroll: { x: scrollX, y: scrollY } };
+      if (!hitTest) return result;
+      const point = visiblePart(rect);
+      if (!point) return { ok: false, reason: 'offscreen' };
+      let hit = document.elementFromPoint(point.x, point.y);
+      for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
+        const inner = hit.shadowRoot.elementFromPoint(point.x, point.y);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      const verdict = hitTest.call(el, hit);
+      return verdict.ok ? { ...result, point } : { ok: false, reason: 'obscured', covering: verdict.covering ?? 'another element' };
+    };
     const check = () => {
       if (!el.isConnected) return resolve({ ok: false, reason: 'detached' });
-      const rect = el.getBoundingClientRect();
+      let rect = el.getBoundingClientRect();
       const visible = el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && rect.width > 0 && rect.height > 0;
+      if (visible && hitTest && scrolls < 3) {
+        // centre it when its centre is out of view (what DOM.scrollIntoViewIfNeeded does), without smooth scrolling
+        const cx = rect.left + rect.width / 2;
+        const cy = rect.top + rect.height / 2;
+        if (cx < 0 || cy < 0 || cx >= (document.documentElement.clientWidth || innerWidth) || cy >= (document.documentElement.clientHeight || innerHeight)) {
+          scrolls++;
+          el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+          rect = el.getBoundingClientRect();
+          last = null;
+        }
+      }
       if (!visible) {
         reason = 'hidden';
         last = null;
@@ -64,8 +115,7 @@ export function waitActionable(this: Element, timeoutMs: number, needEnabled: bo
         reason = 'readonly';
         last = null;
       } else if ((last && last.x === rect.x && last.y === rect.y && last.width === rect.width && last.height === rect.height) || (!last && !animated())) {
-        const inViewport = rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
-        return resolve({ ok: true, rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, inViewport, scroll: { x: scrollX, y: scrollY } });
+        return resolve(finish(rect));
       } else {
         reason = 'moving';
         last = rect;

@@ -22,7 +22,7 @@ export interface ArgusPageApi {
  */
 export function installArgus(): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 4;
+  const VERSION = 5;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const ids = new WeakMap<Element, number>();
@@ -215,7 +215,7 @@ export function installArgus(): ArgusPageApi {
     if (href && !href.startsWith('javascript:')) {
       // the most telling part of a URL is usually its last path segment (an article slug)
       const path = href.replace(/^[a-z]+:\/\/[^/]+|^\/\/[^/]+/i, '').split(/[?#]/)[0] || '';
-      const segments = path.split('/').filter((part) => part && !/^(?:index\.html?|\d+)$/.test(part));
+      const segments = path.split('/').filter((part) => part && !/^(?:(?:index|default)(?:\.[a-z]+)?|\d+)$/i.test(part));
       const last = (segments.pop() || href).replace(/\.[a-z]+$/i, '');
       return 'href: ' + clip(last, 40);
     }
@@ -403,7 +403,9 @@ export function installArgus(): ArgusPageApi {
     const childCtx: Ctx = {
       inInteractive: ctx.inInteractive || interactive,
       parentPointer: pointer,
-      ariaHidden,
+      // a control kept inside aria-hidden content (a menu hidden from screen readers only) still needs
+      // its text as its name; an aria-hidden part inside the control (an icon glyph) hides itself
+      ariaHidden: interactive ? false : ariaHidden,
       hiddenVisibility,
     };
     const block = !display.startsWith('inline') && display !== 'contents';

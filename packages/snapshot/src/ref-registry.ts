@@ -9,6 +9,8 @@ export interface RefEntry {
   id: number;
   epoch: number;
   label: string;
+  /** the node's DOM.BackendNodeId once an action looked it up (it never changes for a node) */
+  backendNodeId?: number;
 }
 
 const REF_PATTERN = /^@?((?:f\d+)?e\d+)$/;

@@ -26,6 +26,14 @@ const MODAL = html(`
 
 const NEXT = html('<h1>Next page</h1>');
 
+const HITS = html(`
+<button id="glass" onclick="window.glass = true">Under glass</button>
+<div style="position:fixed;inset:0;pointer-events:none;background:rgba(0,0,0,.1)"></div>
+<button id="wrapped" onclick="window.wrapped = true"><span style="padding:8px">Wrapped label</span></button>
+<button id="away" style="position:absolute;left:-5000px;top:10px">Off screen</button>
+<div style="height:1600px"></div>
+<div id="scroller" style="overflow:auto;height:60px;width:300px"><div style="height:400px"></div><button id="nested" onclick="window.nested = true">Nested scroll</button></div>`);
+
 let tb: TestBrowser;
 let served: Served;
 let page: Page;
@@ -38,7 +46,7 @@ function refOf(text: string, pattern: string): string {
 }
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), servePages({ '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT })]);
+  [tb, served] = await Promise.all([startBrowser(), servePages({ '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT, '/hits': HITS })]);
   page = await openPage(tb.browser, `${served.origin}/actions`);
   engine = new SnapshotEngine(page);
 });
@@ -153,6 +161,20 @@ describe('actions', () => {
     expect(error).toMatchObject({ code: 'ref_stale', message: `Ref ${countRef} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.` });
     const after = await engine.snapshot();
     expect(after.text).toContain('Next page');
+  });
+
+  it('hit-tests like a real click: through pointer-events:none layers, onto child content, into scroll containers', async () => {
+    const hitsPage = await openPage(tb.browser, `${served.origin}/hits`);
+    const hitsEngine = new SnapshotEngine(hitsPage);
+    const { text } = await hitsEngine.snapshot({ interactive: true });
+    await click(hitsEngine, refOf(text, '"Under glass"'));
+    await click(hitsEngine, refOf(text, '"Wrapped label"'));
+    await click(hitsEngine, refOf(text, '"Nested scroll"'));
+    expect(await hitsPage.evaluate('[window.glass, window.wrapped, window.nested]')).toEqual([true, true, true]);
+    const started = performance.now();
+    const error = await click(hitsEngine, refOf(text, '"Off screen"')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'element_not_interactable', message: expect.stringContaining('outside the viewport') });
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('refuses to click an element covered by a modal, naming the cover', async () => {

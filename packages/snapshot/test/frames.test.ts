@@ -75,6 +75,32 @@ describe('frames', () => {
     }
   });
 
+  it('annotates refs inside every kind of frame and removes every overlay', async () => {
+    const text = await snapshotWithFrames();
+    const overlayIn = (frameId: string) => {
+      const frame = page.frames.get(frameId)!;
+      const expression = `(() => { const o = document.getElementById('__argus_overlay__'); return o ? [...o.children].map((el) => el.textContent).filter(Boolean) : null; })()`;
+      return page.evaluate<string[] | null>(expression, { session: frame.session, contextId: page.frames.mainWorld(frameId)! });
+    };
+    const remove = await engine.annotate();
+    const children = page.frames.children(page.mainFrameId).filter((frame) => page.frames.mainWorld(frame.id) !== undefined);
+    const labels = (await Promise.all(children.map((frame) => overlayIn(frame.id)))).flatMap((list) => list ?? []);
+    for (const label of ['Same', 'Port', 'Site']) expect(labels).toContain(refOf(text, `"${label} (?:button|clicked)"`));
+    expect(await overlayIn(page.mainFrameId)).toContain(refOf(text, 'button "Top button"'));
+    await remove();
+    for (const frame of [...children, page.frames.get(page.mainFrameId)!]) expect(await overlayIn(frame.id)).toBeNull();
+  });
+
+  it('--scope with a selector that only matches inside a frame snapshots that frame', async () => {
+    await snapshotWithFrames();
+    const { text } = await engine.snapshot({ scope: '#i', interactive: true });
+    expect(text).toMatch(/^textbox "(?:Same|Port|Site) input" \[ref=f\d+e\d+\]/);
+    expect(text.split('\n')).toHaveLength(1);
+    const ref = refOf(text, 'textbox "(?:Same|Port|Site) input"');
+    expect((await fill(engine, ref, 'scoped')).value).toBe('scoped');
+    await expect(engine.snapshot({ scope: '#nowhere' })).rejects.toMatchObject({ code: 'element_not_found' });
+  });
+
   it('keeps frame refs stable and interactive mode shows the frame boundary', async () => {
     const first = await snapshotWithFrames();
     const { text } = await engine.snapshot({ interactive: true });

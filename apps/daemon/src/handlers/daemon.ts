@@ -16,6 +16,8 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         browser: { running: manager.running, pid: manager.pid, version: manager.version, crashed: manager.hasCrashed, launches: manager.launches },
         tabs: manager.running ? ((await manager.ensure().catch(() => undefined))?.tabs().length ?? 0) : 0,
         activeTab: manager.activeTabId ?? null,
+        tokens: services.tokens.size,
+        extension: services.relay.view(),
       };
     },
     async stop() {

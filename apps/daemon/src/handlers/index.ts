@@ -6,6 +6,18 @@ import { inputHandlers } from './input.js';
 import { pageHandlers } from './page.js';
 import { snapshotHandlers } from './snapshot.js';
 import { tabHandlers } from './tabs.js';
+import { captureHandlers } from './capture.js';
+import { batchHandlers } from './batch.js';
+import { tokenHandlers } from './token.js';
+import { sessionHandlers } from './session.js';
+import { readHandlers } from './read.js';
+import { inspectHandlers } from './inspect.js';
+import { visualHandlers } from './visual.js';
+import { pointerHandlers } from './pointer.js';
+import { filesHandlers } from './files.js';
+import { pagesHandlers } from './pages.js';
+import { emulationHandlers } from './emulation.js';
+import { stateHandlers } from './state.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -16,5 +28,17 @@ export function createHandlers(services: Services): Handlers {
     input: inputHandlers(services),
     content: contentHandlers(services),
     tabs: tabHandlers(services),
+    capture: captureHandlers(services),
+    batch: batchHandlers(services),
+    token: tokenHandlers(services),
+    session: sessionHandlers(services),
+    read: readHandlers(services),
+    inspect: inspectHandlers(services),
+    visual: visualHandlers(services),
+    pointer: pointerHandlers(services),
+    files: filesHandlers(services),
+    pages: pagesHandlers(services),
+    emulation: emulationHandlers(services),
+    state: stateHandlers(services),
   };
 }

@@ -1,10 +1,11 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { confinePath } from '@argus/security';
-import { elementBox, scrollIntoView } from '@argus/snapshot';
+import { scrollIntoView } from '@argus/snapshot';
 import type { Services } from '../services.js';
+import { takeScreenshot } from '../screenshot.js';
 import { waitFor } from '../wait.js';
+import { downloadsFor } from '../downloads.js';
+import { frameEvalTarget } from '../frame-scope.js';
 
 export function pageHandlers(services: Services): Handlers['page'] {
   const { manager } = services;
@@ -14,7 +15,7 @@ export function pageHandlers(services: Services): Handlers['page'] {
     forward: (input) => manager.onTab(input.tab, (page) => page.history(1, input.timeoutMs)),
     reload: (input) => manager.onTab(input.tab, (page) => page.reload(input.timeoutMs)),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
-    wait: (input) => manager.onTab(input.tab, (page) => waitFor(page, manager.engine(page), input)),
+    wait: (input) => manager.onTab(input.tab, (page) => waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads')))),
     eval: (input) =>
       manager.onTab(input.tab, async (page) => {
         const wrapped = wrapUserScript(input.js);
@@ -23,21 +24,11 @@ export function pageHandlers(services: Services): Handlers['page'] {
           const element = await manager.engine(page).resolve(input.target);
           value = await page.callOn(element.objectId, `async function () { const el = this; return (${wrapped.fn})(el); }`, [], element.session);
         } else {
-          value = await page.evaluate(`(${wrapped.fn})(undefined)`, { timeoutMs: input.timeoutMs });
+          value = await page.evaluate(`(${wrapped.fn})(undefined)`, { timeoutMs: input.timeoutMs, ...(await frameEvalTarget(manager, page)) });
         }
         return { value: value === undefined ? null : value, type: value === null ? 'null' : typeof value };
       }),
-    screenshot: (input) =>
-      manager.onTab(input.tab, async (page) => {
-        const clip = input.ref ? await elementBox(manager.engine(page), input.ref) : undefined;
-        const shot = await page.screenshot({ full: input.full, ...(clip ? { clip } : {}) });
-        const path = input.path
-          ? confinePath(input.path, { workspace: services.workspace })
-          : join(services.stateDir, 'screenshots', `${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, shot.data);
-        return { path, width: shot.width, height: shot.height, bytes: shot.data.length };
-      }),
+    screenshot: (input) => manager.onTab(input.tab, (page) => takeScreenshot(services, page, manager.engine(page), input)),
     scroll: (input) =>
       manager.onTab(input.tab, async (page) => {
         if (input.target) {

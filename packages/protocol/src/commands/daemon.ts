@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
+import { ExtensionState } from './session.js';
 
 export const daemonCommands = {
   status: defineCommand({
@@ -27,6 +28,8 @@ export const daemonCommands = {
       }),
       tabs: z.number(),
       activeTab: z.string().nullable(),
+      tokens: z.number().optional().describe('Bearer tokens the daemon accepts (the root token plus those from `token create`)'),
+      extension: ExtensionState.optional().describe('The extension relay and the extension connected to it'),
     }),
   }),
   stop: defineCommand({

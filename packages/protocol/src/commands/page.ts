@@ -64,7 +64,7 @@ export const pageCommands = {
   }),
   wait: defineCommand({
     name: 'page.wait',
-    cli: { verb: 'wait', positionals: ['selector'], examples: ['argus wait "#results"', 'argus wait --text "Saved"', 'argus wait --idle', 'argus wait --ms 500'] },
+    cli: { verb: 'wait', positionals: ['selector'], examples: ['argus wait "#results"', 'argus wait --text "Saved"', 'argus wait --idle', 'argus wait --download', 'argus wait --ms 500'] },
     tool: 'argus_wait',
     kind: 'mutation',
     scope: 'read',
@@ -74,6 +74,7 @@ export const pageCommands = {
       text: z.string().min(1).max(2000).optional().describe('Wait until this text appears in the page'),
       load: z.boolean().optional().describe('Wait for the load event'),
       idle: z.boolean().optional().describe('Wait until no network request is in flight for 500 ms'),
+      download: z.boolean().optional().describe('Wait until a download (already started or the next one) has finished; see `argus downloads`'),
       ms: z.number().int().min(0).max(60_000).optional().describe('Wait this many milliseconds'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(10_000),
@@ -98,18 +99,39 @@ export const pageCommands = {
   }),
   screenshot: defineCommand({
     name: 'page.screenshot',
-    cli: { verb: 'screenshot', positionals: ['path'], aliases: { f: 'full' }, examples: ['argus screenshot', 'argus screenshot shot.png --full', 'argus screenshot --ref e12'] },
+    cli: {
+      verb: 'screenshot',
+      positionals: ['path'],
+      aliases: { f: 'full' },
+      examples: ['argus screenshot', 'argus screenshot shot.png --full', 'argus screenshot --ref e12', 'argus screenshot --clip 0,0,400,300 --format jpeg --quality 70', 'argus screenshot --base64'],
+    },
     tool: 'argus_screenshot',
     kind: 'mutation',
     scope: 'read',
-    summary: 'Capture a PNG of the viewport, the full page or one element.',
+    summary: 'Capture the viewport, the full page, one element or a clip as PNG, JPEG or WebP; to a file and/or as base64.',
     input: z.object({
-      path: z.string().min(1).max(4096).optional().describe('Where to write the PNG (inside the workspace or temp dir); default: the state dir'),
+      path: z.string().min(1).max(4096).optional().describe('Where to write the image (inside the workspace or temp dir); default: <state dir>/captures/ (no file with --base64)'),
       full: z.boolean().default(false).describe('Capture the full scrollable page'),
-      ref: Target.optional().describe('Capture only this element'),
+      ref: Target.optional().describe('Capture only this element (ref or CSS selector)'),
+      clip: z
+        .string()
+        .max(200)
+        .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
+        .optional()
+        .describe('Capture this rectangle of the page: x,y,width,height in CSS pixels from the top-left of the document'),
+      format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Image format; default from the path extension, else png'),
+      quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100 (not for png)'),
+      base64: z.boolean().default(false).describe('Return the image as base64 in the output; a file is written only when a path is given'),
       tab: TabId.optional(),
     }),
-    output: z.object({ path: z.string(), width: z.number(), height: z.number(), bytes: z.number() }),
+    output: z.object({
+      path: z.string().nullable().describe('The file written; null with --base64 and no path'),
+      format: z.enum(['png', 'jpeg', 'webp']),
+      width: z.number(),
+      height: z.number(),
+      bytes: z.number(),
+      base64: z.string().optional().describe('The image, base64-encoded (with --base64)'),
+    }),
   }),
   scroll: defineCommand({
     name: 'page.scroll',

@@ -1,0 +1,154 @@
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import type { Browser } from '@argus/cdp';
+import { ArgusError } from '@argus/protocol';
+import type { BrowserManager } from './browser-manager.js';
+
+export interface DownloadRecord {
+  id: string;
+  url: string;
+  filename: string;
+  state: 'inProgress' | 'completed' | 'canceled';
+  path: string | null;
+  bytes: number;
+  totalBytes: number;
+  /** Chrome's own file (named by guid) until it is moved to its final name. */
+  chromePath?: string;
+  frameId: string;
+  /** Reported to a caller already (by `download` or `wait --download`). */
+  claimed: boolean;
+}
+
+const KEPT = 200;
+
+/**
+ * Browser-wide download tracking: points Chrome's download behaviour at one folder
+ * (`allowAndName`, files named by guid), listens on the root session, and moves each finished file
+ * to its suggested name. Event driven: waiters are woken by downloadProgress events.
+ */
+export class DownloadTracker {
+  private readonly records = new Map<string, DownloadRecord>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    readonly dir: string,
+    manager: BrowserManager,
+  ) {
+    manager.onStart((browser) => this.attach(browser));
+  }
+
+  private async attach(browser: Browser): Promise<void> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const root = browser.router.root;
+    root.on('Browser.downloadWillBegin', (event) => {
+      this.records.set(event.guid, {
+        id: event.guid,
+        url: event.url,
+        filename: event.suggestedFilename,
+        state: 'inProgress',
+        path: null,
+        bytes: 0,
+        totalBytes: 0,
+        frameId: event.frameId,
+        claimed: false,
+      });
+      while (this.records.size > KEPT) this.records.delete(this.records.keys().next().value as string);
+      this.wake();
+    });
+    root.on('Browser.downloadProgress', (event) => {
+      const record = this.records.get(event.guid);
+      if (!record) return;
+      record.bytes = event.receivedBytes;
+      record.totalBytes = event.totalBytes;
+      if (event.state === 'completed') {
+        record.chromePath = event.filePath ?? join(this.dir, event.guid);
+        record.path = this.finalise(record);
+        record.state = 'completed';
+      } else if (event.state === 'canceled') record.state = 'canceled';
+      this.wake();
+    });
+    await root.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: this.dir, eventsEnabled: true });
+  }
+
+  /** Moves Chrome's guid-named file to the suggested name (never overwriting another file). */
+  private finalise(record: DownloadRecord): string {
+    const from = record.chromePath as string;
+    const safe = basename(record.filename || 'download').replace(/[^\w.\- ]/g, '_') || 'download';
+    return moveUnique(from, this.dir, safe);
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  list(): DownloadRecord[] {
+    return [...this.records.values()];
+  }
+
+  /** Moves a finished download to a caller-chosen file or directory (already confined). */
+  moveTo(record: DownloadRecord, target: string): void {
+    if (!record.path) return;
+    const isDir = existsSync(target) && statSync(target).isDirectory();
+    const dest = isDir ? moveUnique(record.path, target, basename(record.path)) : (mkdirSync(join(target, '..'), { recursive: true }), renameSync(record.path, target), target);
+    record.path = dest;
+  }
+
+  /**
+   * Waits for a download that matches `pick` (checked now and on every download event) to finish.
+   * Rejects with `timeout` or when it is cancelled.
+   */
+  waitFor(pick: (record: DownloadRecord) => boolean, timeoutMs: number, what: string): Promise<DownloadRecord> {
+    return new Promise((resolve, reject) => {
+      let chosen: DownloadRecord | undefined;
+      const cleanup = () => {
+        this.waiters.delete(check);
+        clearTimeout(timer);
+      };
+      const check = () => {
+        chosen ??= this.list().find(pick);
+        if (!chosen) return;
+        chosen.claimed = true;
+        if (chosen.state === 'completed') {
+          cleanup();
+          resolve(chosen);
+        } else if (chosen.state === 'canceled') {
+          cleanup();
+          reject(new ArgusError('navigation_failed', `The download of ${chosen.url} was cancelled by the browser.`, { details: { id: chosen.id } }));
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        const progress = chosen ? ` (${chosen.bytes} of ${chosen.totalBytes || '?'} bytes so far)` : ' (none started)';
+        reject(new ArgusError('timeout', `${what} did not finish within ${timeoutMs} ms${progress}. Retry with a longer --timeout-ms, or check \`argus downloads\`.`));
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
+}
+
+function moveUnique(from: string, dir: string, name: string): string {
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  let dest = join(dir, name);
+  for (let n = 1; existsSync(dest) && dest !== from; n++) dest = join(dir, `${stem} (${n})${ext}`);
+  if (dest !== from) renameSync(from, dest);
+  return dest;
+}
+
+const trackers = new WeakMap<BrowserManager, DownloadTracker>();
+
+/** One tracker per browser manager, created on first use (the daemon creates it at start-up). */
+export function downloadsFor(manager: BrowserManager, dir: string): DownloadTracker {
+  let tracker = trackers.get(manager);
+  if (!tracker) {
+    tracker = new DownloadTracker(dir, manager);
+    trackers.set(manager, tracker);
+  }
+  return tracker;
+}
+
+export function publicRecord(record: DownloadRecord): Omit<DownloadRecord, 'chromePath' | 'frameId' | 'claimed'> {
+  const { id, url, filename, state, path, bytes, totalBytes } = record;
+  return { id, url, filename, state, path, bytes, totalBytes };
+}

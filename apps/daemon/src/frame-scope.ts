@@ -1,0 +1,76 @@
+import type { Page, Session } from '@argus/cdp';
+import { ArgusError } from '@argus/protocol';
+import { type ElementHandle, SnapshotEngine, parseRef } from '@argus/snapshot';
+
+/** Same object group the snapshot engine uses, so handles are released with its own. */
+const OBJECT_GROUP = 'argus';
+
+const LABEL_FN = `function () {
+  const el = this;
+  const tag = el.tagName ? el.tagName.toLowerCase() : 'node';
+  const text = (el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('name'))) || (el.textContent || '').trim().slice(0, 40);
+  return tag + (el.id ? '#' + el.id : '') + (text ? ' "' + text.replace(/\\s+/g, ' ') + '"' : '');
+}`;
+
+/**
+ * A snapshot engine whose CSS selectors resolve in the frame chosen with `argus frame` (refs already
+ * name their frame). @argus/snapshot resolves selectors in the main frame only and has no frame
+ * hook, so the daemon wraps `resolve` here.
+ */
+export class FrameScopedEngine extends SnapshotEngine {
+  constructor(
+    page: Page,
+    private readonly selectedFrame: () => string | undefined,
+  ) {
+    super(page);
+  }
+
+  override async resolve(target: string): Promise<ElementHandle> {
+    const frameId = this.selectedFrame();
+    if (!frameId || typeof target !== 'string' || parseRef(target)) return super.resolve(target);
+    return resolveInFrame(this.page, frameId, target.trim());
+  }
+}
+
+/** The session and isolated world of a frame, or a clear error when it went away. */
+export async function frameWorld(page: Page, frameId: string, world: 'isolated' | 'main' = 'isolated'): Promise<{ session: Session; contextId: number }> {
+  const frame = page.frames.get(frameId);
+  if (!frame || frame.session.isDetached) throw frameGone(frameId);
+  const contextId = world === 'main' ? page.frames.mainWorld(frameId) : await page.frames.isolatedWorld(frameId).catch(() => undefined);
+  if (contextId === undefined) throw frameGone(frameId);
+  return { session: frame.session, contextId };
+}
+
+function frameGone(frameId: string): ArgusError {
+  return new ArgusError('element_not_found', `The selected frame ${frameId} has no document right now (it was removed or is loading). Run \`argus frame main\` or select it again.`);
+}
+
+async function resolveInFrame(page: Page, frameId: string, selector: string): Promise<ElementHandle> {
+  if (!selector) throw new ArgusError('invalid_input', 'Pass a ref (e.g. e12) or a CSS selector.');
+  const { session, contextId } = await frameWorld(page, frameId);
+  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
+    expression: `document.querySelector(${JSON.stringify(selector)})`,
+    contextId,
+    objectGroup: OBJECT_GROUP,
+  });
+  if (exceptionDetails) throw new ArgusError('invalid_input', `"${selector}" is neither a ref (like e12) nor a valid CSS selector.`);
+  if (!result.objectId || result.subtype === 'null') {
+    throw new ArgusError('element_not_found', `No element matches "${selector}" in the selected frame. Run \`argus frame main\` to search the top document, or fix the selector.`, {
+      details: { selector, frameId },
+    });
+  }
+  const [{ node }, label] = await Promise.all([
+    session.send('DOM.describeNode', { objectId: result.objectId }),
+    session
+      .send('Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: LABEL_FN, returnByValue: true })
+      .then(({ result: value }) => String(value.value ?? selector))
+      .catch(() => selector),
+  ]);
+  return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
+}
+
+/** Where page-level evaluation runs: the selected frame's main world, or `{}` for the main frame. */
+export async function frameEvalTarget(manager: { selectedFrame(page: Page): string | undefined }, page: Page): Promise<{ session?: Session; contextId?: number }> {
+  const frameId = manager.selectedFrame(page);
+  return frameId ? frameWorld(page, frameId, 'main') : {};
+}

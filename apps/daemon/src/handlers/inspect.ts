@@ -1,0 +1,107 @@
+import { ArgusError, type Handlers, type Manifest, type OutputOf } from '@argus/protocol';
+import { parseRef } from '@argus/snapshot';
+import { elementStyles } from '../css-rules.js';
+import { callOnElement, isolatedContext } from '../page-eval.js';
+import { ATTRIBUTES_FN, COMPUTED_STYLE_FN, PERF_FN, STATE_FN, STORAGE_READ_FN, STORAGE_WRITE_FN } from '../page-inspect.js';
+import type { Services } from '../services.js';
+
+type Out<K extends keyof Manifest['inspect']> = OutputOf<Manifest['inspect'][K]>;
+
+const kebab = (name: string) => (name.startsWith('--') ? name : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+
+function noStorage(origin: string, reason: string): ArgusError {
+  return new ArgusError('unsupported', `This page (origin ${origin}) has no web storage: ${reason}. Navigate to an http(s) page first.`, { details: { origin } });
+}
+
+export function inspectHandlers(services: Services): Handlers['inspect'] {
+  const { manager } = services;
+  return {
+    css: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const handle = await manager.engine(page).resolve(input.target);
+        const property = kebab(input.property);
+        const value = await callOnElement<string>(page, handle, COMPUTED_STYLE_FN, [property]);
+        return { element: handle.label, property, value: String(value ?? '').trim() };
+      }),
+    attrs: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const handle = await manager.engine(page).resolve(input.target);
+        const { tag, attributes } = await callOnElement<{ tag: string; attributes: Record<string, string> }>(page, handle, ATTRIBUTES_FN);
+        return { element: handle.label, tag, attributes };
+      }),
+    is: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        let handle;
+        try {
+          handle = await manager.engine(page).resolve(input.target);
+        } catch (error) {
+          // a selector that matches nothing is simply not visible; refs keep failing loudly (stale)
+          const presence = input.state === 'visible' || input.state === 'hidden';
+          if (presence && !parseRef(input.target) && error instanceof ArgusError && error.code === 'element_not_found') {
+            return { element: `(nothing matches "${input.target}")`, state: input.state, value: input.state === 'hidden' };
+          }
+          throw error;
+        }
+        const value = await callOnElement<boolean | string>(page, handle, STATE_FN, [input.state]);
+        if (typeof value === 'string') {
+          throw new ArgusError('invalid_input', `${handle.label} is not a checkbox, radio, switch or option, so it has no checked state. Use \`argus is <target> visible\` or \`argus attrs <target>\` instead.`, {
+            details: { element: handle.label, state: input.state },
+          });
+        }
+        return { element: handle.label, state: input.state, value };
+      }),
+    cookies: (input, ctx) =>
+      manager.onTab(input.tab, async (page) => {
+        const urls = [...new Set([page.url, ...page.frames.all().map((frame) => frame.url), ...(input.url ? [input.url] : [])])].filter((url) => /^https?:/i.test(url));
+        if (!urls.length) return { urls: [], cookies: [] };
+        const { cookies } = await page.session.send('Network.getCookies', { urls });
+        const reveal = ctx.scopes.includes('admin');
+        return {
+          urls,
+          cookies: cookies
+            .filter((cookie) => input.name === undefined || cookie.name === input.name)
+            .map((cookie) => ({
+              name: cookie.name,
+              value: cookie.httpOnly && !reveal ? null : cookie.value,
+              domain: cookie.domain,
+              path: cookie.path,
+              expires: cookie.session || cookie.expires < 0 ? null : new Date(cookie.expires * 1000).toISOString(),
+              httpOnly: cookie.httpOnly,
+              secure: cookie.secure,
+              sameSite: cookie.sameSite ?? null,
+              size: cookie.size,
+            })),
+        };
+      }),
+    storage: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const contextId = await isolatedContext(page);
+        const result = await page.evaluate<Out<'storage'> & { error?: string }>(`(${STORAGE_READ_FN})(${JSON.stringify(input.key ?? '')}, ${input.maxChars})`, { contextId });
+        if (result.error) throw noStorage(result.origin, result.error);
+        return { origin: result.origin, local: result.local, session: result.session, truncated: result.truncated };
+      }),
+    storageSet: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const area = input.session ? 'session' : 'local';
+        const contextId = await isolatedContext(page);
+        const result = await page.evaluate<{ origin: string; error?: string; quota?: boolean }>(
+          `(${STORAGE_WRITE_FN})(${JSON.stringify(area)}, ${JSON.stringify(input.key)}, ${JSON.stringify(input.value)})`,
+          { contextId },
+        );
+        if (result.quota) throw new ArgusError('payload_too_large', `The ${area}Storage quota of ${result.origin} is full; the value (${input.value.length} characters) was not stored.`);
+        if (result.error) throw noStorage(result.origin, result.error);
+        return { origin: result.origin, area, key: input.key, bytes: Buffer.byteLength(input.value) };
+      }),
+    perf: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const contextId = await isolatedContext(page);
+        return page.evaluate<Out<'perf'>>(`(${PERF_FN})()`, { contextId });
+      }),
+    element: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const handle = await manager.engine(page).resolve(input.target);
+        const styles = await elementStyles(handle, { userAgent: input.userAgent });
+        return { element: handle.label, ...styles };
+      }),
+  };
+}

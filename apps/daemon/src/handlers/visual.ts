@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import { open, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Page, ProtocolError, captureImage, drainStream } from '@argus/cdp';
+import { ArgusError, type Handlers } from '@argus/protocol';
+import { confinePath } from '@argus/security';
+import { outputPath, stamp } from '../output-path.js';
+import { PAPER, parseMargins } from '../pdf-options.js';
+import type { Services } from '../services.js';
+import { recordedMetricsOverride } from '../viewport-state.js';
+
+/** The viewports `responsive` captures, in order (phone, tablet, desktop). */
+const RESPONSIVE_VIEWPORTS = [
+  { width: 375, height: 812, mobile: true },
+  { width: 768, height: 1024, mobile: true },
+  { width: 1280, height: 720, mobile: false },
+] as const;
+
+/** One renderer frame after a viewport change, so resize handlers and layout have run (bounded). */
+const NEXT_FRAME = 'new Promise((resolve) => { requestAnimationFrame(() => resolve(true)); setTimeout(() => resolve(false), 1000); })';
+
+async function viewportSize(page: Page): Promise<{ width: number; height: number; dpr: number }> {
+  return page.evaluate<{ width: number; height: number; dpr: number }>('({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio })');
+}
+
+/**
+ * Runs `task` under temporary device metrics, then puts the previous state back: the override recorded
+ * for the tab (viewport-state.ts) when there is one, else none; and if the viewport still differs from
+ * before (an override nobody recorded), the measured viewport is re-applied.
+ */
+async function withViewports<T>(page: Page, task: (apply: (width: number, height: number, mobile: boolean) => Promise<void>) => Promise<T>): Promise<T> {
+  const recorded = recordedMetricsOverride(page);
+  const before = await viewportSize(page);
+  try {
+    return await task(async (width, height, mobile) => {
+      await page.session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile });
+      await page.evaluate(NEXT_FRAME).catch(() => undefined);
+    });
+  } finally {
+    if (!page.closed) {
+      if (recorded) await page.session.send('Emulation.setDeviceMetricsOverride', recorded).catch(() => undefined);
+      else await page.session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+      await page.evaluate(NEXT_FRAME).catch(() => undefined); // the renderer applies the change on its next frame
+      const after = await viewportSize(page).catch(() => before);
+      if (recorded === undefined && (after.width !== before.width || after.height !== before.height || after.dpr !== before.dpr)) {
+        await page.session
+          .send('Emulation.setDeviceMetricsOverride', { width: before.width, height: before.height, deviceScaleFactor: before.dpr, mobile: false })
+          .catch(() => undefined);
+      }
+    }
+  }
+}
+
+export function visualHandlers(services: Services): Handlers['visual'] {
+  const { manager } = services;
+  return {
+    pdf: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const margins = parseMargins(input.margins ?? '0.4in');
+        const paper = PAPER[input.format];
+        const path = outputPath(services, input.path, 'page', 'pdf');
+        let stream: string | undefined;
+        try {
+          ({ stream } = await page.session.send('Page.printToPDF', {
+            paperWidth: paper.width,
+            paperHeight: paper.height,
+            landscape: input.landscape,
+            printBackground: input.background,
+            marginTop: margins.top,
+            marginRight: margins.right,
+            marginBottom: margins.bottom,
+            marginLeft: margins.left,
+            transferMode: 'ReturnAsStream',
+          }));
+        } catch (error) {
+          if (error instanceof ProtocolError && /not implemented|not supported/i.test(error.message)) {
+            throw new ArgusError('unsupported', 'Printing to PDF needs a headless browser. Restart the daemon headless (ARGUS_HEADLESS=1) or use `argus screenshot --full`.');
+          }
+          throw error;
+        }
+        if (!stream) throw new ArgusError('internal', 'Chrome returned no PDF stream.');
+        const handle = stream;
+        const file = await open(path, 'w', 0o644).catch(async (error: unknown) => {
+          await page.session.send('IO.close', { handle }).catch(() => undefined);
+          throw error;
+        });
+        let bytes = 0;
+        try {
+          bytes = await drainStream(page.session, handle, (chunk) => file.write(chunk).then(() => undefined));
+        } catch (error) {
+          await file.close().catch(() => undefined);
+          await rm(path, { force: true });
+          throw error;
+        }
+        await file.close();
+        return { path, bytes, format: input.format, landscape: input.landscape };
+      }),
+    responsive: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        // every path is checked before the viewport changes
+        const prefix = input.prefix === undefined ? join(services.stateDir, 'captures', `responsive-${stamp()}`) : input.prefix;
+        const planned = RESPONSIVE_VIEWPORTS.map((viewport) => {
+          const size = `${viewport.width}x${viewport.height}`;
+          const name = /[\\/]$/.test(prefix) ? `${prefix}responsive-${size}.png` : `${prefix}-${size}.png`;
+          const path = input.prefix === undefined ? name : confinePath(name, { workspace: services.workspace });
+          mkdirSync(dirname(path), { recursive: true });
+          return { viewport, size, path };
+        });
+        return withViewports(page, async (apply) => {
+          const shots = [];
+          for (const { viewport, size, path } of planned) {
+            await apply(viewport.width, viewport.height, viewport.mobile);
+            const shot = await captureImage(page, { format: 'png', full: input.full });
+            await writeFile(path, shot.data);
+            shots.push({ viewport: size, path, width: shot.width, height: shot.height, bytes: shot.data.length });
+          }
+          return { shots };
+        });
+      }),
+    archive: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        const path = outputPath(services, input.path, 'page', 'mhtml');
+        const { data } = await page.session.send('Page.captureSnapshot', { format: 'mhtml' });
+        await writeFile(path, data);
+        return { path, bytes: Buffer.byteLength(data) };
+      }),
+  };
+}

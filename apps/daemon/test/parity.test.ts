@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AnyCommand, describeInput, listCommands, manifest } from '@argus/protocol';
+import { buildRouter } from '@argus/protocol/router';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createHandlers } from '../src/handlers/index.js';
+import type { Services } from '../src/services.js';
+
+/**
+ * Surface parity: every manifest command reaches every surface. Adding a command without a CLI
+ * verb, an agent tool (or a reviewed reason for none), a handler or a line in docs/SURFACE.md
+ * fails here. Fix the command, or extend an allowlist below with its reason in the same change.
+ */
+
+/** Commands deliberately missing from the CLI. Keep empty unless there is a strong reason. */
+const CLI_EXEMPT: Readonly<Record<string, string>> = {};
+
+/** Commands with `tool: false`, each with the reason agents do not get it. Reviewed list: keep it short. */
+const TOOL_EXEMPT: Readonly<Record<string, string>> = {
+  'capture.consoleFollow': 'a stream until Ctrl-C; agents poll argus_console instead',
+  'capture.networkFollow': 'a stream until Ctrl-C; agents poll argus_network instead',
+  'content.html': 'raw HTML is large; agents read argus_text or argus_snapshot',
+  'daemon.status': 'operator diagnostics',
+  'daemon.stop': 'daemon lifecycle belongs to the operator',
+  'page.forward': 'rare; argus_goto and argus_back cover navigation',
+  'page.reload': 'rare; argus_goto reloads',
+  'page.scroll': 'actions scroll their target into view themselves',
+  'page.url': 'every navigation and snapshot result carries the URL',
+  'read.title': 'every navigation and snapshot result carries the title',
+  'session.connect': 'switching browsers is an operator decision',
+  'session.pair': 'pairing the extension is an operator decision',
+  'token.create': 'minting tokens is an admin operation',
+};
+
+const commands = listCommands();
+const surface = readFileSync(fileURLToPath(new URL('../../../docs/SURFACE.md', import.meta.url)), 'utf8');
+
+/**
+ * Services for building the handlers without a daemon: real paths (in a temp dir), everything else a
+ * harmless stub. Handler factories must not touch the browser when they are built.
+ */
+function stubServices(dir: string): Services {
+  const stub: unknown = new Proxy(function stub() {}, {
+    get: (_target, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => 'stub' : stub),
+    apply: () => stub,
+    construct: () => stub as object,
+  });
+  const real: Record<string, unknown> = {
+    version: '0.0.0-parity',
+    workspace: dir,
+    stateDir: join(dir, '.argus'),
+    logFile: join(dir, '.argus', 'daemon.log'),
+    startedAt: Date.now(),
+    idleTimeoutMs: 0,
+    requestStop: () => undefined,
+  };
+  return new Proxy(real, { get: (target, key) => (typeof key === 'string' && key in target ? target[key] : stub) }) as unknown as Services;
+}
+
+function missing(check: (command: AnyCommand) => boolean): string[] {
+  return commands.filter((command) => !check(command)).map((command) => command.name);
+}
+
+describe('surface parity (every manifest command, every surface)', () => {
+  it('the manifest is not empty and contract paths match their namespace and key', () => {
+    expect(commands.length).toBeGreaterThan(20);
+    const paths = Object.entries(manifest).flatMap(([namespace, group]) =>
+      Object.entries(group).map(([key, command]) => [`${namespace}.${key}`, (command as AnyCommand).name]),
+    );
+    expect(paths.filter(([path, name]) => path !== name)).toEqual([]);
+  });
+
+  it('every command has a CLI verb (or a documented exemption); verbs are unique', () => {
+    expect(missing((command) => command.cli !== false || command.name in CLI_EXEMPT)).toEqual([]);
+    const verbs = commands.flatMap((command) => (command.cli === false ? [] : [command.cli.verb]));
+    expect(verbs.filter((verb, index) => verbs.indexOf(verb) !== index)).toEqual([]);
+    expect(Object.keys(CLI_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.cli !== false)).toEqual([]);
+  });
+
+  it('every command has an agent tool or a reviewed reason for none; tool names are unique', () => {
+    expect(missing((command) => command.tool !== false || command.name in TOOL_EXEMPT)).toEqual([]);
+    const tools = commands.flatMap((command) => (command.tool === false ? [] : [command.tool]));
+    expect(tools.filter((tool) => !/^argus_[a-z][a-z0-9_]*$/.test(tool))).toEqual([]);
+    expect(tools.filter((tool, index) => tools.indexOf(tool) !== index)).toEqual([]);
+    // no stale entries: an exempted command must exist and still have tool: false
+    expect(Object.keys(TOOL_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.tool !== false)).toEqual([]);
+    expect(Object.keys(TOOL_EXEMPT).length).toBeLessThanOrEqual(Math.ceil(commands.length / 4));
+  });
+
+  it('every command has a handler: the daemon builds a router procedure for each', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argus-parity-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const handlers = createHandlers(stubServices(dir)) as unknown as Record<string, Record<string, unknown>>;
+    expect(missing((command) => {
+      const [namespace, key] = command.name.split('.') as [string, string];
+      return typeof handlers[namespace]?.[key] === 'function';
+    })).toEqual([]);
+    const router = buildRouter(createHandlers(stubServices(dir)));
+    const procedures = (router as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures;
+    expect(missing((command) => command.name in procedures)).toEqual([]);
+    expect(Object.keys(procedures).sort()).toEqual(commands.map((command) => command.name).sort());
+  });
+
+  it('every command is documented in docs/SURFACE.md (run `pnpm gen` after changing the manifest)', () => {
+    expect(missing((command) => surface.includes(`## \`${command.name}\`\n`))).toEqual([]);
+    expect(missing((command) => command.cli === false || surface.includes(`\`argus ${command.cli.verb}`))).toEqual([]);
+    expect(missing((command) => command.tool === false || surface.includes(`\`${command.tool}\``))).toEqual([]);
+    const documented = [...surface.matchAll(/^## `([\w.]+)`$/gm)].map((match) => match[1]);
+    expect(documented.filter((name) => !commands.some((command) => command.name === name))).toEqual([]);
+    expect(surface).toContain(`${commands.length} commands.`);
+  });
+
+  it('every input field is described for agents and the CLI help', () => {
+    const undescribed = commands.flatMap((command) =>
+      describeInput(command.input)
+        .filter((field) => !field.description.trim())
+        .map((field) => `${command.name}.${field.name}`),
+    );
+    expect(undescribed).toEqual([]);
+  });
+});
