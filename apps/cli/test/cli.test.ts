@@ -1,49 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useCli } from './cli-harness.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'argus.js');
-
-let server: FixtureServer;
-let workspace: string;
-let stateDir: string;
-
-/** Runs the CLI as its own process (async: the fixture server lives in this process). */
-function argus(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: workspace,
-      env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  workspace = mkdtempSync(join(tmpdir(), 'argus-cli-'));
-  stateDir = join(workspace, '.argus');
-});
-
-afterAll(async () => {
-  if (existsSync(join(stateDir, 'daemon.json'))) await argus('stop');
-  await server.close();
-  rmSync(workspace, { recursive: true, force: true });
-});
+const cli = useCli('argus-cli-');
+const argus = cli.argus;
 
 describe('usage errors exit 2 without touching the daemon', () => {
   it('prints help', async () => {
@@ -58,16 +19,16 @@ describe('usage errors exit 2 without touching the daemon', () => {
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/^usage error: /);
     }
-    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+    expect(existsSync(join(cli.stateDir, 'daemon.json'))).toBe(false);
   });
 });
 
 describe('commands through an auto-started daemon', () => {
   it('goto, snapshot -i, click a ref, text', async () => {
-    const goto = await argus('goto', server.urlFor('/buttons.html'));
+    const goto = await argus('goto', cli.server.urlFor('/buttons.html'));
     expect(goto.stderr).toBe('');
     expect(goto.code).toBe(0);
-    const state = join(stateDir, 'daemon.json');
+    const state = join(cli.stateDir, 'daemon.json');
     expect(statSync(state).mode & 0o777).toBe(0o600);
     const snap = await argus('snapshot', '-i');
     expect(snap.code).toBe(0);
@@ -83,7 +44,7 @@ describe('commands through an auto-started daemon', () => {
   it('--json prints the raw output object', async () => {
     const result = await argus('url', '--json');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ url: server.urlFor('/buttons.html'), title: expect.any(String) });
+    expect(JSON.parse(result.stdout)).toMatchObject({ url: cli.server.urlFor('/buttons.html'), title: expect.any(String) });
   });
 
   it('command errors print error[code] and exit 1; bad input exits 2; the daemon keeps serving', async () => {
@@ -111,7 +72,7 @@ describe('commands through an auto-started daemon', () => {
   it('status shows the running browser, stop ends the daemon and removes the state file', async () => {
     const status = await argus('status');
     expect(status.stdout).toMatch(/browser running/);
-    const pid = JSON.parse(readFileSync(join(stateDir, 'daemon.json'), 'utf8')).pid as number;
+    const pid = JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid as number;
     expect((await argus('stop')).code).toBe(0);
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
@@ -123,6 +84,6 @@ describe('commands through an auto-started daemon', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(() => process.kill(pid, 0)).toThrow();
-    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+    expect(existsSync(join(cli.stateDir, 'daemon.json'))).toBe(false);
   });
 });

@@ -1,16 +1,9 @@
 import { ArgusError } from '@argus/protocol';
 import { createArgusClient } from '@argus/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 describe('chain', () => {
   it('runs steps in order and reports every result', async () => {

@@ -2,27 +2,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArgusError } from '@argus/protocol';
 import { createArgusClient } from '@argus/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, refOf, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { codeOf, refOf, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
-}
+const h = useHarness();
 
 describe('daemon basics', () => {
   it('writes a 0600 state file with port, pid, token and version', () => {
@@ -160,7 +143,7 @@ describe('core page commands on real Chromium', () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/long.html') });
     const viewport = await h.client.page.screenshot.mutate({ path: 'shots/view.png' });
     expect(viewport.path).toBe(join(h.workspace, 'shots/view.png'));
-    expect(readFileSync(viewport.path).subarray(1, 4).toString()).toBe('PNG');
+    expect(readFileSync(viewport.path!).subarray(1, 4).toString()).toBe('PNG');
     const full = await h.client.page.screenshot.mutate({ full: true, path: 'shots/full.png' });
     expect(full.height).toBeGreaterThan(viewport.height);
     const element = await h.client.page.screenshot.mutate({ ref: 'h1', path: 'shots/h1.png' });

@@ -1,27 +1,10 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArgusError } from '@argus/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { codeOf, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
-}
+const h = useHarness();
 
 const js = async <T>(code: string, tab?: string): Promise<T> => (await h.client.page.eval.mutate({ js: code, ...(tab ? { tab } : {}) })).value as T;
 
@@ -125,7 +108,7 @@ describe('cookies and saved state', () => {
     const fresh = loaded.tabsOpened[0] as string;
     expect(await js('localStorage.getItem("draft") + "/" + localStorage.getItem("n")', fresh)).toBe('hello/2');
     expect(await js('document.cookie.split("; ").sort()', fresh)).toEqual(['flavour=oat', 'imported=yes', 'viaUrl=1']);
-    await h.client.tabs.close.mutate({ tab: fresh });
+    await h.client.tabs.close.mutate({ id: fresh });
   });
 
   it('validates state names and reports a missing state', async () => {

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ArgusClient, createArgusClient } from '@argus/client';
+import { ArgusError } from '@argus/protocol/errors';
 import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type RunningDaemon, startDaemon } from '../src/index.js';
 
 /** Dead proxy: external hosts fail at once on this closed network; loopback is never proxied. */
@@ -49,4 +51,48 @@ export function refOf(snapshot: string, pattern: RegExp): string {
   const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index + match[0].length))?.[1];
   if (!ref) throw new Error(`No element matching ${pattern} with a ref in:\n${snapshot}`);
   return ref;
+}
+
+/**
+ * Starts one harness for the test file (beforeAll) and closes it (afterAll); the returned object
+ * reads through to the running harness.
+ */
+export function useHarness(env: NodeJS.ProcessEnv = {}): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await startHarness(env);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const get = (): Harness => {
+    if (!current) throw new Error('The harness is not started yet (use it inside tests or hooks)');
+    return current;
+  };
+  return {
+    get daemon() {
+      return get().daemon;
+    },
+    get client() {
+      return get().client;
+    },
+    get server() {
+      return get().server;
+    },
+    get workspace() {
+      return get().workspace;
+    },
+    close: () => get().close(),
+  };
+}
+
+/** The ArgusError code a call fails with (fails the test when the call succeeds). */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ArgusError);
+    return (error as ArgusError).code;
+  }
+  throw new Error('expected the call to fail');
 }

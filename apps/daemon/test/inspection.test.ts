@@ -1,17 +1,15 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createArgusClient } from '@argus/client';
-import { ArgusError } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, refOf, startHarness } from './harness.js';
+import { codeOf, refOf, useHarness } from './harness.js';
 
-let h: Harness;
+const h = useHarness();
 /** Sets an httpOnly cookie on 127.0.0.1 (cookies ignore the port, so the fixture pages see it too). */
 let cookieServer: Server;
 let cookieUrl: string;
 
 beforeAll(async () => {
-  h = await startHarness();
   cookieServer = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html', 'Set-Cookie': ['sid=s3cret-session; Path=/; HttpOnly; SameSite=Strict', 'theme=dark; Path=/; Max-Age=3600'] });
     res.end('<!doctype html><title>cookies</title><p>cookies set</p>');
@@ -20,20 +18,9 @@ beforeAll(async () => {
   cookieUrl = `http://127.0.0.1:${(cookieServer.address() as AddressInfo).port}/`;
 });
 afterAll(async () => {
-  await h?.close();
   cookieServer?.closeAllConnections();
   await new Promise((resolve) => cookieServer?.close(resolve));
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('inspection commands on real Chromium', () => {
   it('css: computed values by selector and by ref; camelCase names work', async () => {

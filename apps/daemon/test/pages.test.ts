@@ -1,27 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArgusError } from '@argus/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, refOf, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { codeOf, refOf, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
-}
+const h = useHarness();
 
 const js = async <T>(code: string): Promise<T> => (await h.client.page.eval.mutate({ js: code })).value as T;
 

@@ -1,25 +1,7 @@
-import { ArgusError } from '@argus/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { codeOf, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
-}
+const h = useHarness();
 
 describe('reading commands on real Chromium', () => {
   it('title and links (absolute hrefs, text fallbacks, shadow DOM, scope, filter)', async () => {

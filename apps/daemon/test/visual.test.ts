@@ -1,29 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { imageSize } from '@argus/cdp';
-import { ArgusError } from '@argus/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordMetricsOverride } from '../src/viewport-state.js';
-import { type Harness, startHarness } from './harness.js';
+import { codeOf, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
-}
+const h = useHarness();
 
 /** Width and height in points of the first page's MediaBox. */
 function mediaBox(pdf: Buffer): [number, number] {

@@ -50,3 +50,19 @@ describe('buildRouter typing', () => {
     expect(build).toThrow(/No handler for/);
   });
 });
+
+describe('input validation', () => {
+  it('rejects unknown fields instead of ignoring them', async () => {
+    const { buildRouter } = await import('./router.js');
+    const { manifest } = await import('./manifest.js');
+    // every handler answers; only validation is under test here
+    const handlers = Object.fromEntries(
+      Object.entries(manifest).map(([ns, group]) => [ns, Object.fromEntries(Object.keys(group).map((key) => [key, async () => ({ url: 'u', title: 't' })]))]),
+    );
+    const router = buildRouter(handlers as never);
+    const caller = router.createCaller({ scopes: ['admin'] });
+    await expect(caller.page.url({ tab: 'x', tabb: 'y' } as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(caller.page.url({})).resolves.toEqual({ url: 'u', title: 't' });
+    await expect(router.createCaller({ scopes: ['read'] }).page.goto({ url: 'https://a.test' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

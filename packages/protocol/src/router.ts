@@ -137,7 +137,8 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions = {}
           }
           return next();
         })
-        .input(command.input);
+        // strict: an unknown field (a typo such as `tab` for `id`) is an error, never silently ignored
+        .input(command.input.strict());
       if (command.kind === 'subscription') {
         procedures[key] = base.subscription(async function* ({ input, ctx, signal }) {
           try {
