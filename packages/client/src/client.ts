@@ -1,6 +1,7 @@
 import { createTRPCClient, createWSClient, httpBatchLink, httpLink, splitLink, wsLink, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '@argus/protocol';
 import { toArgusError } from './errors.js';
+import { nodeHttpFetch } from './node-fetch.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
 
@@ -14,6 +15,11 @@ export interface ClientOptions {
    * Subscriptions always go over the WebSocket.
    */
   transport?: 'http' | 'batch' | 'ws';
+  /**
+   * Use node:http instead of the global fetch for HTTP calls (default true on Node): cheaper to load
+   * and no lingering keep-alive socket in one-shot processes.
+   */
+  nodeHttp?: boolean;
   /** WebSocket implementation; Node 20 has no global one, so pass `ws`'s. */
   WebSocket?: unknown;
 }
@@ -64,7 +70,14 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   };
   const transport = options.transport ?? 'http';
   const httpUrl = `${options.url}/trpc`;
-  const plain = transport === 'ws' ? ws() : transport === 'batch' ? httpBatchLink<AppRouter>({ url: httpUrl, headers }) : httpLink<AppRouter>({ url: httpUrl, headers });
+  // tRPC only calls fetch(url, init) and res.json(): the node:http stand-in covers exactly that
+  const fetchImpl = options.nodeHttp === false ? {} : { fetch: nodeHttpFetch as unknown as typeof fetch };
+  const plain =
+    transport === 'ws'
+      ? ws()
+      : transport === 'batch'
+        ? httpBatchLink<AppRouter>({ url: httpUrl, headers, ...fetchImpl })
+        : httpLink<AppRouter>({ url: httpUrl, headers, ...fetchImpl });
   const client = createTRPCClient<AppRouter>({
     links: [
       splitLink({

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ArgusError } from '@argus/protocol/errors';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
+import { nodeHttpFetch } from './node-fetch.js';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
 
 export interface ConnectOptions {
@@ -35,7 +36,7 @@ export function daemonUrl(state: DaemonState): string {
 export async function daemonAnswers(state: DaemonState): Promise<boolean> {
   if (!isProcessAlive(state.pid)) return false;
   try {
-    const response = await fetch(`${daemonUrl(state)}/health`, { signal: AbortSignal.timeout(2_000) });
+    const response = await nodeHttpFetch(`${daemonUrl(state)}/health`, { signal: AbortSignal.timeout(2_000) });
     return response.ok;
   } catch {
     return false;
