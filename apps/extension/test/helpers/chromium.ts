@@ -18,7 +18,7 @@ export function chromePath(): string {
 }
 
 /** Launches headless Chromium with the unpacked extension; the caller must close() it in finally. */
-export async function launchChromium(extensionDir: string): Promise<LaunchedChromium> {
+export async function launchChromium(extensionDir: string, extraFlags: readonly string[] = []): Promise<LaunchedChromium> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'argus-chrome-'));
   const args = [
     '--headless=new',
@@ -32,6 +32,7 @@ export async function launchChromium(extensionDir: string): Promise<LaunchedChro
     `--disable-extensions-except=${extensionDir}`,
     '--remote-debugging-port=0',
     `--user-data-dir=${userDataDir}`,
+    ...extraFlags,
     'about:blank',
   ];
   // detached: own process group, so close() can kill renderers and helpers too

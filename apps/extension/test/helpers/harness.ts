@@ -89,7 +89,7 @@ export async function startHarness(): Promise<Harness> {
   }
 }
 
-async function evaluateInWorker(browser: CdpClient, targetId: string, expression: string): Promise<unknown> {
+export async function evaluateInWorker(browser: CdpClient, targetId: string, expression: string): Promise<unknown> {
   const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
   try {
     // the worker's extension context (with chrome.*) shows up a moment after attach
@@ -109,7 +109,7 @@ async function evaluateInWorker(browser: CdpClient, targetId: string, expression
   }
 }
 
-async function connectWithRetry(url: string): Promise<CdpClient> {
+export async function connectWithRetry(url: string): Promise<CdpClient> {
   // DevToolsActivePort appears slightly before the endpoint accepts connections
   for (let attempt = 0; ; attempt++) {
     try {
@@ -121,7 +121,7 @@ async function connectWithRetry(url: string): Promise<CdpClient> {
   }
 }
 
-async function findServiceWorker(browser: CdpClient): Promise<{ targetId: string; url: string }> {
+export async function findServiceWorker(browser: CdpClient): Promise<{ targetId: string; url: string }> {
   let found: { targetId: string; url: string } | undefined;
   await waitUntil(async () => {
     const { targetInfos } = await browser.send<{ targetInfos: Array<{ targetId: string; type: string; url: string }> }>('Target.getTargets');
