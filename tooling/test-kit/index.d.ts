@@ -99,3 +99,13 @@ export interface ChromeLeakGuardOptions {
 
 /** Build a guard; `@argus/test-kit/global-setup` is a ready-made one for vitest `globalSetup`. */
 export function chromeLeakGuard(options?: ChromeLeakGuardOptions): ChromeLeakGuard;
+
+/**
+ * Runs a command as its own process and collects its output (asynchronously, so a fixture server in
+ * the test process keeps answering meanwhile). The child is killed after `timeoutMs` (default 60 s).
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  options?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ code: number; stdout: string; stderr: string }>;

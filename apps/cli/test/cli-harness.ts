@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll } from 'vitest';
 
 export const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'argus.js');
@@ -41,22 +40,9 @@ export function useCli(prefix = 'argus-cli-'): CliHarness {
       return join(workspace, '.argus');
     },
     argus: (...args) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [CLI, ...args], {
-          cwd: workspace,
-          env: { ...process.env, ARGUS_STATE_DIR: harness.stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-        child.once('error', reject);
-        child.once('close', (code) => {
-          clearTimeout(timer);
-          resolve({ code: code ?? -1, stdout, stderr });
-        });
+      runProcess(process.execPath, [CLI, ...args], {
+        cwd: workspace,
+        env: { ...process.env, ARGUS_STATE_DIR: harness.stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
       }),
   };
   beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,10 +5,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ArgusClient, createArgusClient } from '@argus/client';
 import { ArgusError } from '@argus/protocol';
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDaemon, startDaemon } from '../src/index.js';
 import { alive, launchUserBrowser, type UserBrowser, waitUntil } from './extension-harness.js';
+import { codeOf } from './harness.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'dist', 'argus.js');
 
@@ -38,29 +38,7 @@ async function startTestDaemon(env: NodeJS.ProcessEnv): Promise<DaemonUnderTest>
 
 /** The CLI as its own process, talking to the in-process daemon through its state dir. */
 function argus(stateDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ARGUS_STATE_DIR: stateDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
-  }
-  throw new Error('expected the call to fail');
+  return runProcess(process.execPath, [CLI, ...args], { env: { ...process.env, ARGUS_STATE_DIR: stateDir }, timeoutMs: 30_000 });
 }
 
 /** The ref of the element with this accessible name (snapshot lines may group siblings: `textbox "A" [ref=e1], "B" [ref=e2]`). */

@@ -7,3 +7,4 @@ export { realPages } from './real-pages.js';
 export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
 export { PROFILE_PREFIX, findChromeForTests, listArgusChromeProcesses, listArgusChromes } from './chrome.js';
 export { chromeLeakGuard } from './leak-guard.js';
+export { runProcess } from './run-process.js';
