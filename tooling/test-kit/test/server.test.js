@@ -57,7 +57,7 @@ describe('static files', () => {
 
   it('lists the pages at /', async () => {
     const body = await (await fetch(server.url)).text();
-    expect(body).toContain('href="/demo.html"');
+    expect(body).toContain('href="/form.html"');
     expect(body).toContain('href="/real/cnn/"');
   });
 
