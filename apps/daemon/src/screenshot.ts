@@ -31,12 +31,19 @@ export async function takeScreenshot(services: Services, page: Page, engine: Sna
   // the file is checked (path_forbidden) before anything is captured
   const path = input.path !== undefined || !input.base64 ? outputPath(services, input.path, 'screenshot', format === 'jpeg' ? 'jpg' : format) : null;
   const clip = clipRect ?? (input.ref ? await elementBox(engine, input.ref) : undefined);
-  const shot = await captureImage(page, {
-    format,
-    full: input.full,
-    ...(clip ? { clip } : {}),
-    ...(input.quality === undefined ? {} : { quality: input.quality }),
-  });
+  // labels drawn for the capture only; the overlay is removed on every path
+  const removeOverlay = input.annotate ? await engine.annotate() : undefined;
+  let shot: Awaited<ReturnType<typeof captureImage>>;
+  try {
+    shot = await captureImage(page, {
+      format,
+      full: input.full,
+      ...(clip ? { clip } : {}),
+      ...(input.quality === undefined ? {} : { quality: input.quality }),
+    });
+  } finally {
+    await removeOverlay?.();
+  }
   if (path) await writeFile(path, shot.data);
   return {
     path,

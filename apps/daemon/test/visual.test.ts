@@ -49,6 +49,18 @@ describe('screenshot modes', () => {
     expect(plain.path!.endsWith('.png')).toBe(true);
   });
 
+  it('annotate: draws the ref labels for the capture only', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/buttons.html') });
+    const snap = await h.client.snapshot.take.mutate({ interactive: true });
+    expect(snap.refs).toBeGreaterThan(2);
+    const plain = await h.client.page.screenshot.mutate({ base64: true });
+    const annotated = await h.client.page.screenshot.mutate({ base64: true, annotate: true });
+    expect(annotated.base64).not.toBe(plain.base64);
+    expect((await h.client.page.eval.mutate({ js: "document.getElementById('__argus_overlay__') === null" })).value).toBe(true);
+    // the page looks as before once the overlay is gone
+    expect((await h.client.page.screenshot.mutate({ base64: true })).base64).toBe(plain.base64);
+  });
+
   it('refuses contradictory or bad options before capturing', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
     expect(await codeOf(h.client.page.screenshot.mutate({ clip: '0,0,10' }))).toBe('invalid_input');

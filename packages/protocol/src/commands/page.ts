@@ -103,7 +103,7 @@ export const pageCommands = {
       verb: 'screenshot',
       positionals: ['path'],
       aliases: { f: 'full' },
-      examples: ['argus screenshot', 'argus screenshot shot.png --full', 'argus screenshot --ref e12', 'argus screenshot --clip 0,0,400,300 --format jpeg --quality 70', 'argus screenshot --base64'],
+      examples: ['argus screenshot', 'argus screenshot shot.png --full', 'argus screenshot --ref e12', 'argus screenshot --clip 0,0,400,300 --format jpeg --quality 70', 'argus screenshot --base64', 'argus screenshot --annotate'],
     },
     tool: 'argus_screenshot',
     kind: 'mutation',
@@ -122,6 +122,7 @@ export const pageCommands = {
       format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Image format; default from the path extension, else png'),
       quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100 (not for png)'),
       base64: z.boolean().default(false).describe('Return the image as base64 in the output; a file is written only when a path is given'),
+      annotate: z.boolean().default(false).describe('Draw the ref labels of the latest snapshot on their elements (removed right after)'),
       tab: TabId.optional(),
     }),
     output: z.object({
