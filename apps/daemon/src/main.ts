@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { startDaemon } from './daemon.js';
 
 /** Entry of the daemon process (started detached by clients). */
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => {
     daemon.services.log.error('unhandled_rejection', { message: String((reason as Error)?.message ?? reason) });
   });
-  process.stdout.write(`argus-daemon ready port=${daemon.port} pid=${process.pid}\n`);
+  process.stdout.write(`${DAEMON_READY_LINE} port=${daemon.port} pid=${process.pid}\n`);
   await daemon.stopped;
   process.exit(0);
 }

@@ -1,16 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
 
-export interface StateRecord {
-  port: number;
-  pid: number;
-  token: string;
-  version: string;
-  workspace: string;
-  startedAt: string;
-}
-
-export const STATE_FILE = 'daemon.json';
 
 /** Creates the state dir (0700) with a .gitignore so nothing in it is ever committed. */
 export function prepareStateDir(dir: string): void {
@@ -21,7 +12,7 @@ export function prepareStateDir(dir: string): void {
 }
 
 /** Writes the state file atomically with mode 0600 (never world- or group-readable, even briefly). */
-export function writeStateFile(dir: string, record: StateRecord): string {
+export function writeStateFile(dir: string, record: DaemonState): string {
   const path = join(dir, STATE_FILE);
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
 import { nodeHttpFetch } from './node-fetch.js';
@@ -65,7 +66,7 @@ export async function startDaemon(options: { daemonEntry: string; stateDir: stri
       const timer = setTimeout(() => reject(new ArgusError('daemon_unreachable', `The daemon did not start within ${timeoutMs} ms. ${stderr.trim()}`)), timeoutMs);
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
-        if (line.startsWith('argus-daemon ready')) {
+        if (line.startsWith(DAEMON_READY_LINE)) {
           clearTimeout(timer);
           lines.close();
           resolve();

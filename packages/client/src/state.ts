@@ -1,18 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
 
-/** What the daemon writes (mode 0600) so clients can find and authenticate to it. */
-export interface DaemonState {
-  port: number;
-  pid: number;
-  token: string;
-  version: string;
-  workspace: string;
-  startedAt: string;
-}
-
-export const STATE_FILE = 'daemon.json';
+export type { DaemonState } from '@argus/protocol/daemon-state';
+export { STATE_FILE } from '@argus/protocol/daemon-state';
 
 /** The workspace: the git top-level of cwd, else cwd itself. */
 export function findWorkspace(cwd: string = process.cwd()): string {

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './daemon-state.js';
 export * from './define.js';
 export * from './common.js';
 export * from './fields.js';

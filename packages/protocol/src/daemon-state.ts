@@ -1,0 +1,18 @@
+/**
+ * How clients find the daemon: the state file it writes (mode 0600) in the workspace's state dir,
+ * and the line it prints on stdout once it serves. Shared by the daemon (writer) and the client
+ * (reader); a lean entry (`@argus/protocol/daemon-state`) with no zod.
+ */
+export interface DaemonState {
+  port: number;
+  pid: number;
+  token: string;
+  version: string;
+  workspace: string;
+  startedAt: string;
+}
+
+export const STATE_FILE = 'daemon.json';
+
+/** First words of the line the daemon prints when it is ready; a started client waits for it. */
+export const DAEMON_READY_LINE = 'argus-daemon ready';
