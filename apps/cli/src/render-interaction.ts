@@ -1,13 +1,16 @@
 /** Plain-text renderers for interaction, page tools, emulation and state commands (`--json` prints the object). */
 
+import { effectsLines } from './render-effects.js';
+
 type Output = Record<string, unknown>;
 
 const point = (value: unknown) => {
   const p = value as { x: number; y: number };
   return `${Math.round(p.x)},${Math.round(p.y)}`;
 };
-const navigatedLine = (output: Output) => (output.navigated && output.url ? `\nnavigated to ${output.url}` : '');
-const checkLine = (output: Output) => `${output.checked ? 'checked' : 'unchecked'} ${output.element}${output.changed ? '' : ' (already)'}${navigatedLine(output)}`;
+// the effects every input action reports (navigation, dialogs, console errors), one per line
+const effectsSuffix = (output: Output) => effectsLines(output).map((line) => `\n${line}`).join('');
+const checkLine = (output: Output) => `${output.checked ? 'checked' : 'unchecked'} ${output.element}${output.changed ? '' : ' (already)'}${effectsSuffix(output)}`;
 
 interface DownloadView {
   id: string;
@@ -22,10 +25,10 @@ const downloadLine = (item: DownloadView) => `${item.state === 'completed' ? (it
 export const interactionRenderers: Record<string, (output: Output) => string> = {
   'pointer.check': checkLine,
   'pointer.uncheck': checkLine,
-  'pointer.mouse': (o) => `mouse at ${o.x},${o.y}${(o.pressed as string[]).length ? ` holding ${(o.pressed as string[]).join('+')}` : ''}${navigatedLine(o)}`,
-  'pointer.drag': (o) => `dragged ${point(o.from)} -> ${point(o.to)} (${o.mode})${navigatedLine(o)}`,
+  'pointer.mouse': (o) => `mouse at ${o.x},${o.y}${(o.pressed as string[]).length ? ` holding ${(o.pressed as string[]).join('+')}` : ''}${effectsSuffix(o)}`,
+  'pointer.drag': (o) => `dragged ${point(o.from)} -> ${point(o.to)} (${o.mode})${effectsSuffix(o)}`,
   'pointer.scrollIntoView': (o) => `${o.element} in view (scroll ${o.scrollX},${o.scrollY})`,
-  'files.upload': (o) => `${(o.files as string[]).length} file(s) set on ${o.element} via ${o.via}${navigatedLine(o)}`,
+  'files.upload': (o) => `${(o.files as string[]).length} file(s) set on ${o.element} via ${o.via}${effectsSuffix(o)}`,
   'files.download': (o) => downloadLine(o as unknown as DownloadView),
   'files.downloads': (o) => [`folder ${o.dir}`, ...(o.downloads as DownloadView[]).map(downloadLine)].join('\n'),
   'pages.loadHtml': (o) => `${o.title ? `${o.title} — ` : ''}${o.url}`,

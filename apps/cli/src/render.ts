@@ -2,24 +2,10 @@ import type { CliCommand } from './spec.js';
 import { extensionLine, sessionRenderers } from './render-session.js';
 import { captureRenderers } from './render-capture.js';
 import { readingRenderers } from './render-reading.js';
+import { type Effects, effectsLines } from './render-effects.js';
 import { interactionRenderers } from './render-interaction.js';
 
 type Output = Record<string, unknown>;
-
-interface Effects {
-  navigated?: boolean;
-  url?: string;
-  dialogs?: Array<{ type: string; message: string; handled: string }>;
-  consoleErrors?: string[];
-}
-
-function effectsLines(output: Effects): string[] {
-  const lines: string[] = [];
-  if (output.navigated && output.url) lines.push(`navigated to ${output.url}`);
-  for (const dialog of output.dialogs ?? []) lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
-  for (const error of output.consoleErrors ?? []) lines.push(`console error: ${error}`);
-  return lines;
-}
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined) return '-';
