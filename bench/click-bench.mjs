@@ -48,7 +48,7 @@ let expected = 0;
 try {
   await http.client.page.goto.mutate({ url: server.urlFor('/buttons.html') });
   const snap = await http.client.snapshot.take.mutate({ interactive: true });
-  const match = /"Increment" \[ref=(\w+)\]/.exec(snap.text);
+  const match = /"Increment" (e\d+)/.exec(snap.text);
   if (!match) throw new Error(`no "Increment" ref in:\n${snap.text}`);
   const ref = match[1];
   const page = await daemon.services.manager.page();

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Browser, connectCri, launchChrome } from '../packages/cdp/dist/index.js';
 import { SnapshotEngine } from '../packages/snapshot/dist/index.js';
+import { refsIn } from '../packages/protocol/dist/snapshot-refs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -72,10 +73,11 @@ const time = async (fn) => {
 async function coverageOf(page, engine, text) {
   const contextId = await page.frames.isolatedWorld(page.mainFrameId);
   const result = await page.evaluate(`(() => { const c = globalThis.__argus.coverage(${JSON.stringify(SELECTOR)}); return { ...c, token: globalThis.__argus.token }; })()`, { contextId });
+  const shown = new Set(refsIn(text));
   let covered = 0;
   for (const id of result.ids) {
     const ref = engine.refs.lookup(page.mainFrameId, result.token, id);
-    if (ref && text.includes(`[ref=${ref}]`)) covered++;
+    if (ref && shown.has(ref)) covered++;
   }
   return { total: result.total, covered, missed: result.missed };
 }

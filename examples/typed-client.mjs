@@ -8,19 +8,18 @@
 //
 // In your own project import from the package instead: `import { connectToDaemon } from '@argus/client'`.
 import { fileURLToPath } from 'node:url';
-import { connectToDaemon } from '../packages/client/dist/index.js';
+import { connectToDaemon, findRef } from '../packages/client/dist/index.js';
 import { startFixtureServer } from '../tooling/test-kit/src/index.js';
 
 const daemonEntry = fileURLToPath(new URL('../apps/daemon/dist/main.js', import.meta.url));
 const keep = process.argv.includes('--keep');
 
 /**
- * The ref right after the first match of a pattern in a snapshot, e.g. /"Email"/ in
- * `textbox "Name" [ref=e1], "Email" [ref=e2]` -> e2 (same-role siblings share a line).
+ * The ref of the first element matching a pattern or name, e.g. /"Email"/ in
+ * `link "Home" e1 "News" e2` style lines (findRef reads the ref grammar for you).
  */
 function refOf(snapshot, pattern) {
-  const match = pattern.exec(snapshot);
-  const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index))?.[1];
+  const ref = findRef(snapshot, pattern);
   if (!ref) throw new Error(`no ${pattern} in the snapshot:\n${snapshot}`);
   return ref;
 }

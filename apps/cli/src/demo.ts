@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { call, withDaemon } from './connection.js';
+import { findRef } from '@argus/protocol/snapshot-refs';
 
 /**
  * The README's main job: start the daemon, open the bundled demo page in headless Chromium, print
@@ -21,10 +22,9 @@ export async function runDemo(out: (line: string) => void): Promise<void> {
     out('\n$ argus snapshot -i');
     out(snap.text);
     const ref = (label: RegExp) => {
-      const found = label.exec(snap.text);
-      const match = found && /^[^\n]*?\[ref=(\w+)\]/.exec(snap.text.slice(found.index + found[0].length));
-      if (!match?.[1]) throw new Error(`The demo page's snapshot has no ${label} element:\n${snap.text}`);
-      return match[1];
+      const found = findRef(snap.text, label);
+      if (!found) throw new Error(`The demo page's snapshot has no ${label} element:\n${snap.text}`);
+      return found;
     };
     const input = ref(/textbox "Your name"/);
     const button = ref(/button "Say hello"/);

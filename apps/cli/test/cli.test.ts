@@ -32,8 +32,7 @@ describe('commands through an auto-started daemon', () => {
     expect(statSync(state).mode & 0o777).toBe(0o600);
     const snap = await argus('snapshot', '-i');
     expect(snap.code).toBe(0);
-    const line = snap.stdout.split('\n').find((l) => /button "Increment"/.test(l));
-    const ref = /\[ref=(\w+)\]/.exec(line ?? '')?.[1];
+    const ref = /button "Increment" (e\d+)/.exec(snap.stdout)?.[1];
     expect(ref, snap.stdout).toBeTruthy();
     const click = await argus('click', ref!);
     expect(click.code).toBe(0);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ArgusClient, createArgusClient } from '@argus/client';
+import { type ArgusClient, createArgusClient, findRef } from '@argus/client';
 import { ArgusError } from '@argus/protocol/errors';
 import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -44,11 +44,10 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
 
 /**
  * The ref that follows the first match of `pattern` in a snapshot (works when a line carries
- * several elements, e.g. `link "Home" [ref=e1], "News" [ref=e2]`).
+ * several elements, e.g. `link "Home" e1 "News" e2`).
  */
 export function refOf(snapshot: string, pattern: RegExp): string {
-  const match = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(snapshot);
-  const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index + match[0].length))?.[1];
+  const ref = findRef(snapshot, pattern);
   if (!ref) throw new Error(`No element matching ${pattern} with a ref in:\n${snapshot}`);
   return ref;
 }

@@ -11,7 +11,8 @@ export function envelopeOutput(command: AnyCommand, output: unknown, envelope: C
   const copy: Record<string, unknown> = { ...(output as Record<string, unknown>) };
   for (const field of command.pageContent) {
     const value = copy[field];
-    if (value === undefined) continue;
+    // nothing from the page (no dialog, no console error): nothing to mark
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
     copy[field] = envelope.wrap(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), command.name);
   }
   return copy;

@@ -23,7 +23,8 @@ export function renderOutput(command: AnyCommand, output: unknown): string {
   const blocks: string[] = [];
   for (const [key, value] of Object.entries(output as OutputObject)) {
     if (pageFields.has(key)) {
-      if (value !== undefined) blocks.push(scalar(value));
+      // a command with several page fields names each block (`dialogs:`), one with a single field needs no label
+      if (!isEmpty(value)) blocks.push(pageFields.size > 1 ? `${key}:\n${scalar(value)}` : scalar(value));
     } else if (!isEmpty(value)) {
       lines.push(`${key}: ${scalar(value)}`);
     }

@@ -56,11 +56,11 @@ describe('runTool', () => {
 
   it('wraps page-content fields in the envelope, in the text and in structured content', async () => {
     const envelope = new ContentEnvelope('n0nce');
-    const caller = fakeCaller(() => ({ url: 'http://x/', title: 'T', text: 'button "Go" [ref=e1]', refs: 1 }));
+    const caller = fakeCaller(() => ({ url: 'http://x/', title: 'T', text: 'button "Go" e1', refs: 1 }));
     const outcome = await runTool(spec('argus_snapshot'), {}, { caller, envelope });
     if (!outcome.ok) throw outcome.error;
-    expect(outcome.structured.text).toBe(envelope.wrap('button "Go" [ref=e1]', 'snapshot.take'));
-    expect(outcome.text).toBe(`url: http://x/\ntitle: T\nrefs: 1\n${envelope.wrap('button "Go" [ref=e1]', 'snapshot.take')}`);
+    expect(outcome.structured.text).toBe(envelope.wrap('button "Go" e1', 'snapshot.take'));
+    expect(outcome.text).toBe(`url: http://x/\ntitle: T\nrefs: 1\n${envelope.wrap('button "Go" e1', 'snapshot.take')}`);
     const evaluated = await runTool(spec('argus_eval'), { js: '1' }, { caller: fakeCaller(() => ({ value: { a: 1 }, type: 'object' })), envelope });
     if (!evaluated.ok) throw evaluated.error;
     expect(evaluated.structured.value).toBe(envelope.wrap('{"a":1}', 'page.eval'));

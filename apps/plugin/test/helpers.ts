@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
+import { connectToDaemon, findRef, isProcessAlive, readState } from '@argus/client';
 
 export const PLUGIN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER = join(PLUGIN_DIR, 'dist', 'argus-mcp.js');
@@ -63,11 +63,10 @@ export async function ok(client: Client, name: string, args: Record<string, unkn
 
 /**
  * The ref right after the first match of a pattern in a snapshot: works for one node a line
- * (`button "Go" [ref=e3]`) and for collapsed siblings (`textbox "Name" [ref=e1], "Email" [ref=e2]`).
+ * (`button "Go" e3`) and for collapsed siblings (`link "Home" e1 "News" e2`).
  */
 export function refOf(snapshot: string, pattern: RegExp): string {
-  const match = pattern.exec(snapshot);
-  const ref = match && /^[^\n]*?\[ref=(\w+)\]/.exec(snapshot.slice(match.index))?.[1];
+  const ref = findRef(snapshot, pattern);
   if (!ref) throw new Error(`No ${pattern} with a ref in:\n${snapshot}`);
   return ref;
 }

@@ -33,10 +33,19 @@ export interface CommandDef<
   pageContent?: readonly string[];
 }
 
+/**
+ * Fields of the action effects (`ActionEffects`) that carry text from the page: a dialog's message,
+ * a console error. Every command whose output has them marks them as page content, so no action
+ * can forget to.
+ */
+export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors'] as const;
+
 export function defineCommand<I extends z.ZodObject, O extends z.ZodType, K extends CommandKind>(
   def: CommandDef<I, O, K>,
 ): CommandDef<I, O, K> {
-  return def;
+  const shape = (def.output as { shape?: Record<string, unknown> }).shape;
+  const missing = shape ? EFFECT_PAGE_FIELDS.filter((field) => field in shape && !def.pageContent?.includes(field)) : [];
+  return missing.length ? { ...def, pageContent: [...(def.pageContent ?? []), ...missing] } : def;
 }
 
 export type AnyCommand = CommandDef<z.ZodObject, z.ZodType, CommandKind>;

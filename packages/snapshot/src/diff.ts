@@ -1,10 +1,11 @@
+import { refsInLine } from '@argus/protocol/snapshot-refs';
+
 /** One line of a snapshot diff: added, removed, or changed in place (same ref, new content). */
 export interface DiffLine {
   op: '+' | '-' | '~';
   line: string;
 }
 
-const REF = /\[ref=((?:f\d+)?e\d+)\]/;
 
 /** Longest-common-subsequence edit script over lines (Myers, O((N+M)·D)). */
 function editScript(a: string[], b: string[]): Array<{ op: '=' | '+' | '-'; line: string }> {
@@ -58,7 +59,7 @@ export function diffLines(before: string[], after: string[]): DiffLine[] {
   for (const step of script) {
     if (step.op === '=') continue;
     const line = step.line.trim();
-    const ref = REF.exec(line)?.[1];
+    const ref = refsInLine(line)[0]?.ref;
     if (step.op === '-') {
       if (ref) removedByRef.set(ref, out.length);
       out.push({ op: '-', line });

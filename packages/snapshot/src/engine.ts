@@ -1,5 +1,6 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
+import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
 import { ARGUS_SCRIPT, OBJECT_GROUP, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
 import { formatTree } from './format.js';
@@ -276,9 +277,9 @@ export class SnapshotEngine {
   }
 }
 
-/** Refs shown (an interactive-mode line can carry several: `link "A" [ref=e1], "B" [ref=e2]`). */
+/** Refs shown (an interactive-mode line can carry several: `link "A" e1, "B" e2`). */
 function countRefs(lines: string[]): number {
   let count = 0;
-  for (const line of lines) for (let at = line.indexOf('[ref='); at >= 0; at = line.indexOf('[ref=', at + 5)) count++;
+  for (const line of lines) count += refsInLine(line).length;
   return count;
 }

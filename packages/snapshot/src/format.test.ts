@@ -1,3 +1,4 @@
+import { refsIn } from '@argus/protocol/snapshot-refs';
 import { describe, expect, it } from 'vitest';
 import { formatTree, nodeLine } from './format.js';
 import type { WalkNode } from './walker-types.js';
@@ -38,9 +39,9 @@ const tree: WalkNode = {
 
 describe('nodeLine', () => {
   it('renders role, quoted name, ref, states and value', () => {
-    expect(nodeLine({ r: 'checkbox', n: 'Say "hi"', ref: 'e7', s: ['checked', 'disabled'] })).toBe('checkbox "Say \\"hi\\"" [ref=e7] [checked] [disabled]');
-    expect(nodeLine({ r: 'textbox', n: 'Email', ref: 'f2e9', v: 'a@b.c' })).toBe('textbox "Email" [ref=f2e9]: a@b.c');
-    expect(nodeLine({ r: 'button', h: 'icon: reply', ref: 'e1' })).toBe('button (icon: reply) [ref=e1]');
+    expect(nodeLine({ r: 'checkbox', n: 'Say "hi"', ref: 'e7', s: ['checked', 'disabled'] })).toBe('checkbox "Say \\"hi\\"" e7 [checked] [disabled]');
+    expect(nodeLine({ r: 'textbox', n: 'Email', ref: 'f2e9', v: 'a@b.c' })).toBe('textbox "Email" f2e9: a@b.c');
+    expect(nodeLine({ r: 'button', h: 'icon: reply', ref: 'e1' })).toBe('button (icon: reply) e1');
   });
 });
 
@@ -49,20 +50,20 @@ describe('formatTree', () => {
     expect(formatTree(tree).join('\n')).toBe(
       [
         'banner',
-        '  link "Home" [ref=e1]',
+        '  link "Home" e1',
         'main',
         '  heading "Orders" [level=1]',
         '  text: Your recent orders are listed below.',
-        '  link "Order 1" [ref=e2]',
+        '  link "Order 1" e2',
         '  listitem: Plain item',
         '  table "Items"',
         '    row: Name | Price',
         '    row: Tea | 3 €',
         '    row',
         '      cell: Cake',
-        '      button "Remove" [ref=e3]',
-        '  textbox "Search" [ref=e4] [required]: tea',
-        '  button (icon: reply) [ref=e5]',
+        '      button "Remove" e3',
+        '  textbox "Search" e4 [required]: tea',
+        '  button (icon: reply) e5',
         '  heading "Nothing to do here" [level=2]',
         '  text: Just text.',
       ].join('\n'),
@@ -73,15 +74,15 @@ describe('formatTree', () => {
     expect(formatTree(tree, { interactive: true }).join('\n')).toBe(
       [
         'banner',
-        ' link "Home" [ref=e1]',
+        ' link "Home" e1',
         'main',
         ' heading "Orders"',
-        ' link "Order 1" [ref=e2]',
+        ' link "Order 1" e2',
         ' table "Items"',
         '  row: Name | Price',
-        '  button "Remove" [ref=e3]',
-        ' textbox "Search" [ref=e4] [required]: tea',
-        ' button (icon: reply) [ref=e5]',
+        '  button "Remove" e3',
+        ' textbox "Search" e4 [required]: tea',
+        ' button (icon: reply) e5',
       ].join('\n'),
     );
   });
@@ -96,7 +97,7 @@ describe('formatTree', () => {
       r: 'root',
       c: [{ r: 'dialog', n: 'Choose date', c: [{ r: 'button', n: 'Previous month', ref: 'e1', i: 1 }, 'March 2024', { r: 'button', n: '1', ref: 'e2', i: 1 }] }],
     };
-    expect(formatTree(picker, { interactive: true })).toEqual(['dialog "Choose date"', ' button "Previous month" [ref=e1]', ' text: March 2024', ' button "1" [ref=e2]']);
+    expect(formatTree(picker, { interactive: true })).toEqual(['dialog "Choose date"', ' button "Previous month" e1', ' text: March 2024', ' button "1" e2']);
   });
 
   it('keeps controls nested in headings and header cells, and drops a heading that repeats its link, in interactive mode', () => {
@@ -109,10 +110,10 @@ describe('formatTree', () => {
         { r: 'table', c: [{ r: 'row', c: [{ r: 'columnheader', n: 'Name', c: [{ r: 'button', n: 'Sort by name', ref: 'e2', i: 1 }] }] }] },
       ],
     };
-    expect(formatTree(page, { interactive: true })).toEqual(['link "Story" [ref=e1]', 'heading "Comments"', 'button "Reply" [ref=e4]', 'table', ' button "Sort by name" [ref=e2]']);
+    expect(formatTree(page, { interactive: true })).toEqual(['link "Story" e1', 'heading "Comments"', 'button "Reply" e4', 'table', ' button "Sort by name" e2']);
   });
 
-  it('puts runs of same-role siblings on one line, each name still followed by its [ref=…]', () => {
+  it('puts runs of same-role siblings on one line, each name followed by its ref', () => {
     const links = ['Home', 'News', 'Sport'].map((n, i): WalkNode => ({ r: 'link', n, ref: `e${i + 1}`, i: 1 }));
     const page: WalkNode = {
       r: 'root',
@@ -125,26 +126,26 @@ describe('formatTree', () => {
     };
     expect(formatTree(page, { interactive: true })).toEqual([
       'navigation',
-      ' link "Home" [ref=e1], "News" [ref=e2], "Sport" [ref=e3]',
-      ' button "Menu" [ref=e4] [expanded=false], (icon: search) [ref=e5]',
+      ' link "Home" e1 "News" e2 "Sport" e3',
+      ' button "Menu" e4 [expanded=false] (icon: search) e5',
       // a value ends the line: it runs to the end of the line
-      'textbox "Email" [ref=e6]: a@b.c',
-      'textbox "Name" [ref=e7]',
-      'checkbox "Terms" [ref=e8] [checked]',
+      'textbox "Email" e6: a@b.c',
+      'textbox "Name" e7',
+      'checkbox "Terms" e8 [checked]',
     ]);
     // the default mode keeps one line per element
-    expect(formatTree(page).filter((line) => line.includes('link'))).toEqual(['  link "Home" [ref=e1]', '  link "News" [ref=e2]', '  link "Sport" [ref=e3]']);
+    expect(formatTree(page).filter((line) => line.includes('link'))).toEqual(['  link "Home" e1', '  link "News" e2', '  link "Sport" e3']);
   });
 
   it('wraps long runs onto a new line that repeats the role', () => {
-    const page: WalkNode = { r: 'root', c: Array.from({ length: 30 }, (_, i): WalkNode => ({ r: 'link', n: `Section ${i}`, ref: `e${i + 1}`, i: 1 })) };
+    const page: WalkNode = { r: 'root', c: Array.from({ length: 60 }, (_, i): WalkNode => ({ r: 'link', n: `Section ${i}`, ref: `e${i + 1}`, i: 1 })) };
     const lines = formatTree(page, { interactive: true });
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) {
-      expect(line).toMatch(/^link "Section \d+" \[ref=e\d+\](?:, "Section \d+" \[ref=e\d+\])*$/);
-      expect(line.length).toBeLessThan(230);
+      expect(line).toMatch(/^link "Section \d+" e\d+(?: "Section \d+" e\d+)*$/);
+      expect(line.length).toBeLessThan(430);
     }
-    expect(lines.join('\n').match(/\[ref=/g)).toHaveLength(30);
+    expect(refsIn(lines.join('\n'))).toEqual(Array.from({ length: 60 }, (_, i) => `e${i + 1}`));
   });
 
   it('cuts long names at a word boundary, longer where two names would look the same', () => {
@@ -161,10 +162,26 @@ describe('formatTree', () => {
       ],
     };
     expect(formatTree(page, { interactive: true })).toEqual([
-      'link "Attack stokes instabili…" [ref=e1]',
+      'link "Attack stokes…" e1',
       'heading "Tools"',
-      'button "Find or Review a Drug" [ref=e2], "Find or Review a Vitamin or…" [ref=e3], "Firefox Free Download English (US) Windows" [ref=e4], "Firefox Free Download English (US) Linux" [ref=e5]',
-      `link "${'x'.repeat(23)}…" [ref=e6]`,
+      'button "Find or Review a Drug" e2 "Find or Review a Vitamin or…" e3 "Firefox Free Download English (US) Windows" e4 "Firefox Free Download English (US) Linux" e5',
+      `link "${'x'.repeat(19)}…" e6`,
     ]);
+  });
+});
+
+describe('interactive names from content', () => {
+  it('names an unnamed clickable by its text, and an unnamed frame by its source', () => {
+    const page: WalkNode = {
+      r: 'root',
+      c: [
+        { r: 'generic', ref: 'e1', i: 1, c: ['More Options'] },
+        { r: 'clickable', ref: 'e2', i: 1, c: ['Subscribe', 'from 1 €'] },
+        { r: 'iframe', h: 'src: ads.example/frame', ref: 'e3', i: 1 },
+      ],
+    };
+    expect(formatTree(page, { interactive: true })).toEqual(['generic "More Options" e1', 'clickable "Subscribe from 1 €" e2', 'iframe (src: ads.example/frame) e3']);
+    // the default mode shows the text itself
+    expect(formatTree(page)).toEqual(['generic e1: More Options', 'clickable e2', '  text: Subscribe', '  text: from 1 €', 'iframe (src: ads.example/frame) e3']);
   });
 });

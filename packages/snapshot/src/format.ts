@@ -28,12 +28,12 @@ function quote(text: string): string {
   return `"${text.replace(/"/g, '\\"')}"`;
 }
 
-/** `role "name" [ref=e1] [checked]: value` */
+/** `role "name" e1 [checked]: value` (the ref grammar: @argus/protocol/snapshot-refs) */
 export function nodeLine(node: WalkNode): string {
   let line = node.r;
   if (node.n) line += ` ${quote(node.n)}`;
   else if (node.h) line += ` (${node.h})`;
-  if (node.ref) line += ` [ref=${node.ref}]`;
+  if (node.ref) line += ` ${node.ref}`;
   if (node.s) for (const state of node.s) line += ` [${state}]`;
   if (node.v !== undefined) line += `: ${node.v}`;
   return line;
@@ -97,11 +97,11 @@ function formatFull(items: Item[], level: number, maxDepth: number, out: string[
 }
 
 /** Interactive mode: names and headings are cut at a word boundary to about this many characters. */
-const INTERACTIVE_NAME_MAX = 24;
+const INTERACTIVE_NAME_MAX = 20;
 /** ...but cut longer, up to this, where the short form would not tell two names apart. */
 const INTERACTIVE_NAME_LIMIT = 60;
 /** A run of same-role sibling controls shares one line, wrapped after about this many characters. */
-const RUN_WRAP = 200;
+const RUN_WRAP = 400;
 
 interface Entry {
   level: number;
@@ -150,6 +150,18 @@ function shortNames(nodes: WalkNode[]): Map<string, string> {
   return out;
 }
 
+/**
+ * A control the page gives no accessible name but which holds text (a clickable `div` reading "Show
+ * more") is named by that text in interactive mode, where its text lines are not printed.
+ */
+function contentNamed(node: WalkNode): WalkNode {
+  if (node.n || !node.c) return node;
+  const text = node.c.filter((child): child is string => typeof child === 'string').join(' ').trim();
+  if (!text) return node;
+  const { h: _hint, ...rest } = node;
+  return { ...rest, n: text };
+}
+
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
 function collectInteractive(items: Item[], level: number, parentRole: string, out: Entry[]): void {
   for (const item of items) {
@@ -158,7 +170,7 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
       continue;
     }
     if (item.ref) {
-      out.push({ level, node: item, kind: 'item' });
+      out.push({ level, node: contentNamed(item), kind: 'item' });
       if (item.c) collectInteractive(item.c, level + 1, item.r, out);
       continue;
     }
@@ -195,7 +207,7 @@ function sameText(a: string, b: string): boolean {
   return x === y || (y.length >= 12 && x.startsWith(y)) || (x.length >= 12 && y.startsWith(x));
 }
 
-/** `"name" [ref=e1] [checked]` — a node's line without its role. */
+/** `"name" e1 [checked]` — a node's line without its role. */
 function body(node: WalkNode, names: Map<string, string>): string {
   const n = node.n ? names.get(node.n) ?? node.n : undefined;
   const h = !n && node.h ? clipWords(node.h, INTERACTIVE_NAME_MAX + 6) : undefined;
@@ -237,11 +249,11 @@ function formatInteractive(root: Item[], maxDepth: number): string[] {
     }
     const rest = body(node, names);
     const text = entry.kind === 'heading' ? `heading ${quote(names.get(node.n ?? '') ?? node.n ?? '')}` : rest ? `${node.r} ${rest}` : node.r;
-    // siblings of one role share a line: `link "Home" [ref=e1], "News" [ref=e2]`; form fields, which
+    // siblings of one role share a line: `link "Home" e1, "News" e2`; form fields, which
     // carry values and are filled one at a time, keep a line each
     const joinable = entry.kind === 'item' && node.v === undefined && !FIELD_ROLES.has(node.r);
     if (joinable && run && run.level === entry.level && run.role === node.r && lines[run.index]!.length + text.length < RUN_WRAP) {
-      lines[run.index] += `, ${rest}`;
+      lines[run.index] += ` ${rest}`;
       continue;
     }
     lines.push(pad + text);

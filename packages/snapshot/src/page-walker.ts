@@ -227,6 +227,14 @@ export function installArgus(): ArgusPageApi {
     return el.tagName.toLowerCase();
   }
 
+  /** An unnamed frame is told apart by where it comes from: `src: ads.example/frame`. */
+  function frameHint(el: Element): string {
+    const src = el.getAttribute('src') || '';
+    if (!src || src === 'about:blank') return el.id ? 'id: ' + clip(el.id, 40) : 'src: ' + (src || 'none');
+    const short = src.replace(/^[a-z]+:\/\/(?:www\.)?/i, '').replace(/^\/\//, '').split(/[?#]/)[0]!.replace(/\/+$/, '');
+    return 'src: ' + clip(short, 40);
+  }
+
   function states(el: Element, tag: string, role: string): string[] | undefined {
     const out: string[] = [];
     const attr = (name: string) => el.getAttribute(name);
@@ -390,6 +398,7 @@ export function installArgus(): ArgusPageApi {
       const name = explicitName(el, tag, role);
       const frameNode: WalkNode = { r: 'iframe', f: frames.length };
       if (name) frameNode.n = clip(name, textMax);
+      else frameNode.h = frameHint(el);
       if (el.hasAttribute('tabindex') || el.hasAttribute('onclick')) {
         frameNode.i = 1;
         frameNode.id = idOf(el);
@@ -484,7 +493,8 @@ export function installArgus(): ArgusPageApi {
     let name = explicitName(el, tag, role);
     if (!name && NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
     if (!name) name = lateName(el);
-    return name ? `${role} "${clip(name, 60)}"` : `${role} (${fallbackHint(el)})`;
+    // one line, quotes escaped: a page cannot end the quoted name early in an action's report
+    return name ? `${role} "${clip(norm(name).trim(), 60).replace(/"/g, '\\"')}"` : `${role} (${fallbackHint(el)})`;
   }
 
   function snapshot(options: WalkOptions): WalkResult {

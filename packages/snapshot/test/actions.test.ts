@@ -18,6 +18,7 @@ const ACTIONS = html(`
 <button id="rerender" onclick="document.getElementById('slot').innerHTML = '<button id=new onclick=&quot;window.hit = \\'new\\'&quot;>Item</button>'">Rerender</button>
 <button id="mover" style="transition: transform 300ms linear" onclick="this.textContent = 'caught'">Mover</button>
 <button id="later" disabled onclick="this.textContent='enabled click'">Later</button>
+<button id="quoted" aria-label='Say "hi"&#10;  now'>x</button>
 `);
 
 const MODAL = html(`
@@ -40,7 +41,7 @@ let page: Page;
 let engine: SnapshotEngine;
 
 function refOf(text: string, pattern: string): string {
-  const ref = new RegExp(`${pattern} \\[ref=(e\\d+)\\]`).exec(text)?.[1];
+  const ref = new RegExp(`${pattern} (e\\d+)`).exec(text)?.[1];
   if (!ref) throw new Error(`no ref for ${pattern} in:\n${text}`);
   return ref;
 }
@@ -64,6 +65,8 @@ describe('actions', () => {
     expect(await page.evaluate(`document.getElementById('count').textContent`)).toBe('Clicked 2');
     await click(engine, '@' + refOf(text, 'button "Count"'), { double: true });
     expect(await page.evaluate(`document.getElementById('count').textContent`)).toBe('Clicked 4');
+    // a name with quotes and a line break is reported on one line, its quotes escaped
+    expect((await click(engine, '#quoted')).element).toBe('button "Say \\"hi\\" now"');
   });
 
   it('scrolls an element below the fold into view before clicking it', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refsInLine } from '@argus/protocol/snapshot-refs';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine, click } from '../src/index.js';
 import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
@@ -54,12 +55,12 @@ describe('snapshot', () => {
     const text = snap.text;
     expect(snap.title).toBe('fixture');
     expect(text).toMatch(/navigation "Main"/);
-    expect(text).toMatch(/link "Home" \[ref=e\d+\]/);
+    expect(text).toMatch(/link "Home" e\d+/);
     expect(text).toMatch(/heading "Settings" \[level=1\]/);
-    expect(text).toMatch(/textbox "Email" \[ref=e\d+\] \[required\]: a@b\.c/);
-    expect(text).toMatch(/checkbox "Dark mode" \[ref=e\d+\] \[checked\]/);
-    expect(text).toMatch(/combobox "Size" \[ref=e\d+\]: Medium/);
-    expect(text).toMatch(/button "Locked" \[ref=e\d+\] \[disabled\]/);
+    expect(text).toMatch(/textbox "Email" e\d+ \[required\]: a@b\.c/);
+    expect(text).toMatch(/checkbox "Dark mode" e\d+ \[checked\]/);
+    expect(text).toMatch(/combobox "Size" e\d+: Medium/);
+    expect(text).toMatch(/button "Locked" e\d+ \[disabled\]/);
     expect(text).not.toContain('Hidden button');
     expect(text).not.toContain('decorative');
     expect(snap.refs).toBeGreaterThan(8);
@@ -68,21 +69,22 @@ describe('snapshot', () => {
   it('gives icon-only controls a fallback name, never an empty one', async () => {
     const engine = new SnapshotEngine(page);
     const { text } = await engine.snapshot({ interactive: true });
-    // buttons side by side share a line in interactive mode: `button "Locked" [ref=e5] [disabled], (icon: reply) [ref=e6], …`
-    expect(text).toMatch(/(?:button |, )\(icon: reply\) \[ref=e\d+\]/);
-    expect(text).toMatch(/(?:button |, )\(icon: star\) \[ref=e\d+\]/);
-    expect(text).not.toMatch(/(?:button|,) \[ref=/);
+    // buttons side by side share a line in interactive mode: `button "Locked" e5 [disabled] (icon: reply) e6 …`
+    expect(text).toMatch(/(?:button | )\(icon: reply\) e\d+/);
+    expect(text).toMatch(/(?:button | )\(icon: star\) e\d+/);
+    // every ref follows a quoted name or a parenthesised hint
+    for (const line of text.split('\n')) for (const { index } of refsInLine(line)) expect(line.slice(0, index), line).toMatch(/[")] $/);
   });
 
   it('gives refs to onclick divs, pointer spans inside a paragraph, and shadow DOM controls', async () => {
     const engine = new SnapshotEngine(page);
     const { text } = await engine.snapshot();
-    expect(text).toMatch(/clickable "Custom action" \[ref=e\d+\]/);
-    expect(text).toMatch(/clickable "this word" \[ref=e\d+\]/);
-    expect(text).toMatch(/link "the help" \[ref=e\d+\]/);
-    expect(text).toMatch(/button "Shadow button" \[ref=e\d+\]/);
+    expect(text).toMatch(/clickable "Custom action" e\d+/);
+    expect(text).toMatch(/clickable "this word" e\d+/);
+    expect(text).toMatch(/link "the help" e\d+/);
+    expect(text).toMatch(/button "Shadow button" e\d+/);
     expect(text).toContain('Inside shadow');
-    const ref = /button "Shadow button" \[ref=(e\d+)\]/.exec(text)?.[1] ?? '';
+    const ref = /button "Shadow button" (e\d+)/.exec(text)?.[1] ?? '';
     await click(engine, ref);
     expect(await page.evaluate(`document.querySelector('x-card').shadowRoot.getElementById('sb').textContent`)).toBe('pressed');
   });
@@ -91,7 +93,7 @@ describe('snapshot', () => {
     const engine = new SnapshotEngine(page);
     const first = await engine.snapshot();
     const second = await engine.snapshot({ interactive: true });
-    const refOf = (text: string, name: string) => new RegExp(`"${name}" \\[ref=(e\\d+)\\]`).exec(text)?.[1];
+    const refOf = (text: string, name: string) => new RegExp(`"${name}" (e\\d+)`).exec(text)?.[1];
     for (const name of ['Home', 'Email', 'Dark mode', 'Docs', 'Custom action']) {
       expect(refOf(second.text, name)).toBeDefined();
       expect(refOf(second.text, name)).toBe(refOf(first.text, name));
@@ -141,7 +143,7 @@ describe('snapshot', () => {
     const snap = await engine.snapshot({ interactive: true });
     const remove = await engine.annotate();
     const labels = (await page.evaluate(`[...document.getElementById('__argus_overlay__').children].map((el) => el.textContent).filter(Boolean)`)) as string[];
-    expect(labels).toContain(/link "Home" \[ref=(e\d+)\]/.exec(snap.text)?.[1]);
+    expect(labels).toContain(/link "Home" (e\d+)/.exec(snap.text)?.[1]);
     expect(labels.length).toBe(snap.refs);
     const shot = await page.screenshot();
     expect(shot.width).toBeGreaterThan(0);
@@ -153,11 +155,11 @@ describe('snapshot', () => {
     const togglePage = await openPage(tb.browser, `${served.origin}/toggle`);
     const engine = new SnapshotEngine(togglePage);
     const before = await engine.snapshot();
-    const ref = /button "Details" \[ref=(e\d+)\]/.exec(before.text)?.[1] ?? '';
+    const ref = /button "Details" (e\d+)/.exec(before.text)?.[1] ?? '';
     await click(engine, ref);
     const diff = await engine.snapshot({ diff: true });
-    expect(diff.text).toMatch(new RegExp(`^~ button "Details" \\[ref=${ref}\\] \\[expanded\\]$`, 'm'));
-    expect(diff.text).toMatch(/^\+ link "Secret link" \[ref=e\d+\]$/m);
+    expect(diff.text).toMatch(new RegExp(`^~ button "Details" ${ref} \\[expanded\\]$`, 'm'));
+    expect(diff.text).toMatch(/^\+ link "Secret link" e\d+$/m);
     expect(diff.text).not.toContain('Footer text');
     const again = await engine.snapshot({ diff: true });
     expect(again.text).toMatch(/no changes/);

@@ -13,7 +13,7 @@ export const snapshotCommands = {
     tool: 'argus_snapshot',
     kind: 'mutation',
     scope: 'read',
-    summary: 'Accessibility snapshot of the page as compact text; refs like e12 identify elements for later commands.',
+    summary: 'Accessibility snapshot of the page as compact text: `role "name" e12 [state]`; the eN after a name is its ref for later commands.',
     input: z.object({
       interactive: z.boolean().default(false).describe('Only interactive elements, with the nearest heading or landmark as context'),
       depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
@@ -26,7 +26,7 @@ export const snapshotCommands = {
     output: z.object({
       url: z.string(),
       title: z.string(),
-      text: z.string().describe('The snapshot, one node a line: role "name" [ref=eN] plus states'),
+      text: z.string().describe('The snapshot, one node a line: role "name" eN [states]: value; in interactive mode same-role siblings share a line: link "A" e1 "B" e2'),
       refs: z.number().describe('How many refs the snapshot carries'),
       truncated: z.boolean().describe('Whether the text was cut at maxChars'),
       cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
