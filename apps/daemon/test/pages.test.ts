@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startFixtureServer } from '@argus/test-kit';
 import { describe, expect, it } from 'vitest';
 import { codeOf, refOf, useHarness } from './harness.js';
 
@@ -108,6 +109,36 @@ describe('frame', () => {
     await h.client.pages.frame.mutate({ target: refOf(snap.text, /Child button/) });
     expect(await js('document.title')).toBe('Frame child');
     await h.client.pages.frame.mutate({ main: true });
+  });
+
+  it('whole-page reads (accessibility, forms, links) follow the selected frame, in and out of process', async () => {
+    const other = await startFixtureServer();
+    try {
+      // localhost and 127.0.0.1 are different sites: the second child runs out of process
+      const child = `http://localhost:${other.port}/frame-child.html`;
+      await h.client.page.goto.mutate({ url: h.server.urlFor(`/frames.html?xorigin=${encodeURIComponent(child)}`) });
+      expect((await h.client.read.accessibility.query({})).text).toMatch(/^RootWebArea "Frames"/);
+      for (const select of [{ target: '#child' }, { url: `localhost:${other.port}` }]) {
+        const chosen = await h.client.pages.frame.mutate(select);
+        expect(chosen.main).toBe(false);
+        const tree = await h.client.read.accessibility.query({});
+        expect(tree.text.split('\n')[0], JSON.stringify(select)).toMatch(/^RootWebArea "Frame child"/);
+        expect(tree.text).toContain('"Child button"');
+        expect(tree.text).not.toContain('"Top button"');
+        const { forms } = await h.client.read.forms.mutate({});
+        const fields = forms.flatMap((form) => form.fields);
+        expect(fields.map((field) => field.label)).toContain('Child input');
+        // the field's ref acts in that frame
+        const ref = fields.find((field) => field.label === 'Child input')?.ref;
+        await h.client.input.fill.mutate({ target: ref!, text: 'hi' });
+        expect((await h.client.content.text.query({ target: '#child-result' })).text).toBe('Typed: hi');
+        expect((await h.client.read.links.query({})).links).toEqual([]);
+        await h.client.pages.frame.mutate({ main: true });
+      }
+      expect((await h.client.read.accessibility.query({})).text).toMatch(/^RootWebArea "Frames"/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('forgets the frame when the page navigates', async () => {

@@ -1,6 +1,8 @@
+import type { Page } from '@argus/cdp';
 import type { Handlers, Manifest, OutputOf } from '@argus/protocol';
 import { formatAxTree } from '../ax-text.js';
 import { DATA_FN, FORMS_FN, LINKS_FN, MEDIA_FN } from '../page-reads.js';
+import { frameWorld } from '../frame-scope.js';
 import { runInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 
@@ -8,6 +10,16 @@ type Out<K extends keyof Manifest['read']> = OutputOf<Manifest['read'][K]>;
 type FormOut = Out<'forms'>['forms'][number];
 type PageField = Omit<FormOut['fields'][number], 'ref'> & { walkerId: number | null };
 type FormsResult = { token: string; forms: Array<Omit<FormOut, 'fields'> & { fields: PageField[] }> };
+
+/**
+ * The AX tree of the top document, or of the selected frame: a same-process frame by its frameId on
+ * the page's session, an out-of-process one on its own session.
+ */
+async function axTree(page: Page, frameId: string | undefined) {
+  if (!frameId) return page.session.send('Accessibility.getFullAXTree', {});
+  const { session } = await frameWorld(page, frameId);
+  return session === page.session ? session.send('Accessibility.getFullAXTree', { frameId }) : session.send('Accessibility.getFullAXTree', {});
+}
 
 /** With none of the flags set, everything is wanted. */
 function wanted<K extends string>(flags: Record<K, boolean>): Record<K, boolean> {
@@ -17,18 +29,21 @@ function wanted<K extends string>(flags: Record<K, boolean>): Record<K, boolean>
 
 export function readHandlers(services: Services): Handlers['read'] {
   const { manager } = services;
+  // with a frame selected (`argus frame`), a whole-page read is of that frame's document
+  const frameRoot = (page: Page) => (manager.selectedFrame(page) ? 'html' : undefined);
   return {
     links: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'links'>>(page, manager.engine(page), input.within, LINKS_FN, [input.maxItems, input.filter ?? '']),
+        runInPage<Out<'links'>>(page, manager.engine(page), input.within ?? frameRoot(page), LINKS_FN, [input.maxItems, input.filter ?? '']),
       ),
     forms: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
         // An interactive snapshot mints (or keeps) the refs of every field; the page function then
         // reports the walker id of each field, which the ref registry maps back to its ref.
-        await engine.snapshot({ interactive: true, ...(input.within ? { scope: input.within } : {}) });
-        const scope = input.within ? await engine.resolve(input.within) : undefined;
+        const within = input.within ?? frameRoot(page);
+        await engine.snapshot({ interactive: true, ...(within ? { scope: within } : {}) });
+        const scope = within ? await engine.resolve(within) : undefined;
         const result = scope ? await page.callOn<FormsResult>(scope.objectId, FORMS_FN, [], scope.session) : await runInPage<FormsResult>(page, engine, undefined, FORMS_FN);
         const frameId = scope?.frameId ?? page.mainFrameId;
         return {
@@ -43,19 +58,19 @@ export function readHandlers(services: Services): Handlers['read'] {
       }),
     accessibility: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const { nodes } = await page.session.send('Accessibility.getFullAXTree', {});
+        const { nodes } = await axTree(page, manager.selectedFrame(page));
         return formatAxTree(nodes, { all: input.all, maxChars: input.maxChars, ...(input.depth === undefined ? {} : { depth: input.depth }) });
       }),
     media: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'media'>>(page, manager.engine(page), undefined, MEDIA_FN, [wanted({ images: input.images, videos: input.videos, audio: input.audio }), input.maxItems]),
+        runInPage<Out<'media'>>(page, manager.engine(page), frameRoot(page), MEDIA_FN, [wanted({ images: input.images, videos: input.videos, audio: input.audio }), input.maxItems]),
       ),
     data: (input) =>
       manager.onTab(input.tab, (page) =>
         runInPage<Out<'data'>>(
           page,
           manager.engine(page),
-          undefined,
+          frameRoot(page),
           DATA_FN,
           [wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter })],
         ),

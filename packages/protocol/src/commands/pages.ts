@@ -88,7 +88,7 @@ export const pagesCommands = {
     tool: 'argus_frame',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Choose the frame that later selector-based commands, eval and text use in this tab ("main" goes back to the top document). Refs work in any frame regardless.',
+    summary: 'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless.',
     input: z.object({
       target: Target.optional().describe('An <iframe> (selector or ref), a ref of an element inside the frame, or "main" for the top document'),
       name: z.string().min(1).max(500).optional().describe('Select the frame with this name attribute'),
