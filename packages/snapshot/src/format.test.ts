@@ -185,3 +185,22 @@ describe('interactive names from content', () => {
     expect(formatTree(page)).toEqual(['generic e1: More Options', 'clickable e2', '  text: Subscribe', '  text: from 1 €', 'iframe (src: ads.example/frame) e3']);
   });
 });
+
+describe('names and hints cannot swallow a ref', () => {
+  it('escapes backslashes and quotes in names and drops parentheses in hints, so every ref still reads', () => {
+    const page: WalkNode = {
+      r: 'root',
+      c: [
+        { r: 'link', n: 'C:\\', ref: 'e1', i: 1 },
+        { r: 'link', n: 'Say "e9"', ref: 'e2', i: 1 },
+        { r: 'button', h: 'icon: Note (draft', ref: 'e3', i: 1 },
+        { r: 'button', h: 'icon: smile :)', ref: 'e4', i: 1 },
+      ],
+    };
+    for (const options of [{}, { interactive: true }]) {
+      const text = formatTree(page, options).join('\n');
+      expect(refsIn(text), text).toEqual(['e1', 'e2', 'e3', 'e4']);
+    }
+    expect(formatTree(page, { interactive: true })).toEqual(['link "C:\\\\" e1 "Say \\"e9\\"" e2', 'button (icon: Note draft) e3 (icon: smile :) e4']);
+  });
+});

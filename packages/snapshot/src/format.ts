@@ -24,15 +24,21 @@ const TRANSPARENT = new Set(['list', 'listitem', 'cell', 'rowgroup', 'generic', 
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader', 'gridcell']);
 
+/** A quoted name: backslashes and quotes escaped, so the name always ends where its quote does. */
 function quote(text: string): string {
-  return `"${text.replace(/"/g, '\\"')}"`;
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** A hint in parentheses: parentheses inside it are dropped, so the hint always ends at its `)`. */
+function hint(text: string): string {
+  return `(${text.replace(/[()]/g, '')})`;
 }
 
 /** `role "name" e1 [checked]: value` (the ref grammar: @argus/protocol/snapshot-refs) */
 export function nodeLine(node: WalkNode): string {
   let line = node.r;
   if (node.n) line += ` ${quote(node.n)}`;
-  else if (node.h) line += ` (${node.h})`;
+  else if (node.h) line += ` ${hint(node.h)}`;
   if (node.ref) line += ` ${node.ref}`;
   if (node.s) for (const state of node.s) line += ` [${state}]`;
   if (node.v !== undefined) line += `: ${node.v}`;

@@ -494,7 +494,7 @@ export function installArgus(): ArgusPageApi {
     if (!name && NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
     if (!name) name = lateName(el);
     // one line, quotes escaped: a page cannot end the quoted name early in an action's report
-    return name ? `${role} "${clip(norm(name).trim(), 60).replace(/"/g, '\\"')}"` : `${role} (${fallbackHint(el)})`;
+    return name ? `${role} "${clip(norm(name).trim(), 60).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `${role} (${fallbackHint(el).replace(/[()]/g, '')})`;
   }
 
   function snapshot(options: WalkOptions): WalkResult {
