@@ -1,6 +1,6 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-import { type ElementHandle, SnapshotEngine, parseRef } from '@argus/snapshot';
+import { type ElementHandle, SnapshotEngine, badTargetError, parseRef } from '@argus/snapshot';
 
 /** Same object group the snapshot engine uses, so handles are released with its own. */
 const OBJECT_GROUP = 'argus';
@@ -53,7 +53,7 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
     contextId,
     objectGroup: OBJECT_GROUP,
   });
-  if (exceptionDetails) throw new ArgusError('invalid_input', `"${selector}" is neither a ref (like e12) nor a valid CSS selector.`);
+  if (exceptionDetails) throw badTargetError(selector);
   if (!result.objectId || result.subtype === 'null') {
     throw new ArgusError('element_not_found', `No element matches "${selector}" in the selected frame. Run \`argus frame main\` to search the top document, or fix the selector.`, {
       details: { selector, frameId },

@@ -5,7 +5,7 @@ import { diffLines, renderDiff } from './diff.js';
 import { ARGUS_SCRIPT, OBJECT_GROUP, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
 import { formatTree } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
-import { RefRegistry, parseRef, staleError, type RefEntry } from './ref-registry.js';
+import { RefRegistry, badTargetError, noMatchError, parseRef, staleError, type RefEntry } from './ref-registry.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
 export interface SnapshotOptions {
@@ -230,12 +230,10 @@ export class SnapshotEngine {
     const ctx = await frameContext(this.page, this.page.mainFrameId);
     if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
     const ok = await evalValue<boolean>(ctx, `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`);
-    if (!ok) throw new ArgusError('invalid_input', `"${selector}" is neither a ref (like e12) nor a valid CSS selector.`);
+    if (!ok) throw badTargetError(selector);
     const object = await evalObject(ctx, `document.querySelector(${JSON.stringify(selector)})`);
     if (!object?.objectId) {
-      throw new ArgusError('element_not_found', `No element matches "${selector}". Run \`argus snapshot -i\` and use a ref, or fix the selector.`, {
-        details: { selector },
-      });
+      throw noMatchError(selector);
     }
     const [{ node }, label] = await Promise.all([
       ctx.session.send('DOM.describeNode', { objectId: object.objectId }),

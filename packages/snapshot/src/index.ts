@@ -2,5 +2,5 @@ export { SnapshotEngine, type SnapshotOptions, type SnapshotResult, type Element
 export { click, hover, fill, selectOption, focus, scrollIntoView, elementText, elementHtml, elementBox, type ActionOptions } from './actions.js';
 export { formatTree, nodeLine, type FormatOptions } from './format.js';
 export { diffLines, renderDiff, type DiffLine } from './diff.js';
-export { parseRef } from './ref-registry.js';
+export { badTargetError, parseRef } from './ref-registry.js';
 export type { WalkNode } from './walker-types.js';

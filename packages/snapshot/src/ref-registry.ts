@@ -1,4 +1,5 @@
 import { ArgusError } from '@argus/protocol';
+import { refsInLine } from '@argus/protocol/snapshot-refs';
 
 /** Where a ref points: a walker id inside one document of one frame, minted in one page epoch. */
 export interface RefEntry {
@@ -18,6 +19,34 @@ const REF_PATTERN = /^@?((?:f\d+)?e\d+)$/;
 /** Parses `e12`, `@e12`, `f1e3`; returns undefined for anything else (a CSS selector). */
 export function parseRef(target: string): string | undefined {
   return REF_PATTERN.exec(target.trim())?.[1];
+}
+
+/**
+ * A target that is neither a ref nor valid CSS. When it holds a ref (a snapshot line pasted whole,
+ * `link "News" e2`, or `[ref=e2]`), the message names it.
+ */
+export function badTargetError(target: string): ArgusError {
+  const ref = refIn(target);
+  const hint = ref ? refHint(ref) : ' Pass a ref from `argus snapshot` (e.g. e12) or a CSS selector.';
+  return new ArgusError('invalid_input', `"${target}" is neither a ref (like e12) nor a valid CSS selector.${hint}`, { details: { target, ...(ref ? { ref } : {}) } });
+}
+
+/**
+ * A selector that matched nothing. `[ref=e2]` is valid CSS (an attribute selector), so a ref written
+ * the Playwright way lands here: the message names the ref then.
+ */
+export function noMatchError(selector: string): ArgusError {
+  const ref = refIn(selector);
+  const hint = ref ? refHint(ref) : ' Run `argus snapshot -i` and use a ref, or fix the selector.';
+  return new ArgusError('element_not_found', `No element matches "${selector}".${hint}`, { details: { selector, ...(ref ? { ref } : {}) } });
+}
+
+function refIn(target: string): string | undefined {
+  return refsInLine(target)[0]?.ref ?? /\bref=((?:f\d+)?e\d+)\b/.exec(target)?.[1];
+}
+
+function refHint(ref: string): string {
+  return ` Did you mean ${ref}? Pass the ref alone, e.g. \`argus click ${ref}\`.`;
 }
 
 export function staleError(ref: string): ArgusError {

@@ -65,6 +65,15 @@ describe('actions', () => {
     expect(await page.evaluate(`document.getElementById('count').textContent`)).toBe('Clicked 2');
     await click(engine, '@' + refOf(text, 'button "Count"'), { double: true });
     expect(await page.evaluate(`document.getElementById('count').textContent`)).toBe('Clicked 4');
+    // a whole snapshot line pasted as the target: a typed error that names the ref to pass
+    const ref = refOf(text, 'button "Count"');
+    // (`[ref=e1]` is valid CSS that matches nothing: element_not_found, with the same hint)
+    for (const [pasted, code] of [[`button "Count" ${ref}`, 'invalid_input'], [`[ref=${ref}]`, 'element_not_found']] as const) {
+      const error = await click(engine, pasted).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code, details: { ref } });
+      expect((error as Error).message).toContain(`Did you mean ${ref}?`);
+    }
+    await expect(click(engine, 'div[')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('Pass a ref from `argus snapshot`') });
     // a name with quotes and a line break is reported on one line, its quotes escaped
     expect((await click(engine, '#quoted')).element).toBe('button "Say \\"hi\\" now"');
   });
