@@ -52,10 +52,15 @@ export function waitActionable(
     }
     return false;
   };
-  /** The visible part of a rect in the layout viewport (without scrollbars). */
+  // The layout viewport without scrollbars. In quirks mode documentElement.clientHeight is the
+  // document's height, not the viewport's: body.clientWidth/Height give the viewport there.
+  const viewport = () => {
+    const root = document.compatMode === 'BackCompat' ? document.body || document.documentElement : document.documentElement;
+    return { width: Math.min(root.clientWidth || innerWidth, innerWidth), height: Math.min(root.clientHeight || innerHeight, innerHeight) };
+  };
+  /** The centre of the visible part of a rect in the viewport, or null when none of it is in view. */
   const visiblePart = (rect: DOMRect) => {
-    const width = document.documentElement.clientWidth || innerWidth;
-    const height = document.documentElement.clientHeight || innerHeight;
+    const { width, height } = viewport();
     const left = Math.max(rect.left, 0);
     const top = Math.max(rect.top, 0);
     const right = Math.min(rect.right, width);
@@ -79,7 +84,11 @@ export function waitActionable(
       const inViewport = rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
       const result: ActionableResult = { ok: true, rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, inViewport, scroll: { x: scrollX, y: scrollY } };
       if (!hitTest) return result;
-      const point = visiblePart(rect);
+      // the first box of the element with a part in view: a link wrapped over two lines has two boxes,
+      // and the centre of their union can be on neither
+      let point: { x: number; y: number } | null = null;
+      for (const box of el.getClientRects()) if (box.width >= 1 && box.height >= 1 && (point = visiblePart(box))) break;
+      point ??= visiblePart(rect);
       if (!point) return { ok: false, reason: 'offscreen' };
       let hit = document.elementFromPoint(point.x, point.y);
       for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
@@ -98,7 +107,8 @@ export function waitActionable(
         // centre it when its centre is out of view (what DOM.scrollIntoViewIfNeeded does), without smooth scrolling
         const cx = rect.left + rect.width / 2;
         const cy = rect.top + rect.height / 2;
-        if (cx < 0 || cy < 0 || cx >= (document.documentElement.clientWidth || innerWidth) || cy >= (document.documentElement.clientHeight || innerHeight)) {
+        const view = viewport();
+        if (cx < 0 || cy < 0 || cx >= view.width || cy >= view.height) {
           scrolls++;
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
           rect = el.getBoundingClientRect();

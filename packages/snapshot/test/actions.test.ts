@@ -27,6 +27,13 @@ const MODAL = html(`
 
 const NEXT = html('<h1>Next page</h1>');
 
+// no doctype: quirks mode, where documentElement.clientHeight is the document's height, not the viewport's
+const QUIRKS = `<html><head><title>quirks</title></head><body><div style="height:3000px">tall</div><button id="deep" onclick="window.deep = true">Deep button</button></body></html>`;
+
+// a link wrapped over two lines: the centre of its bounding box is on neither line box
+// (monospace and widths in ch: 20 characters a line whatever the font's metrics)
+const WRAPPED = html(`<p style="width:20ch;font:16px/20px monospace;margin:0">xxxxxxxxxxxxxxx <a href="#" id="two-lines" onclick="window.twoLines = true; return false">ab cd</a> xxxxxxxxxxxxxxxxxxxx</p>`);
+
 const HITS = html(`
 <button id="glass" onclick="window.glass = true">Under glass</button>
 <div style="position:fixed;inset:0;pointer-events:none;background:rgba(0,0,0,.1)"></div>
@@ -47,13 +54,45 @@ function refOf(text: string, pattern: string): string {
 }
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), servePages({ '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT, '/hits': HITS })]);
+  [tb, served] = await Promise.all([startBrowser(), servePages({ '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT, '/hits': HITS, '/quirks': QUIRKS, '/wrapped': WRAPPED })]);
   page = await openPage(tb.browser, `${served.origin}/actions`);
   engine = new SnapshotEngine(page);
 });
 afterAll(async () => {
   await tb?.close();
   await served?.close();
+});
+
+describe('click points', () => {
+  it('scrolls to and clicks an element below the fold of a quirks-mode page', async () => {
+    const quirks = await openPage(tb.browser, `${served.origin}/quirks`);
+    try {
+      const quirksEngine = new SnapshotEngine(quirks);
+      expect(await quirks.evaluate('document.compatMode')).toBe('BackCompat');
+      const { text } = await quirksEngine.snapshot({ interactive: true });
+      await click(quirksEngine, refOf(text, '"Deep button"'));
+      expect(await quirks.evaluate('window.deep')).toBe(true);
+    } finally {
+      await tb.browser.closePage(quirks.id);
+    }
+  });
+
+  it('clicks a link wrapped over two lines on one of its line boxes', async () => {
+    const wrapped = await openPage(tb.browser, `${served.origin}/wrapped`);
+    try {
+      const wrappedEngine = new SnapshotEngine(wrapped);
+      // the premise: two line boxes, and the centre of their union hits the paragraph, not the link
+      const premise = await wrapped.evaluate<{ boxes: number; centre: string }>(
+        `(() => { const a = document.getElementById('two-lines'); const r = a.getBoundingClientRect(); return { boxes: a.getClientRects().length, centre: document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).tagName }; })()`,
+      );
+      expect(premise).toEqual({ boxes: 2, centre: 'P' });
+      const { text } = await wrappedEngine.snapshot({ interactive: true });
+      await click(wrappedEngine, refOf(text, '"ab cd"'));
+      expect(await wrapped.evaluate('window.twoLines')).toBe(true);
+    } finally {
+      await tb.browser.closePage(wrapped.id);
+    }
+  });
 });
 
 describe('actions', () => {
