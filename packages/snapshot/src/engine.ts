@@ -3,7 +3,7 @@ import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
 import { ARGUS_SCRIPT, OBJECT_GROUP, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
-import { formatTree } from './format.js';
+import { formatSnapshot } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
 import { RefRegistry, badTargetError, noMatchError, parseRef, staleError, type RefEntry } from './ref-registry.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
@@ -73,12 +73,14 @@ export class SnapshotEngine {
     }
     const { tree, title } = await this.capture(options.scope);
     const formatOptions = { ...(options.interactive ? { interactive: true } : {}), ...(options.depth !== undefined ? { depth: options.depth } : {}) };
-    let lines = formatTree(tree, formatOptions);
+    const formatted = formatSnapshot(tree, formatOptions);
+    let lines = formatted.lines;
     const refs = countRefs(lines);
     const modeKey = `${options.interactive ? 'i' : 'f'}|${options.depth ?? ''}|${options.scope ?? ''}`;
     const previous = this.baselines.get(modeKey);
-    this.baselines.set(modeKey, lines);
-    if (options.diff && previous) lines = renderDiff(diffLines(previous, lines)).split('\n');
+    // the diff compares elements, not lines: a change inside a run of links shows that one link
+    this.baselines.set(modeKey, formatted.units);
+    if (options.diff && previous) lines = renderDiff(diffLines(previous, formatted.units)).split('\n');
     if (!lines.length) lines = [options.interactive ? '(no interactive elements)' : '(empty page)'];
     const stored: StoredSnapshot = { id: this.nextSnapshot++, lines, url: this.page.url, title, refs };
     this.stored.push(stored);

@@ -1,6 +1,6 @@
 import { refsIn } from '@argus/protocol/snapshot-refs';
 import { describe, expect, it } from 'vitest';
-import { formatTree, nodeLine } from './format.js';
+import { formatSnapshot, formatTree, nodeLine } from './format.js';
 import type { WalkNode } from './walker-types.js';
 
 const tree: WalkNode = {
@@ -202,5 +202,20 @@ describe('names and hints cannot swallow a ref', () => {
       expect(refsIn(text), text).toEqual(['e1', 'e2', 'e3', 'e4']);
     }
     expect(formatTree(page, { interactive: true })).toEqual(['link "C:\\\\" e1 "Say \\"e9\\"" e2', 'button (icon: Note draft) e3 (icon: smile :) e4']);
+  });
+});
+
+describe('formatSnapshot units', () => {
+  it('gives one unit per element, each with its role, where runs share a line', () => {
+    const page: WalkNode = {
+      r: 'root',
+      c: [{ r: 'navigation', c: ['Home', 'News'].map((n, i): WalkNode => ({ r: 'link', n, ref: `e${i + 1}`, i: 1 })) }],
+    };
+    expect(formatSnapshot(page, { interactive: true })).toEqual({
+      lines: ['navigation', ' link "Home" e1 "News" e2'],
+      units: ['navigation', ' link "Home" e1', ' link "News" e2'],
+    });
+    const full = formatSnapshot(page);
+    expect(full.units).toEqual(full.lines);
   });
 });

@@ -220,11 +220,13 @@ function body(node: WalkNode, names: Map<string, string>): string {
   return nodeLine({ ...node, r: '', ...(n ? { n } : {}), ...(h ? { h } : {}) }).trimStart();
 }
 
-function formatInteractive(root: Item[], maxDepth: number): string[] {
+function formatInteractive(root: Item[], maxDepth: number): FormattedSnapshot {
   const entries: Entry[] = [];
   collectInteractive(root, 0, 'root', entries);
   const names = shortNames(entries.flatMap((entry) => (entry.node ? [entry.node] : [])));
   const lines: string[] = [];
+  /** one element a line, as if no run were joined: what `--diff` compares */
+  const units: string[] = [];
   /** the line a run of same-role siblings is being appended to */
   let run: { index: number; level: number; role: string } | undefined;
   for (let index = 0; index < entries.length; index++) {
@@ -250,12 +252,14 @@ function formatInteractive(root: Item[], maxDepth: number): string[] {
     const node = entry.node;
     if (!node) {
       lines.push(pad + entry.text);
+      units.push(pad + entry.text);
       run = undefined;
       continue;
     }
     const rest = body(node, names);
     const text = entry.kind === 'heading' ? `heading ${quote(names.get(node.n ?? '') ?? node.n ?? '')}` : rest ? `${node.r} ${rest}` : node.r;
-    // siblings of one role share a line: `link "Home" e1, "News" e2`; form fields, which
+    units.push(pad + text);
+    // siblings of one role share a line: `link "Home" e1 "News" e2`; form fields, which
     // carry values and are filled one at a time, keep a line each
     const joinable = entry.kind === 'item' && node.v === undefined && !FIELD_ROLES.has(node.r);
     if (joinable && run && run.level === entry.level && run.role === node.r && lines[run.index]!.length + text.length < RUN_WRAP) {
@@ -265,14 +269,28 @@ function formatInteractive(root: Item[], maxDepth: number): string[] {
     lines.push(pad + text);
     run = joinable ? { index: lines.length - 1, level: entry.level, role: node.r } : undefined;
   }
-  return lines;
+  return { lines, units };
 }
 
-export function formatTree(root: WalkNode, options: FormatOptions = {}): string[] {
+export interface FormattedSnapshot {
+  /** the text, a line each */
+  lines: string[];
+  /**
+   * One element a line (a run `link "A" e1 "B" e2` is two units, each with its role), so a diff
+   * reports the one link that changed rather than its whole run. Equal to `lines` in default mode.
+   */
+  units: string[];
+}
+
+export function formatSnapshot(root: WalkNode, options: FormatOptions = {}): FormattedSnapshot {
   const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
   const items = root.c ?? [];
   if (options.interactive) return formatInteractive(items, maxDepth);
   const out: string[] = [];
   formatFull(items, 0, maxDepth, out);
-  return out;
+  return { lines: out, units: out };
+}
+
+export function formatTree(root: WalkNode, options: FormatOptions = {}): string[] {
+  return formatSnapshot(root, options).lines;
 }

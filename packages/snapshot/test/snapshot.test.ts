@@ -30,7 +30,7 @@ customElements.define('x-card', class extends HTMLElement {
 });
 </script>`);
 
-const TOGGLE = html(`<h1>Toggle</h1><button id="t" aria-expanded="false" onclick="const open = this.getAttribute('aria-expanded') === 'true'; this.setAttribute('aria-expanded', String(!open)); document.getElementById('panel').hidden = open">Details</button>
+const TOGGLE = html(`<h1>Toggle</h1><button>Before</button><button id="t" aria-expanded="false" onclick="const open = this.getAttribute('aria-expanded') === 'true'; this.setAttribute('aria-expanded', String(!open)); document.getElementById('panel').hidden = open">Details</button><button>After</button>
 <div id="panel" hidden><a href="/x">Secret link</a></div><p>Footer text</p>`);
 
 const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
@@ -163,5 +163,21 @@ describe('snapshot', () => {
     expect(diff.text).not.toContain('Footer text');
     const again = await engine.snapshot({ diff: true });
     expect(again.text).toMatch(/no changes/);
+  });
+
+  it('interactive diff reports the one element of a run that changed, not its whole line', async () => {
+    const togglePage = await openPage(tb.browser, `${served.origin}/toggle`);
+    try {
+      const engine = new SnapshotEngine(togglePage);
+      const before = await engine.snapshot({ interactive: true });
+      // the premise: the three buttons share one line
+      expect(before.text).toMatch(/^button "Before" e\d+ "Details" e\d+ \[expanded=false\] "After" e\d+$/m);
+      const ref = /"Details" (e\d+)/.exec(before.text)?.[1] ?? '';
+      await click(engine, ref);
+      const diff = await engine.snapshot({ interactive: true, diff: true });
+      expect(diff.text.split('\n')).toEqual([`~ button "Details" ${ref} [expanded]`, expect.stringMatching(/^\+ link "Secret link" e\d+$/)]);
+    } finally {
+      await tb.browser.closePage(togglePage.id);
+    }
   });
 });
