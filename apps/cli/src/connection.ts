@@ -1,10 +1,15 @@
 import { createRequire } from 'node:module';
 import { ArgusError } from '@argus/protocol/errors';
-import { type Connection, connectToDaemon, createArgusClient, daemonAnswers, daemonUrl, startDaemon } from '@argus/client';
+import { type Connection, connectToDaemon, createArgusClient, daemonAnswers, daemonUrl, startDaemon, waitForExit } from '@argus/client';
 
 /** Path of the daemon's entry, from the @argus/daemon package next to the CLI. */
 export function daemonEntry(): string {
   return createRequire(import.meta.url).resolve('@argus/daemon/main');
+}
+
+/** After `daemon.stop`: waits (bounded) until the daemon process has exited, its browser closed with it. */
+export async function waitForDaemonExit(pid: number, warn: (line: string) => void): Promise<void> {
+  if (!(await waitForExit(pid, 15_000))) warn(`warning: daemon pid ${pid} is still running 15 s after stop`);
 }
 
 /** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { call, withDaemon } from './connection.js';
+import { call, waitForDaemonExit, withDaemon } from './connection.js';
 import { findRef } from '@argus/protocol/snapshot-refs';
 
 /**
@@ -38,6 +38,9 @@ export async function runDemo(out: (line: string) => void): Promise<void> {
     out(text.text);
     out(`\ndemo finished in ${Math.round(performance.now() - started)} ms`);
   } finally {
-    if (connection.started) await call(connection, 'daemon.stop', 'mutation', {}).catch(() => undefined);
+    if (connection.started) {
+      await call(connection, 'daemon.stop', 'mutation', {}).catch(() => undefined);
+      await waitForDaemonExit(connection.state.pid, out);
+    }
   }
 }

@@ -47,8 +47,10 @@ async function main(argv: string[]): Promise<number> {
     const { runFollow } = await import('./follow.js');
     return runFollow(command, input, { json: flags.json, out, err });
   }
-  const { withDaemon, call } = await import('./connection.js');
-  const { value } = await withDaemon((connection) => call(connection, command.name, command.kind, input));
+  const { withDaemon, call, waitForDaemonExit } = await import('./connection.js');
+  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input));
+  // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
+  if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
   const shown = flags.untrustedEnvelope ? envelopeOutput(command, value) : value;
   if (flags.json) out(JSON.stringify(shown, null, 2));
   else {

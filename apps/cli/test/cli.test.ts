@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { listArgusChromeProcesses } from '@argus/test-kit';
 import { describe, expect, it } from 'vitest';
 import { useCli } from './cli-harness.js';
 
@@ -72,17 +73,14 @@ describe('commands through an auto-started daemon', () => {
     const status = await argus('status');
     expect(status.stdout).toMatch(/browser running/);
     const pid = JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid as number;
+    // the daemon's own Chromium: the Argus-profile process whose parent is the daemon
+    const parentOf = (child: number) => Number(readFileSync(`/proc/${child}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+    const browsers = listArgusChromeProcesses().filter((chrome) => parentOf(chrome.pid) === pid);
+    expect(browsers).toHaveLength(1);
     expect((await argus('stop')).code).toBe(0);
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // `stop` returns once the daemon has exited: no wait needed here, and its browser is gone with it
     expect(() => process.kill(pid, 0)).toThrow();
+    expect(() => process.kill(browsers[0]!.pid, 0)).toThrow();
     expect(existsSync(join(cli.stateDir, 'daemon.json'))).toBe(false);
   });
 });

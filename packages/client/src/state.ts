@@ -39,6 +39,19 @@ export function readState(stateDir: string): DaemonState | undefined {
   }
 }
 
+/**
+ * Resolves true once the process has exited, false if it is still alive after `timeoutMs`. Another
+ * process's exit gives no event to wait on, so this checks every 25 ms (bounded).
+ */
+export async function waitForExit(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isProcessAlive(pid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
+
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
