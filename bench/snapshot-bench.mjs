@@ -3,29 +3,18 @@
 // @argus/snapshot on the real saved pages plus a generated 5,000-element page, with the raw
 // CDP Accessibility.getFullAXTree time measured on the same page in the same run as a baseline.
 // Usage: pnpm --filter @argus/snapshot build && node bench/snapshot-bench.mjs [--runs N] [--only name,name] [--dump DIR]
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Browser, connectCri, launchChrome } from '../packages/cdp/dist/index.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SnapshotEngine } from '../packages/snapshot/dist/index.js';
 import { refsIn } from '../packages/protocol/dist/snapshot-refs.js';
+import { option, realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
+import { median } from './lib-stats.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1] : fallback;
-};
 const RUNS = Number(option('runs', '7'));
-const ONLY = option('only', '')?.split(',').filter(Boolean) ?? [];
 const DUMP = option('dump', '');
 const SELECTOR = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [onclick], [tabindex]';
-
-const candidates = [join(here, '../tooling/test-kit/fixtures/real-pages'), join(here, '../../shared/fixtures/real-pages'), '/work/shared/fixtures/real-pages'];
-const realRoot = candidates.find((dir) => existsSync(dir));
-if (!realRoot) throw new Error('real-pages fixtures not found');
-const realPages = readdirSync(realRoot).filter((name) => existsSync(join(realRoot, name, 'source.html')) && (!ONLY.length || ONLY.includes(name)));
+const pages = findRealPages();
+const realPages = pages.names;
 
 /** ~5,000 elements: nav lists, article sections with inline links, forms and a data table. */
 function generatedPage() {
@@ -47,23 +36,8 @@ function generatedPage() {
 }
 const GENERATED = generatedPage();
 
-const server = http.createServer((request, response) => {
-  const name = decodeURIComponent((request.url ?? '/').split('/')[1] ?? '');
-  const body = name === '__generated5k' ? GENERATED : realPages.includes(name) ? readFileSync(join(realRoot, name, 'source.html')) : undefined;
-  if (body === undefined) {
-    response.writeHead(404).end();
-    return;
-  }
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const server = await servePages(pages, { __generated5k: GENERATED });
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const time = async (fn) => {
   const start = performance.now();
   await fn();
@@ -82,58 +56,42 @@ async function coverageOf(page, engine, text) {
   return { total: result.total, covered, missed: result.missed };
 }
 
-// a page target still being set up when the browser closes may reject late: report, do not crash
-process.on('unhandledRejection', (error) => console.error(`(ignored during shutdown) ${error?.message ?? error}`));
-const chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9', '--window-size=1280,900'] });
-const browser = await Browser.connect(await connectCri(chrome.wsEndpoint));
 const rows = [];
-try {
-  for (const name of [...realPages, '__generated5k']) {
-    const page = await browser.newPage();
-    try {
-      await page.navigate(`${origin}/${name}/`, { timeoutMs: 20_000 }).catch((error) => console.error(`${name}: ${error.message}`));
-      const engine = new SnapshotEngine(page);
-      const full = await engine.snapshot();
-      const fullCoverage = await coverageOf(page, engine, full.text);
-      const interactive = await engine.snapshot({ interactive: true });
-      const interactiveCoverage = await coverageOf(page, engine, interactive.text);
-      if (DUMP) {
-        mkdirSync(DUMP, { recursive: true });
-        writeFileSync(join(DUMP, `${name}.txt`), full.text);
-        writeFileSync(join(DUMP, `${name}-i.txt`), interactive.text);
-      }
-      // ours first: once the AX tree is built the renderer keeps it up to date, which slows DOM work
-      const ours = [];
-      for (let run = 0; run < RUNS; run++) ours.push(await time(() => engine.snapshot()));
-      await page.session.send('Accessibility.getFullAXTree', {}); // warm-up (enables accessibility)
-      const ax = [];
-      for (let run = 0; run < RUNS; run++) ax.push(await time(() => page.session.send('Accessibility.getFullAXTree', {})));
-      await page.session.send('Accessibility.disable').catch(() => undefined);
-      const elements = await page.evaluate('document.querySelectorAll("*").length');
-      rows.push({
-        name: name === '__generated5k' ? 'generated-5k' : name,
-        elements,
-        fullChars: full.text.length,
-        iChars: interactive.text.length,
-        refs: full.refs,
-        fullCoverage,
-        interactiveCoverage,
-        ms: median(ours),
-        axMs: median(ax),
-      });
-    } finally {
-      await browser.closePage(page.targetId).catch(() => undefined);
-    }
+const chromePath = await visitPages([...realPages, '__generated5k'], server, async (page, name) => {
+  const engine = new SnapshotEngine(page);
+  const full = await engine.snapshot();
+  const fullCoverage = await coverageOf(page, engine, full.text);
+  const interactive = await engine.snapshot({ interactive: true });
+  const interactiveCoverage = await coverageOf(page, engine, interactive.text);
+  if (DUMP) {
+    mkdirSync(DUMP, { recursive: true });
+    writeFileSync(join(DUMP, `${name}.txt`), full.text);
+    writeFileSync(join(DUMP, `${name}-i.txt`), interactive.text);
   }
-} finally {
-  await browser.close();
-  await chrome.kill();
-  server.close();
-}
+  // ours first: once the AX tree is built the renderer keeps it up to date, which slows DOM work
+  const ours = [];
+  for (let run = 0; run < RUNS; run++) ours.push(await time(() => engine.snapshot()));
+  await page.session.send('Accessibility.getFullAXTree', {}); // warm-up (enables accessibility)
+  const ax = [];
+  for (let run = 0; run < RUNS; run++) ax.push(await time(() => page.session.send('Accessibility.getFullAXTree', {})));
+  await page.session.send('Accessibility.disable').catch(() => undefined);
+  const elements = await page.evaluate('document.querySelectorAll("*").length');
+  rows.push({
+    name: name === '__generated5k' ? 'generated-5k' : name,
+    elements,
+    fullChars: full.text.length,
+    iChars: interactive.text.length,
+    refs: full.refs,
+    fullCoverage,
+    interactiveCoverage,
+    ms: median(ours),
+    axMs: median(ax),
+  });
+});
 
 const pct = (c) => (c.total ? (100 * c.covered) / c.total : 100);
 const pad = (value, width) => String(value).padStart(width);
-console.log(`snapshot bench: ${realPages.length} real pages + generated-5k, ${RUNS} timed runs each (medians), Chromium ${chrome.executablePath}`);
+console.log(`snapshot bench: ${realPages.length} real pages + generated-5k, ${RUNS} timed runs each (medians), Chromium ${chromePath}`);
 console.log(`${'page'.padEnd(18)}${pad('elems', 7)}${pad('chars', 8)}${pad('tok', 7)}${pad('-i chars', 10)}${pad('-i tok', 8)}${pad('refs', 6)}${pad('cov', 8)}${pad('-i cov', 8)}${pad('snap ms', 9)}${pad('AX ms', 8)}${pad('ratio', 7)}`);
 for (const row of rows) {
   console.log(
