@@ -39,6 +39,10 @@ describe('commands through an auto-started daemon', () => {
     expect(click.code).toBe(0);
     expect(click.stdout).toMatch(/^click button "Increment"/);
     expect((await argus('text', '#count')).stdout.trim()).toBe('Count: 1');
+    // a locator instead of a ref
+    const byRole = await argus('click', 'role=button[name="Increment"]');
+    expect(byRole.stdout).toMatch(/^click button "Increment" \[e\d+\]/);
+    expect((await argus('text', 'text=Count:')).stdout.trim()).toBe('Count: 2');
   });
 
   it('--json prints the raw output object', async () => {
@@ -66,7 +70,7 @@ describe('commands through an auto-started daemon', () => {
   it('--untrusted-envelope marks page content', async () => {
     const result = await argus('text', '#count', '--untrusted-envelope');
     expect(result.stdout).toMatch(/^<<argus-untrusted [0-9a-f]{24} source=content\.text>>/);
-    expect(result.stdout).toMatch(/Count: 1/);
+    expect(result.stdout).toMatch(/Count: 2/);
   });
 
   it('status shows the running browser, stop ends the daemon and removes the state file', async () => {

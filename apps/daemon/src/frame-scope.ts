@@ -1,6 +1,6 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-import { type ElementHandle, SnapshotEngine, badTargetError, parseRef } from '@argus/snapshot';
+import { type ElementHandle, SnapshotEngine, badTargetError, parseLocator, parseRef } from '@argus/snapshot';
 
 /** Same object group the snapshot engine uses, so handles are released with its own. */
 const OBJECT_GROUP = 'argus';
@@ -13,7 +13,7 @@ const LABEL_FN = `function () {
 }`;
 
 /**
- * A snapshot engine whose CSS selectors resolve in the frame chosen with `argus frame` (refs already
+ * A snapshot engine whose CSS selectors and locators resolve in the frame chosen with `argus frame` (refs already
  * name their frame). @argus/snapshot resolves selectors in the main frame only and has no frame
  * hook, so the daemon wraps `resolve` here.
  */
@@ -28,7 +28,8 @@ export class FrameScopedEngine extends SnapshotEngine {
   override async resolve(target: string): Promise<ElementHandle> {
     const frameId = this.selectedFrame();
     if (!frameId || typeof target !== 'string' || parseRef(target)) return super.resolve(target);
-    return resolveInFrame(this.page, frameId, target.trim());
+    const locator = parseLocator(target);
+    return locator ? this.resolveLocator(locator, frameId) : resolveInFrame(this.page, frameId, target.trim());
   }
 }
 

@@ -133,6 +133,9 @@ describe('frame', () => {
         await h.client.input.fill.mutate({ target: ref!, text: 'hi' });
         expect((await h.client.content.text.query({ target: '#child-result' })).text).toBe('Typed: hi');
         expect((await h.client.read.links.query({})).links).toEqual([]);
+        // locators resolve in the selected frame too
+        await h.client.input.click.mutate({ target: 'role=button[name="Child button"]' });
+        expect((await h.client.content.text.query({ target: 'text=Child clicked' })).text).toBe('Child clicked');
         await h.client.pages.frame.mutate({ main: true });
       }
       expect((await h.client.read.accessibility.query({})).text).toMatch(/^RootWebArea "Frames"/);

@@ -10,7 +10,7 @@ export const Target = z
   .string()
   .min(1)
   .max(2000)
-  .describe('Element: a ref from the last snapshot (e12, @e12, f1e3) or a CSS selector');
+  .describe('Element: a snapshot ref (e12), a locator (role=button[name="Save"], text=Save, label=Email) or a CSS selector');
 
 export const TimeoutMs = z
   .number()

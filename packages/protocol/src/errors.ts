@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   element_not_found: 'NOT_FOUND',
   element_not_interactable: 'PRECONDITION_FAILED',
   element_obscured: 'PRECONDITION_FAILED',
+  element_ambiguous: 'CONFLICT',
   navigation_failed: 'BAD_GATEWAY',
   timeout: 'TIMEOUT',
   target_closed: 'NOT_FOUND',

@@ -5,7 +5,9 @@ import { diffLines, renderDiff } from './diff.js';
 import { ARGUS_SCRIPT, OBJECT_GROUP, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
 import { formatSnapshot } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
+import { describeLocator, parseLocator, type Locator } from './locator.js';
 import { RefRegistry, badTargetError, noMatchError, parseRef, staleError, type RefEntry } from './ref-registry.js';
+import type { LocateResult } from './page-walker.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
 export interface SnapshotOptions {
@@ -209,12 +211,40 @@ export class SnapshotEngine {
     return entry;
   }
 
-  /** `e12` | `@e12` | `f1e3` | a CSS selector (main frame). */
+  /** `e12` | `@e12` | `f1e3` | a locator (`role=button[name="Save"]`, `text=…`, `label=…`) | a CSS selector (main frame). */
   async resolve(target: string): Promise<ElementHandle> {
     this.page.assertOpen();
-    if (typeof target !== 'string' || !target.trim()) throw new ArgusError('invalid_input', 'Pass a ref (e.g. e12) or a CSS selector.');
+    if (typeof target !== 'string' || !target.trim()) throw new ArgusError('invalid_input', 'Pass a ref (e.g. e12), a locator (role=…, text=…, label=…) or a CSS selector.');
     const ref = parseRef(target);
-    return ref ? this.resolveRef(ref) : this.resolveSelector(target.trim());
+    if (ref) return this.resolveRef(ref);
+    const locator = parseLocator(target);
+    return locator ? this.resolveLocator(locator, this.page.mainFrameId) : this.resolveSelector(target.trim());
+  }
+
+  /**
+   * The one visible element a locator matches in a frame. None: `element_not_found`; several:
+   * `element_ambiguous`, naming the first few with refs (minted now, valid like a snapshot's), so
+   * the caller can pick one instead of Argus guessing.
+   */
+  protected async resolveLocator(locator: Locator, frameId: string): Promise<ElementHandle> {
+    const ctx = await frameContext(this.page, frameId);
+    if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
+    const args = JSON.stringify([locator.kind, locator.role ?? '', locator.value ?? null, locator.exact, 5]);
+    const found = await evalValue<LocateResult & { token: string }>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; return { ...a.locate(...${args}), token: a.token }; })()`);
+    const described = describeLocator(locator);
+    if (found.total === 0) {
+      throw new ArgusError('element_not_found', `No visible element matches ${described}. Run \`argus snapshot -i\` and use a ref, or loosen the locator (name*= / text= without quotes match part of the text).`, {
+        details: { locator: described },
+      });
+    }
+    const refs = found.ids.map((id, index) => this.refs.refFor(frameId, frameId === this.page.mainFrameId, found.token, id, this.page.epoch, found.labels[index] ?? ''));
+    if (found.total > 1) {
+      const listed = refs.map((ref, index) => `${found.labels[index]} ${ref}`).join(', ');
+      throw new ArgusError('element_ambiguous', `${described} matches ${found.total} visible elements: ${listed}${found.total > refs.length ? ', …' : ''}. Pass one of these refs, or a more specific locator.`, {
+        details: { locator: described, matches: found.total, refs },
+      });
+    }
+    return this.resolveRef(refs[0]!);
   }
 
   private async resolveRef(ref: string): Promise<ElementHandle> {

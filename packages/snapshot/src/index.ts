@@ -3,4 +3,5 @@ export { click, hover, fill, selectOption, focus, scrollIntoView, elementText, e
 export { formatSnapshot, formatTree, nodeLine, type FormatOptions, type FormattedSnapshot } from './format.js';
 export { diffLines, renderDiff, type DiffLine } from './diff.js';
 export { badTargetError, parseRef } from './ref-registry.js';
+export { describeLocator, parseLocator, type Locator } from './locator.js';
 export type { WalkNode } from './walker-types.js';

@@ -11,6 +11,14 @@ export interface ArgusPageApi {
   lastIds: number[];
   label(el: Element): string;
   coverage(selector: string): { total: number; ids: number[]; missed: string[] };
+  locate(kind: 'role' | 'text' | 'label', role: string, value: string | null, exact: boolean, max: number): LocateResult;
+}
+
+/** Visible elements a semantic locator matches, in document order: ids (for refs) and labels of the first few. */
+export interface LocateResult {
+  total: number;
+  ids: number[];
+  labels: string[];
 }
 
 /**
@@ -22,7 +30,7 @@ export interface ArgusPageApi {
  */
 export function installArgus(): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 5;
+  const VERSION = 6;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const ids = new WeakMap<Element, number>();
@@ -545,6 +553,70 @@ export function installArgus(): ArgusPageApi {
     return { total, ids: found, missed };
   }
 
+  /** Every element below `root` in document order, through open shadow roots. */
+  function eachElement(root: Element | ShadowRoot, visit: (el: Element) => boolean | void): void {
+    for (let child = root.firstElementChild; child; child = child.nextElementSibling) {
+      if (SKIP.has(child.tagName)) continue;
+      // visit returns false to skip the element's subtree
+      if (visit(child) === false) continue;
+      if (child.shadowRoot) eachElement(child.shadowRoot, visit);
+      eachElement(child, visit);
+    }
+  }
+
+  function shown(el: Element): boolean {
+    if (!el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return false;
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  }
+
+  function roleOf(el: Element): string {
+    return (el.getAttribute('role') || '').trim().split(/\s+/)[0] || implicitRole(el, el.tagName) || 'generic';
+  }
+
+  /** The accessible name, as the snapshot computes it. */
+  function nameOf(el: Element, role: string): string {
+    let name = explicitName(el, el.tagName, role);
+    if (!name && NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
+    return name || lateName(el);
+  }
+
+  /**
+   * Semantic locators (see locator.ts): `role` matches role and accessible name, `text` the
+   * innermost elements whose text holds the value, `label` form fields by their label. `exact`
+   * compares whole (whitespace collapsed); otherwise contains, case-insensitive.
+   */
+  function locate(kind: 'role' | 'text' | 'label', role: string, value: string | null, exact: boolean, max: number): LocateResult {
+    const wanted = value === null ? null : exact ? value : value.toLowerCase();
+    const matches = (text: string) => wanted === null || (exact ? norm(text).trim() === wanted : norm(text).toLowerCase().includes(wanted));
+    const found: Element[] = [];
+    const root = document.body || document.documentElement;
+    if (kind === 'text') {
+      // descend only into elements whose text holds the value; keep the innermost ones
+      const holds = (el: Element) => norm(el.textContent || '').toLowerCase().includes((wanted ?? '').toLowerCase());
+      const visit = (el: Element) => {
+        let inner = false;
+        const children = [...Array.from(el.children), ...(el.shadowRoot ? Array.from(el.shadowRoot.children) : [])];
+        for (const child of children) if (!SKIP.has(child.tagName) && holds(child)) inner = visit(child) || inner;
+        if (inner) return true;
+        const text = (el as HTMLElement).innerText ?? el.textContent ?? '';
+        if (!shown(el) || !matches(text)) return false;
+        found.push(el);
+        return true;
+      };
+      if (root && holds(root)) visit(root);
+    } else {
+      eachElement(root, (el) => {
+        const elRole = roleOf(el);
+        if (kind === 'role' ? elRole !== role : !(el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable || elRole === 'textbox' || elRole === 'combobox' || elRole === 'searchbox' || elRole === 'checkbox' || elRole === 'radio' || elRole === 'switch' || elRole === 'slider' || elRole === 'spinbutton')) return;
+        if (kind === 'label' && (el as HTMLInputElement).type === 'hidden') return;
+        if (kind === 'role' ? !matches(nameOf(el, elRole)) : ![explicitName(el, el.tagName, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''].some((text) => text && matches(text))) return;
+        if (shown(el)) found.push(el);
+      });
+    }
+    return { total: found.length, ids: found.slice(0, max).map(idOf), labels: found.slice(0, max).map(label) };
+  }
+
   const api: ArgusPageApi = {
     v: VERSION,
     token,
@@ -558,6 +630,7 @@ export function installArgus(): ArgusPageApi {
     lastIds,
     label,
     coverage,
+    locate,
   };
   G.__argus = api;
   return api;

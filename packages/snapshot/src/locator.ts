@@ -1,0 +1,61 @@
+import { ArgusError } from '@argus/protocol';
+
+/**
+ * A semantic locator: a target named by what a person sees rather than by the page's markup.
+ *
+ * - `role=button[name="Sign up"]`: role and exact accessible name; `[name*="sign"]`: name contains
+ *   (case-insensitive); `role=button` alone: any name.
+ * - `text=Sign up`: the innermost visible element whose text contains it (case-insensitive);
+ *   `text="Sign up"`: whose whole text is exactly that.
+ * - `label=Email`: the form field whose label (or aria-label, placeholder, title) contains it;
+ *   `label="Email"`: is exactly that.
+ *
+ * Whitespace is collapsed on both sides. Only visible elements match; more than one match is an
+ * `element_ambiguous` error listing refs for the candidates, never a guess.
+ */
+export interface Locator {
+  kind: 'role' | 'text' | 'label';
+  /** for `role=`: the role */
+  role?: string;
+  /** the name or text to match; undefined for `role=x` without a name */
+  value?: string;
+  exact: boolean;
+}
+
+const QUOTED = /^"((?:[^"\\]|\\.)*)"$/;
+
+function unquote(raw: string): { value: string; exact: boolean } {
+  const quoted = QUOTED.exec(raw);
+  return quoted ? { value: quoted[1]!.replace(/\\(.)/g, '$1'), exact: true } : { value: raw, exact: false };
+}
+
+const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The locator a target names, or undefined when the target is not one (a ref or a CSS selector). */
+export function parseLocator(target: string): Locator | undefined {
+  const match = /^(role|text|label)=([\s\S]*)$/.exec(target.trim());
+  if (!match) return undefined;
+  const kind = match[1] as Locator['kind'];
+  const rest = match[2]!.trim();
+  if (kind === 'role') {
+    const role = /^([a-z]+)(?:\[name(\*?)=("(?:[^"\\]|\\.)*")\])?$/i.exec(rest);
+    if (!role) {
+      throw new ArgusError('invalid_input', `"${target}" is not a role locator. Write role=button, role=button[name="Sign up"] (exact name) or role=button[name*="sign"] (name contains).`);
+    }
+    if (role[3] === undefined) return { kind, role: role[1]!.toLowerCase(), exact: false };
+    const name = clean(unquote(role[3]).value);
+    if (!name) throw new ArgusError('invalid_input', `"${target}" has an empty name. Drop [name=…] to match any ${role[1]}.`);
+    return { kind, role: role[1]!.toLowerCase(), value: name, exact: role[2] !== '*' };
+  }
+  const { value, exact } = unquote(rest);
+  const text = clean(value);
+  if (!text) throw new ArgusError('invalid_input', `"${target}" names no text. Write ${kind}=Sign up (contains) or ${kind}="Sign up" (exact).`);
+  return { kind, value: text, exact };
+}
+
+/** `role=button[name="Sign up"]` back as text, for messages. */
+export function describeLocator(locator: Locator): string {
+  const quoted = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  if (locator.kind === 'role') return locator.value === undefined ? `role=${locator.role}` : `role=${locator.role}[name${locator.exact ? '' : '*'}=${quoted(locator.value)}]`;
+  return `${locator.kind}=${locator.exact ? quoted(locator.value ?? '') : locator.value}`;
+}
