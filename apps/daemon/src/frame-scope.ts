@@ -27,9 +27,12 @@ export class FrameScopedEngine extends SnapshotEngine {
 
   override async resolve(target: string): Promise<ElementHandle> {
     const frameId = this.selectedFrame();
-    if (!frameId || typeof target !== 'string' || parseRef(target)) return super.resolve(target);
-    const locator = parseLocator(target);
-    return locator ? this.resolveLocator(locator, frameId) : resolveInFrame(this.page, frameId, target.trim());
+    if (!frameId || typeof target !== 'string' || parseRef(target) || parseLocator(target)) return super.resolve(target);
+    return resolveInFrame(this.page, frameId, target.trim());
+  }
+
+  protected override locatorFrame(): string {
+    return this.selectedFrame() ?? this.page.mainFrameId;
   }
 }
 

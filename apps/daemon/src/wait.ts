@@ -1,6 +1,6 @@
 import { ArgusError, type ParsedInputOf, type Manifest } from '@argus/protocol';
 import type { Page } from '@argus/cdp';
-import type { SnapshotEngine } from '@argus/snapshot';
+import { type SnapshotEngine, describeLocator, parseLocator } from '@argus/snapshot';
 import type { DownloadTracker } from './downloads.js';
 
 type WaitInput = ParsedInputOf<Manifest['page']['wait']>;
@@ -59,6 +59,13 @@ export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInp
     const ok = await page.callOn<boolean>(element.objectId, `function (t) { return (${WAIT_IN_PAGE.replace("document.querySelector(needle)", 'this')})('selector', '', t); }`, [input.timeoutMs], element.session);
     if (!ok) throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`);
     return done(input.selector);
+  }
+  const locator = input.selector ? parseLocator(input.selector) : undefined;
+  if (locator) {
+    if (!(await engine.waitForLocator(locator, input.timeoutMs))) {
+      throw new ArgusError('timeout', `No visible element matched ${describeLocator(locator)} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`);
+    }
+    return done(describeLocator(locator));
   }
   const mode = input.selector ? 'selector' : 'text';
   const needle = (input.selector ?? input.text) as string;

@@ -121,6 +121,11 @@ describe('core page commands on real Chromium', () => {
     expect((await h.client.page.wait.mutate({ text: 'Paragraph 50', timeoutMs: 2_000 })).matched).toBe('text "Paragraph 50"');
     expect((await h.client.page.wait.mutate({ selector: 'h1' })).matched).toBe('h1');
     expect(await codeOf(h.client.page.wait.mutate({ selector: '#never', timeoutMs: 200 }))).toBe('timeout');
+    // a locator: the page's own observer ends the wait when a matching element shows up
+    await h.client.page.eval.mutate({ js: `setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button>Ready now</button>'), 150)` });
+    expect((await h.client.page.wait.mutate({ selector: 'role=button[name*="ready"]', timeoutMs: 5_000 })).matched).toBe('role=button[name*="ready"]');
+    await h.client.input.click.mutate({ target: 'text="Ready now"' });
+    expect(await codeOf(h.client.page.wait.mutate({ selector: 'role=button[name="Never"]', timeoutMs: 200 }))).toBe('timeout');
     expect(await codeOf(h.client.page.wait.mutate({}))).toBe('invalid_input');
     expect((await h.client.page.wait.mutate({ load: true })).matched).toBe('load');
     expect((await h.client.page.wait.mutate({ idle: true })).matched).toBe('network idle');

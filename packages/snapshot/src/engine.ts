@@ -218,7 +218,34 @@ export class SnapshotEngine {
     const ref = parseRef(target);
     if (ref) return this.resolveRef(ref);
     const locator = parseLocator(target);
-    return locator ? this.resolveLocator(locator, this.page.mainFrameId) : this.resolveSelector(target.trim());
+    return locator ? this.resolveLocator(locator, this.locatorFrame()) : this.resolveSelector(target.trim());
+  }
+
+  /** The frame locators search: the top document (the daemon's engine uses the frame chosen with `argus frame`). */
+  protected locatorFrame(): string {
+    return this.page.mainFrameId;
+  }
+
+  /**
+   * Resolves true once a visible element matches the locator, false after `timeoutMs`. The page
+   * decides (a MutationObserver re-checks on each DOM change), so nothing polls from here.
+   */
+  async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
+    this.page.assertOpen();
+    const ctx = await frameContext(this.page, this.locatorFrame());
+    if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
+    const args = JSON.stringify([locator.kind, locator.role ?? '', locator.value ?? null, locator.exact, 1]);
+    return evalValue<boolean>(
+      ctx,
+      `(() => { const a = ${ARGUS_SCRIPT}; const test = () => a.locate(...${args}).total > 0;
+        return new Promise((resolve) => {
+          if (test()) return resolve(true);
+          const observer = new MutationObserver(() => { if (test()) { clearTimeout(timer); observer.disconnect(); resolve(true); } });
+          observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+          const timer = setTimeout(() => { observer.disconnect(); resolve(false); }, ${timeoutMs});
+        }); })()`,
+      true,
+    );
   }
 
   /**

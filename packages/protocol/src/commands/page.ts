@@ -70,7 +70,7 @@ export const pageCommands = {
     scope: 'read',
     summary: 'Wait for a selector, a text, the load event, network idle or a fixed time.',
     input: z.object({
-      selector: Target.optional().describe('Wait until this CSS selector (or ref) is visible'),
+      selector: Target.optional().describe('Wait until this CSS selector, locator or ref is visible'),
       text: z.string().min(1).max(2000).optional().describe('Wait until this text appears in the page'),
       load: z.boolean().optional().describe('Wait for the load event'),
       idle: z.boolean().optional().describe('Wait until no network request is in flight for 500 ms'),
