@@ -36,13 +36,19 @@ export class FrameScopedEngine extends SnapshotEngine {
   }
 }
 
-/** The session and isolated world of a frame, or a clear error when it went away. */
-export async function frameWorld(page: Page, frameId: string, world: 'isolated' | 'main' = 'isolated'): Promise<{ session: Session; contextId: number }> {
+/** The CDP session that owns a frame (the page's, or an out-of-process frame's own), or a clear error when it went away. */
+export function frameSession(page: Page, frameId: string): Session {
   const frame = page.frames.get(frameId);
   if (!frame || frame.session.isDetached) throw frameGone(frameId);
+  return frame.session;
+}
+
+/** The session and isolated world of a frame, or a clear error when it went away. */
+export async function frameWorld(page: Page, frameId: string, world: 'isolated' | 'main' = 'isolated'): Promise<{ session: Session; contextId: number }> {
+  const session = frameSession(page, frameId);
   const contextId = world === 'main' ? page.frames.mainWorld(frameId) : await page.frames.isolatedWorld(frameId).catch(() => undefined);
   if (contextId === undefined) throw frameGone(frameId);
-  return { session: frame.session, contextId };
+  return { session, contextId };
 }
 
 function frameGone(frameId: string): ArgusError {
@@ -71,6 +77,11 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
       .catch(() => selector),
   ]);
   return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
+}
+
+/** With a frame selected (`argus frame`), a whole-page read is of that frame's document: its root as the target. */
+export function selectedFrameRoot(manager: { selectedFrame(page: Page): string | undefined }, page: Page): 'html' | undefined {
+  return manager.selectedFrame(page) ? 'html' : undefined;
 }
 
 /** Where page-level evaluation runs: the selected frame's main world, or `{}` for the main frame. */

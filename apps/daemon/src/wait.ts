@@ -1,27 +1,12 @@
 import { ArgusError, type ParsedInputOf, type Manifest } from '@argus/protocol';
 import type { Page } from '@argus/cdp';
-import { type SnapshotEngine, describeLocator, parseLocator } from '@argus/snapshot';
+import { type SnapshotEngine, describeLocator, parseLocator, parseRef, untilInPage } from '@argus/snapshot';
 import type { DownloadTracker } from './downloads.js';
 
 type WaitInput = ParsedInputOf<Manifest['page']['wait']>;
 
-const REF = /^@?(f\d+)?e\d+$/;
-
-/**
- * In-page wait for a selector to be visible or a text to appear: a MutationObserver plus
- * a timeout, resolved by the page itself, so the daemon never polls.
- */
-const WAIT_IN_PAGE = `(mode, needle, timeoutMs) => new Promise((resolve) => {
-  const visible = (el) => !!el && el.isConnected && (typeof el.checkVisibility === 'function' ? el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true }) : el.getClientRects().length > 0);
-  const test = () => {
-    if (mode === 'selector') { const el = document.querySelector(needle); return visible(el); }
-    return (document.body?.innerText ?? '').includes(needle);
-  };
-  if (test()) return resolve(true);
-  const observer = new MutationObserver(() => { if (test()) { clearTimeout(timer); observer.disconnect(); resolve(true); } });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const timer = setTimeout(() => { observer.disconnect(); resolve(false); }, timeoutMs);
-})`;
+/** In-page test: the element is connected and visible. */
+const VISIBLE = `((el) => !!el && el.isConnected && (typeof el.checkVisibility === 'function' ? el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true }) : el.getClientRects().length > 0))`;
 
 export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInput, downloads?: DownloadTracker): Promise<{ waitedMs: number; matched: string }> {
   const started = performance.now();
@@ -53,10 +38,11 @@ export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInp
     await page.waitForNetworkIdle(500, input.timeoutMs);
     return done('network idle');
   }
-  if (input.selector && REF.test(input.selector)) {
+  // each wait below is resolved by the page itself (untilInPage: a MutationObserver plus a timeout), so the daemon never polls
+  if (input.selector && parseRef(input.selector)) {
     // a ref exists already or fails fast; wait until it is visible
     const element = await engine.resolve(input.selector);
-    const ok = await page.callOn<boolean>(element.objectId, `function (t) { return (${WAIT_IN_PAGE.replace("document.querySelector(needle)", 'this')})('selector', '', t); }`, [input.timeoutMs], element.session);
+    const ok = await page.callOn<boolean>(element.objectId, `function () { const el = this; return ${untilInPage(`${VISIBLE}(el)`, input.timeoutMs)}; }`, [], element.session);
     if (!ok) throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`);
     return done(input.selector);
   }
@@ -76,7 +62,8 @@ export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInp
       throw new ArgusError('invalid_input', `"${needle}" is not a valid CSS selector.`);
     }
   }
-  const ok = await page.evaluate<boolean>(`(${WAIT_IN_PAGE})(${JSON.stringify(mode)}, ${JSON.stringify(needle)}, ${input.timeoutMs})`);
+  const test = mode === 'selector' ? `${VISIBLE}(document.querySelector(${JSON.stringify(needle)}))` : `(document.body?.innerText ?? '').includes(${JSON.stringify(needle)})`;
+  const ok = await page.evaluate<boolean>(untilInPage(test, input.timeoutMs));
   if (!ok) {
     throw new ArgusError('timeout', `${mode === 'selector' ? `No visible element matched ${needle}` : `The text "${needle}" did not appear`} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`);
   }

@@ -1,5 +1,6 @@
 import type { AnyCommand } from '@argus/protocol';
 import type { ContentEnvelope } from '@argus/security';
+import { isEmpty } from './render.js';
 
 /**
  * Wraps the output fields the manifest marks as page content in the session's untrusted-content
@@ -12,7 +13,7 @@ export function envelopeOutput(command: AnyCommand, output: unknown, envelope: C
   for (const field of command.pageContent) {
     const value = copy[field];
     // nothing from the page (no dialog, no console error): nothing to mark
-    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    if (isEmpty(value)) continue;
     copy[field] = envelope.wrap(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), command.name);
   }
   return copy;

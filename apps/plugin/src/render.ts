@@ -7,7 +7,8 @@ function scalar(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
 }
 
-function isEmpty(value: unknown): boolean {
+/** Null, undefined or an empty list: nothing to show (and, for page content, nothing to mark). */
+export function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || (Array.isArray(value) && value.length === 0);
 }
 

@@ -14,6 +14,14 @@
 /** The shape of one ref: `e12`, or `f2e7` inside a frame. */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
 
+/**
+ * A quoted name as snapshot lines write it: backslashes and quotes escaped, so the name always ends
+ * where its quote does and the ref after it is read as a ref. (The in-page walker writes the same.)
+ */
+export function quoteName(name: string): string {
+  return `"${name.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
 export interface RefToken {
   ref: string;
   /** index of the ref's first character in the line */
@@ -83,7 +91,7 @@ export function refsIn(text: string): string[] {
 export function findRef(text: string, pattern: RegExp | string): string | undefined {
   const exact = typeof pattern === 'string';
   const regex = exact
-    ? new RegExp(`"${pattern.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g')
+    ? new RegExp(quoteName(pattern).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')
     : new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   for (let match = regex.exec(text); match; match = regex.exec(text)) {
     if (match[0] === '') regex.lastIndex++;

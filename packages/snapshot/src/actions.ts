@@ -1,7 +1,7 @@
 import { ArgusError } from '@argus/protocol';
 import { DEFAULT_TIMEOUT_MS, actionPoint, ensureActionable, sessionOffset } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
-import { callOnElement, evalValue, frameContext } from './frame-eval.js';
+import { callOnElement, documentContext, evalValue } from './frame-eval.js';
 import { finishFill, pickOption, prepareFill, readHtml, readText, setNativeValue } from './page-actions.js';
 
 export interface ActionOptions {
@@ -107,8 +107,7 @@ async function read<T>(engine: SnapshotEngine, target: string | undefined, fn: s
     const handle = await engine.resolve(target);
     return callOnElement<T>(handle.session, handle.objectId, fn, [maxChars]);
   }
-  const ctx = await frameContext(engine.page, engine.page.mainFrameId);
-  if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
+  const ctx = await documentContext(engine.page, engine.page.mainFrameId);
   return evalValue<T>(ctx, `(${fn}).call(null, ${maxChars})`);
 }
 

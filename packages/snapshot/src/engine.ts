@@ -2,7 +2,7 @@ import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
-import { ARGUS_SCRIPT, OBJECT_GROUP, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
+import { ARGUS_SCRIPT, OBJECT_GROUP, documentContext, evalObject, evalValue, frameContext, untilInPage, type FrameContext } from './frame-eval.js';
 import { formatSnapshot } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
 import { describeLocator, parseLocator, type Locator } from './locator.js';
@@ -232,20 +232,8 @@ export class SnapshotEngine {
    */
   async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
     this.page.assertOpen();
-    const ctx = await frameContext(this.page, this.locatorFrame());
-    if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
-    const args = JSON.stringify([locator.kind, locator.role ?? '', locator.value ?? null, locator.exact, 1]);
-    return evalValue<boolean>(
-      ctx,
-      `(() => { const a = ${ARGUS_SCRIPT}; const test = () => a.locate(...${args}).total > 0;
-        return new Promise((resolve) => {
-          if (test()) return resolve(true);
-          const observer = new MutationObserver(() => { if (test()) { clearTimeout(timer); observer.disconnect(); resolve(true); } });
-          observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-          const timer = setTimeout(() => { observer.disconnect(); resolve(false); }, ${timeoutMs});
-        }); })()`,
-      true,
-    );
+    const ctx = await documentContext(this.page, this.locatorFrame());
+    return evalValue<boolean>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; return ${untilInPage(`${locateCall(locator, 1)}.total > 0`, timeoutMs)}; })()`, true);
   }
 
   /**
@@ -254,10 +242,8 @@ export class SnapshotEngine {
    * the caller can pick one instead of Argus guessing.
    */
   protected async resolveLocator(locator: Locator, frameId: string): Promise<ElementHandle> {
-    const ctx = await frameContext(this.page, frameId);
-    if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
-    const args = JSON.stringify([locator.kind, locator.role ?? '', locator.value ?? null, locator.exact, 5]);
-    const found = await evalValue<LocateResult & { token: string }>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; return { ...a.locate(...${args}), token: a.token }; })()`);
+    const ctx = await documentContext(this.page, frameId);
+    const found = await evalValue<LocateResult & { token: string }>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; return { ...${locateCall(locator, 5)}, token: a.token }; })()`);
     const described = describeLocator(locator);
     if (found.total === 0) {
       throw new ArgusError('element_not_found', `No visible element matches ${described}. Run \`argus snapshot -i\` and use a ref, or loosen the locator (name*= / text= without quotes match part of the text).`, {
@@ -286,8 +272,7 @@ export class SnapshotEngine {
   }
 
   private async resolveSelector(selector: string): Promise<ElementHandle> {
-    const ctx = await frameContext(this.page, this.page.mainFrameId);
-    if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
+    const ctx = await documentContext(this.page, this.page.mainFrameId);
     const ok = await evalValue<boolean>(ctx, `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`);
     if (!ok) throw badTargetError(selector);
     const object = await evalObject(ctx, `document.querySelector(${JSON.stringify(selector)})`);
@@ -332,6 +317,11 @@ export class SnapshotEngine {
       await Promise.all(contexts.map((ctx) => removeOverlay(ctx).catch(() => undefined)));
     };
   }
+}
+
+/** The walker's `locate` call for a locator, with `a` bound to the walker's API in the page. */
+function locateCall(locator: Locator, max: number): string {
+  return `a.locate(...${JSON.stringify([locator.kind, locator.role ?? '', locator.value ?? null, locator.exact, max])})`;
 }
 
 /** Refs shown (an interactive-mode line can carry several: `link "A" e1, "B" e2`). */

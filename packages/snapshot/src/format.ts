@@ -1,3 +1,4 @@
+import { quoteName } from '@argus/protocol/snapshot-refs';
 import type { WalkNode } from './walker-types.js';
 
 export interface FormatOptions {
@@ -24,11 +25,6 @@ const TRANSPARENT = new Set(['list', 'listitem', 'cell', 'rowgroup', 'generic', 
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader', 'gridcell']);
 
-/** A quoted name: backslashes and quotes escaped, so the name always ends where its quote does. */
-function quote(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
 /** A hint in parentheses: parentheses inside it are dropped, so the hint always ends at its `)`. */
 function hint(text: string): string {
   return `(${text.replace(/[()]/g, '')})`;
@@ -37,7 +33,7 @@ function hint(text: string): string {
 /** `role "name" e1 [checked]: value` (the ref grammar: @argus/protocol/snapshot-refs) */
 export function nodeLine(node: WalkNode): string {
   let line = node.r;
-  if (node.n) line += ` ${quote(node.n)}`;
+  if (node.n) line += ` ${quoteName(node.n)}`;
   else if (node.h) line += ` ${hint(node.h)}`;
   if (node.ref) line += ` ${node.ref}`;
   if (node.s) for (const state of node.s) line += ` [${state}]`;
@@ -257,7 +253,7 @@ function formatInteractive(root: Item[], maxDepth: number): FormattedSnapshot {
       continue;
     }
     const rest = body(node, names);
-    const text = entry.kind === 'heading' ? `heading ${quote(names.get(node.n ?? '') ?? node.n ?? '')}` : rest ? `${node.r} ${rest}` : node.r;
+    const text = entry.kind === 'heading' ? `heading ${quoteName(names.get(node.n ?? '') ?? node.n ?? '')}` : rest ? `${node.r} ${rest}` : node.r;
     units.push(pad + text);
     // siblings of one role share a line: `link "Home" e1 "News" e2`; form fields, which
     // carry values and are filled one at a time, keep a line each

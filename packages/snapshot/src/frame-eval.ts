@@ -6,6 +6,20 @@ import { installArgus } from './page-walker.js';
 /** The walker's source, evaluated in each frame's isolated world (installs itself once per document). */
 export const ARGUS_SCRIPT = `(${installArgus.toString()})()`;
 
+/**
+ * An in-page expression that resolves true once `test` (a JS expression) holds, re-checked by a
+ * MutationObserver on every DOM change, or false after `timeoutMs`: the page decides, nothing polls.
+ */
+export function untilInPage(test: string, timeoutMs: number): string {
+  return `new Promise((resolve) => {
+    const test = () => (${test});
+    if (test()) return resolve(true);
+    const observer = new MutationObserver(() => { if (test()) { clearTimeout(timer); observer.disconnect(); resolve(true); } });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const timer = setTimeout(() => { observer.disconnect(); resolve(false); }, ${timeoutMs});
+  })`;
+}
+
 /** Remote objects created by Argus live in this group; it is released before each snapshot. */
 export const OBJECT_GROUP = 'argus';
 
@@ -24,6 +38,13 @@ export async function frameContext(page: Page, frameId: string): Promise<FrameCo
   } catch {
     return undefined;
   }
+}
+
+/** The isolated world of a frame's document, or `target_closed` while it has none. */
+export async function documentContext(page: Page, frameId: string): Promise<FrameContext> {
+  const ctx = await frameContext(page, frameId);
+  if (!ctx) throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.');
+  return ctx;
 }
 
 function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {

@@ -1,4 +1,5 @@
 import { ArgusError } from '@argus/protocol';
+import { quoteName } from '@argus/protocol/snapshot-refs';
 
 /**
  * A semantic locator: a target named by what a person sees rather than by the page's markup.
@@ -55,7 +56,6 @@ export function parseLocator(target: string): Locator | undefined {
 
 /** `role=button[name="Sign up"]` back as text, for messages. */
 export function describeLocator(locator: Locator): string {
-  const quoted = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  if (locator.kind === 'role') return locator.value === undefined ? `role=${locator.role}` : `role=${locator.role}[name${locator.exact ? '' : '*'}=${quoted(locator.value)}]`;
-  return `${locator.kind}=${locator.exact ? quoted(locator.value ?? '') : locator.value}`;
+  if (locator.kind === 'role') return locator.value === undefined ? `role=${locator.role}` : `role=${locator.role}[name${locator.exact ? '' : '*'}=${quoteName(locator.value)}]`;
+  return `${locator.kind}=${locator.exact ? quoteName(locator.value ?? '') : locator.value}`;
 }

@@ -496,11 +496,8 @@ export function installArgus(): ArgusPageApi {
   }
 
   function label(el: Element): string {
-    const tag = el.tagName;
-    const role = (el.getAttribute('role') || '').split(/\s+/)[0] || implicitRole(el, tag) || 'generic';
-    let name = explicitName(el, tag, role);
-    if (!name && NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
-    if (!name) name = lateName(el);
+    const role = roleOf(el);
+    const name = nameOf(el, role);
     // one line, quotes escaped: a page cannot end the quoted name early in an action's report
     return name ? `${role} "${clip(norm(name).trim(), 60).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `${role} (${fallbackHint(el).replace(/[()]/g, '')})`;
   }
@@ -542,9 +539,7 @@ export function installArgus(): ArgusPageApi {
     const found: number[] = [];
     const missed: string[] = [];
     for (const el of Array.from(document.querySelectorAll(selector))) {
-      if (!el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) continue;
-      const rect = el.getBoundingClientRect();
-      if (rect.width <= 0 || rect.height <= 0) continue;
+      if (!shown(el)) continue;
       total++;
       const id = ids.get(el);
       if (id !== undefined && emitted.has(id)) found.push(id);
@@ -593,7 +588,8 @@ export function installArgus(): ArgusPageApi {
     const root = document.body || document.documentElement;
     if (kind === 'text') {
       // descend only into elements whose text holds the value; keep the innermost ones
-      const holds = (el: Element) => norm(el.textContent || '').toLowerCase().includes((wanted ?? '').toLowerCase());
+      const needle = (value ?? '').toLowerCase();
+      const holds = (el: Element) => norm(el.textContent || '').toLowerCase().includes(needle);
       const visit = (el: Element) => {
         let inner = false;
         const children = [...Array.from(el.children), ...(el.shadowRoot ? Array.from(el.shadowRoot.children) : [])];

@@ -1,5 +1,5 @@
 import { ArgusError } from '@argus/protocol';
-import { refsInLine } from '@argus/protocol/snapshot-refs';
+import { REF_PATTERN, refsInLine } from '@argus/protocol/snapshot-refs';
 
 /** Where a ref points: a walker id inside one document of one frame, minted in one page epoch. */
 export interface RefEntry {
@@ -14,11 +14,10 @@ export interface RefEntry {
   backendNodeId?: number;
 }
 
-const REF_PATTERN = /^@?((?:f\d+)?e\d+)$/;
-
-/** Parses `e12`, `@e12`, `f1e3`; returns undefined for anything else (a CSS selector). */
+/** Parses `e12`, `@e12`, `f1e3`; returns undefined for anything else (a locator or a CSS selector). */
 export function parseRef(target: string): string | undefined {
-  return REF_PATTERN.exec(target.trim())?.[1];
+  const ref = target.trim().replace(/^@/, '');
+  return REF_PATTERN.test(ref) ? ref : undefined;
 }
 
 /**

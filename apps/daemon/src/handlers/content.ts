@@ -1,11 +1,12 @@
+import type { Page } from '@argus/cdp';
 import type { Handlers } from '@argus/protocol';
 import { elementHtml, elementText } from '@argus/snapshot';
+import { selectedFrameRoot } from '../frame-scope.js';
 import type { Services } from '../services.js';
 
 export function contentHandlers(services: Services): Handlers['content'] {
   const { manager } = services;
-  // with a frame selected (`argus frame`), the whole-page read is of that frame's document
-  const frameRoot = (page: Parameters<typeof manager.selectedFrame>[0]) => (manager.selectedFrame(page) ? 'html' : undefined);
+  const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
     text: (input) => manager.onTab(input.tab, (page) => elementText(manager.engine(page), input.target ?? frameRoot(page), input.maxChars)),
     html: (input) => manager.onTab(input.tab, (page) => elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars)),

@@ -2,7 +2,7 @@ import type { Page } from '@argus/cdp';
 import type { Handlers, Manifest, OutputOf } from '@argus/protocol';
 import { formatAxTree } from '../ax-text.js';
 import { DATA_FN, FORMS_FN, LINKS_FN, MEDIA_FN } from '../page-reads.js';
-import { frameWorld } from '../frame-scope.js';
+import { frameSession, selectedFrameRoot } from '../frame-scope.js';
 import { runInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 
@@ -17,7 +17,7 @@ type FormsResult = { token: string; forms: Array<Omit<FormOut, 'fields'> & { fie
  */
 async function axTree(page: Page, frameId: string | undefined) {
   if (!frameId) return page.session.send('Accessibility.getFullAXTree', {});
-  const { session } = await frameWorld(page, frameId);
+  const session = frameSession(page, frameId);
   return session === page.session ? session.send('Accessibility.getFullAXTree', { frameId }) : session.send('Accessibility.getFullAXTree', {});
 }
 
@@ -29,8 +29,7 @@ function wanted<K extends string>(flags: Record<K, boolean>): Record<K, boolean>
 
 export function readHandlers(services: Services): Handlers['read'] {
   const { manager } = services;
-  // with a frame selected (`argus frame`), a whole-page read is of that frame's document
-  const frameRoot = (page: Page) => (manager.selectedFrame(page) ? 'html' : undefined);
+  const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
     links: (input) =>
       manager.onTab(input.tab, (page) =>
