@@ -6,8 +6,8 @@
 // every ref is tried. `element_obscured` is a real overlap when the page's layout overlaps without
 // its (blocked) external CSS; the samples printed show which.
 // Usage: pnpm build && pnpm bench actions [--max-refs N] [--only name,name] [--samples N]
-import { refsIn } from '../packages/protocol/dist/snapshot-refs.js';
-import { SnapshotEngine, hover } from '../packages/snapshot/dist/index.js';
+import { refsIn } from '@argus/protocol/snapshot-refs';
+import { SnapshotEngine, hover } from '@argus/snapshot';
 import { option, realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
 import { median } from './lib-stats.mjs';
 

@@ -10,10 +10,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDaemon } from '../apps/daemon/dist/index.js';
-import { createArgusClient } from '../packages/client/dist/index.js';
-import { click } from '../packages/snapshot/dist/index.js';
-import { startFixtureServer } from '../tooling/test-kit/src/index.js';
+import { startDaemon } from '@argus/daemon';
+import { createArgusClient } from '@argus/client';
+import { click } from '@argus/snapshot';
+import { startFixtureServer } from '@argus/test-kit';
 import { median, percentile } from './lib-stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { connectCri } from '@argus/cdp';
 import { createArgusClient } from '@argus/client';
 import { findChromeForTests, PROFILE_PREFIX, startFixtureServer } from '@argus/test-kit';
-import { startDaemon } from '../apps/daemon/dist/index.js';
+import { startDaemon } from '@argus/daemon';
 import { median, ms, percentile } from './lib-stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,11 +52,15 @@ async function launchUserBrowser() {
   const close = async () => {
     try {
       process.kill(-child.pid, 'SIGTERM');
-    } catch {}
+    } catch {
+      // already gone
+    }
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      } catch {
+        // already gone
+      }
     }, 3000);
     await exited;
     clearTimeout(timer);

@@ -1,10 +1,8 @@
 // The real saved pages for the benches: where they are, an option reader, and a local server.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
+import { join } from 'node:path';
+import { realPagesDir } from '@argus/test-kit';
 
 /** `--name value` from the command line, or the fallback. */
 export function option(name, fallback) {
@@ -15,9 +13,8 @@ export function option(name, fallback) {
 
 /** The real pages (`<name>/source.html`), limited to `--only a,b` when given. */
 export function realPages() {
-  const candidates = [join(here, '../tooling/test-kit/fixtures/real-pages'), join(here, '../../shared/fixtures/real-pages'), '/work/shared/fixtures/real-pages'];
-  const root = candidates.find((dir) => existsSync(dir));
-  if (!root) throw new Error('real-pages fixtures not found');
+  // The same vendored copy the tests read, found the way the tests find it (the test kit).
+  const root = realPagesDir;
   const only = option('only', '')?.split(',').filter(Boolean) ?? [];
   const names = readdirSync(root).filter((name) => existsSync(join(root, name, 'source.html')) && (!only.length || only.includes(name)));
   return { root, names };
@@ -44,7 +41,7 @@ export async function servePages({ root, names }, extra = {}) {
  * and the server on every path. Resolves with the Chromium binary's path.
  */
 export async function visitPages(names, server, visit) {
-  const { Browser, connectCri, launchChrome } = await import('../packages/cdp/dist/index.js');
+  const { Browser, connectCri, launchChrome } = await import('@argus/cdp');
   // a page target still being set up when the browser closes may reject late: report, do not crash
   process.on('unhandledRejection', (error) => console.error(`(ignored during shutdown) ${error?.message ?? error}`));
   const chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9', '--window-size=1280,900'] });

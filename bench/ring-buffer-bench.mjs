@@ -4,7 +4,7 @@
 // Session on a fake transport (argument preview, level mapping, stack top, listeners). The
 // baseline is an Array.push into an unbounded array in the same run.
 // Usage: pnpm --filter @argus/cdp build && node bench/ring-buffer-bench.mjs [--events N] [--runs N] [--capacity N]
-import { PageCapture, RingBuffer, Session } from '../packages/cdp/dist/index.js';
+import { PageCapture, RingBuffer, Session } from '@argus/cdp';
 import { median } from './lib-stats.mjs';
 
 const args = process.argv.slice(2);

@@ -5,8 +5,8 @@
 // Usage: pnpm --filter @argus/snapshot build && node bench/snapshot-bench.mjs [--runs N] [--only name,name] [--dump DIR]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SnapshotEngine } from '../packages/snapshot/dist/index.js';
-import { refsIn } from '../packages/protocol/dist/snapshot-refs.js';
+import { SnapshotEngine } from '@argus/snapshot';
+import { refsIn } from '@argus/protocol/snapshot-refs';
 import { option, realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
 import { median } from './lib-stats.mjs';
 

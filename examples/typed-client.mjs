@@ -8,8 +8,8 @@
 //
 // In your own project import from the package instead: `import { connectToDaemon } from '@argus/client'`.
 import { fileURLToPath } from 'node:url';
-import { connectToDaemon, findRef } from '../packages/client/dist/index.js';
-import { startFixtureServer } from '../tooling/test-kit/src/index.js';
+import { connectToDaemon, findRef } from '@argus/client';
+import { startFixtureServer } from '@argus/test-kit';
 
 const daemonEntry = fileURLToPath(new URL('../apps/daemon/dist/main.js', import.meta.url));
 const keep = process.argv.includes('--keep');

@@ -2,7 +2,7 @@
 // Last step of `pnpm check`: fails when a Chromium launched by Argus (profile dir
 // <os.tmpdir()>/argus-chrome-*) is still alive after the whole suite, i.e. something leaked it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listArgusChromeProcesses } from '../test-kit/src/chrome.js';
+import { listArgusChromeProcesses } from '@argus/test-kit';
 
 const GRACE_MS = 3000;
 const STEP_MS = 100;

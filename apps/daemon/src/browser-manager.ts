@@ -1,6 +1,6 @@
 import { ArgusError } from '@argus/protocol';
 import { Browser, type ChromeProcess, type Page, ProtocolError, type Transport, TransportClosedError, connectCri, launchChrome, parseFlags, resolveBrowserEndpoint } from '@argus/cdp';
-import { SnapshotEngine } from '@argus/snapshot';
+import { type SnapshotEngine } from '@argus/snapshot';
 import type { Logger } from './logger.js';
 import { TabQueues } from './tab-queue.js';
 import { FrameScopedEngine } from './frame-scope.js';

@@ -1,4 +1,4 @@
-import { ArgusError } from '@argus/protocol';
+import { type ArgusError } from '@argus/protocol';
 import { createArgusClient } from '@argus/client';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';

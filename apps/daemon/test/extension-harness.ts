@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 // The extension package's own test helpers launch Chromium with the unpacked extension and talk to
 // its service worker; the daemon's extension tests reuse them rather than keep a second copy.
-import { CdpClient } from '../../extension/test/helpers/cdp-client.js';
-import { launchChromium } from '../../extension/test/helpers/chromium.js';
-import { EXTENSION_DIR, connectWithRetry, evaluateInWorker, findServiceWorker, waitUntil } from '../../extension/test/helpers/harness.js';
+import { type CdpClient, EXTENSION_DIR, connectWithRetry, evaluateInWorker, findServiceWorker, launchChromium, waitUntil } from '@argus/extension/testing';
 
 export { EXTENSION_DIR, waitUntil };
 

@@ -42,12 +42,18 @@ function editScript(a: string[], b: string[]): Array<{ op: '=' | '+' | '-'; line
     const prevK = k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!) ? k + 1 : k - 1;
     const prevX = d === 0 ? 0 : vd[offset + prevK]!;
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) script.push({ op: '=', line: a[--x]! }), y--;
+    while (x > prevX && y > prevY) {
+      script.push({ op: '=', line: a[--x]! });
+      y--;
+    }
     if (d === 0) break;
     if (x === prevX) script.push({ op: '+', line: b[--y]! });
     else script.push({ op: '-', line: a[--x]! });
   }
-  while (x > 0 && y > 0) script.push({ op: '=', line: a[--x]! }), y--;
+  while (x > 0 && y > 0) {
+    script.push({ op: '=', line: a[--x]! });
+    y--;
+  }
   return script.reverse();
 }
 

@@ -1,4 +1,3 @@
-/* eslint-disable */
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
 /** What `installArgus` puts on the isolated world's `globalThis.__argus`. */

@@ -1,6 +1,6 @@
 import { accessSync, constants, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 
 /** Directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
 export const PROFILE_PREFIX = 'argus-chrome-';
