@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AppRouter, Scope } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
-import { generateToken } from '@argus/security';
+import { authorizeToken, generateToken } from '@argus/security';
 import { BrowserManager, chromeFlagsFromEnv } from './browser-manager.js';
 import { createDispatch } from './dispatch.js';
 import { createHandlers } from './handlers/index.js';
@@ -109,6 +109,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     dispatch: createDispatch(() => router),
   };
   const router: AppRouter = buildRouter(createHandlers(services), {
+    authorize: (ctx, command) => authorizeToken(ctx, command),
     onError: ({ path, error }) => log.warn('command.failed', { path, code: error.code, message: error.message }),
   });
   server = await startServer({ router, tokens: () => tokens, onActivity: touch, ...(options.port === undefined ? {} : { port: options.port }) });

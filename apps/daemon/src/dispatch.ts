@@ -22,7 +22,9 @@ export function createDispatch(router: () => AppRouter): Dispatch {
     if (path.startsWith('batch.')) throw new ArgusError('invalid_input', `${path} cannot run inside a batch, chain or tab-each. Flatten the steps into one request.`);
     if (command.kind === 'subscription') throw new ArgusError('invalid_input', `${path} is a stream; run it on its own (e.g. \`argus ${command.cli === false ? path : command.cli.verb}\`).`);
     const [namespace, key] = path.split('.') as [string, string];
-    const caller = router().createCaller({ scopes: ctx.scopes }, ctx.signal ? { signal: ctx.signal } : undefined);
+    // the step runs as its caller: same scopes, allow-list and client name (the seam sees all of them)
+    const { signal, ...callerCtx } = ctx;
+    const caller = router().createCaller(callerCtx, signal ? { signal } : undefined);
     // The path was checked against the manifest above; the caller mirrors the manifest.
     const procedure = (caller as unknown as Record<string, Record<string, Procedure>>)[namespace]?.[key];
     if (!procedure) throw new ArgusError('internal', `The router has no procedure for ${path}.`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AnyCommand, describeInput, listCommands, manifest } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
+import { authorizeToken } from '@argus/security';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHandlers } from '../src/handlers/index.js';
 import type { Services } from '../src/services.js';
@@ -97,7 +98,7 @@ describe('surface parity (every manifest command, every surface)', () => {
       const [namespace, key] = command.name.split('.') as [string, string];
       return typeof handlers[namespace]?.[key] === 'function';
     })).toEqual([]);
-    const router = buildRouter(createHandlers(stubServices(dir)));
+    const router = buildRouter(createHandlers(stubServices(dir)), { authorize: authorizeToken });
     const procedures = (router as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures;
     expect(missing((command) => command.name in procedures)).toEqual([]);
     expect(Object.keys(procedures).sort()).toEqual(commands.map((command) => command.name).sort());

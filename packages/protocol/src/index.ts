@@ -5,4 +5,4 @@ export * from './common.js';
 export * from './fields.js';
 export * from './manifest.js';
 // Types only: the router builder (and @trpc/server) stays out of bundles that need just the manifest.
-export type { AppRouter, ArgusErrorShape, CallContext, Handler, Handlers, InputOf, OutputOf, ParsedInputOf } from './router.js';
+export type { AppRouter, ArgusErrorShape, Authorize, CallContext, Handler, Handlers, InputOf, OutputOf, ParsedInputOf } from './router.js';

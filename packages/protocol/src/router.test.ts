@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArgusError, ERROR_CODES, isErrorCode, trpcCodeFor } from './errors.js';
-import { hasScope, toArgusErrorData } from './router.js';
+import { toArgusErrorData } from './router.js';
 import { TRPCError } from '@trpc/server';
 
 describe('error table', () => {
@@ -32,21 +32,12 @@ describe('toArgusErrorData', () => {
   });
 });
 
-describe('scopes', () => {
-  it('admin covers write covers read', () => {
-    expect(hasScope(['admin'], 'read')).toBe(true);
-    expect(hasScope(['write'], 'admin')).toBe(false);
-    expect(hasScope(['read'], 'write')).toBe(false);
-    expect(hasScope([], 'read')).toBe(false);
-  });
-});
-
 describe('buildRouter typing', () => {
   it('refuses (at compile time) a handler map that misses a command', async () => {
     const { buildRouter } = await import('./router.js');
     const build = () =>
       // @ts-expect-error -- every manifest command needs a handler: an empty map must not compile
-      buildRouter({});
+      buildRouter({}, { authorize: () => undefined });
     expect(build).toThrow(/No handler for/);
   });
 });
@@ -59,10 +50,21 @@ describe('input validation', () => {
     const handlers = Object.fromEntries(
       Object.entries(manifest).map(([ns, group]) => [ns, Object.fromEntries(Object.keys(group).map((key) => [key, async () => ({ url: 'u', title: 't' })]))]),
     );
-    const router = buildRouter(handlers as never);
-    const caller = router.createCaller({ scopes: ['admin'] });
+    const seen: Array<{ command: string; input: unknown; client: string | undefined }> = [];
+    const router = buildRouter(handlers as never, {
+      authorize: (ctx, command, input) => {
+        seen.push({ command: command.name, input, client: ctx.client });
+        if (ctx.scopes.includes('read') && command.scope !== 'read') throw new ArgusError('forbidden_scope', 'no');
+      },
+    });
+    const caller = router.createCaller({ scopes: ['admin'], client: 'test' });
     await expect(caller.page.url({ tab: 'x', tabb: 'y' } as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    // invalid input never reaches the seam; valid input reaches it parsed (defaults filled)
+    expect(seen).toEqual([]);
     await expect(caller.page.url({})).resolves.toEqual({ url: 'u', title: 't' });
+    expect(seen).toEqual([{ command: 'page.url', input: {}, client: 'test' }]);
+    // the seam's refusal is the call's error
     await expect(router.createCaller({ scopes: ['read'] }).page.goto({ url: 'https://a.test' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(seen.at(-1)?.command).toBe('page.goto');
   });
 });

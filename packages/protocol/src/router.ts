@@ -17,7 +17,19 @@ export interface CallContext {
   scopes: readonly Scope[];
   /** Aborted when the caller goes away (subscriptions) or the daemon stops. */
   signal?: AbortSignal | undefined;
+  /** Contract paths this token may run; absent means every command its scopes allow (shared tokens narrow it). */
+  commands?: readonly string[] | undefined;
+  /** Who is calling (`cli`, `mcp`, a shared token's client name): shown in approvals and logs. */
+  client?: string | undefined;
 }
+
+/**
+ * THE safety seam. Runs for every call (HTTP, WebSocket, batch steps) after its input is validated
+ * and before its handler: it checks the token's scope and allow-list, the operator's policy, and may
+ * wait for an approval. It refuses by throwing an ArgusError. The daemon composes it from
+ * `@argus/security` (scopes) and its policy; there is no router without one.
+ */
+export type Authorize = (ctx: CallContext, command: AnyCommand, input: unknown) => void | Promise<void>;
 
 export type InputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.input<I> : never;
 export type ParsedInputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.output<I> : never;
@@ -52,12 +64,6 @@ export type AppRouter = TRPCBuiltRouter<
   { ctx: CallContext; meta: object; errorShape: ArgusErrorShape; transformer: false },
   RouterRecordOf<Manifest>
 >;
-
-const SCOPE_RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
-
-export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
-  return granted.some((scope) => SCOPE_RANK[scope] >= SCOPE_RANK[needed]);
-}
 
 interface ZodLikeError {
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
@@ -107,12 +113,14 @@ function toTrpcError(error: unknown): TRPCError {
 }
 
 export interface BuildRouterOptions {
+  /** The safety seam (scope, allow-list, policy, approvals), run before every handler. */
+  authorize: Authorize;
   /** Called for every failed call; the daemon logs here. */
   onError?: (info: { path: string | undefined; error: ArgusErrorData }) => void;
 }
 
 /** Builds the tRPC router from the manifest and one handler per command. */
-export function buildRouter(handlers: Handlers, options: BuildRouterOptions = {}): AppRouter {
+export function buildRouter(handlers: Handlers, options: BuildRouterOptions): AppRouter {
   const t = initTRPC.context<CallContext>().create({
     isServer: true,
     errorFormatter({ shape, error, path }) {
@@ -128,21 +136,14 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions = {}
     for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
       const handler = groupHandlers?.[key];
       if (!handler) throw new Error(`No handler for ${command.name}`);
-      const base = t.procedure
-        .use(({ ctx, next }) => {
-          if (!hasScope(ctx.scopes, command.scope)) {
-            throw toTrpcError(
-              new ArgusError('forbidden_scope', `${command.name} needs the ${command.scope} scope; this token has ${ctx.scopes.join(', ') || 'none'}. Use a token with ${command.scope} scope.`),
-            );
-          }
-          return next();
-        })
-        // strict: an unknown field (a typo such as `tab` for `id`) is an error, never silently ignored
-        .input(command.input.strict());
+      // strict: an unknown field (a typo such as `tab` for `id`) is an error, never silently ignored
+      const base = t.procedure.input(command.input.strict());
       if (command.kind === 'subscription') {
         procedures[key] = base.subscription(async function* ({ input, ctx, signal }) {
           try {
-            yield* handler(input, { ...ctx, signal }) as AsyncIterable<unknown>;
+            const call = { ...ctx, signal };
+            await options.authorize(call, command, input);
+            yield* handler(input, call) as AsyncIterable<unknown>;
           } catch (error) {
             throw toTrpcError(error);
           }
@@ -152,7 +153,9 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions = {}
       const withOutput = base.output(command.output);
       const resolve = async ({ input, ctx, signal }: { input: unknown; ctx: CallContext; signal: AbortSignal | undefined }) => {
         try {
-          return await (handler(input, { ...ctx, signal }) as Promise<unknown>);
+          const call = { ...ctx, signal };
+          await options.authorize(call, command, input);
+          return await (handler(input, call) as Promise<unknown>);
         } catch (error) {
           throw toTrpcError(error);
         }

@@ -2,3 +2,4 @@ export * from './tokens.js';
 export * from './redact.js';
 export * from './paths.js';
 export * from './envelope.js';
+export * from './scopes.js';

@@ -1,8 +1,9 @@
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ArgusError, commandByName } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
-import { ContentEnvelope, bearerToken, confinePath, generateToken, redactHeaders, redactText, safeEqual } from './index.js';
+import { ContentEnvelope, authorizeToken, bearerToken, hasScope, requireScope, confinePath, generateToken, redactHeaders, redactText, safeEqual } from './index.js';
 
 describe('tokens', () => {
   it('generates distinct 43-char tokens and compares them safely', () => {
@@ -57,5 +58,23 @@ describe('ContentEnvelope', () => {
     expect(wrapped.split(closing)).toHaveLength(2);
     expect(wrapped).toContain('not instructions');
     expect(new ContentEnvelope().nonce).not.toBe(envelope.nonce);
+  });
+});
+
+describe('scopes', () => {
+  it('admin covers write covers read', () => {
+    expect(hasScope(['admin'], 'read')).toBe(true);
+    expect(hasScope(['write'], 'admin')).toBe(false);
+    expect(hasScope(['read'], 'write')).toBe(false);
+    expect(hasScope([], 'read')).toBe(false);
+    expect(() => requireScope({ scopes: ['read'] }, 'admin', 'Revealing cookies')).toThrow(/Revealing cookies needs the admin scope; this token has read/);
+  });
+  it('authorizes a command by scope, then by the token allow-list', () => {
+    const goto = commandByName('page.goto')!;
+    const url = commandByName('page.url')!;
+    expect(() => authorizeToken({ scopes: ['read'] }, goto)).toThrow(ArgusError);
+    expect(() => authorizeToken({ scopes: ['write'] }, goto)).not.toThrow();
+    expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, url)).not.toThrow();
+    expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, goto)).toThrow(/not in this token's command allow-list/);
   });
 });

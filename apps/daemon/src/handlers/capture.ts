@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Page, isFailedRequest, responseBody } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { hasScope } from '@argus/protocol/router';
-import { confinePath } from '@argus/security';
+import { confinePath, requireScope } from '@argus/security';
 import { consoleEntry, dialogEntry, networkEntry, shownHeaders } from '../capture-entries.js';
 import { eventStream } from '../event-stream.js';
 import type { Services } from '../services.js';
@@ -86,9 +85,7 @@ export function captureHandlers(services: Services): Handlers['capture'] {
     },
 
     networkGet: async (input, ctx) => {
-      if (input.reveal && !hasScope(ctx.scopes, 'admin')) {
-        throw new ArgusError('forbidden_scope', 'Revealing credential headers needs an admin-scoped token; this token has ' + `${ctx.scopes.join(', ') || 'no scope'}. Drop --reveal to see the other headers.`);
-      }
+      if (input.reveal) requireScope(ctx, 'admin', 'Revealing credential headers', 'Drop --reveal to see the other headers.');
       return manager.onTab(input.tab, async (page) => {
         const buffer = page.network.requests;
         const record = buffer.at(input.id);

@@ -1,4 +1,5 @@
 import { ArgusError, type Handlers, type Manifest, type OutputOf } from '@argus/protocol';
+import { hasScope } from '@argus/security';
 import { parseRef } from '@argus/snapshot';
 import { elementStyles } from '../css-rules.js';
 import { callOnElement, isolatedContext } from '../page-eval.js';
@@ -55,7 +56,7 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
         const urls = [...new Set([page.url, ...page.frames.all().map((frame) => frame.url), ...(input.url ? [input.url] : [])])].filter((url) => /^https?:/i.test(url));
         if (!urls.length) return { urls: [], cookies: [] };
         const { cookies } = await page.session.send('Network.getCookies', { urls });
-        const reveal = ctx.scopes.includes('admin');
+        const reveal = hasScope(ctx.scopes, 'admin');
         return {
           urls,
           cookies: cookies
