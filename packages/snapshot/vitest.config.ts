@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     fileParallelism: false,
+    globalSetup: ['@argus/test-kit/global-setup'],
   },
 });

@@ -1,11 +1,37 @@
 #!/usr/bin/env node
-// Last step of `pnpm check`: fails when a Chromium launched by Argus (profile dir
-// <os.tmpdir()>/argus-chrome-*) is still alive after the whole suite, i.e. something leaked it.
+// `node check-no-chromium.mjs <command...>` runs the command (the test suite) with a temp root of
+// its own (TMPDIR=<os.tmpdir()>/argus-check-*), inherited by vitest, daemons and every Chromium
+// they launch, then fails when a Chromium whose profile lies under that root (argus-chrome-*) is
+// still alive. Browsers outside the root (a user's daemon, another helper's suite) are never
+// counted or touched, so `pnpm check` passes beside other Argus work on the same machine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listArgusChromeProcesses } from '@argus/test-kit';
 
 const GRACE_MS = 3000;
 const STEP_MS = 100;
+
+const command = process.argv.slice(2);
+if (command.length === 0) {
+  console.error('usage: check-no-chromium.mjs <command> [args...]   (runs the command, then checks it left no Chromium)');
+  process.exit(2);
+}
+
+const root = mkdtempSync(join(tmpdir(), 'argus-check-'));
+// listArgusChromeProcesses() matches profiles under os.tmpdir(), which reads TMPDIR on every call.
+process.env.TMPDIR = root;
+
+const code = await new Promise((resolve) => {
+  const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: process.env });
+  child.once('error', (error) => {
+    console.error(`could not run ${command[0]}: ${error.message}`);
+    resolve(1);
+  });
+  child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+});
 
 const deadline = Date.now() + GRACE_MS;
 let alive = listArgusChromeProcesses();
@@ -15,9 +41,18 @@ while (alive.length > 0 && Date.now() < deadline) {
 }
 
 if (alive.length > 0) {
-  console.error(`${alive.length} Argus Chromium process(es) still running ${GRACE_MS / 1000} s after the tests (something did not close its browser):`);
-  for (const proc of alive) console.error(`  pid ${proc.pid}: ${proc.cmdline.slice(0, 200)}`);
-  console.error(`Stop them with: kill ${alive.map((proc) => proc.pid).join(' ')}`);
-  process.exit(1);
+  console.error(`${alive.length} Chromium process(es) started by this run still running ${GRACE_MS / 1000} s after it (something did not close its browser; killed now):`);
+  for (const proc of alive) {
+    console.error(`  pid ${proc.pid}: ${proc.cmdline.slice(0, 200)}`);
+    try {
+      process.kill(proc.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await sleep(STEP_MS);
 }
-console.log('no Chromium left running');
+rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+if (alive.length > 0) process.exit(1);
+if (code !== 0) process.exit(code);
+console.log('no Chromium left running by this run');
