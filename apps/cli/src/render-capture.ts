@@ -125,5 +125,4 @@ export const captureRenderers: Record<string, (output: Output) => string> = {
   },
   'batch.run': (output) => [...(output.results as StepView[]).map(stepLine), `${output.succeeded} ok, ${output.failed} failed`].join('\n'),
   'batch.tabEach': (output) => (output.results as StepView[]).map(stepLine).join('\n') || '(no tabs)',
-  'token.create': (output) => `${output.token}\n[${output.scope} token; shown once; valid until the daemon stops]`,
 };

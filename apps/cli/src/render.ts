@@ -4,6 +4,7 @@ import { captureRenderers } from './render-capture.js';
 import { readingRenderers } from './render-reading.js';
 import { type Effects, effectsLines } from './render-effects.js';
 import { interactionRenderers } from './render-interaction.js';
+import { tokenRenderers } from './render-tokens.js';
 
 type Output = Record<string, unknown>;
 
@@ -25,6 +26,7 @@ const RENDERERS: Record<string, (output: Output) => string> = {
   ...captureRenderers,
   ...readingRenderers,
   ...interactionRenderers,
+  ...tokenRenderers,
   'snapshot.take': (output) => String(output.text ?? '') + (output.cursor ? `\n[truncated: continue with --cursor ${String(output.cursor)}]` : ''),
   'content.text': (output) => String(output.text ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'content.html': (output) => String(output.html ?? '') + (output.truncated ? '\n[truncated]' : ''),

@@ -2,6 +2,8 @@ import { ArgusError } from '@argus/protocol';
 import { Browser, type ChromeProcess, type Page, ProtocolError, type Transport, TransportClosedError, connectCri, launchChrome, parseFlags, resolveBrowserEndpoint } from '@argus/cdp';
 import { type SnapshotEngine } from '@argus/snapshot';
 import type { Logger } from './logger.js';
+import { asDaemon, currentClient } from './caller.js';
+import { ClientTabs } from './client-tabs.js';
 import { TabQueues } from './tab-queue.js';
 import { FrameScopedEngine } from './frame-scope.js';
 
@@ -34,6 +36,8 @@ export class BrowserManager {
   activeTabId: string | undefined;
   private readonly queues = new TabQueues();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
+  /** Tabs of remote clients (shared tokens): who owns which, their active tab, their browser context. */
+  readonly clients = new ClientTabs(() => this.mode);
   /** Frame chosen with `argus frame`, per tab; selectors, eval and text use it (absent = main frame). */
   readonly selectedFrames = new WeakMap<Page, { frameId: string; epoch: number }>();
   private readonly startHooks = new Set<(browser: Browser) => Promise<void>>();
@@ -67,7 +71,7 @@ export class BrowserManager {
       throw new ArgusError('browser_crashed', `The browser ${reason}. It will be relaunched on your next command; tabs and refs from before are gone.`);
     }
     if (this.browser && !this.browser.closed) return this.browser;
-    this.starting ??= this.start().finally(() => {
+    this.starting ??= asDaemon(() => this.start()).finally(() => {
       this.starting = undefined;
     });
     return this.starting;
@@ -101,6 +105,7 @@ export class BrowserManager {
         this.options.log.error('browser.crashed', { pid: chrome.pid, code, signal });
         this.browser = undefined;
         this.activeTabId = undefined;
+        this.clients.reset();
         void chrome.kill(0);
       });
     }
@@ -109,16 +114,29 @@ export class BrowserManager {
     this.versionCache = (await browser.version().catch(() => ({ product: 'unknown' }))).product;
     await Promise.all([...this.startHooks].map((hook) => hook(browser).catch((error: unknown) => this.options.log.warn('browser.start_hook_failed', { message: (error as Error).message }))));
     browser.onPage((event, page) => {
-      if (event === 'removed' && this.activeTabId === page.id) this.activeTabId = this.browser?.attachedPages().at(-1)?.id;
+      if (event !== 'removed') return;
+      this.clients.forget(page.id);
+      if (this.activeTabId === page.id) this.activeTabId = this.operatorPages(browser).at(-1)?.id;
     });
+    this.clients.reset();
     this.activeTabId = browser.attachedPages()[0]?.id;
     this.options.log.info('browser.started', { mode: this.mode, pid: this.pid, ms: Math.round(performance.now() - started), version: this.versionCache });
     return browser;
   }
 
-  /** The page for a tab id (or the active tab), creating a first tab when none exists. */
+  /** Open pages that no remote client owns (the operator's fallback never lands on a client's tab). */
+  private operatorPages(browser: Browser): Page[] {
+    return browser.attachedPages().filter((page) => !page.closed && !this.clients.owner(page.id));
+  }
+
+  /**
+   * The page for a tab id (or the active tab), creating a first tab when none exists. A remote
+   * client (shared token) sees only its own tabs: another owner's id is `tab_not_found`.
+   */
   async page(tabId?: string): Promise<Page> {
     const browser = await this.ensure();
+    const client = currentClient();
+    if (client) return this.clients.page(browser, client, tabId);
     if (tabId) {
       const page = browser.page(tabId) ?? (await browser.attach(tabId));
       page.assertOpen();
@@ -126,7 +144,7 @@ export class BrowserManager {
     }
     const active = this.activeTabId ? browser.page(this.activeTabId) : undefined;
     if (active && !active.closed) return active;
-    const fallback = browser.attachedPages().at(-1);
+    const fallback = this.operatorPages(browser).at(-1);
     if (fallback) {
       this.activeTabId = fallback.id;
       return fallback;
@@ -134,6 +152,32 @@ export class BrowserManager {
     const created = await browser.newPage();
     this.activeTabId = created.id;
     return created;
+  }
+
+  /** Tabs the caller may see: all for the operator, its own for a remote client. */
+  visibleTabs(browser: Browser): ReturnType<Browser['tabs']> {
+    const client = currentClient();
+    return client ? browser.tabs().filter((tab) => this.clients.owner(tab.id) === client.id) : browser.tabs();
+  }
+
+  /** The caller's active tab id. */
+  get activeTab(): string | undefined {
+    const client = currentClient();
+    return client ? this.clients.active(client.id) : this.activeTabId;
+  }
+
+  set activeTab(id: string | undefined) {
+    const client = currentClient();
+    if (client) this.clients.setActive(client.id, id);
+    else this.activeTabId = id;
+  }
+
+  /** Opens a tab for the caller (a remote client's goes into its own browser context) and makes it its active one. */
+  async newTab(browser: Browser): Promise<Page> {
+    const client = currentClient();
+    const page = client ? await this.clients.newPage(browser, client) : await browser.newPage();
+    this.activeTab = page.id;
+    return page;
   }
 
   engine(page: Page): SnapshotEngine {
@@ -223,6 +267,7 @@ export class BrowserManager {
     this.stopping = false;
     this.crashed = undefined;
     this.activeTabId = undefined;
+    this.clients.reset();
     this.mode = mode;
     this.options.cdpUrl = mode === 'connect' ? cdpUrl : undefined;
   }

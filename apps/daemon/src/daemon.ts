@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import type { AppRouter, Scope } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
-import { authorizeToken, generateToken } from '@argus/security';
+import { generateToken } from '@argus/security';
 import { BrowserManager, chromeFlagsFromEnv } from './browser-manager.js';
+import { createAuthorize, runAsClient } from './client-guard.js';
 import { createDispatch } from './dispatch.js';
 import { createHandlers } from './handlers/index.js';
 import { Logger } from './logger.js';
 import { RelayHost } from './relay-host.js';
 import { type RunningServer, startServer } from './server.js';
+import { ShareStore } from './share-store.js';
+import { type McpHttpEndpoint, Tunnel } from './tunnel-server.js';
 import type { Services } from './services.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
 
@@ -19,6 +22,8 @@ export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
   idleTimeoutMs?: number;
   port?: number;
+  /** MCP over Streamable HTTP on the tunnel listener (the plugin provides it: `@argus/plugin/http`). */
+  mcp?: McpHttpEndpoint;
 }
 
 export interface RunningDaemon {
@@ -66,6 +71,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let stopping: Promise<void> | undefined;
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
+  const shares = new ShareStore(options.stateDir);
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
@@ -78,6 +84,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
         log.error('browser.close_failed', { message: (error as Error).message });
       }
       await relay.close().catch((error: unknown) => log.error('relay.close_failed', { message: (error as Error).message }));
+      await tunnel.close();
+      shares.flush();
       await server?.close();
       log.info('daemon.stopped', { reason });
       resolveStopped();
@@ -106,10 +114,14 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     // let the response go out first
     requestStop: () => void setTimeout(() => void stop('stop command'), 10),
     tokens,
+    shares,
+    tunnel: new Tunnel({ router: () => router, shares, log, onActivity: () => touch(), mcp: options.mcp }),
     dispatch: createDispatch(() => router),
   };
-  const router: AppRouter = buildRouter(createHandlers(services), {
-    authorize: (ctx, command) => authorizeToken(ctx, command),
+  const { tunnel } = services;
+  const router: AppRouter = buildRouter(runAsClient(createHandlers(services), log), {
+    // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
+    authorize: createAuthorize(log),
     onError: ({ path, error }) => log.warn('command.failed', { path, code: error.code, message: error.message }),
   });
   server = await startServer({ router, tokens: () => tokens, onActivity: touch, ...(options.port === undefined ? {} : { port: options.port }) });
@@ -121,6 +133,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     workspace: options.workspace,
     startedAt: new Date(services.startedAt).toISOString(),
   });
+  // a restarted daemon (idle shutdown) keeps serving its remote agents where they connected before
+  if (shares.tunnel && shares.hasLive()) {
+    await tunnel.listen(shares.tunnel.host, shares.tunnel.port).catch((error: unknown) => log.warn('tunnel.reopen_failed', { ...shares.tunnel, message: (error as Error).message }));
+  }
   touch();
   log.info('daemon.started', { port: server.port, pid: process.pid, workspace: options.workspace, idleTimeoutMs });
   return { port: server.port, token, stateDir: options.stateDir, services, stopped, stop };

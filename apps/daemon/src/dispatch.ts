@@ -21,15 +21,22 @@ export function createDispatch(router: () => AppRouter): Dispatch {
     }
     if (path.startsWith('batch.')) throw new ArgusError('invalid_input', `${path} cannot run inside a batch, chain or tab-each. Flatten the steps into one request.`);
     if (command.kind === 'subscription') throw new ArgusError('invalid_input', `${path} is a stream; run it on its own (e.g. \`argus ${command.cli === false ? path : command.cli.verb}\`).`);
-    const [namespace, key] = path.split('.') as [string, string];
-    // the step runs as its caller: same scopes, allow-list and client name (the seam sees all of them)
-    const { signal, ...callerCtx } = ctx;
-    const caller = router().createCaller(callerCtx, signal ? { signal } : undefined);
-    // The path was checked against the manifest above; the caller mirrors the manifest.
-    const procedure = (caller as unknown as Record<string, Record<string, Procedure>>)[namespace]?.[key];
-    if (!procedure) throw new ArgusError('internal', `The router has no procedure for ${path}.`);
-    return procedure(input);
+    return callAs(router(), path, input, ctx);
   };
+}
+
+/**
+ * Calls one procedure by contract path through the router's own caller, as `ctx`: the step runs as
+ * its caller (same scopes, allow-list, client and tab owner). The tunnel's MCP tools use it too.
+ */
+export function callAs(router: AppRouter, path: string, input: unknown, ctx: CallContext): Promise<unknown> {
+  const [namespace, key] = path.split('.') as [string, string];
+  const { signal, ...callerCtx } = ctx;
+  const caller = router.createCaller(callerCtx, signal ? { signal } : undefined);
+  // The path is a manifest path (checked by the callers); the caller mirrors the manifest.
+  const procedure = (caller as unknown as Record<string, Record<string, Procedure>>)[namespace]?.[key];
+  if (!procedure) return Promise.reject(new ArgusError('invalid_input', `Unknown command "${path}". Use a contract path such as page.goto (see docs/SURFACE.md).`));
+  return procedure(input);
 }
 
 /** Runs a dispatch and captures its failure as contract error data instead of throwing. */

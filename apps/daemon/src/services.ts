@@ -3,6 +3,8 @@ import type { BrowserManager } from './browser-manager.js';
 import type { Dispatch } from './dispatch.js';
 import type { Logger } from './logger.js';
 import type { RelayHost } from './relay-host.js';
+import type { ShareStore } from './share-store.js';
+import type { Tunnel } from './tunnel-server.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -18,6 +20,10 @@ export interface Services {
   idleTimeoutMs: number;
   /** Bearer tokens the server accepts and the scopes each grants (root token: admin). */
   tokens: Map<string, readonly Scope[]>;
+  /** Shared tokens (`argus share`), hashed in <state dir>/shares.json; served only by the tunnel. */
+  shares: ShareStore;
+  /** The tunnel listener for remote agents (opened by `argus share`, or at start when live shares exist). */
+  tunnel: Tunnel;
   /** Runs a command through the router (same validation and scope checks as a request): batch, chain, tab-each. */
   dispatch: Dispatch;
   /** Stops the daemon after the current response is sent. */

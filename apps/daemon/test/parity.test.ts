@@ -33,6 +33,9 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'session.connect': 'switching browsers is an operator decision',
   'session.pair': 'pairing the extension is an operator decision',
   'token.create': 'minting tokens is an admin operation',
+  'token.share': 'sharing the browser with a remote agent is an operator decision',
+  'token.list': 'tokens are the operator\'s business',
+  'token.revoke': 'revoking tokens is an operator decision',
 };
 
 const commands = listCommands();

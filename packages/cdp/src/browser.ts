@@ -202,11 +202,23 @@ export class Browser {
     return pending;
   }
 
-  /** Opens a new tab and resolves when its session is ready. */
-  async newPage(timeoutMs = 10_000): Promise<Page> {
-    const { targetId } = (await this.transport.send('Target.createTarget', { url: 'about:blank' }, undefined)) as { targetId: string };
+  /** Opens a new tab (in `browserContextId` when given) and resolves when its session is ready. */
+  async newPage(timeoutMs = 10_000, browserContextId?: string): Promise<Page> {
+    const params = browserContextId ? { url: 'about:blank', browserContextId } : { url: 'about:blank' };
+    const { targetId } = (await this.transport.send('Target.createTarget', params, undefined)) as { targetId: string };
     if (this.options.autoAttach === false) return this.attach(targetId, timeoutMs);
     return this.waitForPage(targetId, timeoutMs);
+  }
+
+  /** A new isolated browser context (its own cookies, storage and cache, like a fresh incognito profile). */
+  async createContext(): Promise<string> {
+    const { browserContextId } = (await this.transport.send('Target.createBrowserContext', { disposeOnDetach: true }, undefined)) as { browserContextId: string };
+    return browserContextId;
+  }
+
+  /** Closes a context made by `createContext` and every tab in it. */
+  async disposeContext(browserContextId: string): Promise<void> {
+    await this.transport.send('Target.disposeBrowserContext', { browserContextId }, undefined);
   }
 
   async closePage(targetId: string): Promise<void> {

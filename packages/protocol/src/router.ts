@@ -21,6 +21,11 @@ export interface CallContext {
   commands?: readonly string[] | undefined;
   /** Who is calling (`cli`, `mcp`, a shared token's client name): shown in approvals and logs. */
   client?: string | undefined;
+  /**
+   * Set for a shared token (`argus share`, tunnel listener): its token id. The caller then sees and
+   * drives only the tabs it opened. Absent for the operator, who sees every tab.
+   */
+  owner?: string | undefined;
 }
 
 /**

@@ -53,7 +53,7 @@ export function batchHandlers(services: Services): Handlers['batch'] {
       if (!command) throw new ArgusError('invalid_input', `Unknown command "${input.command}". Use a contract path such as page.url (see docs/SURFACE.md).`);
       if (!('tab' in command.input.shape)) throw new ArgusError('invalid_input', `${input.command} does not act on a tab, so it cannot run once per tab.`);
       if ('tab' in input.input) throw new ArgusError('invalid_input', 'Leave `tab` out of the input: tab-each fills it in for every tab.');
-      const tabs = await manager.structural(async (browser) => browser.tabs());
+      const tabs = await manager.structural(async (browser) => manager.visibleTabs(browser));
       const results = await Promise.all(
         tabs.map(async (tab) => {
           const outcome = await run(input.command, { ...input.input, tab: tab.id }, ctx);

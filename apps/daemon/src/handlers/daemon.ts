@@ -15,7 +15,7 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         idleTimeoutMs: services.idleTimeoutMs,
         browser: { running: manager.running, pid: manager.pid, version: manager.version, crashed: manager.hasCrashed, launches: manager.launches },
         tabs: manager.running ? ((await manager.ensure().catch(() => undefined))?.tabs().length ?? 0) : 0,
-        activeTab: manager.activeTabId ?? null,
+        activeTab: manager.activeTab ?? null,
         tokens: services.tokens.size,
         extension: services.relay.view(),
       };

@@ -1,0 +1,29 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A remote client: its shared token's id (which owns its tabs) and its name (for messages and logs). */
+export interface Caller {
+  id: string;
+  name: string;
+}
+
+/**
+ * The remote client (shared token) a command runs for, carried through the handler's async calls.
+ * Why not a parameter: every tab lookup in BrowserManager filters by it, so no handler, present or
+ * future, can forget to pass it and reach the operator's tabs.
+ */
+const store = new AsyncLocalStorage<Caller>();
+
+/** Runs `task` as `client` (undefined: as the operator). */
+export function runAs<T>(client: Caller | undefined, task: () => T): T {
+  return client ? store.run(client, task) : task();
+}
+
+/** The client the current command runs for; undefined for the operator (main listener). */
+export function currentClient(): Caller | undefined {
+  return store.getStore();
+}
+
+/** Runs `task` outside any client (browser start-up: its sockets must not carry a client's context). */
+export function asDaemon<T>(task: () => T): T {
+  return store.exit(task);
+}

@@ -1,0 +1,106 @@
+import { ArgusError } from '@argus/protocol';
+import type { Browser, Page } from '@argus/cdp';
+import type { Caller } from './caller.js';
+
+/**
+ * Tabs of remote clients (shared tokens). A client sees and drives only the tabs it opened; they
+ * live in a browser context of its own (separate cookies, storage and cache), so a client cannot
+ * ride the operator's logged-in sessions either. The operator (main listener) sees every tab.
+ */
+export class ClientTabs {
+  /** tab id -> client (token) id */
+  private readonly owners = new Map<string, string>();
+  /** client id -> its active tab */
+  private readonly actives = new Map<string, string>();
+  /** client id -> its browser context */
+  private readonly contexts = new Map<string, Promise<string>>();
+
+  /** `mode`: the daemon's session mode (no client tabs in the user's own browser). */
+  constructor(private readonly mode: () => string) {}
+
+  owner(tabId: string): string | undefined {
+    return this.owners.get(tabId);
+  }
+
+  active(clientId: string): string | undefined {
+    return this.actives.get(clientId);
+  }
+
+  setActive(clientId: string, tabId: string | undefined): void {
+    if (tabId === undefined) this.actives.delete(clientId);
+    else this.actives.set(clientId, tabId);
+  }
+
+  /** A tab went away. */
+  forget(tabId: string): void {
+    const owner = this.owners.get(tabId);
+    this.owners.delete(tabId);
+    if (owner && this.actives.get(owner) === tabId) {
+      const next = [...this.owners].filter(([, who]) => who === owner).at(-1)?.[0];
+      this.setActive(owner, next);
+    }
+  }
+
+  /** The browser went away: its tabs and contexts with it. */
+  reset(): void {
+    this.owners.clear();
+    this.actives.clear();
+    this.contexts.clear();
+  }
+
+  private notFound(tabId: string): ArgusError {
+    // the same answer whether the tab does not exist or belongs to someone else: nothing leaks
+    return new ArgusError('tab_not_found', `No tab with id ${tabId}. Run \`argus tabs\` to list your tabs.`);
+  }
+
+  /** The client's page for `tabId` (or its active tab, opening its first one when it has none). */
+  async page(browser: Browser, client: Caller, tabId?: string): Promise<Page> {
+    if (tabId) {
+      if (this.owners.get(tabId) !== client.id) throw this.notFound(tabId);
+      const page = browser.page(tabId) ?? (await browser.attach(tabId));
+      page.assertOpen();
+      return page;
+    }
+    const activeId = this.actives.get(client.id);
+    const active = activeId ? browser.page(activeId) : undefined;
+    if (active && !active.closed) return active;
+    const own = browser.attachedPages().filter((page) => !page.closed && this.owners.get(page.id) === client.id).at(-1);
+    if (own) {
+      this.actives.set(client.id, own.id);
+      return own;
+    }
+    const created = await this.newPage(browser, client);
+    this.actives.set(client.id, created.id);
+    return created;
+  }
+
+  /** Opens a tab for the client in its own browser context. */
+  async newPage(browser: Browser, client: Caller): Promise<Page> {
+    if (this.mode() === 'extension') {
+      throw new ArgusError('unsupported', 'A shared token cannot open tabs in extension mode (the tabs would be in the user\'s own browser). Switch the daemon to managed mode (`argus connect --managed`).');
+    }
+    let context = this.contexts.get(client.id);
+    if (!context) {
+      context = browser.createContext();
+      this.contexts.set(client.id, context);
+      context.catch(() => this.contexts.delete(client.id));
+    }
+    const page = await browser.newPage(10_000, await context);
+    this.owners.set(page.id, client.id);
+    return page;
+  }
+
+  /** Closes every tab of a client and its browser context (on revoke). Returns how many tabs closed. */
+  async closeAll(browser: Browser | undefined, clientId: string): Promise<number> {
+    const tabs = [...this.owners].filter(([, owner]) => owner === clientId).map(([tab]) => tab);
+    for (const tab of tabs) this.owners.delete(tab);
+    this.actives.delete(clientId);
+    const context = this.contexts.get(clientId);
+    this.contexts.delete(clientId);
+    if (!browser) return tabs.length;
+    await Promise.all(tabs.map((tab) => browser.closePage(tab).catch(() => undefined)));
+    const id = await context?.catch(() => undefined);
+    if (id) await browser.disposeContext(id).catch(() => undefined);
+    return tabs.length;
+  }
+}
