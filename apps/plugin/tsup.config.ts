@@ -1,18 +1,20 @@
 import { defineConfig } from 'tsup';
 
-// Workspace packages and the SDKs stay external (regular dependencies); the daemon is a separate
-// process we only resolve the entry path of.
+// Workspace packages and the SDKs stay external (regular dependencies). `daemon-main` is the daemon
+// process with the MCP endpoint on its tunnel listener (clients start it; it imports @argus/daemon).
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
     server: 'src/server.ts',
     opencode: 'src/opencode.ts',
     'argus-mcp': 'src/argus-mcp.ts',
+    http: 'src/http-endpoint.ts',
+    'daemon-main': 'src/daemon-main.ts',
   },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  dts: { entry: { index: 'src/index.ts', server: 'src/server.ts', opencode: 'src/opencode.ts' } },
+  dts: { entry: { index: 'src/index.ts', server: 'src/server.ts', opencode: 'src/opencode.ts', http: 'src/http-endpoint.ts' } },
   splitting: true,
   sourcemap: true,
   clean: true,

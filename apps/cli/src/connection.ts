@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import { ArgusError } from '@argus/protocol/errors';
 import { type Connection, connectToDaemon, createArgusClient, daemonAnswers, daemonUrl, startDaemon, waitForExit } from '@argus/client';
 
-/** Path of the daemon's entry, from the @argus/daemon package next to the CLI. */
+/** Path of the daemon's entry: the plugin's (the daemon plus MCP on its tunnel listener). */
 export function daemonEntry(): string {
-  return createRequire(import.meta.url).resolve('@argus/daemon/main');
+  return createRequire(import.meta.url).resolve('@argus/plugin/daemon-main');
 }
 
 /** After `daemon.stop`: waits (bounded) until the daemon process has exited, its browser closed with it. */

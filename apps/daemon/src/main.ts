@@ -1,28 +1,7 @@
-import { dirname, resolve } from 'node:path';
-import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
-import { startDaemon } from './daemon.js';
+import { runDaemonProcess } from './process.js';
 
-/** Entry of the daemon process (started detached by clients). */
-async function main(): Promise<void> {
-  const stateDir = resolve(process.env.ARGUS_STATE_DIR ?? resolve(process.cwd(), '.argus'));
-  const workspace = process.env.ARGUS_WORKSPACE ?? (process.env.ARGUS_STATE_DIR ? dirname(stateDir) : process.cwd());
-  const daemon = await startDaemon({ stateDir, workspace });
-  const shutdown = (signal: string) => void daemon.stop(signal);
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGHUP', () => shutdown('SIGHUP'));
-  process.on('uncaughtException', (error) => {
-    daemon.services.log.error('uncaught_exception', { message: error.message, stack: error.stack });
-  });
-  process.on('unhandledRejection', (reason) => {
-    daemon.services.log.error('unhandled_rejection', { message: String((reason as Error)?.message ?? reason) });
-  });
-  process.stdout.write(`${DAEMON_READY_LINE} port=${daemon.port} pid=${process.pid}\n`);
-  await daemon.stopped;
-  process.exit(0);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`argus-daemon failed to start: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+/**
+ * Entry of the bare daemon process: everything but MCP on the tunnel listener (the plugin owns MCP;
+ * `@argus/plugin/daemon-main` is this plus the MCP endpoint, and is what the CLI and plugin start).
+ */
+void runDaemonProcess();

@@ -3,9 +3,9 @@ import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 
-/** Path of the daemon's entry, from the @argus/daemon package next to the plugin (never imported). */
+/** Path of the daemon's entry: this package's `daemon-main` (the daemon plus MCP on its tunnel listener). */
 export function daemonEntry(): string {
-  return createRequire(import.meta.url).resolve('@argus/daemon/main');
+  return createRequire(import.meta.url).resolve('@argus/plugin/daemon-main');
 }
 
 export interface DaemonLinkOptions {

@@ -1,0 +1,37 @@
+import { dirname, resolve } from 'node:path';
+import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
+import { startDaemon } from './daemon.js';
+import type { McpHttpEndpoint } from './tunnel-server.js';
+
+export interface DaemonProcessOptions {
+  /** MCP over Streamable HTTP on the tunnel listener; the plugin's daemon entry provides it. */
+  mcp?: McpHttpEndpoint;
+}
+
+/**
+ * Runs this process as the daemon (started detached by clients): state dir from the environment,
+ * signals, the ready line on stdout, exit when stopped.
+ */
+export async function runDaemonProcess(options: DaemonProcessOptions = {}): Promise<void> {
+  try {
+    const stateDir = resolve(process.env.ARGUS_STATE_DIR ?? resolve(process.cwd(), '.argus'));
+    const workspace = process.env.ARGUS_WORKSPACE ?? (process.env.ARGUS_STATE_DIR ? dirname(stateDir) : process.cwd());
+    const daemon = await startDaemon({ stateDir, workspace, ...(options.mcp ? { mcp: options.mcp } : {}) });
+    const shutdown = (signal: string) => void daemon.stop(signal);
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGHUP', () => shutdown('SIGHUP'));
+    process.on('uncaughtException', (error) => {
+      daemon.services.log.error('uncaught_exception', { message: error.message, stack: error.stack });
+    });
+    process.on('unhandledRejection', (reason) => {
+      daemon.services.log.error('unhandled_rejection', { message: String((reason as Error)?.message ?? reason) });
+    });
+    process.stdout.write(`${DAEMON_READY_LINE} port=${daemon.port} pid=${process.pid}\n`);
+    await daemon.stopped;
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`argus-daemon failed to start: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  }
+}
