@@ -115,7 +115,14 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     requestStop: () => void setTimeout(() => void stop('stop command'), 10),
     tokens,
     shares,
-    tunnel: new Tunnel({ router: () => router, shares, log, onActivity: () => touch(), mcp: options.mcp }),
+    tunnel: new Tunnel({
+      router: () => router,
+      shares,
+      log,
+      onActivity: () => touch(),
+      mcp: options.mcp,
+      onExpired: (id) => manager.clients.closeAll(manager.current, id),
+    }),
     dispatch: createDispatch(() => router),
   };
   const { tunnel } = services;

@@ -33,6 +33,8 @@ export interface TunnelOptions {
   log: Logger;
   onActivity: () => void;
   mcp?: McpHttpEndpoint | undefined;
+  /** A token was presented after its expiry: its tabs go (they would otherwise wait for a revoke). */
+  onExpired?: (tokenId: string) => Promise<unknown>;
 }
 
 const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/i;
@@ -70,8 +72,8 @@ export class Tunnel {
     this.trpcHandler ??= createHTTPHandler({
       router: this.options.router(),
       basePath: '/trpc/',
-      createContext: ({ req }): CallContext => {
-        const check = this.authenticate(req, '/trpc');
+      createContext: async ({ req }): Promise<CallContext> => {
+        const check = await this.authenticate(req, '/trpc');
         if (!check.ok) {
           const cause = new ArgusError('unauthorized', check.message);
           throw new TRPCError({ code: 'UNAUTHORIZED', message: cause.message, cause });
@@ -108,12 +110,13 @@ export class Tunnel {
   }
 
   /** Checks the bearer token of a request; every refusal is logged. */
-  private authenticate(req: IncomingMessage, path: string): { ok: true; token: SharedToken } | { ok: false; message: string } {
+  private async authenticate(req: IncomingMessage, path: string): Promise<{ ok: true; token: SharedToken } | { ok: false; message: string }> {
     const check = this.options.shares.check(bearerToken(req.headers.authorization));
     if (check.ok) return check;
     const expiresAt = check.reason === 'expired' ? this.options.shares.list().find((token) => token.id === check.id)?.expiresAt : undefined;
     // check.id: a prefix of the presented token's sha256, never the token
     this.options.log.warn('tunnel.denied', { reason: check.reason, token: check.id, path, remote: req.socket.remoteAddress });
+    if (check.reason === 'expired' && check.id) await this.options.onExpired?.(check.id).catch(() => undefined);
     return { ok: false, message: refusal(check, expiresAt) };
   }
 
@@ -128,7 +131,7 @@ export class Tunnel {
     }
     if (path.startsWith('/trpc/')) return this.trpc(req, res);
     if (path !== '/mcp') return json(res, 404, { error: { code: 'not_found', message: 'The tunnel serves /trpc and /mcp.' } });
-    const check = this.authenticate(req, path);
+    const check = await this.authenticate(req, path);
     if (!check.ok) return json(res, 401, { error: { code: 'unauthorized', message: check.message } }, { 'www-authenticate': 'Bearer' });
     if (!this.options.mcp) return json(res, 404, { error: { code: 'unsupported', message: 'This daemon was started without the MCP endpoint; use tRPC at /trpc.' } });
     const ctx = contextFor(check.token);

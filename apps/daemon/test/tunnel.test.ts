@@ -129,11 +129,14 @@ describe('tunnel listener and shared tokens', () => {
   });
 
   it('a shared token expires', async () => {
-    const { minted, agent, close } = await share({ name: 'remote-f', ttl: '1s', scope: 'read' });
-    expect((await agent.tabs.list.query({})).tabs).toEqual([]);
+    const { minted, agent, close } = await share({ name: 'remote-f', ttl: '5s' });
+    await agent.page.goto.mutate({ url: h.server.urlFor('/buttons.html') });
+    const tab = (await agent.tabs.list.query({})).tabs[0]!.id;
     // the one wait in this file: the token's lifetime has to pass
-    await sleep(1_100);
+    await sleep(Math.max(0, Date.parse(minted.expiresAt) - Date.now()) + 50);
     expect(await codeOf(agent.tabs.list.query({}))).toBe('unauthorized');
+    // its tabs went with it
+    expect((await h.client.tabs.list.query({})).tabs.map((entry) => entry.id)).not.toContain(tab);
     expect((await h.client.token.list.query({})).tokens.find((token) => token.id === minted.id)?.expired).toBe(true);
     expect(logLines().some((line) => line.event === 'tunnel.denied' && line.reason === 'expired' && line.token === minted.id)).toBe(true);
     close();
