@@ -1,5 +1,5 @@
 import { ArgusError } from '@argus/protocol';
-import { Browser, type ChromeProcess, type Page, ProtocolError, type Transport, TransportClosedError, connectCri, launchChrome, parseFlags, resolveBrowserEndpoint } from '@argus/cdp';
+import { Browser, type BrowserOptions, type ChromeProcess, type NavigationGuard, type Page, ProtocolError, type Transport, TransportClosedError, connectCri, launchChrome, resolveBrowserEndpoint } from '@argus/cdp';
 import { type SnapshotEngine } from '@argus/snapshot';
 import type { Logger } from './logger.js';
 import { asDaemon, currentClient } from './caller.js';
@@ -16,6 +16,10 @@ export interface BrowserManagerOptions {
   /** connect mode: a CDP URL (http://host:port or ws://...). */
   cdpUrl?: string | undefined;
   captureCapacity: number;
+  /** Chrome binary from the config (`chrome.path` / CHROME_PATH); else the usual install paths. */
+  chromePath?: string | undefined;
+  /** Asked before every document request of every tab: the operator's domain policy and form-submit approvals. */
+  guard?: NavigationGuard | undefined;
   /** extension mode: a CDP transport over the extension relay (the daemon's RelayHost). */
   extensionTransport?: (() => Promise<Transport>) | undefined;
 }
@@ -77,24 +81,28 @@ export class BrowserManager {
     return this.starting;
   }
 
+  private browserOptions(): BrowserOptions {
+    return { capture: { capacity: this.options.captureCapacity }, ...(this.options.guard ? { guard: this.options.guard } : {}) };
+  }
+
   private async start(): Promise<Browser> {
     const started = performance.now();
     let browser: Browser;
     if (this.mode === 'extension' && this.options.extensionTransport) {
       // user tabs are attached on demand (tabs.select / a tab id); agent-opened tabs are attached on creation
       const transport = await this.options.extensionTransport();
-      browser = await Browser.connect(transport, { autoAttach: false, capture: { capacity: this.options.captureCapacity } }).catch(async (error: unknown) => {
+      browser = await Browser.connect(transport, { autoAttach: false, ...this.browserOptions() }).catch(async (error: unknown) => {
         await transport.close().catch(() => undefined);
         throw error;
       });
     } else if (this.mode === 'connect' && this.options.cdpUrl) {
       const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
-      browser = await Browser.connect(await connectCri(endpoint), { capture: { capacity: this.options.captureCapacity } });
+      browser = await Browser.connect(await connectCri(endpoint), this.browserOptions());
     } else {
-      const chrome = await launchChrome({ headless: this.options.headless, extraFlags: this.options.extraFlags });
+      const chrome = await launchChrome({ headless: this.options.headless, extraFlags: this.options.extraFlags, ...(this.options.chromePath ? { env: { ...process.env, CHROME_PATH: this.options.chromePath } } : {}) });
       this.chrome = chrome;
       try {
-        browser = await Browser.connect(await connectCri(chrome.wsEndpoint), { capture: { capacity: this.options.captureCapacity } });
+        browser = await Browser.connect(await connectCri(chrome.wsEndpoint), this.browserOptions());
       } catch (error) {
         await chrome.kill(0);
         throw error;
@@ -289,6 +297,3 @@ export class BrowserManager {
   }
 }
 
-export function chromeFlagsFromEnv(env: NodeJS.ProcessEnv): string[] {
-  return parseFlags(env.ARGUS_CHROME_FLAGS);
-}

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
-import type { AppRouter, Scope } from '@argus/protocol';
+import type { AppRouter, Authorize, Scope } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
-import { BrowserManager, chromeFlagsFromEnv } from './browser-manager.js';
+import { BrowserManager } from './browser-manager.js';
 import { createAuthorize, runAsClient } from './client-guard.js';
+import { ApprovalQueue } from './policy/approvals.js';
+import { createNavigationGuard, createPolicyAuthorize } from './policy/authorize.js';
+import { ConfigStore } from './policy/config-store.js';
 import { createDispatch } from './dispatch.js';
 import { createHandlers } from './handlers/index.js';
 import { Logger } from './logger.js';
@@ -36,33 +39,43 @@ export interface RunningDaemon {
   stop(reason?: string): Promise<void>;
 }
 
-function numberFromEnv(value: string | undefined, fallback: number): number {
-  const parsed = value === undefined ? Number.NaN : Number(value);
-  return Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback;
+/** Starts the daemon: server on 127.0.0.1, state file (0600), idle shutdown; the browser starts lazily. */
+/** Runs each part of the seam in order; the first refusal ends the call. */
+function chainAuthorize(...parts: Authorize[]): Authorize {
+  return async (ctx, command, input) => {
+    for (const part of parts) await part(ctx, command, input);
+  };
 }
 
-/** Starts the daemon: server on 127.0.0.1, state file (0600), idle shutdown; the browser starts lazily. */
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
+  // user file < project file < environment < flags; an invalid layer stops the start with its file and key
+  const config = new ConfigStore(options.workspace, env);
+  const settings = config.current();
   prepareStateDir(options.stateDir);
   const token = generateToken();
   const logFile = join(options.stateDir, 'daemon.log');
   const tokens = new Map<string, readonly Scope[]>([[token, ['admin']]]);
   const log = new Logger(logFile, () => [...tokens.keys()]);
-  const idleTimeoutMs = options.idleTimeoutMs ?? numberFromEnv(env.ARGUS_IDLE_TIMEOUT_MS, 30 * 60_000);
+  config.attachLog(log);
+  const approvals = new ApprovalQueue(log);
+  const policyDeps = { policy: () => config.current().policy, approvals, log };
+  const idleTimeoutMs = options.idleTimeoutMs ?? settings.idleTimeoutMs ?? 30 * 60_000;
   const relay = new RelayHost({
     log,
     daemonToken: token,
     stateDir: options.stateDir,
-    port: numberFromEnv(env.ARGUS_RELAY_PORT, 8787),
+    port: settings.relay?.port ?? 8787,
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
   });
   const manager = new BrowserManager({
     log,
-    headless: env.ARGUS_HEADLESS !== '0' && env.ARGUS_HEADLESS !== 'false',
-    extraFlags: chromeFlagsFromEnv(env),
-    cdpUrl: env.ARGUS_CDP_URL || undefined,
-    captureCapacity: numberFromEnv(env.ARGUS_CAPTURE_CAPACITY, 5_000) || 5_000,
+    headless: settings.chrome?.headless ?? true,
+    extraFlags: settings.chrome?.flags ?? [],
+    cdpUrl: settings.chrome?.cdpUrl,
+    chromePath: settings.chrome?.path,
+    captureCapacity: settings.captureCapacity ?? 5_000,
+    guard: createNavigationGuard(policyDeps),
     extensionTransport: () => relay.transport(),
   });
 
@@ -77,6 +90,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     stopping ??= (async () => {
       log.info('daemon.stopping', { reason });
       clearTimeout(idleTimer);
+      approvals.close();
       removeStateFile(options.stateDir, process.pid);
       try {
         await manager.close();
@@ -123,12 +137,15 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       mcp: options.mcp,
       onExpired: (id) => manager.clients.closeAll(manager.current, id),
     }),
+    config,
+    approvals,
     dispatch: createDispatch(() => router),
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(runAsClient(createHandlers(services), log), {
     // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
-    authorize: createAuthorize(log),
+    // then the operator's policy (domains, approvals); both refuse by throwing
+    authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
     onError: ({ path, error }) => log.warn('command.failed', { path, code: error.code, message: error.message }),
   });
   server = await startServer({ router, tokens: () => tokens, onActivity: touch, ...(options.port === undefined ? {} : { port: options.port }) });

@@ -5,6 +5,8 @@ import type { Logger } from './logger.js';
 import type { RelayHost } from './relay-host.js';
 import type { ShareStore } from './share-store.js';
 import type { Tunnel } from './tunnel-server.js';
+import type { ApprovalQueue } from './policy/approvals.js';
+import type { ConfigStore } from './policy/config-store.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -24,6 +26,10 @@ export interface Services {
   shares: ShareStore;
   /** The tunnel listener for remote agents (opened by `argus share`, or at start when live shares exist). */
   tunnel: Tunnel;
+  /** The layered configuration (files re-read when they change; policy keys apply at once). */
+  config: ConfigStore;
+  /** Commands and form submits waiting for the operator. */
+  approvals: ApprovalQueue;
   /** Runs a command through the router (same validation and scope checks as a request): batch, chain, tab-each. */
   dispatch: Dispatch;
   /** Stops the daemon after the current response is sent. */

@@ -36,6 +36,12 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'token.share': 'sharing the browser with a remote agent is an operator decision',
   'token.list': 'tokens are the operator\'s business',
   'token.revoke': 'revoking tokens is an operator decision',
+  'config.get': 'configuration belongs to the operator',
+  'config.list': 'configuration belongs to the operator',
+  'config.set': 'configuration (incl. the policy) belongs to the operator',
+  'approvals.approve': 'an agent must never approve its own command',
+  'approvals.deny': 'approvals are the operator deciding about the agent',
+  'cdp.send': 'raw CDP is admin-only, for operators',
 };
 
 const commands = listCommands();

@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import type { CaptureOptions } from './capture.js';
 import { Page } from './page.js';
+import type { NavigationGuard } from './navigation-guard.js';
 import { type Session, SessionRouter } from './session.js';
 import type { Transport } from './transport.js';
 
@@ -12,6 +13,8 @@ export interface BrowserOptions {
    */
   autoAttach?: boolean;
   capture?: CaptureOptions;
+  /** Asked before every document request of every tab (domain policy, approvals of form submits). */
+  guard?: NavigationGuard;
 }
 
 export interface TabInfo {
@@ -125,7 +128,7 @@ export class Browser {
 
   private async initPage(event: Protocol.Target.AttachedToTargetEvent, session: Session): Promise<void> {
     const targetId = event.targetInfo.targetId;
-    const page = new Page(session, targetId, this.router, { url: event.targetInfo.url, title: event.targetInfo.title }, this.options.capture);
+    const page = new Page(session, targetId, this.router, { url: event.targetInfo.url, title: event.targetInfo.title }, this.options.capture, this.options.guard);
     try {
       await page.init();
     } catch (error) {

@@ -12,3 +12,4 @@ export * from './ring-buffer.js';
 export * from './keys.js';
 export * from './navigation.js';
 export * from './image-capture.js';
+export * from './navigation-guard.js';

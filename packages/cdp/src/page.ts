@@ -5,6 +5,7 @@ import { type Modifier, modifierMask, parseCombo, keyDefinition } from './keys.j
 import { NavigationTimeoutError, NavigationWatcher } from './navigation.js';
 import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
 import { NetworkCapture } from './network-capture.js';
+import { type NavigationGuard, attachNavigationGuard } from './navigation-guard.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
 
@@ -52,6 +53,8 @@ export class Page {
     private readonly router: SessionRouter,
     info: { url: string; title: string },
     captureOptions: CaptureOptions = {},
+    /** Asked before every document request of this tab and its OOPIFs (the daemon's domain policy). */
+    private readonly guard?: NavigationGuard,
   ) {
     this.url = info.url;
     this.title = info.title;
@@ -90,7 +93,10 @@ export class Page {
         for (const child of this.childSessions) if (child.id === event.sessionId) this.childSessions.delete(child);
       }),
     );
-    const [, , , , tree] = await Promise.all([
+    const guarded = this.guard ? attachNavigationGuard(session, this.targetId, this.guard) : undefined;
+    if (guarded) this.offs.push(...guarded.offs);
+    const [, , , , , tree] = await Promise.all([
+      guarded?.enable,
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
       session.send('Runtime.enable'),
@@ -115,7 +121,10 @@ export class Page {
         this.frames.assignSession(event.targetInfo.targetId, child);
         this.offs.push(this.frames.track(child), this.capture.attach(child), this.network.attach(child), ...this.trackNetwork(child));
         child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
-        const [, , , tree] = await Promise.all([
+        const guarded = this.guard ? attachNavigationGuard(child, this.targetId, this.guard) : undefined;
+        if (guarded) this.offs.push(...guarded.offs);
+        const [, , , , tree] = await Promise.all([
+          guarded?.enable,
           child.send('Page.enable'),
           child.send('Runtime.enable'),
           child.send('Network.enable', { maxPostDataSize: 65_536 }),

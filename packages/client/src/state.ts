@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
+import { quickStateDir } from '@argus/protocol/config-files';
 
 export type { DaemonState } from '@argus/protocol/daemon-state';
 export { STATE_FILE } from '@argus/protocol/daemon-state';
@@ -23,10 +25,17 @@ export function findWorkspace(cwd: string = process.cwd()): string {
   }
 }
 
-/** The per-workspace state dir: `ARGUS_STATE_DIR`, else `<workspace>/.argus`. */
+/**
+ * The per-workspace state dir: `ARGUS_STATE_DIR`, else `stateDir` from the project or user config
+ * file (relative to the workspace, `~` expanded), else `<workspace>/.argus`.
+ */
 export function stateDirFor(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
   const override = env.ARGUS_STATE_DIR?.trim();
-  return override ? resolve(override) : join(findWorkspace(cwd), '.argus');
+  if (override) return resolve(override);
+  const workspace = findWorkspace(cwd);
+  const fromFile = quickStateDir(workspace, env);
+  if (!fromFile) return join(workspace, '.argus');
+  return resolve(workspace, fromFile.startsWith('~/') ? join(env.HOME || homedir(), fromFile.slice(2)) : fromFile);
 }
 
 export function readState(stateDir: string): DaemonState | undefined {

@@ -17,6 +17,9 @@ import { filesCommands } from './commands/files.js';
 import { pagesCommands } from './commands/pages.js';
 import { emulationCommands } from './commands/emulation.js';
 import { stateCommands } from './commands/state.js';
+import { configCommands } from './commands/config.js';
+import { approvalsCommands } from './commands/approvals.js';
+import { cdpCommands } from './commands/cdp.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -41,6 +44,9 @@ export const manifest = {
   pages: pagesCommands,
   emulation: emulationCommands,
   state: stateCommands,
+  config: configCommands,
+  approvals: approvalsCommands,
+  cdp: cdpCommands,
 };
 
 export type Manifest = typeof manifest;

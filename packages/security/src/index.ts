@@ -3,3 +3,5 @@ export * from './redact.js';
 export * from './paths.js';
 export * from './envelope.js';
 export * from './scopes.js';
+export * from './domain-policy.js';
+export * from './cdp-policy.js';

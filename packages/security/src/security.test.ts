@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgusError, commandByName } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
-import { ContentEnvelope, authorizeToken, bearerToken, hasScope, requireScope, confinePath, generateToken, redactHeaders, redactText, safeEqual } from './index.js';
+import { ContentEnvelope, authorizeToken, checkCdpMethod, checkDomain, bearerToken, hasScope, requireScope, confinePath, generateToken, redactHeaders, redactText, safeEqual } from './index.js';
 
 describe('tokens', () => {
   it('generates distinct 43-char tokens and compares them safely', () => {
@@ -76,5 +76,36 @@ describe('scopes', () => {
     expect(() => authorizeToken({ scopes: ['write'] }, goto)).not.toThrow();
     expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, url)).not.toThrow();
     expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, goto)).toThrow(/not in this token's command allow-list/);
+  });
+});
+
+describe('domain policy', () => {
+  it('matches bare domains with their subdomains, globs, ports; deny beats allow', () => {
+    const policy = { allow: ['example.com', '*.corp.test', 'localhost:8080'], deny: ['evil.example.com'] };
+    expect(checkDomain(policy, 'https://example.com/a').allowed).toBe(true);
+    expect(checkDomain(policy, 'https://www.example.com/a').allowed).toBe(true);
+    expect(checkDomain(policy, 'https://notexample.com/').allowed).toBe(false);
+    expect(checkDomain(policy, 'https://evil.example.com/')).toMatchObject({ allowed: false, reason: 'evil.example.com is on policy.domains.deny' });
+    expect(checkDomain(policy, 'https://a.corp.test/').allowed).toBe(true);
+    expect(checkDomain(policy, 'https://corp.test/').allowed).toBe(false);
+    expect(checkDomain(policy, 'http://localhost:8080/').allowed).toBe(true);
+    expect(checkDomain(policy, 'http://localhost:9090/').allowed).toBe(false);
+    expect(checkDomain(policy, 'HTTPS://WWW.EXAMPLE.COM/').allowed).toBe(true);
+    expect(checkDomain(policy, 'about:blank').allowed).toBe(true);
+    expect(checkDomain(policy, 'file:///etc/passwd').allowed).toBe(false);
+    expect(checkDomain({ deny: ['*'] }, 'https://any.test/').allowed).toBe(false);
+    expect(checkDomain(undefined, 'https://any.test/').allowed).toBe(true);
+  });
+});
+
+describe('cdp allow-list', () => {
+  it('allows read-only methods, denies the rest unless listed', () => {
+    expect(checkCdpMethod('DOM.getDocument').allowed).toBe(true);
+    for (const method of ['Runtime.evaluate', 'Browser.close', 'Target.createTarget', 'Storage.getCookies', 'Network.getCookies', 'Page.navigate']) {
+      expect(checkCdpMethod(method).allowed, method).toBe(false);
+    }
+    expect(checkCdpMethod('Runtime.evaluate', ['Runtime.evaluate']).allowed).toBe(true);
+    expect(checkCdpMethod('Network.getCookies', ['Network.*']).allowed).toBe(true);
+    expect(checkCdpMethod('__proto__.x').allowed).toBe(false);
   });
 });

@@ -18,6 +18,9 @@ import { filesHandlers } from './files.js';
 import { pagesHandlers } from './pages.js';
 import { emulationHandlers } from './emulation.js';
 import { stateHandlers } from './state.js';
+import { configHandlers } from './config.js';
+import { approvalsHandlers } from './approvals.js';
+import { cdpHandlers } from './cdp.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -40,5 +43,8 @@ export function createHandlers(services: Services): Handlers {
     pages: pagesHandlers(services),
     emulation: emulationHandlers(services),
     state: stateHandlers(services),
+    config: configHandlers(services),
+    approvals: approvalsHandlers(services),
+    cdp: cdpHandlers(services),
   };
 }
