@@ -9,6 +9,7 @@ import { createNavigationGuard, createPolicyAuthorize } from './policy/authorize
 import { ConfigStore } from './policy/config-store.js';
 import { createDispatch } from './dispatch.js';
 import { createHandlers } from './handlers/index.js';
+import { cdpUrlOf } from './handlers/session.js';
 import { Logger } from './logger.js';
 import { RelayHost } from './relay-host.js';
 import { type RunningServer, startServer } from './server.js';
@@ -72,7 +73,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     log,
     headless: settings.chrome?.headless ?? true,
     extraFlags: settings.chrome?.flags ?? [],
-    cdpUrl: settings.chrome?.cdpUrl,
+    cdpUrl: settings.chrome?.cdpUrl ? cdpUrlOf(settings.chrome.cdpUrl, env.ARGUS_CDP_ALLOW_REMOTE === '1') : undefined,
     chromePath: settings.chrome?.path,
     captureCapacity: settings.captureCapacity ?? 5_000,
     guard: createNavigationGuard(policyDeps),
@@ -146,9 +147,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
     // then the operator's policy (domains, approvals); both refuse by throwing
     authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
-    onError: ({ path, error }) => log.warn('command.failed', { path, code: error.code, message: error.message }),
+    onError: ({ path, error, stack }) => log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
   });
-  server = await startServer({ router, tokens: () => tokens, onActivity: touch, ...(options.port === undefined ? {} : { port: options.port }) });
+  server = await startServer({ router, tokens: () => tokens, onActivity: touch, onRefused: (event, fields) => log.warn(event, fields), ...(options.port === undefined ? {} : { port: options.port }) });
   writeStateFile(options.stateDir, {
     port: server.port,
     pid: process.pid,

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ArgusError, type AppRouter, type CallContext, type Scope } from '@argus/protocol';
-import { bearerToken, safeEqual } from '@argus/security';
+import { authorizeLoopbackRequest, ConnectionLimiter, WS_PROTOCOL } from '@argus/security';
 import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
@@ -13,7 +14,11 @@ export interface ServerOptions {
   tokens: () => ReadonlyMap<string, readonly Scope[]>;
   /** Called on every request (idle timer). */
   onActivity: () => void;
+  /** Refused requests and sockets are logged here (never the token). */
+  onRefused?: (event: string, fields: Record<string, unknown>) => void;
   port?: number;
+  /** Open WebSockets one token may hold (default 16); more are refused at the upgrade with 429. */
+  maxSocketsPerToken?: number;
 }
 
 export interface RunningServer {
@@ -22,72 +27,118 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function scopesFor(token: string | undefined, tokens: ReadonlyMap<string, readonly Scope[]>): readonly Scope[] | undefined {
-  if (!token) return undefined;
-  for (const [known, scopes] of tokens) if (safeEqual(token, known)) return scopes;
-  return undefined;
-}
+/** Largest request body or WebSocket frame an authenticated caller may send (`load-html` takes up to 50 MB). */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 function unauthorized(): TRPCError {
   const cause = new ArgusError('unauthorized', 'Missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.');
   return new TRPCError({ code: 'UNAUTHORIZED', message: cause.message, cause });
 }
 
-/** Serves the contract on 127.0.0.1 only: HTTP (+ batching) at /trpc, WebSocket at /trpc, /health. */
+/** Answers a refused upgrade on the raw socket before any WebSocket frame can be read. */
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.destroy();
+}
+
+function statusText(status: number): string {
+  return ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests' } as Record<number, string>)[status] ?? 'Error';
+}
+
+/**
+ * Serves the contract on 127.0.0.1 only: HTTP (+ batching) at /trpc, WebSocket at /trpc, /health.
+ * Every request passes one gate (`authorizeLoopbackRequest`: no Origin, loopback Host, bearer token)
+ * before a body or frame is read; a WebSocket is authenticated at the upgrade (token in the
+ * Authorization header or the `argus.bearer.<token>` subprotocol), so an unauthenticated socket
+ * never opens and can never make the daemon buffer a frame.
+ */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  let port = 0;
+  const refused = options.onRefused ?? (() => {});
+  const gate = (req: IncomingMessage) => authorizeLoopbackRequest(req.headers, { port, registry: options.tokens() });
+  /** Scopes of authenticated requests, keyed by the request object tRPC hands back to createContext. */
+  const granted = new WeakMap<IncomingMessage, readonly Scope[]>();
+  const contextFor = (req: IncomingMessage): CallContext => {
+    const scopes = granted.get(req);
+    if (!scopes) throw unauthorized();
+    return { scopes };
+  };
+
   const trpcHandler = createHTTPHandler({
     router: options.router,
     basePath: '/trpc/',
-    createContext: ({ req }): CallContext => {
-      const scopes = scopesFor(bearerToken(req.headers.authorization), options.tokens());
-      if (!scopes) throw unauthorized();
-      return { scopes };
-    },
+    maxBodySize: MAX_MESSAGE_BYTES,
+    createContext: ({ req }): CallContext => contextFor(req),
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
     const url = req.url ?? '/';
+    const auth = gate(req);
+    if (!auth.ok && auth.reason !== 'unauthorized') {
+      // a browser page (Origin) or a rebound host name: refused before anything else, body unread
+      refused('http.refused', { reason: auth.reason, path: url.split('?')[0] });
+      res.writeHead(auth.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: auth.message }));
+      return;
+    }
     if (url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       return;
     }
-    if (req.headers.origin) {
-      // browsers never get to call the daemon: refuse any cross-site request outright
-      res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"cross-origin requests are refused"}');
+    if (!url.startsWith('/trpc/')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;
     }
-    if (url.startsWith('/trpc/')) {
-      trpcHandler(req, res);
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    if (!auth.ok) {
+      // tRPC answers with the contract's `unauthorized` error (createContext throws before the body
+      // is parsed); the connection is not kept for another try
+      refused('http.refused', { reason: auth.reason, path: url.split('?')[0] });
+      res.setHeader('connection', 'close');
+    } else granted.set(req, auth.grant);
+    trpcHandler(req, res);
   });
   server.keepAliveTimeout = 30_000;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
-  server.on('upgrade', (req, socket, head) => {
-    // tRPC's wsLink appends `?connectionParams=1` when it sends the token as connection params
-    if ((req.url ?? '').split('?')[0] !== '/trpc' || req.headers.origin) {
-      socket.destroy();
-      return;
+
+  const perToken = new ConnectionLimiter(options.maxSocketsPerToken ?? 16);
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // the client offers `argus` plus `argus.bearer.<token>`; answer `argus` so the token is never echoed
+    handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if ((req.url ?? '').split('?')[0] !== '/trpc') return refuseUpgrade(socket, 404, 'not found');
+    const auth = gate(req);
+    if (!auth.ok) {
+      refused('ws.refused', { reason: auth.reason });
+      return refuseUpgrade(socket, auth.status, auth.message);
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    const release = perToken.acquire(auth.tokenId);
+    if (!release) {
+      refused('ws.refused', { reason: 'too_many_sockets', tokenId: auth.tokenId });
+      return refuseUpgrade(socket, 429, `Too many open WebSockets for this token (${perToken.count(auth.tokenId)}); close some first.`);
+    }
+    options.onActivity();
+    granted.set(req, auth.grant);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.once('close', release);
+      wss.emit('connection', ws, req);
+    });
   });
   const wsHandler = applyWSSHandler({
     wss,
     router: options.router,
-    createContext: ({ info }): CallContext => {
+    createContext: ({ req }): CallContext => {
       options.onActivity();
-      const token = (info.connectionParams as { token?: unknown } | null)?.token;
-      const scopes = scopesFor(typeof token === 'string' ? token : undefined, options.tokens());
-      if (!scopes) throw unauthorized();
-      return { scopes };
+      return contextFor(req);
     },
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   return {
     port,
     server,

@@ -1,7 +1,8 @@
-import { createTRPCClient, createWSClient, httpBatchLink, httpLink, splitLink, wsLink, type TRPCClient } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '@argus/protocol';
 import { toArgusError } from './errors.js';
 import { nodeHttpFetch } from './node-fetch.js';
+import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
 
@@ -57,16 +58,11 @@ function withArgusErrors<T extends object>(target: T): T {
 export function createArgusClient(options: ClientOptions): ClientHandle {
   const headers = { authorization: `Bearer ${options.token}` };
   const wsUrl = `${options.url.replace(/^http/, 'ws')}/trpc`;
-  let wsClient: ReturnType<typeof createWSClient> | undefined;
+  let authenticated: AuthenticatedWs | undefined;
   const ws = () => {
     if (!options.WebSocket) throw new Error('This call needs a WebSocket: pass `WebSocket` from the ws package');
-    wsClient ??= createWSClient({
-      url: wsUrl,
-      WebSocket: options.WebSocket as typeof globalThis.WebSocket,
-      connectionParams: { token: options.token },
-      lazy: { enabled: true, closeMs: 0 },
-    });
-    return wsLink<AppRouter>({ client: wsClient });
+    authenticated ??= authenticatedWsLink({ url: wsUrl, token: options.token, WebSocket: options.WebSocket });
+    return authenticated.link;
   };
   const transport = options.transport ?? 'http';
   const httpUrl = `${options.url}/trpc`;
@@ -90,7 +86,7 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   return {
     client: withArgusErrors(client),
     close() {
-      wsClient?.close();
+      authenticated?.close();
     },
   };
 }

@@ -15,6 +15,7 @@ function isConnectionFailure(error: unknown): boolean {
 export function toArgusError(error: unknown): ArgusError {
   if (error instanceof ArgusError) return error;
   const trpc = error as TrpcLikeError;
+  if (trpc?.cause instanceof ArgusError) return trpc.cause;
   const data = trpc?.data?.argus;
   if (data && isErrorCode(data.code)) return ArgusError.fromData(data);
   if (isConnectionFailure(error) || isConnectionFailure(trpc?.cause)) {

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   policy_denied: 'FORBIDDEN',
   approval_denied: 'FORBIDDEN',
   approval_timeout: 'TIMEOUT',
+  remote_forbidden: 'FORBIDDEN',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unsupported: 'NOT_IMPLEMENTED',
   daemon_unreachable: 'SERVICE_UNAVAILABLE',

@@ -120,17 +120,20 @@ function toTrpcError(error: unknown): TRPCError {
 export interface BuildRouterOptions {
   /** The safety seam (scope, allow-list, policy, approvals), run before every handler. */
   authorize: Authorize;
-  /** Called for every failed call; the daemon logs here. */
-  onError?: (info: { path: string | undefined; error: ArgusErrorData }) => void;
+  /** Called for every failed call; the daemon logs here. `stack` is set for internal errors only (it stays in the log, never in a response). */
+  onError?: (info: { path: string | undefined; error: ArgusErrorData; stack?: string | undefined }) => void;
 }
 
 /** Builds the tRPC router from the manifest and one handler per command. */
 export function buildRouter(handlers: Handlers, options: BuildRouterOptions): AppRouter {
   const t = initTRPC.context<CallContext>().create({
     isServer: true,
+    // production mode: error bodies never carry a server stack (install paths, code layout)
+    isDev: false,
     errorFormatter({ shape, error, path }) {
       const argus = toArgusErrorData(error, path);
-      options.onError?.({ path, error: argus });
+      const original = error.cause instanceof ArgusError && error.cause.cause !== undefined ? error.cause.cause : (error.cause ?? error);
+      options.onError?.({ path, error: argus, stack: argus.code === 'internal' && original instanceof Error ? original.stack : undefined });
       return { ...shape, message: argus.message, data: { ...shape.data, argus } };
     },
   });

@@ -1,6 +1,6 @@
+import type { RateLimiter } from '@argus/security';
 import type { ExtensionLink } from './extension-link.js';
 import type { PairingRegistry } from './pairing.js';
-import type { RateLimiter } from './rate-limit.js';
 import type { RelayLog, RelayStatus } from './types.js';
 
 /** What the endpoints share; built once by startRelay. */
@@ -12,6 +12,8 @@ export interface RelayContext {
   readonly pairLimiter: RateLimiter;
   readonly log: RelayLog;
   readonly relayVersion: string;
+  /** Host-header check (DNS rebinding): loopback names with our port when bound to loopback. */
+  hostAllowed(host: string | undefined, localPort: number | undefined): boolean;
   status(): RelayStatus;
   setLastError(message: string): void;
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayContext } from './context.js';
-import { isAllowedClientOrigin, isExtensionOrigin, isLoopback } from './origin.js';
-import { bearerFrom, safeEqual } from './tokens.js';
+import { bearerToken, isAllowedClientOrigin, isExtensionOrigin, isLoopbackAddress, safeEqual } from '@argus/security';
+import { PairingRefused } from './pairing.js';
 import { PairRequest, WIRE_VERSION, type PairResponse } from './wire/index.js';
 
 const MAX_BODY = 16 * 1024;
@@ -18,8 +18,10 @@ export function createHttpHandler(ctx: RelayContext) {
 
 async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const origin = req.headers.origin;
-  const ip = req.socket.remoteAddress ?? 'unknown';
+  // every local process shares 127.0.0.1: limits are kept per Origin, so a script cannot use up the extension's
+  const caller = origin ?? 'local';
   const url = new URL(req.url ?? '/', 'http://relay.invalid');
+  if (!ctx.hostAllowed(req.headers.host, req.socket.localPort)) return error(res, 421, 'misdirected', 'Call the relay by its loopback address (127.0.0.1, localhost or [::1]) and port.');
   if (!isAllowedClientOrigin(origin)) return error(res, 403, 'forbidden_origin', `Origin ${origin} may not call the Argus relay.`);
   if (origin) {
     res.setHeader('Access-Control-Allow-Origin', origin);
@@ -35,7 +37,7 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
     });
     return void res.end();
   }
-  if (!ctx.httpLimiter.take(ip)) return error(res, 429, 'rate_limited', 'Too many requests; slow down.');
+  if (!ctx.httpLimiter.take(caller)) return error(res, 429, 'rate_limited', 'Too many requests; slow down.');
 
   if (url.pathname === '/config' && req.method === 'GET') {
     return json(res, 200, {
@@ -45,18 +47,17 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
     });
   }
   if (url.pathname === '/status' && req.method === 'GET') {
-    const status = ctx.status();
-    const token = bearerFrom(req.headers.authorization, url);
-    if (token !== undefined && safeEqual(token, ctx.daemonToken)) return json(res, 200, { version: WIRE_VERSION, ...status });
-    // unauthenticated callers learn only whether an extension is there
-    return json(res, 200, { version: WIRE_VERSION, relayVersion: status.relayVersion, extensionConnected: status.extensionConnected, paired: status.paired });
+    // without the daemon token, nothing: not even whether an extension is paired or connected
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined || !safeEqual(token, ctx.daemonToken)) return error(res, 401, 'unauthorized', 'GET /status needs the daemon token (Authorization: Bearer).');
+    return json(res, 200, { version: WIRE_VERSION, ...ctx.status() });
   }
   if (url.pathname === '/pair' && req.method === 'POST') {
     // only the extension itself, or a local non-browser process (no Origin) may ask to pair
-    if (!(isExtensionOrigin(origin) || (origin === undefined && isLoopback(req.socket.remoteAddress)))) {
+    if (!(isExtensionOrigin(origin) || (origin === undefined && isLoopbackAddress(req.socket.remoteAddress)))) {
       return error(res, 403, 'forbidden_origin', 'Pairing is allowed only from the Argus extension or a local process.');
     }
-    if (!ctx.pairLimiter.take(ip)) return error(res, 429, 'rate_limited', 'Too many pairing attempts; wait a few seconds.');
+    if (!ctx.pairLimiter.take(caller)) return error(res, 429, 'rate_limited', 'Too many pairing attempts; wait a few seconds.');
     const parsed = PairRequest.safeParse(await readJson(req));
     if (!parsed.success) return error(res, 400, 'invalid_input', 'Malformed pairing request.');
     try {
@@ -65,15 +66,19 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
         outcome.status === 'approved'
           ? { version: WIRE_VERSION, status: 'approved', pairingToken: outcome.pairingToken }
           : { version: WIRE_VERSION, status: 'pending', requestId: outcome.request.requestId, code: outcome.request.code, expiresAt: outcome.request.expiresAt };
-      if (outcome.status === 'pending') ctx.log('info', 'pairing request waiting for approval', { code: outcome.request.code, nodeId: outcome.request.nodeId });
+      if (outcome.status === 'pending') {
+        const { code, nodeId, fingerprint } = outcome.request;
+        ctx.log('info', 'pairing request waiting for approval', { code, nodeId, fingerprint, origin: origin ?? null });
+      }
       return json(res, 200, body);
     } catch (caught) {
-      const reason = (caught as Error).message;
-      if (reason === 'bad_launch_token') {
+      if (!(caught instanceof PairingRefused)) throw caught;
+      if (caught.reason === 'bad_launch_token') {
         ctx.setLastError('pairing refused: wrong launch token');
         return error(res, 401, 'unauthorized', 'The launch token does not match this relay. Use the token of the running daemon, or pair by code.');
       }
-      return error(res, 429, 'rate_limited', 'Too many pending pairing requests.');
+      ctx.log('warn', 'pairing request refused: pool full', { origin: origin ?? null });
+      return error(res, 429, 'rate_limited', `Too many pending pairing requests from ${origin ?? 'local processes'}; wait for them to expire (5 minutes) or approve one.`);
     }
   }
   return error(res, 404, 'not_found', `No route ${req.method} ${url.pathname}.`);

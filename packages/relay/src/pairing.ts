@@ -1,24 +1,43 @@
-import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { hashToken, randomToken, safeEqual } from './tokens.js';
+import { generateToken, hashToken, isExtensionOrigin, newPairingCode, normalizePairingCode, pairingFingerprint, safeEqual } from '@argus/security';
 
 export interface PendingPairing {
   requestId: string;
   code: string;
   nodeId: string;
   name: string | undefined;
+  /** The caller's Origin: `chrome-extension://…` for a real extension, undefined for a local process. */
   origin: string | undefined;
+  /** Short hash of origin + node id, in a fixed format (see pairingFingerprint). */
+  fingerprint: string;
   createdAt: number;
   expiresAt: number;
 }
 
 type PairOutcome = { status: 'approved'; pairingToken: string } | { status: 'pending'; request: PendingPairing };
 
+/** Why a pairing request was refused; the HTTP route maps these to status codes. */
+export class PairingRefused extends Error {
+  constructor(readonly reason: 'bad_launch_token' | 'pool_full') {
+    super(reason);
+  }
+}
+
 const PENDING_TTL_MS = 5 * 60_000;
-const MAX_PENDING = 16;
-// no 0/O/1/I: codes are read aloud or typed by an operator
-const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/**
+ * Pending requests are kept in pools by who asks, so one caller cannot take the slots of another:
+ * local processes without an Origin share one small pool, each extension origin has its own.
+ * A flood from a script (no Origin) or from another extension never keeps the Argus extension out.
+ */
+const LOCAL_POOL_MAX = 4;
+const PER_EXTENSION_ORIGIN_MAX = 2;
+const MAX_EXTENSION_ORIGINS = 16;
+const LOCAL_POOL = 'local';
+
+function poolOf(origin: string | undefined): string {
+  return isExtensionOrigin(origin) ? origin : LOCAL_POOL;
+}
 
 /**
  * Pairing: an extension node asks to pair; it is approved at once when it presents the daemon's
@@ -40,13 +59,16 @@ export class PairingRegistry {
     if (file) this.load(file);
   }
 
-  /** Throws `Error('bad_launch_token')` when a launch token is presented and does not match. */
+  /** Throws PairingRefused when a launch token does not match or the caller's pool is full. */
   request(input: { nodeId: string; name?: string | undefined; launchToken?: string | undefined; requestId?: string | undefined; origin?: string | undefined }): PairOutcome {
     this.expire();
     if (input.launchToken !== undefined) {
-      if (!this.launchToken || !safeEqual(input.launchToken, this.launchToken)) throw new Error('bad_launch_token');
+      if (!this.launchToken || !safeEqual(input.launchToken, this.launchToken)) throw new PairingRefused('bad_launch_token');
       return { status: 'approved', pairingToken: this.mint(input.nodeId) };
     }
+    const pool = poolOf(input.origin);
+    // a request is found again only by the same caller (same pool): nobody can poll or shadow another's
+    const mine = (request: PendingPairing) => request.nodeId === input.nodeId && poolOf(request.origin) === pool;
     if (input.requestId) {
       const minted = this.approvedTokens.get(input.requestId);
       if (minted) {
@@ -54,19 +76,18 @@ export class PairingRegistry {
         return { status: 'approved', pairingToken: minted };
       }
       const existing = this.pending.get(input.requestId);
-      if (existing && existing.nodeId === input.nodeId) return { status: 'pending', request: existing };
+      if (existing && mine(existing)) return { status: 'pending', request: existing };
     }
-    for (const existing of this.pending.values()) {
-      if (existing.nodeId === input.nodeId) return { status: 'pending', request: existing };
-    }
-    if (this.pending.size >= MAX_PENDING) throw new Error('too_many_pending');
+    for (const existing of this.pending.values()) if (mine(existing)) return { status: 'pending', request: existing };
+    if (!this.hasRoom(pool)) throw new PairingRefused('pool_full');
     const now = Date.now();
     const request: PendingPairing = {
-      requestId: randomToken(12),
+      requestId: generateToken(12),
       code: this.newCode(),
       nodeId: input.nodeId,
       name: input.name,
       origin: input.origin,
+      fingerprint: pairingFingerprint(input.origin, input.nodeId),
       createdAt: now,
       expiresAt: now + PENDING_TTL_MS,
     };
@@ -77,9 +98,9 @@ export class PairingRegistry {
   /** Operator approval by the code the extension popup shows. Returns false for unknown codes. */
   approve(code: string): boolean {
     this.expire();
-    const normalized = code.trim().toUpperCase();
+    const normalized = normalizePairingCode(code);
     for (const request of this.pending.values()) {
-      if (request.code === normalized) {
+      if (safeEqual(request.code, normalized)) {
         this.pending.delete(request.requestId);
         this.approvedTokens.set(request.requestId, this.mint(request.nodeId));
         return true;
@@ -88,9 +109,11 @@ export class PairingRegistry {
     return false;
   }
 
+  /** Pending requests, extension origins first (oldest first within each). */
   list(): PendingPairing[] {
     this.expire();
-    return [...this.pending.values()].map((request) => ({ ...request }));
+    const all = [...this.pending.values()].map((request) => ({ ...request }));
+    return [...all.filter((r) => isExtensionOrigin(r.origin)), ...all.filter((r) => !isExtensionOrigin(r.origin))];
   }
 
   verify(nodeId: string, token: string): boolean {
@@ -103,17 +126,31 @@ export class PairingRegistry {
     return this.paired.size;
   }
 
+  private hasRoom(pool: string): boolean {
+    const counts = new Map<string, number>();
+    for (const request of this.pending.values()) {
+      const key = poolOf(request.origin);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const inPool = counts.get(pool) ?? 0;
+    if (pool === LOCAL_POOL) return inPool < LOCAL_POOL_MAX;
+    if (inPool === 0) return [...counts.keys()].filter((key) => key !== LOCAL_POOL).length < MAX_EXTENSION_ORIGINS;
+    return inPool < PER_EXTENSION_ORIGIN_MAX;
+  }
+
   private mint(nodeId: string): string {
-    const token = randomToken(32);
+    const token = generateToken(32);
     this.paired.set(nodeId, hashToken(token));
     this.save();
     return token;
   }
 
   private newCode(): string {
-    let code = '';
-    for (let i = 0; i < 6; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-    return `${code.slice(0, 3)}-${code.slice(3)}`;
+    const taken = new Set([...this.pending.values()].map((request) => request.code));
+    for (;;) {
+      const code = newPairingCode();
+      if (!taken.has(code)) return code;
+    }
   }
 
   private expire(): void {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startRelay } from './server.js';
@@ -31,6 +32,18 @@ async function fakeExtension(relay: RelayServer, handle: (frame: CommandFrame) =
 }
 
 const TAB = { tabId: 7, targetId: 'T7', url: 'https://example.test/', title: 'Example', active: true, agentOpened: false, attached: false };
+
+/** A GET with a chosen Host header (fetch does not let a caller set Host). */
+function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('relay server', () => {
   let relay: RelayServer;
@@ -122,16 +135,47 @@ describe('relay server', () => {
     expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
 
-    const publicStatus = (await (await fetch(`${relay.url}/status`)).json()) as Record<string, unknown>;
-    expect(publicStatus).not.toHaveProperty('nodeId');
+    // a token in the URL is refused: headers only
+    expect(await wsStatus(`/ops?token=${DAEMON}`, {})).toBe(401);
+    expect(await wsStatus(`/cdp?targetId=T7&token=${DAEMON}`, {})).toBe(401);
+    // DNS rebinding: a loopback connection naming another host is refused before anything else
+    expect(await wsStatus('/ops', { authorization: `Bearer ${DAEMON}`, host: `rebound.evil.example:${relay.port}` })).toBe(421);
+    expect((await rawGet(relay.port, '/config', { host: `rebound.evil.example:${relay.port}` })).status).toBe(421);
+    expect((await rawGet(relay.port, '/config', { host: `localhost:${relay.port}` })).status).toBe(200);
+
+    // /status says nothing without the daemon token, not even whether an extension is paired
+    const publicStatus = await fetch(`${relay.url}/status`);
+    expect(publicStatus.status).toBe(401);
+    const publicBody = (await publicStatus.json()) as Record<string, unknown>;
+    expect(publicBody).not.toHaveProperty('paired');
+    expect(publicBody).not.toHaveProperty('extensionConnected');
+    expect((await fetch(`${relay.url}/status?token=${DAEMON}`)).status).toBe(401);
     const fullStatus = (await (await fetch(`${relay.url}/status`, { headers: { authorization: `Bearer ${DAEMON}` } })).json()) as Record<string, unknown>;
     expect(fullStatus).toHaveProperty('pendingPairings');
+  });
 
-    const codes: number[] = [];
+  it('a pairing flood from local scripts and another extension leaves the extension room to pair', async () => {
+    const pair = (nodeId: string, origin?: string, requestId?: string) =>
+      fetch(`${relay.url}/pair`, { method: 'POST', headers: origin ? { origin } : {}, body: JSON.stringify({ version: 1, nodeId, name: 'Argus extension', ...(requestId ? { requestId } : {}) }) });
+    const local: number[] = [];
+    const other: number[] = [];
     for (let i = 0; i < 14; i++) {
-      const res = await fetch(`${relay.url}/pair`, { method: 'POST', body: JSON.stringify({ version: 1, nodeId: `node-flood-${i}000` }) });
-      codes.push(res.status);
+      local.push((await pair(`argus-extension-${i}-legit`)).status);
+      other.push((await pair(`other-ext-node-${i}`, 'chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba')).status);
     }
-    expect(codes).toContain(429);
+    expect(local.filter((status) => status === 200)).toHaveLength(4);
+    expect(local.slice(4).every((status) => status === 429)).toBe(true);
+    expect(other.filter((status) => status === 200)).toHaveLength(2);
+    // the flood spent the local and the other extension's rate-limit buckets, not this extension's
+    const first = await pair('real-extension-node', ORIGIN);
+    expect(first.status).toBe(200);
+    const pending = (await first.json()) as { status: string; requestId: string; code: string };
+    expect(pending.status).toBe('pending');
+    const listed = relay.pendingPairings();
+    expect(listed.find((request) => request.nodeId === 'real-extension-node')).toMatchObject({ nodeId: 'real-extension-node', origin: ORIGIN, fingerprint: expect.stringMatching(/^[0-9A-F:]{14}$/) });
+    expect(listed.filter((request) => request.origin === undefined)).toHaveLength(4);
+    expect(relay.approvePairing(pending.code)).toBe(true);
+    const approved = (await (await pair('real-extension-node', ORIGIN, pending.requestId)).json()) as { status: string; pairingToken?: string };
+    expect(approved).toMatchObject({ status: 'approved', pairingToken: expect.any(String) });
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { bearerToken, isAllowedClientOrigin, isExtensionOrigin, isLoopbackHostHeader, isLoopbackHostname, RateLimiter, safeEqual } from '@argus/security';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { acceptCdp } from './cdp-endpoint.js';
 import { RELAY_VERSION, type RelayContext } from './context.js';
@@ -8,11 +9,8 @@ import { ExtensionLink } from './extension-link.js';
 import { createHttpHandler } from './http-routes.js';
 import { LeaseQueue } from './lease.js';
 import { acceptOps } from './ops-endpoint.js';
-import { isAllowedClientOrigin, isExtensionOrigin } from './origin.js';
 import { PairingRegistry } from './pairing.js';
-import { RateLimiter } from './rate-limit.js';
 import { RelayTransport } from './relay-transport.js';
-import { bearerFrom, safeEqual } from './tokens.js';
 import type { RelayOptions, RelayServer, RelayStatus } from './types.js';
 import { WIRE_VERSION } from './wire/index.js';
 
@@ -54,6 +52,9 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
     pairLimiter: new RateLimiter(10, 1),
     log,
     relayVersion: RELAY_VERSION,
+    // bound to loopback (the default), the relay answers only to loopback names: DNS rebinding defence.
+    // An operator who binds it elsewhere on purpose gets no Host check.
+    hostAllowed: (hostHeader, localPort) => !isLoopbackHostname(host) || (localPort !== undefined && isLoopbackHostHeader(hostHeader, localPort)),
     status,
     setLastError: (message) => {
       lastError = message;
@@ -86,13 +87,15 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
     const target = new URL(req.url ?? '/', 'http://relay.invalid');
     const origin = req.headers.origin;
     const accept = (then: (ws: WebSocket) => void) => wss.handleUpgrade(req, socket, head, then);
+    if (!ctx.hostAllowed(req.headers.host, req.socket.localPort)) return rejectUpgrade(socket, 421, 'Misdirected Request');
     if (target.pathname === '/extension') {
       if (!isExtensionOrigin(origin)) return rejectUpgrade(socket, 403, 'Only the Argus extension may connect here.');
       return accept((ws) => acceptExtension(ctx, ws));
     }
     if (target.pathname !== '/ops' && target.pathname !== '/cdp') return rejectUpgrade(socket, 404, 'Not found');
     if (!isAllowedClientOrigin(origin)) return rejectUpgrade(socket, 403, 'Browser pages may not connect to the relay.');
-    const token = bearerFrom(req.headers.authorization, target);
+    // header only: a token in the URL (`?token=`) would land in logs and process listings
+    const token = bearerToken(req.headers.authorization);
     if (token === undefined || !safeEqual(token, options.daemonToken)) return rejectUpgrade(socket, 401, 'A valid daemon token is required.');
     if (target.pathname === '/ops') return accept((ws) => acceptOps(ctx, ws));
     const targetId = target.searchParams.get('targetId');

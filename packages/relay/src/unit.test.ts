@@ -4,30 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LeaseQueue } from './lease.js';
 import { PairingRegistry } from './pairing.js';
-import { RateLimiter } from './rate-limit.js';
 import { ResultCache } from './result-cache.js';
-import { safeEqual } from './tokens.js';
-
-describe('safeEqual', () => {
-  it('compares timing-safe and length-safe', () => {
-    expect(safeEqual('secret-token', 'secret-token')).toBe(true);
-    expect(safeEqual('secret-token', 'secret-tokeN')).toBe(false);
-    expect(safeEqual('short', 'a-much-longer-secret')).toBe(false);
-    expect(safeEqual('', 'x')).toBe(false);
-  });
-});
-
-describe('RateLimiter', () => {
-  it('allows a burst, refuses past it, refills over time, per key', () => {
-    let now = 0;
-    const limiter = new RateLimiter(3, 1, () => now);
-    expect([1, 2, 3, 4].map(() => limiter.take('a'))).toEqual([true, true, true, false]);
-    expect(limiter.take('b')).toBe(true);
-    now += 1000;
-    expect(limiter.take('a')).toBe(true);
-    expect(limiter.take('a')).toBe(false);
-  });
-});
 
 describe('LeaseQueue', () => {
   it('grants in FIFO order and passes the lease on release', () => {
@@ -79,6 +56,34 @@ describe('PairingRegistry', () => {
     expect(polled.status).toBe('approved');
     if (polled.status === 'approved') expect(registry.verify('node-00000001', polled.pairingToken)).toBe(true);
     expect(registry.list()).toEqual([]);
+  });
+
+  it('keeps pending requests in pools by origin: a flood from scripts or another extension leaves room for the extension', () => {
+    const registry = new PairingRegistry(undefined, undefined);
+    const extension = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+    const other = 'chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba';
+    const refused: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      for (const origin of [undefined, other]) {
+        try {
+          registry.request({ nodeId: `flood-node-${i}`, origin });
+        } catch (error) {
+          refused.push(`${origin ?? 'local'}:${(error as Error).message}`);
+        }
+      }
+    }
+    expect(refused.filter((r) => r.startsWith('local:pool_full'))).toHaveLength(16); // 4 local slots
+    expect(refused.filter((r) => r.startsWith(`${other}:pool_full`))).toHaveLength(18); // 2 per extension origin
+    const real = registry.request({ nodeId: 'real-node-0001', origin: extension });
+    expect(real.status).toBe('pending');
+    if (real.status !== 'pending') return;
+    expect(real.request.fingerprint).toMatch(/^[0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{4}$/);
+    // a local process cannot poll or take over the extension's request by reusing its node id and
+    // request id: it lands in its own (full) pool instead
+    expect(() => registry.request({ nodeId: 'real-node-0001', requestId: real.request.requestId })).toThrow('pool_full');
+    expect(registry.list().find((request) => request.origin === extension)).toMatchObject({ origin: extension, nodeId: 'real-node-0001' });
+    expect(registry.approve(real.request.code)).toBe(true);
+    expect(registry.request({ nodeId: 'real-node-0001', requestId: real.request.requestId, origin: extension }).status).toBe('approved');
   });
 
   it('persists only token hashes, mode 0600, and reloads them', () => {

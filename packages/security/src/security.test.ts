@@ -3,7 +3,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgusError, commandByName } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
-import { ContentEnvelope, authorizeToken, checkCdpMethod, checkDomain, bearerToken, hasScope, requireScope, confinePath, generateToken, redactHeaders, redactText, safeEqual } from './index.js';
+import {
+  authorizeLoopbackRequest,
+  authorizeToken,
+  bearerFromProtocols,
+  bearerToken,
+  checkCdpMethod,
+  checkDomain,
+  ConnectionLimiter,
+  ContentEnvelope,
+  confinePath,
+  generateToken,
+  hasScope,
+  isAllowedClientOrigin,
+  isExtensionOrigin,
+  isLoopbackAddress,
+  isLoopbackHostHeader,
+  isLoopbackHostname,
+  lookupToken,
+  normalizePairingCode,
+  pairingFingerprint,
+  RateLimiter,
+  redactHeaders,
+  redactText,
+  requestToken,
+  requireScope,
+  safeEqual,
+  wsAuthProtocols,
+} from './index.js';
 
 describe('tokens', () => {
   it('generates distinct 43-char tokens and compares them safely', () => {
@@ -21,6 +48,84 @@ describe('tokens', () => {
     expect(bearerToken('bearer  abc ')).toBe('abc');
     expect(bearerToken('Basic abc')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
+    expect(bearerToken('BEARER abc')).toBe('abc');
+  });
+  it('reads a token from the WebSocket subprotocol, never from the URL', () => {
+    expect(bearerFromProtocols(wsAuthProtocols('tok_en-1').join(', '))).toBe('tok_en-1');
+    expect(bearerFromProtocols('argus')).toBeUndefined();
+    expect(requestToken({ authorization: 'Bearer a', 'sec-websocket-protocol': 'argus, argus.bearer.b' })).toBe('a');
+    expect(requestToken({ 'sec-websocket-protocol': 'argus, argus.bearer.b' })).toBe('b');
+  });
+  it('looks tokens up in a registry', () => {
+    const registry = new Map([['root', 'admin'], ['reader', 'read']]);
+    expect(lookupToken('reader', registry)).toBe('read');
+    expect(lookupToken('nope', registry)).toBeUndefined();
+    expect(lookupToken(undefined, registry)).toBeUndefined();
+  });
+});
+
+describe('origin, address and host checks', () => {
+  it('tells the extension origin from web pages', () => {
+    expect(isExtensionOrigin('chrome-extension://abcdefghijklmnopabcdefghijklmnop')).toBe(true);
+    expect(isExtensionOrigin('chrome-extension://evil')).toBe(false);
+    expect(isAllowedClientOrigin(undefined)).toBe(true);
+    expect(isAllowedClientOrigin('https://evil.example')).toBe(false);
+  });
+  it('knows loopback addresses, Host headers and host names', () => {
+    expect(['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.5.6.7'].every(isLoopbackAddress)).toBe(true);
+    expect(isLoopbackAddress('10.0.0.1')).toBe(false);
+    expect(isLoopbackHostHeader('127.0.0.1:4000', 4000)).toBe(true);
+    expect(isLoopbackHostHeader('LOCALHOST:4000', 4000)).toBe(true);
+    expect(isLoopbackHostHeader('[::1]:4000', 4000)).toBe(true);
+    expect(isLoopbackHostHeader('127.0.0.1:4001', 4000)).toBe(false);
+    expect(isLoopbackHostHeader('evil.example:4000', 4000)).toBe(false);
+    expect(isLoopbackHostHeader('127.0.0.1', 4000)).toBe(false);
+    expect(isLoopbackHostHeader(undefined, 4000)).toBe(false);
+    expect(['localhost', '127.0.0.1', '[::1]', 'app.localhost'].every(isLoopbackHostname)).toBe(true);
+    expect(['203.0.113.7', 'example.com', '127.0.0.1.nip.io', '0.0.0.0'].some(isLoopbackHostname)).toBe(false);
+  });
+  it('authorizes a loopback request: no Origin, loopback Host, known token', () => {
+    const registry = new Map([['secret-token', ['admin']]]);
+    const ok = { host: '127.0.0.1:4000', authorization: 'Bearer secret-token' };
+    expect(authorizeLoopbackRequest(ok, { port: 4000, registry })).toMatchObject({ ok: true, grant: ['admin'] });
+    expect(authorizeLoopbackRequest({ ...ok, origin: 'https://evil.example' }, { port: 4000, registry })).toMatchObject({ ok: false, status: 403 });
+    expect(authorizeLoopbackRequest({ ...ok, host: 'rebound.evil.example:4000' }, { port: 4000, registry })).toMatchObject({ ok: false, status: 421 });
+    expect(authorizeLoopbackRequest({ ...ok, authorization: 'Bearer wrong' }, { port: 4000, registry })).toMatchObject({ ok: false, status: 401 });
+    expect(authorizeLoopbackRequest({ host: ok.host, 'sec-websocket-protocol': wsAuthProtocols('secret-token').join(',') }, { port: 4000, registry })).toMatchObject({ ok: true });
+  });
+});
+
+describe('limits', () => {
+  it('rate-limits per key with a refilling bucket', () => {
+    let now = 0;
+    const limiter = new RateLimiter(3, 1, () => now);
+    expect([1, 2, 3, 4].map(() => limiter.take('a'))).toEqual([true, true, true, false]);
+    expect(limiter.take('b')).toBe(true);
+    now += 1000;
+    expect(limiter.take('a')).toBe(true);
+    expect(limiter.take('a')).toBe(false);
+  });
+  it('caps open connections per key and frees slots once', () => {
+    const limiter = new ConnectionLimiter(2);
+    const a = limiter.acquire('k');
+    const b = limiter.acquire('k');
+    expect(limiter.acquire('k')).toBeUndefined();
+    expect(limiter.acquire('other')).toBeDefined();
+    a?.();
+    a?.();
+    expect(limiter.count('k')).toBe(1);
+    expect(limiter.acquire('k')).toBeDefined();
+    b?.();
+  });
+});
+
+describe('pairing codes', () => {
+  it('normalizes codes and fingerprints callers in a fixed format', () => {
+    expect(normalizePairingCode('k7fq2m')).toBe('K7F-Q2M');
+    expect(normalizePairingCode('K7F Q2M')).toBe('K7F-Q2M');
+    const fp = pairingFingerprint('chrome-extension://abcdefghijklmnopabcdefghijklmnop', 'node-1');
+    expect(fp).toMatch(/^[0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{4}$/);
+    expect(pairingFingerprint(undefined, 'node-1')).not.toBe(fp);
   });
 });
 

@@ -15,7 +15,7 @@ export function safeEqual(actual: string, expected: string): boolean {
   return timingSafeEqual(a, b) && actual.length === expected.length;
 }
 
-/** Extracts the token from an `Authorization: Bearer <token>` header value. */
+/** Extracts the token from an `Authorization: Bearer <token>` header value (scheme case-insensitive). */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
@@ -40,4 +40,45 @@ export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * WebSocket clients that cannot set headers (a browser-style `WebSocket(url, protocols)`, tRPC's
+ * wsLink) carry the token as a subprotocol: `Sec-WebSocket-Protocol: argus, argus.bearer.<token>`.
+ * The server answers with the plain `argus` protocol, so the token is never echoed back.
+ * Tokens are base64url, which is valid in a subprotocol name.
+ */
+export const WS_PROTOCOL = 'argus';
+const WS_BEARER_PREFIX = 'argus.bearer.';
+
+/** The subprotocol list a WebSocket client offers to authenticate with `token`. */
+export function wsAuthProtocols(token: string): string[] {
+  return [WS_PROTOCOL, `${WS_BEARER_PREFIX}${token}`];
+}
+
+/** The token carried in a `Sec-WebSocket-Protocol` header value, if any. */
+export function bearerFromProtocols(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(',')) {
+    const value = part.trim();
+    if (value.startsWith(WS_BEARER_PREFIX) && value.length > WS_BEARER_PREFIX.length) return value.slice(WS_BEARER_PREFIX.length);
+  }
+  return undefined;
+}
+
+/**
+ * The token a request presents: `Authorization: Bearer` first, then the WebSocket subprotocol.
+ * Never the URL query: a token in a URL lands in logs, history and Referer headers.
+ */
+export function requestToken(headers: { authorization?: string | undefined; 'sec-websocket-protocol'?: string | undefined }): string | undefined {
+  return bearerToken(headers.authorization) ?? bearerFromProtocols(headers['sec-websocket-protocol']);
+}
+
+/** Looks a presented token up in a registry, comparing every entry in constant time. */
+export function lookupToken<T>(token: string | undefined, registry: ReadonlyMap<string, T>): T | undefined {
+  if (!token) return undefined;
+  let found: T | undefined;
+  // no early exit: the time taken does not depend on which entry matched
+  for (const [known, grant] of registry) if (safeEqual(token, known) && found === undefined) found = grant;
+  return found;
 }

@@ -1,14 +1,13 @@
 import { ArgusError, type Handlers } from '@argus/protocol';
+import { isExtensionOrigin, isLoopbackHostname, normalizePairingCode } from '@argus/security';
 import type { SessionMode } from '../browser-manager.js';
 import type { Services } from '../services.js';
 
-/** `k7fq2m`, `K7F Q2M` and `K7F-Q2M` are the same code. */
-export function normalizePairingCode(code: string): string {
-  const bare = code.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  return bare.length === 6 ? `${bare.slice(0, 3)}-${bare.slice(3)}` : code.trim().toUpperCase();
-}
-
-function cdpUrlOf(raw: string): string {
+/**
+ * Parses a CDP URL and holds the local-only default: a browser on another machine is reached only
+ * with an explicit opt-in (`--allow-remote`, or ARGUS_CDP_ALLOW_REMOTE=1 for ARGUS_CDP_URL).
+ */
+export function cdpUrlOf(raw: string, allowRemote: boolean): string {
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
@@ -17,6 +16,13 @@ function cdpUrlOf(raw: string): string {
   }
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
     throw new ArgusError('invalid_input', `A CDP URL must be http(s) or ws(s), not ${url.protocol}`);
+  }
+  if (!allowRemote && !isLoopbackHostname(url.hostname)) {
+    throw new ArgusError(
+      'remote_forbidden',
+      `${url.host} is not this machine: Argus connects only to a local Chrome (127.0.0.1, localhost, [::1]) by default. If you mean to drive a browser on another host, pass --allow-remote (ARGUS_CDP_ALLOW_REMOTE=1 for ARGUS_CDP_URL).`,
+      { details: { host: url.hostname } },
+    );
   }
   return url.href;
 }
@@ -27,13 +33,14 @@ export function sessionHandlers(services: Services): Handlers['session'] {
     async connect(input) {
       const chosen = [input.extension === true, input.cdp !== undefined, input.managed === true].filter(Boolean).length;
       if (chosen > 1) throw new ArgusError('invalid_input', 'Pick one of --extension, --cdp <url> or --managed.');
+      if (input.allowRemote && input.cdp === undefined) throw new ArgusError('invalid_input', '--allow-remote goes with --cdp <url>.');
       const previousMode = manager.mode;
       let mode: SessionMode = previousMode;
       let cdpUrl: string | undefined;
       if (input.extension) mode = 'extension';
       else if (input.cdp !== undefined) {
         mode = 'connect';
-        cdpUrl = cdpUrlOf(input.cdp);
+        cdpUrl = cdpUrlOf(input.cdp, input.allowRemote === true);
       } else if (input.managed) mode = 'managed';
       // the relay must listen before the extension can find it
       if (mode === 'extension') await relay.ensure();
@@ -66,6 +73,8 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         nodeId: request.nodeId,
         name: request.name ?? null,
         origin: request.origin ?? null,
+        fromExtension: isExtensionOrigin(request.origin),
+        fingerprint: request.fingerprint,
         expiresInMs: Math.max(0, request.expiresAt - now),
       }));
       return { approved, pending, extension: relay.view() };

@@ -21,9 +21,11 @@ export const ExtensionState = z.object({
 
 const PendingPairing = z.object({
   code: z.string().describe('The code the extension popup shows, e.g. K7F-Q2M'),
-  nodeId: z.string(),
+  nodeId: z.string().describe('Node id the caller claims (compare it with the one the extension popup shows)'),
   name: z.string().nullable(),
-  origin: z.string().nullable(),
+  origin: z.string().nullable().describe('The caller\'s Origin: chrome-extension://<id> for an extension, null for a local process (not the extension)'),
+  fromExtension: z.boolean().describe('The request came with a chrome-extension:// Origin; requests without one are local processes'),
+  fingerprint: z.string().describe('Short hash of origin + node id, e.g. 3F2A:91C0:7B44'),
   expiresInMs: z.number(),
 });
 
@@ -32,7 +34,7 @@ export const sessionCommands = {
     name: 'session.connect',
     cli: {
       verb: 'connect',
-      examples: ['argus connect --extension', 'argus connect --cdp http://127.0.0.1:9222', 'argus connect --managed', 'argus connect'],
+      examples: ['argus connect --extension', 'argus connect --cdp http://127.0.0.1:9222', 'argus connect --cdp http://10.0.0.5:9222 --allow-remote', 'argus connect --managed', 'argus connect'],
     },
     tool: false,
     kind: 'mutation',
@@ -40,7 +42,8 @@ export const sessionCommands = {
     summary: 'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, or a browser Argus launches. Without a flag, shows the current mode.',
     input: z.object({
       extension: z.boolean().optional().describe('Drive your own tabs through the Argus Chrome extension (starts the relay)'),
-      cdp: z.string().min(1).max(2048).optional().describe('Connect to an existing Chrome by CDP URL (http://host:port or ws://...)'),
+      cdp: z.string().min(1).max(2048).optional().describe('Connect to an existing Chrome by CDP URL (http://host:port or ws://...); loopback only unless --allow-remote'),
+      allowRemote: z.boolean().optional().describe('With --cdp: allow a CDP URL on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)'),
       managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
       timeoutMs: TimeoutMs.optional().describe('With --extension: wait up to this long for the extension to connect (default: do not wait)'),
     }),

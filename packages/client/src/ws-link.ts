@@ -1,0 +1,61 @@
+import { createWSClient, TRPCClientError, type TRPCLink, wsLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import type { AppRouter } from '@argus/protocol';
+import { ArgusError } from '@argus/protocol/errors';
+import { wsAuthProtocols } from '@argus/security';
+
+export interface AuthenticatedWs {
+  link: TRPCLink<AppRouter>;
+  close(): void;
+}
+
+function refusalFor(status: number): ArgusError {
+  if (status === 401 || status === 403 || status === 421) {
+    return new ArgusError('unauthorized', `The daemon refused the WebSocket (HTTP ${status}): missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.`);
+  }
+  return new ArgusError('daemon_unreachable', `The daemon refused the WebSocket (HTTP ${status}${status === 429 ? ': too many open sockets for this token; close some' : ''}).`);
+}
+
+/**
+ * tRPC's wsLink over a socket authenticated at the upgrade: the token rides in the subprotocol list
+ * (`argus`, `argus.bearer.<token>`), which every WebSocket implementation can send (tRPC passes the
+ * constructor only a URL). tRPC retries a refused upgrade forever; a refusal (an HTTP status instead
+ * of 101) instead fails the waiting calls with a typed error, and the next call tries again.
+ */
+export function authenticatedWsLink(options: { url: string; token: string; WebSocket: unknown }): AuthenticatedWs {
+  const Base = options.WebSocket as typeof globalThis.WebSocket; // the caller's implementation (ws on Node 20)
+  const protocols = wsAuthProtocols(options.token);
+  class Authenticated extends Base {
+    constructor(url: string | URL) {
+      super(url, protocols);
+    }
+  }
+  let refusal: ArgusError | undefined;
+  const client = createWSClient({
+    url: options.url,
+    WebSocket: Authenticated,
+    lazy: { enabled: true, closeMs: 0 },
+    onError: (event) => {
+      // ws reports a refused upgrade as "Unexpected server response: 401"; a plain network failure has no status
+      const status = /Unexpected server response: (\d{3})/.exec(String((event as { message?: unknown } | undefined)?.message ?? ''))?.[1];
+      if (!status) return;
+      refusal = refusalFor(Number(status));
+      void client.close();
+    },
+  });
+  const inner = wsLink<AppRouter>({ client });
+  const link: TRPCLink<AppRouter> = (runtime) => {
+    const innerOp = inner(runtime);
+    return ({ op, next }) =>
+      observable((observer) => {
+        refusal = undefined;
+        const subscription = innerOp({ op, next }).subscribe({
+          next: (value) => observer.next(value),
+          error: (error) => observer.error(refusal ? TRPCClientError.from(refusal) : error),
+          complete: () => observer.complete(),
+        });
+        return () => subscription.unsubscribe();
+      });
+  };
+  return { link, close: () => void client.close() };
+}

@@ -1,0 +1,28 @@
+/**
+ * Host-header and host-name checks. A DNS-rebinding page resolves its own name to 127.0.0.1 and
+ * then talks to a loopback port with `Host: evil.example`; a loopback service that answers only to
+ * its loopback names (with its own port) never serves such a request.
+ */
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether `Host` is a loopback name with exactly `port` (`127.0.0.1:4321`, `localhost:4321`, `[::1]:4321`). */
+export function isLoopbackHostHeader(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(host.trim().toLowerCase());
+  if (!match) return false;
+  const [, name = '', portText = ''] = match;
+  return LOOPBACK_NAMES.has(name) && Number(portText) === port;
+}
+
+/**
+ * Whether a URL host name (as `new URL(...).hostname` gives it) is the local machine: `localhost`
+ * (and `*.localhost`), 127.0.0.0/8, `::1`. Anything else is a remote host.
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
+  const v4 = name.startsWith('::ffff:') ? name.slice('::ffff:'.length) : name;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
