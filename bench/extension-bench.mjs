@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // Extension-mode benchmark: median round trip of `eval 1` through the typed client, with the daemon
 // driving (a) a browser it launched itself (managed mode, the baseline) and (b) a user's Chromium
-// through the MV3 extension and the relay (extension mode). Same daemon, same run.
+// through the MV3 extension and the relay (extension mode), against (c) raw Runtime.evaluate over the
+// user's own direct CDP connection to the same tab (the floor). Same daemon, same browser, same run.
 // Usage: pnpm --filter @argus/daemon build && pnpm --filter @argus/extension build && node bench/extension-bench.mjs [--rounds N]
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectCri } from '@argus/cdp';
+import { connectCri, launchChrome } from '@argus/cdp';
 import { createArgusClient } from '@argus/client';
-import { findChromeForTests, PROFILE_PREFIX, startFixtureServer } from '@argus/test-kit';
+import { startFixtureServer } from '@argus/test-kit';
 import { startDaemon } from '@argus/daemon';
 import { median, ms, percentile } from './lib-stats.mjs';
 
@@ -39,44 +39,13 @@ async function cdpConnect(url) {
   return { send: (method, params = {}, sessionId) => transport.send(method, params, sessionId), close: () => transport.close() };
 }
 
-/** The user's Chromium with the extension loaded; returns a handle with close(). */
+/** The user's Chromium with the extension loaded (the repo's one launcher); returns a handle with close(). */
 async function launchUserBrowser() {
-  const userDataDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
-  const child = spawn(
-    findChromeForTests(),
-    ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--proxy-server=http://127.0.0.1:9', `--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'],
-    { detached: true, stdio: 'ignore' },
-  );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const close = async () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 3000);
-    await exited;
-    clearTimeout(timer);
-    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  };
+  const chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9', `--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`] });
+  const close = () => chrome.kill(3000);
   try {
-    const portFile = join(userDataDir, 'DevToolsActivePort');
-    let wsUrl = '';
-    await waitUntil(() => {
-      if (!existsSync(portFile)) return false;
-      const [port, path] = readFileSync(portFile, 'utf8').split('\n');
-      if (port && path) wsUrl = `ws://127.0.0.1:${port}${path}`;
-      return wsUrl !== '';
-    }, 15_000, 'DevToolsActivePort');
     let cdp;
-    await waitUntil(async () => (cdp = await cdpConnect(wsUrl).catch(() => undefined)) !== undefined, 5_000, 'CDP');
+    await waitUntil(async () => (cdp = await cdpConnect(chrome.wsEndpoint).catch(() => undefined)) !== undefined, 5_000, 'CDP');
     let worker;
     await waitUntil(async () => {
       const { targetInfos } = await cdp.send('Target.getTargets');
@@ -107,11 +76,15 @@ async function launchUserBrowser() {
 }
 
 async function timeEval(client, label) {
-  for (let i = 0; i < WARMUP; i++) await client.page.eval.mutate({ js: '1' });
+  return timeRounds(() => client.page.eval.mutate({ js: '1' }), label);
+}
+
+async function timeRounds(run, label) {
+  for (let i = 0; i < WARMUP; i++) await run();
   const samples = [];
   for (let i = 0; i < ROUNDS; i++) {
     const started = performance.now();
-    await client.page.eval.mutate({ js: '1' });
+    await run();
     samples.push(performance.now() - started);
   }
   const result = { label, median: median(samples), p90: percentile(samples, 90) };
@@ -146,6 +119,12 @@ try {
   const extension = await timeEval(client, 'eval 1, extension mode');
 
   console.log(`ratio extension / managed: x${(extension.median / managed.median).toFixed(2)} (median), +${ms(extension.median - managed.median)} per command`);
+
+  // (c) the floor: the same tab over the user's own direct CDP connection (no relay, no daemon)
+  const { sessionId } = await user.cdp.send('Target.attachToTarget', { targetId, flatten: true });
+  const direct = await timeRounds(() => user.cdp.send('Runtime.evaluate', { expression: '1+1' }, sessionId), 'Runtime.evaluate, direct CDP');
+  await user.cdp.send('Target.detachFromTarget', { sessionId });
+  console.log(`ratio extension mode / direct CDP: x${(extension.median / direct.median).toFixed(2)} (median)`);
 } finally {
   handle.close();
   await daemon.stop('bench done');

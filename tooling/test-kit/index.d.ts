@@ -58,12 +58,6 @@ export const realPagesDir: string;
 /** `argus-chrome-`: directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
 export const PROFILE_PREFIX: string;
 
-/**
- * `$CHROME_PATH`, else the first executable of /usr/lib/chromium/chromium, /usr/bin/chromium,
- * /usr/bin/chromium-browser, /usr/bin/google-chrome, /usr/bin/google-chrome-stable.
- * Throws an Error naming `apt-get install -y chromium` when none exists.
- */
-export function findChromeForTests(): string;
 
 export interface ArgusChromeProcess {
   pid: number;

@@ -12,22 +12,35 @@ export async function waitForDaemonExit(pid: number, warn: (line: string) => voi
   if (!(await waitForExit(pid, 15_000))) warn(`warning: daemon pid ${pid} is still running 15 s after stop`);
 }
 
+/** Namespaces whose commands never need the browser; every other command starts it on a fresh daemon. */
+const NO_BROWSER = new Set(['daemon', 'session', 'token']);
+
+/**
+ * What to print on stderr when a command has to start the daemon (and so, for page commands, Chromium):
+ * the first command otherwise sits silent for seconds.
+ */
+export function startingNotice(commandName: string, warn: (line: string) => void): () => void {
+  const browser = !NO_BROWSER.has(commandName.split('.')[0] ?? '');
+  return () => warn(browser ? 'argus: starting the daemon and Chromium…' : 'argus: starting the daemon…');
+}
+
 /** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */
-export async function connect(): Promise<Connection> {
-  return connectToDaemon({ autoStart: true, daemonEntry: daemonEntry(), transport: 'http' });
+export async function connect(onStart?: () => void): Promise<Connection> {
+  return connectToDaemon({ autoStart: true, daemonEntry: daemonEntry(), transport: 'http', ...(onStart ? { onStart } : {}) });
 }
 
 /**
  * Runs one call; if the recorded daemon does not answer (stale state file, reused pid), starts a
  * fresh daemon and retries once.
  */
-export async function withDaemon<T>(run: (connection: Connection) => Promise<T>): Promise<{ value: T; connection: Connection }> {
-  let connection = await connect();
+export async function withDaemon<T>(run: (connection: Connection) => Promise<T>, onStart?: () => void): Promise<{ value: T; connection: Connection }> {
+  let connection = await connect(onStart);
   try {
     return { value: await run(connection), connection };
   } catch (error) {
     if (!(error instanceof ArgusError) || error.code !== 'daemon_unreachable' || connection.started) throw error;
     if (await daemonAnswers(connection.state)) throw error;
+    onStart?.();
     const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir });
     connection = { ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http' })), state, started: true };
     return { value: await run(connection), connection };

@@ -1,20 +1,22 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { call, waitForDaemonExit, withDaemon } from './connection.js';
+import { call, startingNotice, waitForDaemonExit, withDaemon } from './connection.js';
+import { ensureBrowser } from './install-browser.js';
 import { findRef } from '@argus/protocol/snapshot-refs';
 
 /**
  * The README's main job: start the daemon, open the bundled demo page in headless Chromium, print
  * its snapshot, fill and click by ref, print the resulting text. Stops the daemon if it started it.
  */
-export async function runDemo(out: (line: string) => void): Promise<void> {
+export async function runDemo(out: (line: string) => void, err: (line: string) => void): Promise<void> {
+  await ensureBrowser(err);
   const page = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'demo.html')).href;
   const started = performance.now();
   const { connection } = await withDaemon(async (connection) => {
     const status = (await call(connection, 'daemon.status', 'query', {})) as { pid: number; stateDir: string };
     out(`daemon: pid ${status.pid}, state in ${status.stateDir}${connection.started ? ' (started now)' : ''}`);
     return status;
-  });
+  }, startingNotice('page.goto', err));
   try {
     const nav = (await call(connection, 'page.goto', 'mutation', { url: page })) as { title: string; url: string };
     out(`opened: ${nav.title} (${nav.url})`);

@@ -3,6 +3,7 @@ import { kebab, usageLine } from './args.js';
 
 const BUILTINS: Array<[string, string]> = [
   ['demo', 'Open the bundled demo page, snapshot it, click a ref and print the result.'],
+  ['install-browser', 'Find a Chrome/Chromium, or install one (apt as root, else Chrome for Testing).'],
   ['mcp', 'Run the MCP server on stdio (for agents).'],
   ['help [verb]', 'Show help for all commands or one verb.'],
 ];

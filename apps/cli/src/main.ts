@@ -26,8 +26,12 @@ async function main(argv: string[]): Promise<number> {
   }
   if (first === 'demo') {
     const { runDemo } = await import('./demo.js');
-    await runDemo(out);
+    await runDemo(out, err);
     return 0;
+  }
+  if (first === 'install-browser') {
+    const { runInstallBrowser } = await import('./install-browser.js');
+    return runInstallBrowser(out, err);
   }
   if (first === 'mcp') {
     // The MCP server (stdio) from @argus/plugin; it owns the process and exits when stdin closes.
@@ -47,8 +51,8 @@ async function main(argv: string[]): Promise<number> {
     const { runFollow } = await import('./follow.js');
     return runFollow(command, input, { json: flags.json, out, err });
   }
-  const { withDaemon, call, waitForDaemonExit } = await import('./connection.js');
-  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input));
+  const { withDaemon, call, waitForDaemonExit, startingNotice } = await import('./connection.js');
+  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), startingNotice(command.name, err));
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
   if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
   const shown = flags.untrustedEnvelope ? envelopeOutput(command, value) : value;

@@ -1,6 +1,7 @@
 export * from './transport.js';
 export * from './session.js';
 export * from './find-chrome.js';
+export * from './install-browser.js';
 export * from './launch.js';
 export * from './cri-transport.js';
 export * from './browser.js';

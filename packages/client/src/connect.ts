@@ -15,6 +15,8 @@ export interface ConnectOptions {
   autoStart?: boolean;
   /** Path of the daemon's JS entry, started with the current Node when auto-starting. */
   daemonEntry?: string;
+  /** Called just before auto-starting a daemon (the CLI prints progress on stderr). */
+  onStart?: () => void;
   /** Extra environment for an auto-started daemon. */
   daemonEnv?: NodeJS.ProcessEnv;
   transport?: ClientOptions['transport'];
@@ -104,6 +106,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   if (!options.autoStart || !options.daemonEntry) {
     throw new ArgusError('daemon_unreachable', `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command starts one, e.g. \`argus status\`.`);
   }
+  options.onStart?.();
   state = await startDaemon({ daemonEntry: options.daemonEntry, stateDir, env: { ...env, ...options.daemonEnv }, timeoutMs: options.startTimeoutMs, cwd: options.cwd });
   started = true;
   return clientFor(state);

@@ -1,47 +1,9 @@
-import { accessSync, constants, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename } from 'node:path';
 
 /** Directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
 export const PROFILE_PREFIX = 'argus-chrome-';
-
-const CANDIDATES = [
-  '/usr/lib/chromium/chromium',
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-];
-
-/** @param {string} file */
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The Chromium binary tests should launch: `$CHROME_PATH`, else the first installed of the Debian
- * real binary, the Debian wrapper, and the usual Chrome paths.
- * @returns {string}
- * @throws {Error} when CHROME_PATH is set but not executable, or nothing is installed
- */
-export function findChromeForTests() {
-  const fromEnv = process.env['CHROME_PATH'];
-  if (fromEnv) {
-    if (isExecutable(fromEnv)) return fromEnv;
-    throw new Error(`CHROME_PATH is set to "${fromEnv}", which is not an executable file. Fix or unset CHROME_PATH.`);
-  }
-  const found = CANDIDATES.find(isExecutable);
-  if (found) return found;
-  throw new Error(
-    `No Chromium found for the browser tests (looked at ${CANDIDATES.join(', ')}). ` +
-      'Install it with `apt-get install -y chromium` (as root or with sudo), or set CHROME_PATH to a Chrome binary.',
-  );
-}
 
 /** The `--user-data-dir=` prefixes that mark an Argus-launched Chrome. */
 function profileFlagPrefixes() {

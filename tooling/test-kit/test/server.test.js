@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chromeLeakGuard,
-  findChromeForTests,
   listArgusChromeProcesses,
   listArgusChromes,
   realPages,
@@ -218,14 +217,6 @@ describe('lifecycle', () => {
 });
 
 describe('chrome helpers', () => {
-  it('finds a Chromium or explains how to install one', () => {
-    try {
-      expect(findChromeForTests()).toMatch(/^\//);
-    } catch (error) {
-      expect(String(error)).toContain('apt-get install -y chromium');
-    }
-  });
-
   it('the leak guard kills and reports a process left with an argus-chrome- profile', async () => {
     const profile = join(tmpdir(), `argus-chrome-leak-test-${process.pid}`);
     const guard = chromeLeakGuard({

@@ -4,13 +4,29 @@ import { LOCAL_KEYS, type RelayConfig } from '../shared/messages.js';
  * Configuration lives in chrome.storage.local so it survives browser restarts: the relay URL, the
  * optional per-launch token (set by a daemon or test), the persistent node id and the pairing token.
  */
+let minting: Promise<string> | undefined;
+
+/**
+ * The persistent node id, minted once. On a fresh profile the start-up load and the load a storage
+ * change triggers (a daemon writing the relay URL right after the worker starts) run together; each
+ * minting its own id left the pairing made under one id and the hello sent under the other, so the
+ * relay refused it and a relay URL set in the worker's first seconds did not take.
+ */
+function nodeIdFrom(stored: Record<string, unknown>): Promise<string> {
+  if (typeof stored.nodeId === 'string' && stored.nodeId) return Promise.resolve(stored.nodeId);
+  minting ??= (async () => {
+    const again = (await chrome.storage.local.get(LOCAL_KEYS.nodeId))[LOCAL_KEYS.nodeId];
+    if (typeof again === 'string' && again) return again;
+    const nodeId = `node-${crypto.randomUUID()}`;
+    await chrome.storage.local.set({ [LOCAL_KEYS.nodeId]: nodeId });
+    return nodeId;
+  })();
+  return minting;
+}
+
 export async function loadConfig(): Promise<RelayConfig> {
   const stored = await chrome.storage.local.get(Object.values(LOCAL_KEYS));
-  let nodeId = typeof stored.nodeId === 'string' ? stored.nodeId : undefined;
-  if (!nodeId) {
-    nodeId = `node-${crypto.randomUUID()}`;
-    await chrome.storage.local.set({ [LOCAL_KEYS.nodeId]: nodeId });
-  }
+  const nodeId = await nodeIdFrom(stored);
   return {
     // a missing `enabled` means "connect when a URL is set"; Disconnect stores false explicitly
     enabled: stored.enabled !== false,

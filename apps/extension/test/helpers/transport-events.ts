@@ -24,9 +24,3 @@ export async function evaluate(transport: Transport, sessionId: string, expressi
   if (response.exceptionDetails) throw new Error(`evaluate failed: ${response.exceptionDetails.text}`);
   return response.result.value;
 }
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
