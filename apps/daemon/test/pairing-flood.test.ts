@@ -64,12 +64,14 @@ describe('pairing-slot flood (issue 11 #4): local scripts fill the relay, the re
 
     // the real extension, in real Chromium, asks to pair by code while the flood's requests are pending
     await user.configure({ relayUrl });
-    const nodeId = ((await user.evalInWorker(`chrome.storage.local.get('nodeId').then((v) => v.nodeId)`)) as string | undefined) ?? '';
+    // the extension creates its node id when it first asks to pair, so read it once the request is in
+    let nodeId = '';
     let real: PendingJson | undefined;
     await waitUntil(async () => {
       const listed = JSON.parse((await argus('pair', '--json')).stdout) as { pending: PendingJson[] };
       real = listed.pending.find((request) => request.fromExtension && request.origin !== OTHER_EXTENSION);
-      return real !== undefined;
+      nodeId = ((await user.evalInWorker(`chrome.storage.local.get('nodeId').then((v) => v.nodeId)`)) as string | undefined) ?? '';
+      return real !== undefined && nodeId !== '';
     }, 20_000, 'the extension pairing request');
     if (!real) throw new Error('unreachable');
     expect(real.nodeId).toBe(nodeId);
