@@ -74,7 +74,7 @@ export async function subscribe(
   handlers: { signal: AbortSignal; onData: (value: unknown) => void; onStarted?: () => void },
 ): Promise<void> {
   const { WebSocket } = await import('ws');
-  const handle = createArgusClient({ url: daemonUrl(connection.state), token: connection.state.token, transport: 'http', WebSocket });
+  const handle = createArgusClient({ url: daemonUrl(connection.state), token: connection.state.token, transport: 'http', WebSocket, cwd: process.cwd() });
   const [namespace, name] = path.split('.') as [string, string];
   const procedure = (handle.client as unknown as Record<string, Record<string, Subscribable>>)[namespace]?.[name];
   try {

@@ -22,6 +22,8 @@ export interface BrowserManagerOptions {
   guard?: NavigationGuard | undefined;
   /** extension mode: a CDP transport over the extension relay (the daemon's RelayHost). */
   extensionTransport?: (() => Promise<Transport>) | undefined;
+  /** Checked after every tab command, before its result is returned (throws to withhold it). */
+  guardPage?: ((page: Page) => void) | undefined;
 }
 
 /**
@@ -229,8 +231,12 @@ export class BrowserManager {
     return this.queues.run(page.id, async () => {
       try {
         page.assertOpen();
-        return await task(page);
+        const result = await task(page);
+        if (!page.closed) this.options.guardPage?.(page);
+        return result;
       } catch (error) {
+        // an error can carry page content too (a script's thrown text): the guard applies to it as well
+        if (!page.closed) this.options.guardPage?.(page);
         throw this.translate(error, page);
       }
     });

@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import type { AppRouter, Authorize, Scope } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
+import { Access } from './access.js';
 import { BrowserManager } from './browser-manager.js';
 import { createAuthorize, runAsClient } from './client-guard.js';
 import { ApprovalQueue } from './policy/approvals.js';
 import { createNavigationGuard, createPolicyAuthorize } from './policy/authorize.js';
 import { ConfigStore } from './policy/config-store.js';
 import { createDispatch } from './dispatch.js';
+import { assertPageAllowed, guardFileUrls } from './file-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { cdpUrlOf } from './handlers/session.js';
 import { Logger } from './logger.js';
@@ -69,6 +71,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     port: settings.relay?.port ?? 8787,
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
   });
+  const access = Access.fromEnv(env, options.workspace, options.stateDir);
   const manager = new BrowserManager({
     log,
     headless: settings.chrome?.headless ?? true,
@@ -78,7 +81,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     captureCapacity: settings.captureCapacity ?? 5_000,
     guard: createNavigationGuard(policyDeps),
     extensionTransport: () => relay.transport(),
+    guardPage: (page) => assertPageAllowed(page, access),
   });
+  manager.onStart((browser) => guardFileUrls(browser, access, log));
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
@@ -123,6 +128,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     version: VERSION,
     workspace: options.workspace,
     stateDir: options.stateDir,
+    access,
     logFile,
     startedAt: Date.now(),
     idleTimeoutMs,

@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { Browser } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
+import { type PathPolicy, confinePath, openOutput } from '@argus/security';
 import type { BrowserManager } from './browser-manager.js';
 
 export interface DownloadRecord {
@@ -85,11 +87,31 @@ export class DownloadTracker {
     return [...this.records.values()];
   }
 
-  /** Moves a finished download to a caller-chosen file or directory (already confined). */
-  moveTo(record: DownloadRecord, target: string): void {
+  /**
+   * Moves a finished download to a caller-chosen file or directory (already confined): into a
+   * directory under a free name, else onto the file (an existing one only with `overwrite`). The
+   * file is first copied into a temp file opened without following links beside the target (the
+   * downloads dir may be on another filesystem), then put in place by link or rename.
+   */
+  async moveTo(record: DownloadRecord, target: string, options: { overwrite: boolean; policy: PathPolicy }): Promise<void> {
     if (!record.path) return;
     const isDir = existsSync(target) && statSync(target).isDirectory();
-    const dest = isDir ? moveUnique(record.path, target, basename(record.path)) : (mkdirSync(join(target, '..'), { recursive: true }), renameSync(record.path, target), target);
+    let dest = target;
+    if (isDir) {
+      const ext = extname(record.path);
+      const stem = basename(record.path).slice(0, basename(record.path).length - ext.length);
+      dest = join(target, basename(record.path));
+      for (let n = 1; existsSync(dest); n++) dest = join(target, `${stem} (${n})${ext}`);
+      dest = confinePath(dest, options.policy);
+    }
+    const output = await openOutput(dest, { overwrite: options.overwrite && !isDir, policy: options.policy });
+    try {
+      await copyInto(record.path, output.handle);
+      await output.commit();
+    } finally {
+      await output.abort();
+    }
+    rmSync(record.path, { force: true });
     record.path = dest;
   }
 
@@ -124,6 +146,21 @@ export class DownloadTracker {
       this.waiters.add(check);
       check();
     });
+  }
+}
+
+/** Copies a file into an open handle in 1 MiB chunks. */
+async function copyInto(source: string, target: FileHandle): Promise<void> {
+  const input = await open(source, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      await target.write(buffer, 0, bytesRead);
+    }
+  } finally {
+    await input.close();
   }
 }
 

@@ -1,7 +1,8 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { confinePath } from '@argus/security';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArgusError, type CallContext } from '@argus/protocol';
 import type { Services } from './services.js';
+import { confinePath, hasScope, openOutput, type PathPolicy, type PendingOutput, writeOutput } from '@argus/security';
 
 /** A file-name-safe timestamp, e.g. 2025-01-31T12-00-00-000Z. */
 export function stamp(): string {
@@ -16,20 +17,47 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/** Where a command writes, and how: the resolved path, the policy to re-check it against, whether it may replace a file. */
+export interface OutputTarget {
+  path: string;
+  policy: PathPolicy | undefined;
+  overwrite: boolean;
+}
+
 /**
- * Where a capture goes: the caller's path confined to the workspace or temp dir (path_forbidden
- * otherwise; an existing directory or a trailing slash gets a generated file name inside it), or
- * `<stateDir>/captures/<stem>-<time>.<ext>`. The parent directory is created.
+ * Where a capture goes: the caller's path (relative to its directory) confined to its allowed area
+ * (path_forbidden otherwise; an existing directory or a trailing slash gets a generated file name
+ * inside it), or `<stateDir>/captures/<stem>-<time>.<ext>`. Writing to a path of the caller's
+ * choosing needs write scope (a read token may capture into the state dir or as base64 only).
+ * Nothing is written here: `writeTarget` / `openTarget` do that without following links.
  */
-export function outputPath(services: Pick<Services, 'workspace' | 'stateDir'>, given: string | undefined, stem: string, ext: string): string {
-  const generated = `${stem}-${stamp()}.${ext}`;
-  let path: string;
+export function outputTarget(
+  services: Pick<Services, 'access' | 'stateDir'>,
+  ctx: Pick<CallContext, 'cwd' | 'scopes'>,
+  given: string | undefined,
+  name: { stem: string; ext: string; overwrite: boolean },
+): OutputTarget {
+  const generated = `${name.stem}-${stamp()}.${name.ext}`;
   if (given === undefined) {
-    path = join(services.stateDir, 'captures', generated);
-  } else {
-    path = confinePath(given, { workspace: services.workspace });
-    if (/[\\/]$/.test(given) || isDirectory(path)) path = join(path, generated);
+    mkdirSync(join(services.stateDir, 'captures'), { recursive: true, mode: 0o700 });
+    // a generated name in the daemon's own dir: replacing (never following) is safe there
+    return { path: join(services.stateDir, 'captures', generated), policy: undefined, overwrite: true };
   }
-  mkdirSync(dirname(path), { recursive: true });
-  return path;
+  if (!hasScope(ctx.scopes, 'write')) {
+    throw new ArgusError('forbidden_scope', `Writing a file to a path you choose (${given}) needs the write scope; this token has ${ctx.scopes.join(', ') || 'none'}. Leave the path out to capture into the state dir, or use --base64.`);
+  }
+  const policy = services.access.paths(ctx);
+  let path = confinePath(given, policy);
+  if (/[\\/]$/.test(given) || isDirectory(path)) path = confinePath(join(path, generated), policy);
+  // early and friendly; the write itself refuses an existing file again, race-free
+  if (!name.overwrite && existsSync(path)) throw new ArgusError('file_exists', `${path} exists. Pass --overwrite to replace it, or choose another name.`, { details: { path } });
+  return { path, policy, overwrite: name.overwrite };
+}
+
+export function writeTarget(target: OutputTarget, data: string | Uint8Array, mode?: number): Promise<void> {
+  return writeOutput(target.path, data, { overwrite: target.overwrite, ...(target.policy ? { policy: target.policy } : {}), ...(mode === undefined ? {} : { mode }) });
+}
+
+export function openTarget(target: OutputTarget, mode?: number): Promise<PendingOutput> {
+  return openOutput(target.path, { overwrite: target.overwrite, ...(target.policy ? { policy: target.policy } : {}), ...(mode === undefined ? {} : { mode }) });
 }

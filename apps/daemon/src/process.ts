@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { projectRoot } from '@argus/security';
 import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { startDaemon } from './daemon.js';
 import type { McpHttpEndpoint } from './tunnel-server.js';
@@ -15,7 +16,8 @@ export interface DaemonProcessOptions {
 export async function runDaemonProcess(options: DaemonProcessOptions = {}): Promise<void> {
   try {
     const stateDir = resolve(process.env.ARGUS_STATE_DIR ?? resolve(process.cwd(), '.argus'));
-    const workspace = process.env.ARGUS_WORKSPACE ?? (process.env.ARGUS_STATE_DIR ? dirname(stateDir) : process.cwd());
+    // ARGUS_STATE_DIR only moves the state: the workspace is the project the daemon was started in
+    const workspace = resolve(process.env.ARGUS_WORKSPACE ?? projectRoot(process.cwd()));
     const daemon = await startDaemon({ stateDir, workspace, ...(options.mcp ? { mcp: options.mcp } : {}) });
     const shutdown = (signal: string) => void daemon.stop(signal);
     process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,9 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type ImageFormat, type Page, captureImage } from '@argus/cdp';
-import { ArgusError, type Manifest, type OutputOf, type ParsedInputOf } from '@argus/protocol';
+import { ArgusError, type CallContext, type Manifest, type OutputOf, type ParsedInputOf } from '@argus/protocol';
 import { type SnapshotEngine, elementBox } from '@argus/snapshot';
-import { outputPath } from './output-path.js';
+import { outputTarget, writeTarget } from './output-path.js';
 import type { Services } from './services.js';
 
 type ScreenshotInput = ParsedInputOf<Manifest['page']['screenshot']>;
@@ -20,7 +19,7 @@ export function parseClip(text: string): { x: number; y: number; width: number; 
 }
 
 /** `page.screenshot`: viewport, full page, element or clip; PNG/JPEG/WebP; to a file and/or base64. */
-export async function takeScreenshot(services: Services, page: Page, engine: SnapshotEngine, input: ScreenshotInput): Promise<ScreenshotOutput> {
+export async function takeScreenshot(services: Services, ctx: CallContext, page: Page, engine: SnapshotEngine, input: ScreenshotInput): Promise<ScreenshotOutput> {
   const modes = [input.full, input.ref !== undefined, input.clip !== undefined].filter(Boolean).length;
   if (modes > 1) throw new ArgusError('invalid_input', 'Choose one of --full, --ref and --clip (they pick different areas).');
   const format = input.format ?? (input.path ? EXTENSIONS[extname(input.path).toLowerCase()] : undefined) ?? 'png';
@@ -29,7 +28,7 @@ export async function takeScreenshot(services: Services, page: Page, engine: Sna
   }
   const clipRect = input.clip === undefined ? undefined : parseClip(input.clip);
   // the file is checked (path_forbidden) before anything is captured
-  const path = input.path !== undefined || !input.base64 ? outputPath(services, input.path, 'screenshot', format === 'jpeg' ? 'jpg' : format) : null;
+  const target = input.path !== undefined || !input.base64 ? outputTarget(services, ctx, input.path, { stem: 'screenshot', ext: format === 'jpeg' ? 'jpg' : format, overwrite: input.overwrite }) : null;
   const clip = clipRect ?? (input.ref ? await elementBox(engine, input.ref) : undefined);
   // labels drawn for the capture only; the overlay is removed on every path
   const removeOverlay = input.annotate ? await engine.annotate() : undefined;
@@ -44,9 +43,9 @@ export async function takeScreenshot(services: Services, page: Page, engine: Sna
   } finally {
     await removeOverlay?.();
   }
-  if (path) await writeFile(path, shot.data);
+  if (target) await writeTarget(target, shot.data);
   return {
-    path,
+    path: target?.path ?? null,
     format,
     width: shot.width,
     height: shot.height,

@@ -7,6 +7,7 @@ import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
+import { CWD_HEADER, callerCwd } from './caller-cwd.js';
 
 export interface ServerOptions {
   router: AppRouter;
@@ -69,7 +70,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     router: options.router,
     basePath: '/trpc/',
     maxBodySize: MAX_MESSAGE_BYTES,
-    createContext: ({ req }): CallContext => contextFor(req),
+    createContext: ({ req }): CallContext => ({ ...contextFor(req), cwd: callerCwd(req.headers[CWD_HEADER]) }),
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
@@ -131,7 +132,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     router: options.router,
     createContext: ({ req }): CallContext => {
       options.onActivity();
-      return contextFor(req);
+      // the caller's directory rides in the upgrade URL (`?cwd=`, URI-encoded): it is not a secret
+      return { ...contextFor(req), cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(req.url ?? '')?.[1]) };
     },
   });
   await new Promise<void>((resolve, reject) => {

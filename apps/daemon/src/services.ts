@@ -1,4 +1,5 @@
 import type { Scope } from '@argus/protocol';
+import type { Access } from './access.js';
 import type { BrowserManager } from './browser-manager.js';
 import type { Dispatch } from './dispatch.js';
 import type { Logger } from './logger.js';
@@ -17,6 +18,8 @@ export interface Services {
   version: string;
   workspace: string;
   stateDir: string;
+  /** Which files and URLs each caller may reach (paths relative to the caller, the allowed area, file: policy). */
+  access: Access;
   logFile: string;
   startedAt: number;
   idleTimeoutMs: number;

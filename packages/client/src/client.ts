@@ -23,6 +23,11 @@ export interface ClientOptions {
   nodeHttp?: boolean;
   /** WebSocket implementation; Node 20 has no global one, so pass `ws`'s. */
   WebSocket?: unknown;
+  /**
+   * The directory relative paths in commands resolve against (absolute; sent with every call as the
+   * `x-argus-cwd` header). Absent: the daemon's workspace.
+   */
+  cwd?: string | undefined;
 }
 
 export interface ClientHandle {
@@ -56,12 +61,14 @@ function withArgusErrors<T extends object>(target: T): T {
 }
 
 export function createArgusClient(options: ClientOptions): ClientHandle {
-  const headers = { authorization: `Bearer ${options.token}` };
+  const cwd = options.cwd === undefined ? undefined : encodeURIComponent(options.cwd);
+  // the directory is URI-encoded: a header carries Latin-1 only, a path may hold any character
+  const headers: Record<string, string> = cwd === undefined ? { authorization: `Bearer ${options.token}` } : { authorization: `Bearer ${options.token}`, 'x-argus-cwd': cwd };
   const wsUrl = `${options.url.replace(/^http/, 'ws')}/trpc`;
   let authenticated: AuthenticatedWs | undefined;
   const ws = () => {
     if (!options.WebSocket) throw new Error('This call needs a WebSocket: pass `WebSocket` from the ws package');
-    authenticated ??= authenticatedWsLink({ url: wsUrl, token: options.token, WebSocket: options.WebSocket });
+    authenticated ??= authenticatedWsLink({ url: cwd === undefined ? wsUrl : `${wsUrl}?cwd=${cwd}`, token: options.token, WebSocket: options.WebSocket });
     return authenticated.link;
   };
   const transport = options.transport ?? 'http';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
@@ -8,6 +9,7 @@ import { nodeHttpFetch } from './node-fetch.js';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
 
 export interface ConnectOptions {
+  /** The caller's directory: finds its workspace's daemon, and relative paths resolve against it (default: process.cwd()). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   stateDir?: string;
@@ -96,7 +98,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   let state = readState(stateDir);
   let started = false;
   const clientFor = (current: DaemonState): Connection => ({
-    ...createArgusClient({ url: daemonUrl(current), token: current.token, transport: options.transport ?? 'http', WebSocket: options.WebSocket }),
+    ...createArgusClient({ url: daemonUrl(current), token: current.token, transport: options.transport ?? 'http', WebSocket: options.WebSocket, cwd: resolve(options.cwd ?? process.cwd()) }),
     state: current,
     stateDir,
     started,

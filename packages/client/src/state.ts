@@ -1,28 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '@argus/security';
 import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
 import { quickStateDir } from '@argus/protocol/config-files';
 
 export type { DaemonState } from '@argus/protocol/daemon-state';
 export { STATE_FILE } from '@argus/protocol/daemon-state';
 
-/** The workspace: the git top-level of cwd, else cwd itself. */
+/** The workspace: the git top-level of cwd (the nearest `.git`), else cwd itself. One definition, in @argus/security. */
 export function findWorkspace(cwd: string = process.cwd()): string {
-  // walk up for .git first: cheaper than spawning git on every CLI call
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  try {
-    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || resolve(cwd);
-  } catch {
-    return resolve(cwd);
-  }
+  return projectRoot(cwd);
 }
 
 /**

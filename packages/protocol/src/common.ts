@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseUrl } from './url.js';
 
 export const TabId = z
   .string()
@@ -23,27 +24,30 @@ export const HttpUrl = z
   .string()
   .min(1)
   .max(8192)
-  .describe('Absolute http(s), file, data or about URL; a bare host like example.com gets https://')
+  .describe('URL: http(s), about:blank or data:. A bare host gets https:// (example.com), or http:// when it is loopback (localhost:3000, 127.0.0.1:8080, [::1], *.localhost); file: only when the operator allows it')
   .transform((value, ctx) => {
-    const trimmed = value.trim();
-    const candidate = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
-    let parsed: URL;
-    try {
-      parsed = new URL(candidate);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a URL. Pass an absolute URL such as https://example.com` });
+    const parsed = normaliseUrl(value);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.message });
       return z.NEVER;
     }
-    if (!['http:', 'https:', 'file:', 'data:', 'about:'].includes(parsed.protocol)) {
-      ctx.addIssue({ code: 'custom', message: `URL scheme ${parsed.protocol} is not allowed; use http(s), file, data or about` });
-      return z.NEVER;
-    }
-    if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.hostname) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" has no host` });
-      return z.NEVER;
-    }
-    return parsed.href;
+    return parsed.url;
   });
+
+/**
+ * A path on the daemon's machine, relative to the caller's directory (`~` is the home directory).
+ * A NUL byte can never be part of a file name: refusing it here keeps it from reaching `fs` as an
+ * untyped error.
+ */
+export const FilePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((value) => !value.includes('\0'), 'a path cannot contain a NUL byte')
+  .describe('A path, relative to your current directory (~ is your home); inside your project, the temp dir or an allowed root');
+
+/** Whether a command that writes a file may replace one that exists. */
+export const Overwrite = z.boolean().default(false).describe('Replace the file if it exists (otherwise an existing file is an error)');
 
 export const PageInfo = z.object({
   url: z.string().describe('Current URL of the tab'),

@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   approval_denied: 'FORBIDDEN',
   approval_timeout: 'TIMEOUT',
   remote_forbidden: 'FORBIDDEN',
+  url_forbidden: 'FORBIDDEN',
+  file_exists: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unsupported: 'NOT_IMPLEMENTED',
   daemon_unreachable: 'SERVICE_UNAVAILABLE',

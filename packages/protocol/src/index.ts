@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './daemon-state.js';
 export * from './define.js';
 export * from './common.js';
+export * from './url.js';
 export * from './fields.js';
 export * from './manifest.js';
 // Types only: the router builder (and @trpc/server) stays out of bundles that need just the manifest.

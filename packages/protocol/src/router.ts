@@ -26,6 +26,8 @@ export interface CallContext {
    * drives only the tabs it opened. Absent for the operator, who sees every tab.
    */
   owner?: string | undefined;
+  /** The caller's current directory (absolute, checked by the daemon): relative paths resolve against it. */
+  cwd?: string | undefined;
 }
 
 /**

@@ -5,6 +5,8 @@ export * from './rate-limit.js';
 export * from './pairing.js';
 export * from './redact.js';
 export * from './paths.js';
+export * from './safe-write.js';
+export * from './url-policy.js';
 export * from './envelope.js';
 export * from './scopes.js';
 export * from './domain-policy.js';

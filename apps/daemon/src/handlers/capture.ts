@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type Page, isFailedRequest, responseBody } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath, requireScope } from '@argus/security';
 import { consoleEntry, dialogEntry, networkEntry, shownHeaders } from '../capture-entries.js';
 import { eventStream } from '../event-stream.js';
+import { type OutputTarget, openTarget, outputTarget, stamp, writeTarget } from '../output-path.js';
 import type { Services } from '../services.js';
 
 const since = (value: number | undefined) => (value === undefined ? 0 : value + 1);
@@ -132,56 +132,65 @@ export function captureHandlers(services: Services): Handlers['capture'] {
         return { armed: armedView(page) };
       }),
 
-    debugTrace: (input) =>
+    debugTrace: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
-        const path = input.path
-          ? confinePath(input.path, { workspace: services.workspace })
-          : join(services.stateDir, 'traces', `trace-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-        const shotPath = `${path.replace(/\.json$/i, '')}.png`;
-        mkdirSync(dirname(path), { recursive: true });
-        let screenshot: string | null = null;
-        let screenshotError: string | null = null;
+        const bundleTarget: OutputTarget = input.path
+          ? outputTarget(services, ctx, input.path, { stem: 'trace', ext: 'json', overwrite: input.overwrite })
+          : { path: join(services.stateDir, 'traces', `trace-${stamp()}.json`), policy: undefined, overwrite: true };
+        const shotName = `${bundleTarget.path.replace(/\.json$/i, '')}.png`;
+        const shotTarget: OutputTarget = { ...bundleTarget, path: bundleTarget.policy ? confinePath(shotName, bundleTarget.policy) : shotName };
+        // claim the bundle's name first: an existing file is refused before anything is written
+        const bundleFile = await openTarget(bundleTarget, 0o600);
+        const path = bundleTarget.path;
         try {
-          writeFileSync(shotPath, (await page.screenshot()).data, { mode: 0o600 });
-          screenshot = shotPath;
-        } catch (error) {
-          screenshotError = manager.translate(error, page).message;
+          let screenshot: string | null = null;
+          let screenshotError: string | null = null;
+          try {
+            await writeTarget(shotTarget, (await page.screenshot()).data, 0o600);
+            screenshot = shotTarget.path;
+          } catch (error) {
+            screenshotError = manager.translate(error, page).message;
+          }
+          const title = await page.readTitle();
+          const consoleEntries = page.capture.console.entries().map(({ seq, item }) => consoleEntry(item, seq));
+          const pageErrors = consoleEntries.filter((entry) => entry.source === 'exception');
+          const requests = page.network.requests.entries().map(({ seq, item }) => ({
+            ...networkEntry(item, seq),
+            // a bug report is shared: credentials are always redacted here
+            requestHeaders: shownHeaders(item.requestHeaders, false).headers,
+            responseHeaders: shownHeaders(item.responseHeaders, false).headers,
+          }));
+          const dialogs = page.capture.dialogs.entries().map(({ seq, item }) => dialogEntry(item, seq));
+          const bundle = {
+            argus: { version: services.version, kind: 'debug-trace' },
+            createdAt: new Date().toISOString(),
+            tab: page.id,
+            url: page.url,
+            title,
+            screenshot,
+            screenshotError,
+            pageErrors,
+            console: consoleEntries,
+            network: requests,
+            dialogs,
+          };
+          await bundleFile.handle.writeFile(`${JSON.stringify(bundle, null, 2)}\n`);
+          await bundleFile.commit();
+          return {
+            path,
+            screenshot,
+            url: page.url,
+            title,
+            console: consoleEntries.length,
+            pageErrors: pageErrors.length,
+            network: requests.length,
+            failedRequests: page.network.requests.entries().filter(({ item }) => isFailedRequest(item)).length,
+            dialogs: dialogs.length,
+          };
+        } finally {
+          // a no-op after commit; removes the temp file on every failure
+          await bundleFile.abort();
         }
-        const title = await page.readTitle();
-        const consoleEntries = page.capture.console.entries().map(({ seq, item }) => consoleEntry(item, seq));
-        const pageErrors = consoleEntries.filter((entry) => entry.source === 'exception');
-        const requests = page.network.requests.entries().map(({ seq, item }) => ({
-          ...networkEntry(item, seq),
-          // a bug report is shared: credentials are always redacted here
-          requestHeaders: shownHeaders(item.requestHeaders, false).headers,
-          responseHeaders: shownHeaders(item.responseHeaders, false).headers,
-        }));
-        const dialogs = page.capture.dialogs.entries().map(({ seq, item }) => dialogEntry(item, seq));
-        const bundle = {
-          argus: { version: services.version, kind: 'debug-trace' },
-          createdAt: new Date().toISOString(),
-          tab: page.id,
-          url: page.url,
-          title,
-          screenshot,
-          screenshotError,
-          pageErrors,
-          console: consoleEntries,
-          network: requests,
-          dialogs,
-        };
-        writeFileSync(path, `${JSON.stringify(bundle, null, 2)}\n`, { mode: 0o600 });
-        return {
-          path,
-          screenshot,
-          url: page.url,
-          title,
-          console: consoleEntries.length,
-          pageErrors: pageErrors.length,
-          network: requests.length,
-          failedRequests: page.network.requests.entries().filter(({ item }) => isFailedRequest(item)).length,
-          dialogs: dialogs.length,
-        };
       }),
   };
 }

@@ -2,10 +2,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { confinePath } from '@argus/security';
 import { click } from '@argus/snapshot';
 import { type DownloadRecord, downloadsFor, publicRecord } from '../downloads.js';
 import type { Services } from '../services.js';
+import { confinePath, hasScope } from '@argus/security';
 
 const IS_FILE_INPUT = `function () { return this.tagName === 'INPUT' && this.type === 'file' ? { file: true, multiple: this.multiple, disabled: this.disabled } : { file: false }; }`;
 
@@ -15,14 +15,14 @@ const CLICK_DOWNLOAD_LINK = `(url) => { const a = document.createElement('a'); a
 export function filesHandlers(services: Services): Handlers['files'] {
   const { manager } = services;
   const downloads = downloadsFor(manager, join(services.stateDir, 'downloads'));
-  const confine = (path: string) => confinePath(path, { workspace: services.workspace });
   return {
-    upload: (input) =>
+    upload: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
+        const policy = services.access.paths(ctx);
         const files = input.files.map((file) => {
-          const path = confine(file);
+          const path = confinePath(file, policy);
           const info = statSync(path, { throwIfNoEntry: false });
-          if (!info?.isFile()) throw new ArgusError('invalid_input', `${file} is not a file (resolved to ${path}). Pass existing files inside the workspace or temp dir.`);
+          if (!info?.isFile()) throw new ArgusError('invalid_input', `${file} is not a file (resolved to ${path}). Pass existing files of your project or the temp dir (relative paths start at your current directory).`);
           return path;
         });
         const handle = await manager.engine(page).resolve(input.target);
@@ -36,8 +36,10 @@ export function filesHandlers(services: Services): Handlers['files'] {
         const { effects } = await page.act(() => uploadViaChooser(handle.session, () => click(manager.engine(page), input.target, { timeoutMs: input.timeoutMs }), files, input.timeoutMs, handle.label));
         return { ...effects, element: handle.label, files, via: 'chooser' as const };
       }),
-    download: async (input) => {
-      const saveTo = input.path === undefined ? undefined : confine(input.path);
+    download: async (input, ctx) => {
+      const policy = services.access.paths(ctx);
+      const saveTo = input.path === undefined ? undefined : confinePath(input.path, policy);
+      if (saveTo !== undefined && !hasScope(ctx.scopes, 'write')) throw new ArgusError('forbidden_scope', 'Saving a download to a path needs the write scope.');
       const before = new Set(downloads.list().map((record) => record.id));
       const isNew = (record: DownloadRecord) => !before.has(record.id);
       let record: DownloadRecord;
@@ -63,7 +65,7 @@ export function filesHandlers(services: Services): Handlers['files'] {
         });
         record = await done;
       }
-      if (saveTo) downloads.moveTo(record, saveTo);
+      if (saveTo) await downloads.moveTo(record, saveTo, { overwrite: input.overwrite, policy });
       return publicRecord(record);
     },
     downloads: async () => ({ dir: downloads.dir, downloads: downloads.list().map(publicRecord) }),

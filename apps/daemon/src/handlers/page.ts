@@ -6,11 +6,17 @@ import { takeScreenshot } from '../screenshot.js';
 import { waitFor } from '../wait.js';
 import { downloadsFor } from '../downloads.js';
 import { frameEvalTarget } from '../frame-scope.js';
+import { plainHttpHint } from '../url-hints.js';
 
 export function pageHandlers(services: Services): Handlers['page'] {
   const { manager } = services;
   return {
-    goto: (input) => manager.onTab(input.tab, (page) => page.navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs })),
+    goto: (input, ctx) => {
+      services.access.checkUrl(input.url, ctx);
+      return manager.onTab(input.tab, (page) => page.navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs }).catch((error: unknown) => {
+        throw plainHttpHint(error, input.url);
+      }));
+    },
     back: (input) => manager.onTab(input.tab, (page) => page.history(-1, input.timeoutMs)),
     forward: (input) => manager.onTab(input.tab, (page) => page.history(1, input.timeoutMs)),
     reload: (input) => manager.onTab(input.tab, (page) => page.reload(input.timeoutMs)),
@@ -28,7 +34,7 @@ export function pageHandlers(services: Services): Handlers['page'] {
         }
         return { value: value === undefined ? null : value, type: value === null ? 'null' : typeof value };
       }),
-    screenshot: (input) => manager.onTab(input.tab, (page) => takeScreenshot(services, page, manager.engine(page), input)),
+    screenshot: (input, ctx) => manager.onTab(input.tab, (page) => takeScreenshot(services, ctx, page, manager.engine(page), input)),
     scroll: (input) =>
       manager.onTab(input.tab, async (page) => {
         if (input.target) {

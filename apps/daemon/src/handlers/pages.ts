@@ -39,9 +39,9 @@ const FRAME_INFO = `function () { return this.tagName === 'IFRAME' || this.tagNa
 export function pagesHandlers(services: Services): Handlers['pages'] {
   const { manager } = services;
   return {
-    loadHtml: (input) =>
+    loadHtml: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
-        const path = confinePath(input.file, { workspace: services.workspace });
+        const path = confinePath(input.file, services.access.paths(ctx));
         if (!statSync(path, { throwIfNoEntry: false })?.isFile()) throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
         const nav = await page.navigate(pathToFileURL(path).href, { waitUntil: 'load', timeoutMs: input.timeoutMs });
         return { url: nav.url, title: nav.title };
@@ -72,7 +72,9 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
         const second = kinds.sticky ? await page.evaluate<{ sticky: number }>(`(${CLEANUP_SCRIPT})(${JSON.stringify({ ads: false, cookies: false, sticky: true })})`) : { sticky: 0 };
         return { ads: first.ads, cookies: first.cookies, sticky: second.sticky };
       }),
-    diff: async (input) => {
+    diff: async (input, ctx) => {
+      services.access.checkUrl(input.from, ctx);
+      services.access.checkUrl(input.to, ctx);
       const [before, after] = [await pageText(manager, input.from, input.timeoutMs), await pageText(manager, input.to, input.timeoutMs)];
       const lines = diffLines(before, after);
       const added = lines.filter((line) => line.op === '+').length;

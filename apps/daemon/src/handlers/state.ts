@@ -34,9 +34,9 @@ export function stateHandlers(services: Services): Handlers['state'] {
         const domain = input.domain ?? new URL(page.url).hostname;
         return { name, domain, path: input.path };
       }),
-    cookieImport: (input) =>
+    cookieImport: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
-        const path = confinePath(input.file, { workspace: services.workspace });
+        const path = confinePath(input.file, services.access.paths(ctx));
         const info = statSync(path, { throwIfNoEntry: false });
         if (!info?.isFile()) throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
         if (info.size > MAX_COOKIE_FILE) throw new ArgusError('payload_too_large', `${input.file} is ${info.size} bytes; cookie files up to ${MAX_COOKIE_FILE} bytes are accepted.`);
@@ -73,7 +73,7 @@ export function stateHandlers(services: Services): Handlers['state'] {
         renameSync(temp, file);
         return { name: input.name, path: file, cookies: cookies.length, origins: origins.length, tabs: tabs.length };
       }),
-    load: (input) =>
+    load: (input, ctx) =>
       manager.structural(async (browser) => {
         const file = fileOf(input.name);
         let state: SavedState;
@@ -91,6 +91,11 @@ export function stateHandlers(services: Services): Handlers['state'] {
           const open = new Set(browser.attachedPages().map((page) => page.url));
           for (const url of state.tabs ?? []) {
             if (open.has(url)) continue;
+            const refusal = services.access.urlRefusal(url, ctx);
+            if (refusal !== undefined) {
+              warnings.push(`tab ${url}: not restored, ${refusal}`);
+              continue;
+            }
             const page = await browser.newPage();
             tabsOpened.push(page.id);
             await page.navigate(url, { timeoutMs: input.timeoutMs }).catch((error: unknown) => warnings.push(`tab ${url}: ${(error as Error).message}`));

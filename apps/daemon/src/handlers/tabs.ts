@@ -11,13 +11,15 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
       manager.structural(async (browser) => ({
         tabs: manager.visibleTabs(browser).map((tab) => info(tab.id, tab.url, tab.title)),
       })),
-    open: (input) =>
-      manager.structural(async (browser) => {
+    open: (input, ctx) => {
+      if (input.url) services.access.checkUrl(input.url, ctx);
+      return manager.structural(async (browser) => {
         const page = await manager.newTab(browser);
         if (input.url) await page.navigate(input.url);
         await browser.activate(page.id).catch(() => undefined);
         return info(page.id, page.url, await page.readTitle());
-      }),
+      });
+    },
     select: (input) =>
       manager.structural(async (browser) => {
         const known = find(manager.visibleTabs(browser), input.id);

@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { open, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type Page, ProtocolError, captureImage, drainStream } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { confinePath } from '@argus/security';
-import { outputPath, stamp } from '../output-path.js';
+import { type OutputTarget, openTarget, outputTarget, stamp, writeTarget } from '../output-path.js';
 import { PAPER, parseMargins } from '../pdf-options.js';
 import type { Services } from '../services.js';
 import { recordedMetricsOverride } from '../viewport-state.js';
@@ -54,11 +51,11 @@ async function withViewports<T>(page: Page, task: (apply: (width: number, height
 export function visualHandlers(services: Services): Handlers['visual'] {
   const { manager } = services;
   return {
-    pdf: (input) =>
+    pdf: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
         const margins = parseMargins(input.margins ?? '0.4in');
         const paper = PAPER[input.format];
-        const path = outputPath(services, input.path, 'page', 'pdf');
+        const target = outputTarget(services, ctx, input.path, { stem: 'page', ext: 'pdf', overwrite: input.overwrite });
         let stream: string | undefined;
         try {
           ({ stream } = await page.session.send('Page.printToPDF', {
@@ -80,49 +77,47 @@ export function visualHandlers(services: Services): Handlers['visual'] {
         }
         if (!stream) throw new ArgusError('internal', 'Chrome returned no PDF stream.');
         const handle = stream;
-        const file = await open(path, 'w', 0o644).catch(async (error: unknown) => {
+        const file = await openTarget(target).catch(async (error: unknown) => {
           await page.session.send('IO.close', { handle }).catch(() => undefined);
           throw error;
         });
         let bytes = 0;
         try {
-          bytes = await drainStream(page.session, handle, (chunk) => file.write(chunk).then(() => undefined));
-        } catch (error) {
-          await file.close().catch(() => undefined);
-          await rm(path, { force: true });
-          throw error;
+          bytes = await drainStream(page.session, handle, (chunk) => file.handle.write(chunk).then(() => undefined));
+          await file.commit();
+        } finally {
+          await file.abort();
         }
-        await file.close();
-        return { path, bytes, format: input.format, landscape: input.landscape };
+        return { path: target.path, bytes, format: input.format, landscape: input.landscape };
       }),
-    responsive: (input) =>
+    responsive: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
         // every path is checked before the viewport changes
         const prefix = input.prefix === undefined ? join(services.stateDir, 'captures', `responsive-${stamp()}`) : input.prefix;
         const planned = RESPONSIVE_VIEWPORTS.map((viewport) => {
           const size = `${viewport.width}x${viewport.height}`;
           const name = /[\\/]$/.test(prefix) ? `${prefix}responsive-${size}.png` : `${prefix}-${size}.png`;
-          const path = input.prefix === undefined ? name : confinePath(name, { workspace: services.workspace });
-          mkdirSync(dirname(path), { recursive: true });
-          return { viewport, size, path };
+          const target: OutputTarget =
+            input.prefix === undefined ? { path: name, policy: undefined, overwrite: true } : outputTarget(services, ctx, name, { stem: 'responsive', ext: 'png', overwrite: input.overwrite });
+          return { viewport, size, target };
         });
         return withViewports(page, async (apply) => {
           const shots = [];
-          for (const { viewport, size, path } of planned) {
+          for (const { viewport, size, target } of planned) {
             await apply(viewport.width, viewport.height, viewport.mobile);
             const shot = await captureImage(page, { format: 'png', full: input.full });
-            await writeFile(path, shot.data);
-            shots.push({ viewport: size, path, width: shot.width, height: shot.height, bytes: shot.data.length });
+            await writeTarget(target, shot.data);
+            shots.push({ viewport: size, path: target.path, width: shot.width, height: shot.height, bytes: shot.data.length });
           }
           return { shots };
         });
       }),
-    archive: (input) =>
+    archive: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
-        const path = outputPath(services, input.path, 'page', 'mhtml');
+        const target = outputTarget(services, ctx, input.path, { stem: 'page', ext: 'mhtml', overwrite: input.overwrite });
         const { data } = await page.session.send('Page.captureSnapshot', { format: 'mhtml' });
-        await writeFile(path, data);
-        return { path, bytes: Buffer.byteLength(data) };
+        await writeTarget(target, data);
+        return { path: target.path, bytes: Buffer.byteLength(data) };
       }),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId } from '../common.js';
+import { FilePath, Overwrite, TabId } from '../common.js';
 
 /** Bodies above this are never fetched through the browser (matches BODY_FETCH_LIMIT in @argus/cdp). */
 export const MAX_BODY_BYTES = 20_000_000;
@@ -198,10 +198,11 @@ export const captureCommands = {
     cli: { verb: 'debug-trace', positionals: ['path'], examples: ['argus debug-trace', 'argus debug-trace bug-123.json'] },
     tool: 'argus_debug_trace',
     kind: 'mutation',
-    scope: 'read',
+    scope: 'write',
     summary: 'Write one JSON bundle for a bug report: URL, title, console, page errors, network (headers redacted), dialogs and a screenshot.',
     input: z.object({
-      path: z.string().min(1).max(4096).optional().describe('Where to write the JSON (inside the workspace or temp dir); default: the state dir. The PNG goes next to it'),
+      path: FilePath.optional().describe('Where to write the JSON (relative to your directory; inside your project, the temp dir or an allowed root); default: the state dir. The PNG goes next to it'),
+      overwrite: Overwrite,
       tab: TabId.optional(),
     }),
     output: z.object({

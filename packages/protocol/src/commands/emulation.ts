@@ -55,7 +55,7 @@ export const emulationCommands = {
     scope: 'write',
     summary: 'Override the user agent of a tab (navigator.userAgent and the User-Agent header).',
     input: z.object({
-      userAgent: z.string().min(1).max(1000).regex(/^[^\r\n]*$/, 'one line').describe('The user agent string'),
+      userAgent: z.string().min(1).max(1000).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'one line of Latin-1 characters (an HTTP header cannot carry others)').describe('The user agent string'),
       tab: TabId.optional(),
     }),
     output: z.object({ userAgent: z.string() }),

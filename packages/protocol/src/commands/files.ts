@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { ActionEffects, TabId, Target, TimeoutMs } from '../common.js';
-
-const FilePath = z.string().min(1).max(4096);
+import { ActionEffects, FilePath, Overwrite, TabId, Target, TimeoutMs } from '../common.js';
 
 export const DownloadInfo = z.object({
   id: z.string().describe('Download id (Chrome guid)'),
@@ -25,7 +23,7 @@ export const filesCommands = {
     summary: 'Set the files of a file input, or of the file chooser a button opens (the chooser is intercepted, never shown).',
     input: z.object({
       target: Target.describe('A file input, or an element whose click opens a file chooser (ref or CSS selector)'),
-      files: z.array(FilePath).min(1).max(100).describe('Files to upload, inside the workspace or the temp dir'),
+      files: z.array(FilePath).min(1).max(100).describe('Files to upload (relative to your directory; inside your project, the temp dir or an allowed root)'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(5_000).describe('How long to wait for the element and for the file chooser'),
     }),
@@ -44,7 +42,8 @@ export const filesCommands = {
     summary: 'Download a URL, or click a link/button that starts a download, and wait until the file is saved.',
     input: z.object({
       source: z.string().min(1).max(8192).describe('An http(s) URL to download, or a ref / CSS selector to click'),
-      path: FilePath.optional().describe('Where to save (file or existing directory, inside the workspace or temp dir); default <state dir>/downloads'),
+      path: FilePath.optional().describe('Where to save (file or existing directory, relative to your directory; inside your project, the temp dir or an allowed root); default <state dir>/downloads'),
+      overwrite: Overwrite,
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(60_000).describe('How long to wait for the download to finish'),
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { HttpUrl, PageInfo, TabId, Target, TimeoutMs } from '../common.js';
+import { FilePath, HttpUrl, Overwrite, PageInfo, TabId, Target, TimeoutMs } from '../common.js';
 
 const NavResult = PageInfo.extend({
   status: z.number().nullable().describe('HTTP status of the main document, when known'),
@@ -110,7 +110,8 @@ export const pageCommands = {
     scope: 'read',
     summary: 'Capture the viewport, the full page, one element or a clip as PNG, JPEG or WebP; to a file and/or as base64.',
     input: z.object({
-      path: z.string().min(1).max(4096).optional().describe('Where to write the image (inside the workspace or temp dir); default: <state dir>/captures/ (no file with --base64)'),
+      path: FilePath.optional().describe('Where to write the image (relative to your directory; inside your project, the temp dir or an allowed root; needs write scope); default: <state dir>/captures/ (no file with --base64)'),
+      overwrite: Overwrite,
       full: z.boolean().default(false).describe('Capture the full scrollable page'),
       ref: Target.optional().describe('Capture only this element (ref or CSS selector)'),
       clip: z

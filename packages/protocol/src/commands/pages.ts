@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { HttpUrl, TabId, Target, TimeoutMs } from '../common.js';
+import { FilePath, HttpUrl, TabId, Target, TimeoutMs } from '../common.js';
 
 /** Page-level tools: local HTML, inline style tweaks, clutter removal, page diff, frame selection. */
 export const pagesCommands = {
@@ -10,9 +10,9 @@ export const pagesCommands = {
     tool: 'argus_load_html',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Render a local HTML file (inside the workspace or temp dir) in a tab without a server; relative assets load from its folder.',
+    summary: 'Render a local HTML file (inside your project, the temp dir or an allowed root) in a tab without a server; relative assets load from its folder.',
     input: z.object({
-      file: z.string().min(1).max(4096).describe('HTML file to render, inside the workspace or the temp dir'),
+      file: FilePath.describe('HTML file to render (relative to your directory; inside your project, the temp dir or an allowed root)'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(30_000),
     }),

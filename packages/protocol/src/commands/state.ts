@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId, TimeoutMs } from '../common.js';
+import { FilePath, TabId, TimeoutMs } from '../common.js';
 
 const StateName = z
   .string()
@@ -37,7 +37,7 @@ export const stateCommands = {
     scope: 'write',
     summary: 'Import cookies from a JSON file: an array of CDP cookies or {name, value, domain} objects (browser-extension exports work).',
     input: z.object({
-      file: z.string().min(1).max(4096).describe('JSON file inside the workspace or the temp dir'),
+      file: FilePath.describe('JSON file (relative to your directory; inside your project, the temp dir or an allowed root)'),
       tab: TabId.optional(),
     }),
     output: z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId } from '../common.js';
+import { FilePath, Overwrite, TabId } from '../common.js';
 
-const OutPath = z.string().min(1).max(4096);
+const OutPath = FilePath;
 
 export const visualCommands = {
   pdf: defineCommand({
@@ -10,10 +10,10 @@ export const visualCommands = {
     cli: { verb: 'pdf', positionals: ['path'], examples: ['argus pdf', 'argus pdf report.pdf --format a4 --landscape', 'argus pdf out.pdf --margins "1cm 2cm" --background'] },
     tool: 'argus_pdf',
     kind: 'mutation',
-    scope: 'read',
+    scope: 'write',
     summary: 'Print the page to a PDF file (headless browsers only).',
     input: z.object({
-      path: OutPath.optional().describe('Where to write the PDF (inside the workspace or temp dir); default: <state dir>/captures/'),
+      path: OutPath.optional().describe('Where to write the PDF (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/'),
       format: z.enum(['letter', 'a4', 'legal']).default('letter').describe('Paper size'),
       landscape: z.boolean().default(false).describe('Landscape orientation'),
       margins: z
@@ -23,6 +23,7 @@ export const visualCommands = {
         .optional()
         .describe('CSS lengths: one value for all sides, or 2-4 values like CSS margin ("1cm", "10mm 20mm", "0.5in 1in 0.5in 1in"); default 0.4in'),
       background: z.boolean().default(false).describe('Print background colours and images'),
+      overwrite: Overwrite,
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -37,11 +38,12 @@ export const visualCommands = {
     cli: { verb: 'responsive', positionals: ['prefix'], examples: ['argus responsive', 'argus responsive shots/home --full'] },
     tool: 'argus_responsive',
     kind: 'mutation',
-    scope: 'read',
+    scope: 'write',
     summary: 'Screenshots at phone (375x812), tablet (768x1024) and desktop (1280x720) sizes in one call; the viewport is restored after.',
     input: z.object({
-      prefix: OutPath.optional().describe('Path prefix; files are <prefix>-<W>x<H>.png (inside the workspace or temp dir); default: <state dir>/captures/'),
+      prefix: OutPath.optional().describe('Path prefix; files are <prefix>-<W>x<H>.png (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/'),
       full: z.boolean().default(false).describe('Capture the full scrollable page at each size'),
+      overwrite: Overwrite,
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -53,10 +55,11 @@ export const visualCommands = {
     cli: { verb: 'archive', positionals: ['path'], examples: ['argus archive', 'argus archive page.mhtml'] },
     tool: 'argus_archive',
     kind: 'mutation',
-    scope: 'read',
+    scope: 'write',
     summary: 'Save the page with its resources as one MHTML file.',
     input: z.object({
-      path: OutPath.optional().describe('Where to write the .mhtml (inside the workspace or temp dir); default: <state dir>/captures/'),
+      path: OutPath.optional().describe('Where to write the .mhtml (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/'),
+      overwrite: Overwrite,
       tab: TabId.optional(),
     }),
     output: z.object({ path: z.string(), bytes: z.number() }),

@@ -1,0 +1,36 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { ArgusError } from '@argus/protocol';
+import { TRPCError } from '@trpc/server';
+
+function refuse(message: string): TRPCError {
+  const cause = new ArgusError('invalid_input', message);
+  return new TRPCError({ code: 'BAD_REQUEST', message, cause });
+}
+
+/** The HTTP header (and WebSocket connection param `cwd`) a client puts its current directory in, URI-encoded. */
+export const CWD_HEADER = 'x-argus-cwd';
+
+/**
+ * The caller's current directory from its request: absolute, URI-decoded, an existing directory.
+ * Absent means "the daemon's workspace". A bad one is `invalid_input`, never silently ignored, so a
+ * path never resolves somewhere the caller did not mean.
+ */
+export function callerCwd(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string' || value === '') return undefined;
+  let cwd: string;
+  try {
+    cwd = decodeURIComponent(value);
+  } catch {
+    throw refuse(`The ${CWD_HEADER} header is not URI-encoded. Clients send encodeURIComponent(process.cwd()).`);
+  }
+  if (cwd.length > 4096 || cwd.includes('\0') || !isAbsolute(cwd)) {
+    throw refuse(`The caller directory "${cwd.slice(0, 200)}" must be an absolute path (${CWD_HEADER} header).`);
+  }
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw refuse(`The caller directory ${cwd} does not exist or is not a directory. Run the command from an existing directory.`);
+  }
+  return resolve(cwd);
+}

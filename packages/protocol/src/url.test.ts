@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { HttpUrl } from './common.js';
+import { normaliseUrl } from './url.js';
+
+const url = (input: string) => {
+  const parsed = normaliseUrl(input);
+  return parsed.ok ? parsed.url : `error: ${parsed.message}`;
+};
+
+describe('normaliseUrl: URLs as users type them', () => {
+  it('gives loopback hosts http:// and other bare hosts https://', () => {
+    expect(url('localhost:8123/x')).toBe('http://localhost:8123/x');
+    expect(url('localhost')).toBe('http://localhost/');
+    expect(url('127.0.0.1:8123')).toBe('http://127.0.0.1:8123/');
+    expect(url('127.0.0.1')).toBe('http://127.0.0.1/');
+    expect(url('[::1]:3000/a?b=1')).toBe('http://[::1]:3000/a?b=1');
+    expect(url('app.localhost:5173')).toBe('http://app.localhost:5173/');
+    expect(url('example.com')).toBe('https://example.com/');
+    expect(url('example.com:8080/x')).toBe('https://example.com:8080/x');
+    expect(url('  news.ycombinator.com/item?id=1 ')).toBe('https://news.ycombinator.com/item?id=1');
+  });
+  it('keeps explicit schemes, including ones the daemon will refuse', () => {
+    expect(url('http://example.com')).toBe('http://example.com/');
+    expect(url('https://localhost:1')).toBe('https://localhost:1/');
+    expect(url('about:blank')).toBe('about:blank');
+    expect(url('file:///etc/passwd')).toBe('file:///etc/passwd');
+    expect(url('view-source:file:///etc/passwd')).toBe('view-source:file:///etc/passwd');
+    expect(url('javascript:alert(1)')).toBe('javascript:alert(1)');
+    expect(normaliseUrl('localhost:1').ok && normaliseUrl('localhost:1')).toMatchObject({ bare: true });
+    expect(normaliseUrl('http://localhost:1')).toMatchObject({ bare: false });
+  });
+  it('refuses what is not a URL', () => {
+    expect(url('')).toMatch(/^error: The URL is empty/);
+    expect(url('http://')).toMatch(/^error/);
+    expect(url('exa mple')).toMatch(/^error/);
+    expect(HttpUrl.safeParse('localhost:8123').data).toBe('http://localhost:8123/');
+  });
+});

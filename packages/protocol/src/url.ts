@@ -1,0 +1,55 @@
+/**
+ * URLs as users type them. The one normalising function: every URL field of the contract (CLI, MCP,
+ * typed client) runs through it, so `localhost:8123/x` means the same thing everywhere.
+ *
+ * What may be *visited* (file:, view-source:, …) is a separate decision made by the daemon with
+ * `@argus/security`'s URL policy; this module only turns text into an absolute URL.
+ */
+
+/**
+ * Schemes recognised without `//`. Anything else followed by `:` but not `//` is a host with a port
+ * (`localhost:8123`, `example.com:8080/x`), not a scheme.
+ */
+const OPAQUE_SCHEMES = new Set(['about', 'data', 'javascript', 'view-source', 'blob', 'filesystem', 'mailto', 'file', 'chrome', 'chrome-extension', 'chrome-untrusted', 'devtools', 'edge', 'tel']);
+
+/** Loopback host names that mean plain http:// when typed bare (they rarely have certificates). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export type UrlParse = { ok: true; url: string; bare: boolean } | { ok: false; message: string };
+
+/**
+ * Parses what a user typed into an absolute URL. A bare host (no scheme) gets `http://` when it is
+ * loopback (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`, with or without a port) and
+ * `https://` otherwise; `bare` says a scheme was added (an SSL error then suggests http://).
+ */
+export function normaliseUrl(input: string): UrlParse {
+  const trimmed = input.trim();
+  if (!trimmed) return { ok: false, message: 'The URL is empty. Pass one such as https://example.com or localhost:3000' };
+  const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(trimmed);
+  const hasScheme = scheme !== null && (scheme[2] !== undefined || OPAQUE_SCHEMES.has(scheme[1]!.toLowerCase()));
+  let candidate = trimmed;
+  if (!hasScheme) {
+    let host: string;
+    try {
+      host = new URL(`http://${trimmed}`).hostname;
+    } catch {
+      return { ok: false, message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000` };
+    }
+    candidate = `${isLoopbackHost(host) ? 'http' : 'https'}://${trimmed}`;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(candidate);
+  } catch {
+    return { ok: false, message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000` };
+  }
+  if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.hostname) {
+    return { ok: false, message: `"${input}" has no host. Pass one such as https://example.com` };
+  }
+  return { ok: true, url: parsed.href, bare: !hasScheme };
+}
