@@ -41,13 +41,14 @@ export class Access {
     this.baseRoots = [options.workspace, tmpdir(), ...(options.extraRoots ?? [])];
   }
 
-  static fromEnv(env: NodeJS.ProcessEnv, workspace: string, stateDir: string): Access {
+  /** From the validated configuration (`files.allowedRoots`, `files.allowFileUrls`; env ARGUS_ALLOWED_ROOTS, ARGUS_ALLOW_FILE_URLS). */
+  static fromSettings(files: { allowedRoots?: string[] | undefined; allowFileUrls?: boolean | undefined } | undefined, workspace: string, stateDir: string, home: string = process.env.HOME || homedir()): Access {
     return new Access({
       workspace,
       stateDir,
-      extraRoots: parseRoots(env.ARGUS_ALLOWED_ROOTS, env.HOME || homedir()),
-      home: env.HOME || homedir(),
-      allowFileUrls: env.ARGUS_ALLOW_FILE_URLS === '1' || env.ARGUS_ALLOW_FILE_URLS === 'true',
+      extraRoots: parseRoots(files?.allowedRoots?.join(':'), home),
+      home,
+      allowFileUrls: files?.allowFileUrls ?? false,
     });
   }
 

@@ -71,7 +71,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     port: settings.relay?.port ?? 8787,
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
   });
-  const access = Access.fromEnv(env, options.workspace, options.stateDir);
+  const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);
   const manager = new BrowserManager({
     log,
     headless: settings.chrome?.headless ?? true,

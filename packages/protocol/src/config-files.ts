@@ -12,7 +12,7 @@ export type ConfigLayer = 'default' | 'user' | 'project' | 'env' | 'flags';
 export type RawConfig = Record<string, unknown>;
 
 /** How an environment variable's text becomes a config value. */
-export type EnvKind = 'string' | 'number' | 'boolean' | 'words' | 'list';
+export type EnvKind = 'string' | 'number' | 'boolean' | 'words' | 'list' | 'paths';
 
 /** Every environment variable Argus reads and the config key it sets (env beats the files). */
 export const CONFIG_ENV: ReadonlyArray<{ env: string; key: string; kind: EnvKind }> = [
@@ -27,6 +27,8 @@ export const CONFIG_ENV: ReadonlyArray<{ env: string; key: string; kind: EnvKind
   { env: 'ARGUS_RELAY_PORT', key: 'relay.port', kind: 'number' },
   { env: 'ARGUS_MCP_PROFILE', key: 'mcp.profile', kind: 'string' },
   { env: 'ARGUS_MCP_TOOLS', key: 'mcp.tools', kind: 'list' },
+  { env: 'ARGUS_ALLOWED_ROOTS', key: 'files.allowedRoots', kind: 'paths' },
+  { env: 'ARGUS_ALLOW_FILE_URLS', key: 'files.allowFileUrls', kind: 'boolean' },
 ];
 
 /** Set by the CLI for a daemon it starts: the `-c key=value` flags as a JSON object (top layer). */
@@ -97,6 +99,8 @@ export function envValue(kind: EnvKind, text: string): unknown {
       return text.split(/\s+/).filter(Boolean);
     case 'list':
       return text.split(',').map((item) => item.trim()).filter(Boolean);
+    case 'paths':
+      return text.split(':').map((item) => item.trim()).filter(Boolean);
     default:
       return text;
   }

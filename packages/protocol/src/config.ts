@@ -52,6 +52,13 @@ export const ArgusConfigSchema = z
   .object({
     stateDir: z.string().min(1).optional().describe('Where the daemon keeps its state file, log and captures (default <workspace>/.argus)'),
     workspace: z.string().min(1).optional().describe('The project root files are confined to (default: git top-level or cwd)'),
+    files: z
+      .object({
+        allowedRoots: z.array(z.string().min(1).max(4096)).max(100).optional().describe('Directories commands may read and write besides the project and the temp dir (env: `:`-separated)'),
+        allowFileUrls: z.boolean().optional().describe('Let agents open file: URLs inside the allowed directories (default false; load-html serves local pages)'),
+      })
+      .strict()
+      .optional(),
     chrome: z
       .object({
         path: z.string().min(1).optional().describe('The Chrome/Chromium binary (default: the usual install paths)'),

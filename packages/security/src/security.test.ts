@@ -9,7 +9,6 @@ import {
   checkDomain,
   ConnectionLimiter,
   ContentEnvelope,
-  confinePath,
   generateToken,
   hasScope,
   isAllowedClientOrigin,
