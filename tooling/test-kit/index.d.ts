@@ -22,7 +22,8 @@ export interface FixtureServerOptions {
  *
  * Static: `pages/*` at `/` (e.g. `/form.html`), real saved pages at `/real/<name>/` (serves
  * `source.html`; `/real/<name>/expected-metadata.json` too), `/` lists everything.
- * Dynamic: `/slow?ms=N` (N <= 10000), `/status/<code>`, `/redirect?to=<path|url>[&status=30x]`,
+ * Dynamic: `/slow?ms=N` (N <= 10000), `/barrier?name=X&count=N&ms=T` (answers `met` once N requests
+ * named X are in flight together, else `alone` after T ms), `/status/<code>`, `/redirect?to=<path|url>[&status=30x]`,
  * `/echo-headers`, `/set-cookie?name=..&value=..`, `/download/<name>.txt`, `/json`,
  * `/big?bytes=N` (N <= 50_000_000). Missing files 404; `..` in the path is refused with 403.
  *

@@ -31,6 +31,12 @@ export const HttpUrl = z
       ctx.addIssue({ code: 'custom', message: parsed.message });
       return z.NEVER;
     }
+    // script URLs run in whatever page is open: no operator setting can allow them, so they are bad input
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(parsed.url)?.[1]?.toLowerCase();
+    if (scheme === 'javascript' || scheme === 'vbscript') {
+      ctx.addIssue({ code: 'custom', message: `URL scheme ${scheme}: is not allowed; use http(s), about:blank, data: (or file: when the operator allows it). To run script, use eval` });
+      return z.NEVER;
+    }
     return parsed.url;
   });
 

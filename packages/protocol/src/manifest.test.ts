@@ -58,8 +58,11 @@ describe('input schemas', () => {
     expect(goto.parse({ url: 'example.com' }).url).toBe('https://example.com/');
     expect(goto.parse({ url: 'http://127.0.0.1:3000/a' }).url).toBe('http://127.0.0.1:3000/a');
     expect(goto.safeParse({ url: 'http://' }).success).toBe(false);
-    // a well-formed URL of a refused scheme parses; the daemon's URL policy refuses it (url_forbidden, apps/daemon/test/file-urls.test.ts)
-    expect(goto.parse({ url: 'javascript:alert(1)' }).url).toBe('javascript:alert(1)');
+    // script URLs are never allowed: bad input; file: and view-source: parse, and the daemon's URL
+    // policy decides (url_forbidden, apps/daemon/test/file-urls.test.ts)
+    expect(goto.safeParse({ url: 'javascript:alert(1)' }).success).toBe(false);
+    expect(goto.safeParse({ url: ' JavaScript:alert(1)' }).success).toBe(false);
+    expect(goto.parse({ url: 'file:///etc/passwd' }).url).toBe('file:///etc/passwd');
     expect(goto.parse({ url: 'localhost:8123/x' }).url).toBe('http://localhost:8123/x');
     expect(goto.safeParse({ url: '' }).success).toBe(false);
   });

@@ -67,6 +67,40 @@ function slow(_req, res, { url, later }) {
   later(ms, () => send(res, 200, 'text/html; charset=utf-8', html(`Slow ${ms}`, `<h1>Slow response</h1><p id="slow">Waited ${ms} ms</p>`)));
 }
 
+/** Requests waiting at each named barrier (names are chosen by the test, so servers never collide). */
+/** @type {Map<string, Array<(met: boolean) => void>>} */
+const barriers = new Map();
+
+/**
+ * `/barrier?name=X&count=N&ms=T`: answers once N requests named X are in flight at the same time
+ * ("met"), or after T ms alone ("alone"). Proves that loads run in parallel without timing them.
+ * @type {Route}
+ */
+function barrier(_req, res, { url, later }) {
+  const name = url.searchParams.get('name') ?? '';
+  const count = intParam(url, 'count', 2, 16);
+  const ms = intParam(url, 'ms', 5000, MAX_SLOW_MS);
+  if (!name || typeof count === 'string' || typeof ms === 'string') return sendText(res, 400, 'barrier needs name, count <= 16 and ms <= 10000');
+  const waiting = barriers.get(name) ?? [];
+  barriers.set(name, waiting);
+  let done = false;
+  const answer = (/** @type {boolean} */ met) => {
+    if (done) return;
+    done = true;
+    const index = waiting.indexOf(answer);
+    if (index >= 0) waiting.splice(index, 1);
+    if (waiting.length === 0) barriers.delete(name);
+    if (!res.destroyed) send(res, 200, 'text/html; charset=utf-8', html(`Barrier ${escapeHtml(name)}`, `<p id="barrier">${met ? 'met' : 'alone'}</p>`));
+  };
+  waiting.push(answer);
+  res.once('close', () => answer(false));
+  if (waiting.length >= count) {
+    for (const waiter of [...waiting]) waiter(true);
+    return;
+  }
+  later(ms, () => answer(false));
+}
+
 /** @type {Route} */
 function status(_req, res, { url }) {
   const code = Number(url.pathname.slice('/status/'.length));
@@ -135,6 +169,7 @@ function big(_req, res, { url }) {
 /** Exact-path routes. */
 export const exactRoutes = /** @type {Record<string, Route>} */ ({
   '/slow': slow,
+  '/barrier': barrier,
   '/redirect': redirect,
   '/echo-headers': echoHeaders,
   '/set-cookie': setCookie,
