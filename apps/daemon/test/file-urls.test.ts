@@ -37,11 +37,12 @@ describe('typed URLs are confined at the command input', () => {
         `view-source:file://${join(h.daemon.stateDir, 'daemon.json')}`,
         'view-source:file:///etc/passwd',
         'filesystem:http://127.0.0.1/temporary/x',
-        'javascript:document.title',
         'chrome://version',
       ]) {
         expect(await codeOf(client.page.goto.mutate({ url })), url).toBe('url_forbidden');
       }
+      // script URLs are refused earlier still, by the input schema
+      expect(await codeOf(client.page.goto.mutate({ url: 'javascript:document.title' }))).toBe('invalid_input');
       expect(await codeOf(client.tabs.open.mutate({ url: 'file:///etc/passwd' }))).toBe('url_forbidden');
       expect(await codeOf(client.pages.diff.mutate({ from: 'file:///etc/passwd', to: h.server.urlFor('/form.html') }))).toBe('url_forbidden');
     }
