@@ -143,6 +143,18 @@ describe('upload', () => {
     expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['files/missing.txt'] }))).toBe('invalid_input');
     expect(await codeOf(h.client.files.upload.mutate({ target: 'h1', files: [a], timeoutMs: 500 }))).toBe('element_not_interactable');
   });
+
+  it('refuses a text field at once, naming it, instead of waiting for a chooser that never opens', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+    for (const target of ['#email', '#bio', '#country', '#terms']) {
+      const started = performance.now();
+      const error = await h.client.files.upload.mutate({ target, files: [a] }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('not a file input') });
+      // the default wait for a chooser is 5 s; a field is refused before any wait
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/upload.html') });
+  });
 });
 
 describe('downloads', () => {

@@ -58,13 +58,47 @@ export function waitActionable(
     const root = document.compatMode === 'BackCompat' ? document.body || document.documentElement : document.documentElement;
     return { width: Math.min(root.clientWidth || innerWidth, innerWidth), height: Math.min(root.clientHeight || innerHeight, innerHeight) };
   };
-  /** The centre of the visible part of a rect in the viewport, or null when none of it is in view. */
-  const visiblePart = (rect: DOMRect) => {
+  /**
+   * The part of the viewport the element can be seen through: the viewport cut by the padding box of
+   * every ancestor that clips its overflow (a scroll box, overflow:hidden/clip), through open shadow
+   * roots. A target below the visible part of an inbox list is inside the viewport but not in this.
+   */
+  const clip = () => {
     const { width, height } = viewport();
-    const left = Math.max(rect.left, 0);
-    const top = Math.max(rect.top, 0);
-    const right = Math.min(rect.right, width);
-    const bottom = Math.min(rect.bottom, height);
+    const out = { left: 0, top: 0, right: width, bottom: height };
+    const root = document.documentElement;
+    // body's overflow is the viewport's unless the root clips its own
+    const rootStyle = getComputedStyle(root);
+    const bodyOwnsOverflow = rootStyle.overflowX !== 'visible' || rootStyle.overflowY !== 'visible';
+    for (let node: Element | null = el.assignedSlot || el.parentElement || ((el.parentNode as ShadowRoot | null)?.host ?? null); node; ) {
+      if (node !== root && (node !== document.body || bodyOwnsOverflow)) {
+        const style = getComputedStyle(node);
+        const clipsX = style.overflowX !== 'visible';
+        const clipsY = style.overflowY !== 'visible';
+        if (clipsX || clipsY) {
+          const box = node.getBoundingClientRect();
+          const left = box.left + node.clientLeft;
+          const top = box.top + node.clientTop;
+          if (clipsX) {
+            out.left = Math.max(out.left, left);
+            out.right = Math.min(out.right, left + node.clientWidth);
+          }
+          if (clipsY) {
+            out.top = Math.max(out.top, top);
+            out.bottom = Math.min(out.bottom, top + node.clientHeight);
+          }
+        }
+      }
+      node = node.assignedSlot || node.parentElement || ((node.parentNode as ShadowRoot | null)?.host ?? null);
+    }
+    return out;
+  };
+  /** The centre of the visible part of a rect (in the clip area, else in the viewport), or null when none of it is in view. */
+  const visiblePart = (rect: DOMRect, area: { left: number; top: number; right: number; bottom: number }) => {
+    const left = Math.max(rect.left, area.left);
+    const top = Math.max(rect.top, area.top);
+    const right = Math.min(rect.right, area.right);
+    const bottom = Math.min(rect.bottom, area.bottom);
     return right - left >= 1 && bottom - top >= 1 ? { x: (left + right) / 2, y: (top + bottom) / 2 } : null;
   };
   return new Promise((resolve) => {
@@ -86,9 +120,15 @@ export function waitActionable(
       if (!hitTest) return result;
       // the first box of the element with a part in view: a link wrapped over two lines has two boxes,
       // and the centre of their union can be on neither
+      // in the area its scroll boxes show; then the viewport alone (an absolutely positioned element
+      // escapes a clipping ancestor that is not its containing block: the hit test decides)
       let point: { x: number; y: number } | null = null;
-      for (const box of el.getClientRects()) if (box.width >= 1 && box.height >= 1 && (point = visiblePart(box))) break;
-      point ??= visiblePart(rect);
+      const { width, height } = viewport();
+      for (const area of [clip(), { left: 0, top: 0, right: width, bottom: height }]) {
+        for (const box of el.getClientRects()) if (box.width >= 1 && box.height >= 1 && (point = visiblePart(box, area))) break;
+        point ??= visiblePart(rect, area);
+        if (point) break;
+      }
       if (!point) return { ok: false, reason: 'offscreen' };
       let hit = document.elementFromPoint(point.x, point.y);
       for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
@@ -104,11 +144,12 @@ export function waitActionable(
       let rect = el.getBoundingClientRect();
       const visible = el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && rect.width > 0 && rect.height > 0;
       if (visible && hitTest && scrolls < 3) {
-        // centre it when its centre is out of view (what DOM.scrollIntoViewIfNeeded does), without smooth scrolling
+        // centre it when its centre is out of view, in the viewport or in a scroll box around it (what
+        // DOM.scrollIntoViewIfNeeded does; scrollIntoView scrolls every scrollable ancestor), without smooth scrolling
         const cx = rect.left + rect.width / 2;
         const cy = rect.top + rect.height / 2;
-        const view = viewport();
-        if (cx < 0 || cy < 0 || cx >= view.width || cy >= view.height) {
+        const view = clip();
+        if (cx < view.left || cy < view.top || cx >= view.right || cy >= view.bottom) {
           scrolls++;
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
           rect = el.getBoundingClientRect();

@@ -7,7 +7,25 @@ import { type DownloadRecord, downloadsFor, publicRecord } from '../downloads.js
 import type { Services } from '../services.js';
 import { confinePath, hasScope } from '@argus/security';
 
-const IS_FILE_INPUT = `function () { return this.tagName === 'INPUT' && this.type === 'file' ? { file: true, multiple: this.multiple, disabled: this.disabled } : { file: false }; }`;
+/**
+ * What kind of upload target an element is: a file input; a field that takes typed or picked values
+ * (a text input, checkbox, select, textarea: its click never opens a file chooser, so it is refused at
+ * once instead of waiting for a chooser); or anything else, whose click may open one.
+ */
+const UPLOAD_TARGET = `function () {
+  const tag = this.tagName;
+  if (tag === 'INPUT' && this.type === 'file') return { kind: 'file', multiple: this.multiple, disabled: this.disabled };
+  if (tag === 'INPUT' && !['button', 'submit', 'reset', 'image'].includes(this.type)) return { kind: 'field', type: 'input type=' + this.type };
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return { kind: 'field', type: tag.toLowerCase() };
+  return { kind: 'other' };
+}`;
+
+interface UploadTarget {
+  kind: 'file' | 'field' | 'other';
+  multiple?: boolean;
+  disabled?: boolean;
+  type?: string;
+}
 
 /** Clicks a same-origin URL as `<a download>` in the page's isolated world (keeps the page's cookies and referrer). */
 const CLICK_DOWNLOAD_LINK = `(url) => { const a = document.createElement('a'); a.href = url; a.download = ''; a.style.display = 'none'; document.documentElement.appendChild(a); a.click(); a.remove(); return true; }`;
@@ -26,8 +44,13 @@ export function filesHandlers(services: Services): Handlers['files'] {
           return path;
         });
         const handle = await manager.engine(page).resolve(input.target);
-        const kind = await page.callOn<{ file: boolean; multiple?: boolean; disabled?: boolean }>(handle.objectId, IS_FILE_INPUT, [], handle.session);
-        if (kind.file) {
+        const kind = await page.callOn<UploadTarget>(handle.objectId, UPLOAD_TARGET, [], handle.session);
+        if (kind.kind === 'field') {
+          throw new ArgusError('invalid_input', `${handle.label} is a form field (${kind.type}), not a file input, and clicking it opens no file chooser. Target the <input type=file> (\`argus snapshot -i\` shows it), its label, or the button that opens the chooser.`, {
+            details: { element: handle.label, type: kind.type },
+          });
+        }
+        if (kind.kind === 'file') {
           if (kind.disabled) throw new ArgusError('element_not_interactable', `${handle.label} is disabled.`);
           if (files.length > 1 && !kind.multiple) throw new ArgusError('invalid_input', `${handle.label} takes one file (no \`multiple\` attribute); got ${files.length}.`);
           const { effects } = await page.act(() => handle.session.send('DOM.setFileInputFiles', { files, objectId: handle.objectId }));
