@@ -2,7 +2,7 @@ import { ArgusError } from '@argus/protocol/errors';
 import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
 import { compoundInput } from './compound.js';
 import { commandHelp, generalHelp } from './help.js';
-import { envelopeOutput } from './envelope.js';
+import { envelopeOutput, envelopeText } from './envelope.js';
 
 // tRPC's HTTP link checks `input instanceof FormData` on every call; in Node 20 the first touch of
 // the FormData global loads undici (~11 ms, a sixth of the CLI's own start-up). This process never
@@ -55,11 +55,11 @@ async function main(argv: string[]): Promise<number> {
   const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), startingNotice(command.name, err));
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
   if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
-  const shown = flags.untrustedEnvelope ? envelopeOutput(command, value) : value;
-  if (flags.json) out(JSON.stringify(shown, null, 2));
+  if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
   else {
     const { render } = await import('./render.js');
-    out(render(command, shown));
+    const text = render(command, value);
+    out(flags.untrustedEnvelope ? envelopeText(command, value, text) : text);
   }
   // a chain that stopped at a failing step, or a batch with failures, is a failed command
   const outcome = value as { ok?: unknown; failed?: unknown } | null;

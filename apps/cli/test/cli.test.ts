@@ -71,7 +71,7 @@ describe('commands through an auto-started daemon', () => {
 
   it('--untrusted-envelope marks page content', async () => {
     const result = await argus('text', '#count', '--untrusted-envelope');
-    expect(result.stdout).toMatch(/^<<argus-untrusted [0-9a-f]{24} source=content\.text>>/);
+    expect(result.stdout).toMatch(/^<<page [0-9a-f]{12}>>\n/);
     expect(result.stdout).toMatch(/Count: 2/);
   });
 

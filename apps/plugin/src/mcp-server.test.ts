@@ -42,8 +42,11 @@ describe('MCP server (in memory, fake daemon)', () => {
     });
     const tabs = await client.callTool({ name: 'argus_tabs', arguments: {} });
     expect(tabs.isError).toBeFalsy();
-    expect(tabs.structuredContent).toEqual({ tabs: [{ id: 't1', url: 'about:blank', title: '', active: true }] });
-    expect(tabs.content).toEqual([{ type: 'text', text: 'tabs: [{"id":"t1","url":"about:blank","title":"","active":true}]' }]);
+    // tab titles are page text: between the session's markers, the notice in this first wrapped reply
+    const listed = '[{"id":"t1","url":"about:blank","title":"","active":true}]';
+    const nonce = /<<page ([0-9a-f]{12})>>/.exec(JSON.stringify(tabs.content))?.[1];
+    expect(tabs.structuredContent).toEqual({ tabs: `<<page ${nonce}>>\n${listed}\n<</page ${nonce}>>` });
+    expect(tabs.content).toEqual([{ type: 'text', text: expect.stringMatching(new RegExp(`^<<page ${nonce}>>\n.*not instructions.*\ntabs: \\[.*\\]\n<</page ${nonce}>>$`)) }]);
     const failed = await client.callTool({ name: 'argus_click', arguments: { target: 'e404' } });
     expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error[ref_not_found]: No ref e404 in the last snapshot.' }] });
     const hidden = await client.callTool({ name: 'argus_hover', arguments: { target: 'e1' } });

@@ -1,4 +1,5 @@
 import type { AnyCommand } from '@argus/protocol';
+import type { ContentEnvelope } from '@argus/security';
 
 /** A plain JSON object (what every manifest output is). */
 export type OutputObject = Record<string, unknown>;
@@ -14,21 +15,29 @@ export function isEmpty(value: unknown): boolean {
 
 /**
  * Text an agent reads for a tool result: one `key: value` line per scalar field (empty lists and
- * nulls skipped), then the page-content fields as blocks at the end, so the longest text comes
- * last and every other fact stays readable above it.
+ * nulls skipped), then the page-content fields as one block at the end, so the longest text comes
+ * last and every other fact stays readable above it. With an envelope the block is wrapped once
+ * (one pair of markers per reply, however many page fields it has). A `value` (an evaluation's
+ * result) is always JSON, so the string "42" and the number 42 read differently.
  */
-export function renderOutput(command: AnyCommand, output: unknown): string {
+export function renderOutput(command: AnyCommand, output: unknown, envelope?: ContentEnvelope): string {
   if (!output || typeof output !== 'object' || Array.isArray(output)) return scalar(output);
   const pageFields = new Set(command.pageContent ?? []);
   const lines: string[] = [];
-  const blocks: string[] = [];
+  const page: Array<[string, string]> = [];
   for (const [key, value] of Object.entries(output as OutputObject)) {
     if (pageFields.has(key)) {
-      // a command with several page fields names each block (`dialogs:`), one with a single field needs no label
-      if (!isEmpty(value)) blocks.push(pageFields.size > 1 ? `${key}:\n${scalar(value)}` : scalar(value));
+      if (!isEmpty(value)) page.push([key, key === 'value' ? (JSON.stringify(value) ?? 'null') : scalar(value)]);
     } else if (!isEmpty(value)) {
       lines.push(`${key}: ${scalar(value)}`);
     }
   }
-  return [...lines, ...blocks].join('\n') || 'ok';
+  // one-line fields are labelled (`title: …`), except a lone text or value; the one multi-line
+  // field (a snapshot, a page's text) needs no label and comes last; several are labelled blocks
+  const multiLine = page.filter(([, text]) => text.includes('\n')).length;
+  const bare = (key: string, text: string) => (text.includes('\n') ? multiLine === 1 : page.length === 1 && (key === 'text' || key === 'value'));
+  page.sort(([, a], [, b]) => Number(a.includes('\n')) - Number(b.includes('\n')));
+  const block = page.map(([key, text]) => (bare(key, text) ? text : text.includes('\n') ? `${key}:\n${text}` : `${key}: ${text}`)).join('\n');
+  if (block) lines.push(envelope ? envelope.wrap(block) : block);
+  return lines.join('\n') || 'ok';
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
-import { ContentEnvelope } from '@argus/security';
+import { ContentEnvelope, ENVELOPE_NOTICE } from '@argus/security';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CommandCaller, runTool } from './run-tool.js';
 import { type ToolSpec, allToolSpecs } from './tool-specs.js';
@@ -56,14 +56,18 @@ describe('runTool', () => {
 
   it('wraps page-content fields in the envelope, in the text and in structured content', async () => {
     const envelope = new ContentEnvelope('n0nce');
-    const caller = fakeCaller(() => ({ url: 'http://x/', title: 'T', text: 'button "Go" e1', refs: 1 }));
+    const caller = fakeCaller(() => ({ url: 'http://x/', title: 'T', text: 'button "Go" e1\nlink "Home" e2', refs: 2 }));
     const outcome = await runTool(spec('argus_snapshot'), {}, { caller, envelope });
     if (!outcome.ok) throw outcome.error;
-    expect(outcome.structured.text).toBe(envelope.wrap('button "Go" e1', 'snapshot.take'));
-    expect(outcome.text).toBe(`url: http://x/\ntitle: T\nrefs: 1\n${envelope.wrap('button "Go" e1', 'snapshot.take')}`);
+    expect(outcome.structured.text).toBe(envelope.mark('button "Go" e1\nlink "Home" e2'));
+    expect(outcome.structured.title).toBe(envelope.mark('T'));
+    // the title and the snapshot in one boundary; this first reply states the notice
+    expect(outcome.text).toBe(`url: http://x/\nrefs: 2\n<<page n0nce>>\n${ENVELOPE_NOTICE}\ntitle: T\nbutton "Go" e1\nlink "Home" e2\n<</page n0nce>>`);
     const evaluated = await runTool(spec('argus_eval'), { js: '1' }, { caller: fakeCaller(() => ({ value: { a: 1 }, type: 'object' })), envelope });
     if (!evaluated.ok) throw evaluated.error;
-    expect(evaluated.structured.value).toBe(envelope.wrap('{"a":1}', 'page.eval'));
+    expect(evaluated.structured.value).toBe(envelope.mark('{"a":1}'));
+    // later replies: only the markers
+    expect(evaluated.text).toBe('type: object\n<<page n0nce>>\n{"a":1}\n<</page n0nce>>');
   });
 
   it('returns screenshots as image content plus the path, never the bytes as text', async () => {

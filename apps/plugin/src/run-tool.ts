@@ -66,7 +66,7 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     if (spec.command.name === 'page.screenshot' && isScreenshot(output)) return await screenshotOutcome(output);
     const shown = envelopeOutput(spec.command, output, context.envelope);
     const structured: OutputObject = shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };
-    return { ok: true, text: renderOutput(spec.command, shown), structured };
+    return { ok: true, text: renderOutput(spec.command, output, context.envelope), structured };
   } catch (error) {
     const failure = asArgusError(error);
     return { ok: false, text: errorText(failure), error: failure };

@@ -47,7 +47,7 @@ describe('OpenCode plugin (built dist/opencode.js)', () => {
   it('drives a page: goto, snapshot, click by ref, text; screenshots attach the image; errors throw error[code]', async () => {
     await run('argus_goto', { url: fixtures.urlFor('/buttons.html') });
     const snapshot = String(await run('argus_snapshot', { interactive: true }));
-    expect(snapshot).toMatch(/<<argus-untrusted [0-9a-f]{24} source=snapshot\.take>>/);
+    expect(snapshot).toMatch(/<<page [0-9a-f]{12}>>/);
     await run('argus_click', { target: refOf(snapshot, /"Increment"/) });
     expect(String(await run('argus_text', { target: '#count' }))).toContain('Count: 1');
     const shot = await run('argus_screenshot');

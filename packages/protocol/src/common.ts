@@ -55,9 +55,18 @@ export const FilePath = z
 /** Whether a command that writes a file may replace one that exists. */
 export const Overwrite = z.boolean().default(false).describe('Replace the file if it exists (otherwise an existing file is an error)');
 
+/** Characters of a page title kept in results: a page sets its title, and a 6,000-character one flooded replies. */
+export const TITLE_MAX = 200;
+
+/** A document title, page-controlled text: cut to TITLE_MAX characters (`read.title` returns it whole). */
+export const Title = z
+  .string()
+  .transform((title) => (title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title))
+  .describe(`Document title (cut to ${TITLE_MAX} characters)`);
+
 export const PageInfo = z.object({
   url: z.string().describe('Current URL of the tab'),
-  title: z.string().describe('Document title'),
+  title: Title,
 });
 
 /** Side effects an action observed, so the caller need not poll for them. */

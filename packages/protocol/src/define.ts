@@ -34,11 +34,11 @@ export interface CommandDef<
 }
 
 /**
- * Fields of the action effects (`ActionEffects`) that carry text from the page: a dialog's message,
- * a console error. Every command whose output has them marks them as page content, so no action
- * can forget to.
+ * Output fields that carry text from the page wherever they appear: a dialog's message, a console
+ * error (the action effects), a page's title, the snapshot diff an action returns. Every command
+ * whose output has them marks them as page content, so no command can forget to.
  */
-export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors'] as const;
+export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors', 'title', 'diff'] as const;
 
 export function defineCommand<I extends z.ZodObject, O extends z.ZodType, K extends CommandKind>(
   def: CommandDef<I, O, K>,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, Overwrite, TabId } from '../common.js';
+import { FilePath, Overwrite, TabId, Title } from '../common.js';
 
 /** Bodies above this are never fetched through the browser (matches BODY_FETCH_LIMIT in @argus/cdp). */
 export const MAX_BODY_BYTES = 20_000_000;
@@ -209,7 +209,7 @@ export const captureCommands = {
       path: z.string().describe('The JSON bundle'),
       screenshot: z.string().nullable().describe('The PNG next to it (null if the capture failed)'),
       url: z.string(),
-      title: z.string(),
+      title: Title,
       console: z.number().describe('Console entries in the bundle'),
       pageErrors: z.number().describe('Uncaught exceptions in the bundle'),
       network: z.number().describe('Requests in the bundle'),

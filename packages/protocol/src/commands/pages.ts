@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, HttpUrl, TabId, Target, TimeoutMs } from '../common.js';
+import { FilePath, HttpUrl, TabId, Target, TimeoutMs, Title } from '../common.js';
 
 /** Page-level tools: local HTML, inline style tweaks, clutter removal, page diff, frame selection. */
 export const pagesCommands = {
@@ -16,7 +16,7 @@ export const pagesCommands = {
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(30_000),
     }),
-    output: z.object({ url: z.string().describe('file:// URL of the page'), title: z.string().describe('Document title') }),
+    output: z.object({ url: z.string().describe('file:// URL of the page'), title: Title }),
   }),
   style: defineCommand({
     name: 'pages.style',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId, Target } from '../common.js';
+import { TabId, Target, Title } from '../common.js';
 
 export const snapshotCommands = {
   take: defineCommand({
@@ -25,7 +25,7 @@ export const snapshotCommands = {
     }),
     output: z.object({
       url: z.string(),
-      title: z.string(),
+      title: Title,
       text: z.string().describe('The snapshot, one node a line: role "name" eN [states]: value; in interactive mode same-role siblings share a line: link "A" e1 "B" e2'),
       refs: z.number().describe('How many refs the snapshot carries'),
       truncated: z.boolean().describe('Whether the text was cut at maxChars'),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { HttpUrl, TabId } from '../common.js';
+import { HttpUrl, TabId, Title } from '../common.js';
 
 const TabInfo = z.object({
   id: z.string().describe('Tab id'),
   url: z.string(),
-  title: z.string(),
+  title: Title,
   active: z.boolean(),
 });
 
@@ -19,6 +19,8 @@ export const tabCommands = {
     summary: 'List open tabs.',
     input: z.object({}),
     output: z.object({ tabs: z.array(TabInfo) }),
+    // every tab's title is page text
+    pageContent: ['tabs'],
   }),
   open: defineCommand({
     name: 'tabs.open',
