@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
   else {
     const { render } = await import('./render.js');
-    const text = render(command, value);
+    const text = render(command, value, input);
     out(flags.untrustedEnvelope ? envelopeText(command, value, text) : text);
   }
   // a chain that stopped at a failing step, or a batch with failures, is a failed command

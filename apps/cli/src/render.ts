@@ -5,6 +5,7 @@ import { readingRenderers } from './render-reading.js';
 import { type Effects, effectsLines } from './render-effects.js';
 import { interactionRenderers } from './render-interaction.js';
 import { tokenRenderers } from './render-tokens.js';
+import { actionExtras } from './render-replay.js';
 
 type Output = Record<string, unknown>;
 
@@ -51,8 +52,15 @@ const RENDERERS: Record<string, (output: Output) => string> = {
   },
 };
 
-/** Plain-text rendering of a command's output (the CLI's default; `--json` prints the object). */
-export function render(command: CliCommand, output: unknown): string {
+/**
+ * Plain-text rendering of a command's output (the CLI's default; `--json` prints the object). An
+ * action's result ends with the `argus` line that replays it by locator, and the diff when asked.
+ */
+export function render(command: CliCommand, output: unknown, input: Record<string, unknown> = {}): string {
+  return [renderBody(command, output), ...actionExtras(command, output, input)].join('\n');
+}
+
+function renderBody(command: CliCommand, output: unknown): string {
   const specific = RENDERERS[command.name];
   if (specific) return specific(output as Output);
   if (output && typeof output === 'object' && 'element' in output) {

@@ -77,4 +77,12 @@ export const ActionEffects = z.object({
     .array(z.object({ type: z.string(), message: z.string(), handled: z.string() }))
     .describe('JavaScript dialogs opened during the action'),
   consoleErrors: z.array(z.string()).describe('Console errors logged during the action'),
+  locator: z
+    .string()
+    .optional()
+    .describe('A target naming the element acted on that still works after a reload: role=…[name="…"], label="…", text="…" or a CSS path; unique on the page'),
+  diff: z.string().optional().describe('With diff: what the action changed in the interactive snapshot (+ added, - removed, ~ changed), or the new page after a navigation'),
 });
+
+/** Every action's `diff` input: the snapshot diff in the same reply, so no snapshot call follows. */
+export const IncludeDiff = z.boolean().default(false).describe('Also return what the action changed in the interactive snapshot');

@@ -6,3 +6,4 @@ export { badTargetError, parseRef } from './ref-registry.js';
 export { describeLocator, parseLocator, type Locator } from './locator.js';
 export { untilInPage } from './frame-eval.js';
 export type { WalkNode } from './walker-types.js';
+export { stableLocator, locatorText } from './stable-locator.js';

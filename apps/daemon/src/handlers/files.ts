@@ -6,6 +6,7 @@ import { click } from '@argus/snapshot';
 import { type DownloadRecord, downloadsFor, publicRecord } from '../downloads.js';
 import type { Services } from '../services.js';
 import { confinePath, hasScope } from '@argus/security';
+import { actAndReport } from '../action-result.js';
 
 /**
  * What kind of upload target an element is: a file input; a field that takes typed or picked values
@@ -53,10 +54,16 @@ export function filesHandlers(services: Services): Handlers['files'] {
         if (kind.kind === 'file') {
           if (kind.disabled) throw new ArgusError('element_not_interactable', `${handle.label} is disabled.`);
           if (files.length > 1 && !kind.multiple) throw new ArgusError('invalid_input', `${handle.label} takes one file (no \`multiple\` attribute); got ${files.length}.`);
-          const { effects } = await page.act(() => handle.session.send('DOM.setFileInputFiles', { files, objectId: handle.objectId }));
+          const { effects } = await actAndReport(page, manager.engine(page), input, async () => {
+            // resolved again: the report's snapshot released the first handle's object
+            const current = await manager.engine(page).resolve(input.target);
+            await current.session.send('DOM.setFileInputFiles', { files, objectId: current.objectId });
+          });
           return { ...effects, element: handle.label, files, via: 'input' as const };
         }
-        const { effects } = await page.act(() => uploadViaChooser(handle.session, () => click(manager.engine(page), input.target, { timeoutMs: input.timeoutMs }), files, input.timeoutMs, handle.label));
+        const { effects } = await actAndReport(page, manager.engine(page), input, () =>
+          uploadViaChooser(handle.session, () => click(manager.engine(page), input.target, { timeoutMs: input.timeoutMs }), files, input.timeoutMs, handle.label),
+        );
         return { ...effects, element: handle.label, files, via: 'chooser' as const };
       }),
     download: async (input, ctx) => {

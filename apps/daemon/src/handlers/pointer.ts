@@ -5,6 +5,7 @@ import type { BrowserManager } from '../browser-manager.js';
 import { CLICK_LABEL, type CheckState, READ_CHECK } from '../check-state.js';
 import { type Point, parsePoint, pointFor } from '../pointer-geometry.js';
 import type { Services } from '../services.js';
+import { actAndReport, locatorOf } from '../action-result.js';
 
 type Button = 'left' | 'right' | 'middle';
 const BUTTON_BITS: Record<Button, number> = { left: 1, right: 2, middle: 4 };
@@ -72,12 +73,14 @@ export function pointerHandlers(services: Services): Handlers['pointer'] {
         const to = await pointFor(engine, page, input.to, input.timeoutMs);
         // the second lookup may have scrolled: re-measure the first unless it is raw coordinates
         const start = parsePoint(input.from) ? from : await pointFor(engine, page, input.from, input.timeoutMs);
-        const { value: mode, effects } = await page.act(() => drag(page, start, to, input.steps));
+        const source = parsePoint(input.from) ? undefined : input.from;
+        const toLocator = parsePoint(input.to) ? undefined : await locatorOf(engine, input.to);
+        const { value: mode, effects } = await actAndReport(page, engine, { target: source, diff: input.diff }, () => drag(page, start, to, input.steps));
         const state = mouseOf(page);
         state.x = to.x;
         state.y = to.y;
         state.pressed.clear();
-        return { ...effects, from: start, to, mode };
+        return { ...effects, from: start, to, mode, ...(toLocator === undefined ? {} : { toLocator }) };
       }),
     scrollIntoView: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -128,7 +131,7 @@ async function drag(page: Page, from: Point, to: Point, steps: number): Promise<
   }
 }
 
-async function setChecked(manager: BrowserManager, input: { target: string; tab?: string | undefined; timeoutMs: number }, want: boolean) {
+async function setChecked(manager: BrowserManager, input: { target: string; diff: boolean; tab?: string | undefined; timeoutMs: number }, want: boolean) {
   return manager.onTab(input.tab, async (page) => {
     const engine = manager.engine(page);
     const read = async () => {
@@ -142,14 +145,20 @@ async function setChecked(manager: BrowserManager, input: { target: string; tab?
         details: { element: handle.label },
       });
     }
-    if (state.checked === want) return { navigated: false, url: page.url, dialogs: [], consoleErrors: [], element: handle.label, checked: want, changed: false };
+    if (state.checked === want) {
+      const locator = await locatorOf(engine, input.target);
+      const unchanged = { navigated: false, url: page.url, dialogs: [], consoleErrors: [], element: handle.label, checked: want, changed: false };
+      return { ...unchanged, ...(locator === undefined ? {} : { locator }), ...(input.diff ? { diff: '(no changes: it already was)' } : {}) };
+    }
     if (!want && state.kind === 'radio') {
       throw new ArgusError('invalid_input', `${handle.label} is a radio button: clicking never unchecks it. Check another option of the group instead.`);
     }
     if (state.disabled) throw new ArgusError('element_not_interactable', `${handle.label} is disabled; it cannot be ${verb}ed until the page enables it.`);
-    const { effects } = await page.act(async () => {
+    const { effects } = await actAndReport(page, engine, input, async () => {
+      // the report's snapshot released the handle's object: resolve again
+      const current = await engine.resolve(input.target);
       if (state.visible || !state.hasLabel) await click(engine, input.target, { timeoutMs: input.timeoutMs });
-      else await page.callOn(handle.objectId, CLICK_LABEL, [], handle.session);
+      else await page.callOn(current.objectId, CLICK_LABEL, [], current.session);
     });
     const after = await read().catch(() => undefined);
     if (!effects.navigated && after && after.state.checked !== want) {

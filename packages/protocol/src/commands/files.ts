@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { ActionEffects, FilePath, Overwrite, TabId, Target, TimeoutMs } from '../common.js';
+import { ActionEffects, FilePath, IncludeDiff, Overwrite, TabId, Target, TimeoutMs } from '../common.js';
 
 export const DownloadInfo = z.object({
   id: z.string().describe('Download id (Chrome guid)'),
@@ -24,6 +24,7 @@ export const filesCommands = {
     input: z.object({
       target: Target.describe('A file input, or an element whose click opens a file chooser (ref or CSS selector)'),
       files: z.array(FilePath).min(1).max(100).describe('Files to upload (relative to your directory; inside your project, the temp dir or an allowed root)'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(5_000).describe('How long to wait for the element and for the file chooser'),
     }),

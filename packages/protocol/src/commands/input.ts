@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { ActionEffects, TabId, Target, TimeoutMs } from '../common.js';
+import { ActionEffects, IncludeDiff, TabId, Target, TimeoutMs } from '../common.js';
 
 const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to be actionable');
 
@@ -16,6 +16,7 @@ export const inputCommands = {
       target: Target,
       button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
       double: z.boolean().default(false).describe('Double-click'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: actionTimeout,
     }),
@@ -28,7 +29,7 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Move the mouse over an element.',
-    input: z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
     output: ActionEffects.extend({ element: z.string() }),
   }),
   fill: defineCommand({
@@ -41,6 +42,7 @@ export const inputCommands = {
     input: z.object({
       target: Target,
       text: z.string().max(1_000_000).describe('The new value'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: actionTimeout,
     }),
@@ -56,6 +58,7 @@ export const inputCommands = {
     input: z.object({
       text: z.string().min(1).max(100_000).describe('Text to type'),
       target: Target.optional().describe('Focus this element first'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: actionTimeout,
     }),
@@ -70,6 +73,7 @@ export const inputCommands = {
     summary: 'Press a key or combo such as Enter, Tab, Control+a, Shift+ArrowDown.',
     input: z.object({
       key: z.string().min(1).max(100).describe('Key name or combo joined by +, e.g. Control+Shift+K'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
     }),
     output: ActionEffects,
@@ -84,6 +88,7 @@ export const inputCommands = {
     input: z.object({
       target: Target,
       value: z.string().max(10_000).describe('Option value or label'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: actionTimeout,
     }),

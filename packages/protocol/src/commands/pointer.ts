@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { ActionEffects, TabId, Target, TimeoutMs } from '../common.js';
+import { ActionEffects, IncludeDiff, TabId, Target, TimeoutMs } from '../common.js';
 
 const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to be actionable');
 const Coordinate = z.number().min(-100_000).max(100_000);
@@ -22,7 +22,7 @@ export const pointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a checkbox, radio button or switch checked; clicks only when it is not checked yet, then verifies.',
-    input: z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
     output: CheckResult,
   }),
   uncheck: defineCommand({
@@ -32,7 +32,7 @@ export const pointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a checkbox or switch unchecked; clicks only when it is checked, then verifies.',
-    input: z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
     output: CheckResult,
   }),
   mouse: defineCommand({
@@ -71,6 +71,7 @@ export const pointerCommands = {
       from: z.string().min(1).max(2000).describe('Where to press: a ref, a CSS selector or "x,y" viewport coordinates'),
       to: z.string().min(1).max(2000).describe('Where to release: a ref, a CSS selector or "x,y" viewport coordinates'),
       steps: z.number().int().min(1).max(100).default(10).describe('Intermediate mouse moves between the two points'),
+      diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: actionTimeout,
     }),
@@ -78,6 +79,7 @@ export const pointerCommands = {
       from: Point.describe('Press point (viewport)'),
       to: Point.describe('Release point (viewport)'),
       mode: z.enum(['pointer', 'html5']).describe('pointer: mouse events only; html5: the page started a native drag and got dragenter/dragover/drop'),
+      toLocator: z.string().optional().describe('A stable locator for the drop target, like locator for the source'),
     }),
   }),
   scrollIntoView: defineCommand({

@@ -1,0 +1,50 @@
+import type { ActionEffects, Page } from '@argus/cdp';
+import { type SnapshotEngine, stableLocator } from '@argus/snapshot';
+
+export interface ActionReportOptions {
+  /** the element acted on (ref, locator or selector): its stable locator goes into the result */
+  target?: string | undefined;
+  /** also return the `-i` snapshot diff the action caused */
+  diff?: boolean | undefined;
+}
+
+/** What every action result adds to its effects (issue 12 §8: fewer round trips for agents). */
+export interface ActionReport {
+  /** a locator that replays the action after the page is reloaded (`role=button[name="Sign in"]`) */
+  locator?: string;
+  /** `+`/`-`/`~` lines of the interactive snapshot, before the action against after it */
+  diff?: string;
+}
+
+/**
+ * Runs an action through `page.act` and reports, besides its effects, the target's stable locator
+ * (found before the action: a Delete button may be gone after it) and, when asked, the snapshot
+ * diff it caused. The diff takes an interactive snapshot before and one after (the latter also
+ * becomes the baseline of the next `snapshot -i --diff`); after a navigation the new page's
+ * snapshot is returned whole, since a diff against another document says nothing useful.
+ */
+export async function actAndReport<T>(
+  page: Page,
+  engine: SnapshotEngine,
+  options: ActionReportOptions,
+  run: () => Promise<T>,
+): Promise<{ value: T; effects: ActionEffects & ActionReport }> {
+  // the snapshot first: a walk releases the remote objects of earlier resolves
+  if (options.diff) await engine.snapshot({ interactive: true });
+  const locator = options.target === undefined ? undefined : await locatorOf(engine, options.target);
+  const { value, effects } = await page.act(run);
+  const report: ActionReport = locator === undefined ? {} : { locator };
+  if (options.diff) {
+    const after = await engine.snapshot({ interactive: true, diff: !effects.navigated }).catch(() => undefined);
+    if (after) report.diff = effects.navigated ? `(navigated: the new page)\n${after.text}` : after.text;
+  }
+  return { value, effects: { ...effects, ...report } };
+}
+
+/** The stable locator of a target, or undefined (a target that does not resolve fails in the action itself). */
+export async function locatorOf(engine: SnapshotEngine, target: string): Promise<string | undefined> {
+  const handle = await engine.resolve(target).catch(() => undefined);
+  // locators and selectors resolve in the top document: an element of a frame gets none
+  if (!handle || handle.frameId !== engine.page.mainFrameId) return undefined;
+  return stableLocator(handle);
+}
