@@ -29,10 +29,10 @@ export const CORE_TOOLS: readonly string[] = [
 
 /**
  * Tuning knobs the `core` profile does not advertise, to keep its tool list small: core tools act on
- * the active tab (`argus_tab` switches it) with the daemon's default timeouts. The fields are still
- * accepted; `full` and `--tools` list them.
+ * the active tab (`argus_tab` switches it) with the daemon's default timeouts and entry limits. The
+ * fields are still accepted; `full` and `--tools` list them.
  */
-export const CORE_HIDDEN_FIELDS: readonly string[] = ['tab', 'timeoutMs'];
+export const CORE_HIDDEN_FIELDS: readonly string[] = ['tab', 'timeoutMs', 'limit'];
 
 export interface ToolSelection {
   profile?: Profile | undefined;

@@ -39,7 +39,7 @@ describe('runTool', () => {
     expect(missing).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(missing.text).toMatch(/^error\[invalid_input\]: Invalid arguments for argus_click: target: /);
     const unknown = await runTool(spec('argus_click'), { target: 'e1', selector: '#x' }, { caller, envelope: undefined });
-    expect(unknown.text).toMatch(/unknown argument selector \(expected: target, button, double, tab, timeoutMs\)/);
+    expect(unknown.text).toMatch(/unknown argument selector \(expected: target, button, double, diff, tab, timeoutMs\)/);
     const wrongType = await runTool(spec('argus_snapshot'), { depth: 'deep' }, { caller, envelope: undefined });
     expect(wrongType.text).toMatch(/depth: /);
     const badUrl = await runTool(spec('argus_goto'), { url: 'javascript:alert(1)' }, { caller, envelope: undefined });

@@ -11,7 +11,7 @@ export const Target = z
   .string()
   .min(1)
   .max(2000)
-  .describe('Element: a snapshot ref (e12), a locator (role=button[name="Save"], text=Save, label=Email) or a CSS selector');
+  .describe('Element: snapshot ref (e12), locator (text=Save, label=Email, role=button[name="Save"]) or CSS selector');
 
 export const TimeoutMs = z
   .number()
@@ -53,7 +53,7 @@ export const FilePath = z
   .describe('A path, relative to your current directory (~ is your home); inside your project, the temp dir or an allowed root');
 
 /** Whether a command that writes a file may replace one that exists. */
-export const Overwrite = z.boolean().default(false).describe('Replace the file if it exists (otherwise an existing file is an error)');
+export const Overwrite = z.boolean().default(false).describe('Replace an existing file (else file_exists)');
 
 /** Characters of a page title kept in results: a page sets its title, and a 6,000-character one flooded replies. */
 export const TITLE_MAX = 200;
@@ -85,4 +85,4 @@ export const ActionEffects = z.object({
 });
 
 /** Every action's `diff` input: the snapshot diff in the same reply, so no snapshot call follows. */
-export const IncludeDiff = z.boolean().default(false).describe('Also return what the action changed in the interactive snapshot');
+export const IncludeDiff = z.boolean().default(false).describe('Also return the snapshot diff it caused');

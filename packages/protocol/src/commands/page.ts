@@ -110,7 +110,7 @@ export const pageCommands = {
     scope: 'read',
     summary: 'Capture the viewport, the full page, one element or a clip as PNG, JPEG or WebP; to a file and/or as base64.',
     input: z.object({
-      path: FilePath.optional().describe('Where to write the image (relative to your directory; inside your project, the temp dir or an allowed root; needs write scope); default: <state dir>/captures/ (no file with --base64)'),
+      path: FilePath.optional().describe('Image file, relative to your directory (needs write scope); default: <state dir>/captures/ (none with --base64)'),
       overwrite: Overwrite,
       full: z.boolean().default(false).describe('Capture the full scrollable page'),
       ref: Target.optional().describe('Capture only this element (ref or CSS selector)'),
