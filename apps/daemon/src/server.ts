@@ -44,7 +44,26 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
 }
 
 function statusText(status: number): string {
-  return ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests' } as Record<number, string>)[status] ?? 'Error';
+  return ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large' } as Record<number, string>)[status] ?? 'Error';
+}
+
+/**
+ * A request Node's HTTP parser refuses before any handler runs (a query's `?input=` past the 16 KB
+ * header limit, a malformed request line) gets the contract's typed error body instead of Node's bare
+ * status line, so clients see `payload_too_large` / `invalid_input` with what to do next.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const argus = tooLarge
+    ? { code: 'payload_too_large', message: 'The request line and headers exceed 16 KB: a query input this large does not fit in a URL. Send less (shorter text, fewer items), or use the mutation form of the command.' }
+    : { code: 'invalid_input', message: `The daemon could not parse the HTTP request (${error.code ?? 'malformed'}). Use the Argus client or CLI.` };
+  const body = JSON.stringify({ error: { message: argus.message, code: tooLarge ? -32600 : -32700, data: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'PARSE_ERROR', httpStatus: status, argus } } });
+  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 /**
@@ -99,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     trpcHandler(req, res);
   });
   server.keepAliveTimeout = 30_000;
+  server.on('clientError', answerClientError);
 
   const perToken = new ConnectionLimiter(options.maxSocketsPerToken ?? 16);
   const wss = new WebSocketServer({

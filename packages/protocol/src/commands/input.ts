@@ -56,7 +56,8 @@ export const inputCommands = {
     scope: 'write',
     summary: 'Type text into the focused element (or focus a target first), as keyboard input.',
     input: z.object({
-      text: z.string().min(1).max(100_000).describe('Text to type'),
+      // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
+      text: z.string().min(1).max(10_000).describe('Text to type, as key presses (at most 10,000 characters; to set a long value at once, use fill)'),
       target: Target.optional().describe('Focus this element first'),
       diff: IncludeDiff,
       tab: TabId.optional(),
