@@ -34,3 +34,23 @@ export function callerCwd(raw: unknown): string | undefined {
   }
   return resolve(cwd);
 }
+
+/** The HTTP header (and WebSocket URL parameter `client`) a client names itself in: for logs and approvals. */
+export const CLIENT_HEADER = 'x-argus-client';
+
+/**
+ * The name a caller gives itself (`cli`, `mcp-1234-ab12`), or undefined. Informational only: it
+ * labels log lines and approvals (so an MCP server can ask its own user about its own calls) and
+ * grants nothing. Anything but a short plain name is ignored rather than refused.
+ */
+export function callerName(raw: unknown): string | undefined {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string') return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+  return /^[\w.:-]{1,64}$/.test(name) ? name : undefined;
+}

@@ -7,7 +7,7 @@ import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import { CWD_HEADER, callerCwd } from './caller-cwd.js';
+import { CLIENT_HEADER, CWD_HEADER, callerCwd, callerName } from './caller-cwd.js';
 
 export interface ServerOptions {
   router: AppRouter;
@@ -41,6 +41,12 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
   socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   socket.destroy();
+}
+
+/** Adds the name the caller gave itself, if any (labels only: it grants nothing). */
+function withName(ctx: CallContext, raw: unknown): CallContext {
+  const client = callerName(raw);
+  return client === undefined ? ctx : { ...ctx, client };
 }
 
 function statusText(status: number): string {
@@ -89,7 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     router: options.router,
     basePath: '/trpc/',
     maxBodySize: MAX_MESSAGE_BYTES,
-    createContext: ({ req }): CallContext => ({ ...contextFor(req), cwd: callerCwd(req.headers[CWD_HEADER]) }),
+    createContext: ({ req }): CallContext => withName({ ...contextFor(req), cwd: callerCwd(req.headers[CWD_HEADER]) }, req.headers[CLIENT_HEADER]),
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
@@ -153,7 +159,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     createContext: ({ req }): CallContext => {
       options.onActivity();
       // the caller's directory rides in the upgrade URL (`?cwd=`, URI-encoded): it is not a secret
-      return { ...contextFor(req), cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(req.url ?? '')?.[1]) };
+      const url = req.url ?? '';
+      return withName({ ...contextFor(req), cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(url)?.[1]) }, /[?&]client=([^&]*)/.exec(url)?.[1]);
     },
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon, toArgusError } from '@argus/client';
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
+import { WebSocket } from 'ws';
 
 /** Path of the daemon's entry: this package's `daemon-main` (the daemon plus MCP on its tunnel listener). */
 export function daemonEntry(): string {
@@ -33,9 +35,21 @@ export function invoke(connection: Connection, command: AnyCommand, input: unkno
  * first call), and when a call finds the daemon gone (`daemon_unreachable`), reconnects once,
  * starting a fresh daemon, and retries the call.
  */
+/** A command waiting for an approval, as `approvals.watch` streams it. */
+export interface PendingApproval {
+  id: string;
+  command: string;
+  summary: string;
+  reason: string;
+  client: string | null;
+  expiresInMs: number;
+}
+
 export class DaemonLink {
   private connection: Promise<Connection> | undefined;
   private readonly options: DaemonLinkOptions;
+  /** This server's name at the daemon: approvals its own calls wait for carry it. */
+  readonly name = `mcp-${process.pid}-${randomBytes(3).toString('hex')}`;
 
   constructor(options: DaemonLinkOptions = {}) {
     this.options = options;
@@ -46,7 +60,7 @@ export class DaemonLink {
   }
 
   private connect(): Promise<Connection> {
-    const pending = connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http' });
+    const pending = connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http', name: this.name, WebSocket });
     // A failed connect must not stick: the next call tries again.
     pending.catch(() => {
       if (this.connection === pending) this.connection = undefined;
@@ -67,7 +81,7 @@ export class DaemonLink {
       if (stateDir && state && !(await daemonAnswers(state))) {
         await startDaemon({ daemonEntry: this.entry(), stateDir, env: this.options.env, cwd: this.options.cwd });
       }
-      return connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http', ...(stateDir ? { stateDir } : {}) });
+      return connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http', name: this.name, WebSocket, ...(stateDir ? { stateDir } : {}) });
     })();
     next.catch(() => {
       if (this.connection === next) this.connection = undefined;
@@ -89,6 +103,16 @@ export class DaemonLink {
         throw toArgusError(retryError);
       }
     }
+  }
+
+  /**
+   * Streams approvals as they start waiting (over the WebSocket; calls stay on HTTP). Resolves once
+   * subscribed; `onEnd` runs when the stream breaks (daemon gone), so the caller can watch again.
+   */
+  async watchApprovals(onPending: (pending: PendingApproval) => void, onEnd: () => void): Promise<() => void> {
+    const connection = await (this.connection ??= this.connect());
+    const subscription = connection.client.approvals.watch.subscribe({}, { onData: onPending, onError: onEnd, onComplete: onEnd });
+    return () => subscription.unsubscribe();
   }
 
   /** Closes the client side (the daemon keeps running: the CLI and other agents share it). */

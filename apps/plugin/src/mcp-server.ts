@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ContentEnvelope, ENVELOPE_RULE } from '@argus/security';
+import { type ApprovalSource, ApprovalElicitor } from './approvals-elicit.js';
 import { selectTools } from './profiles.js';
 import { type CommandCaller, type ToolOutcome, runTool } from './run-tool.js';
 import { type ToolSpec, allToolSpecs } from './tool-specs.js';
@@ -38,6 +39,8 @@ export interface McpServerOptions {
   caller: CommandCaller;
   /** Tool specs to choose from (default: generated from the manifest). */
   specs?: readonly ToolSpec[];
+  /** Approvals its calls wait for, asked of the client's user through MCP elicitation when it supports it. */
+  approvals?: ApprovalSource | undefined;
 }
 
 /**
@@ -45,19 +48,21 @@ export interface McpServerOptions {
  * manifest at run time and their JSON schemas are tuned for tokens, which `McpServer.registerTool`
  * would regenerate from zod.
  */
-export function createMcpServer({ options, caller, specs = allToolSpecs() }: McpServerOptions): Server {
+export function createMcpServer({ options, caller, specs = allToolSpecs(), approvals }: McpServerOptions): Server {
   const tools = selectTools(specs, options);
   const byName = new Map(tools.map((spec) => [spec.name, spec]));
   const listed = tools.map(mcpTool);
   const envelope = options.untrustedEnvelope ? new ContentEnvelope() : undefined;
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  const elicitor = approvals ? new ApprovalElicitor(server, approvals, caller) : undefined;
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
     if (!spec) {
       const text = `error[invalid_input]: Unknown tool ${request.params.name}. Available: ${[...byName.keys()].join(', ')}.`;
       return { isError: true, content: [{ type: 'text', text }] };
     }
+    await elicitor?.ensure();
     return mcpResult(await runTool(spec, request.params.arguments, { caller, envelope }));
   });
   return server;

@@ -21,7 +21,7 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
       process.stdout.write(USAGE);
       process.exit(0);
     }
-    server = createMcpServer({ options, caller: link });
+    server = createMcpServer({ options, caller: link, approvals: link });
   } catch (error) {
     process.stderr.write(isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`);
     process.exit(2);

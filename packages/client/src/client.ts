@@ -28,6 +28,11 @@ export interface ClientOptions {
    * `x-argus-cwd` header). Absent: the daemon's workspace.
    */
   cwd?: string | undefined;
+  /**
+   * A short name for this client (letters, digits, `.:_-`; sent as `x-argus-client`): it labels the
+   * daemon's log lines and the approvals its calls wait for. Grants nothing.
+   */
+  name?: string | undefined;
 }
 
 export interface ClientHandle {
@@ -63,12 +68,17 @@ function withArgusErrors<T extends object>(target: T): T {
 export function createArgusClient(options: ClientOptions): ClientHandle {
   const cwd = options.cwd === undefined ? undefined : encodeURIComponent(options.cwd);
   // the directory is URI-encoded: a header carries Latin-1 only, a path may hold any character
-  const headers: Record<string, string> = cwd === undefined ? { authorization: `Bearer ${options.token}` } : { authorization: `Bearer ${options.token}`, 'x-argus-cwd': cwd };
+  const name = options.name === undefined ? undefined : encodeURIComponent(options.name);
+  const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+  if (cwd !== undefined) headers['x-argus-cwd'] = cwd;
+  if (name !== undefined) headers['x-argus-client'] = name;
+  // neither is secret: over the WebSocket they ride in the upgrade URL
+  const wsParams = [cwd === undefined ? '' : `cwd=${cwd}`, name === undefined ? '' : `client=${name}`].filter(Boolean).join('&');
   const wsUrl = `${options.url.replace(/^http/, 'ws')}/trpc`;
   let authenticated: AuthenticatedWs | undefined;
   const ws = () => {
     if (!options.WebSocket) throw new Error('This call needs a WebSocket: pass `WebSocket` from the ws package');
-    authenticated ??= authenticatedWsLink({ url: cwd === undefined ? wsUrl : `${wsUrl}?cwd=${cwd}`, token: options.token, WebSocket: options.WebSocket });
+    authenticated ??= authenticatedWsLink({ url: wsParams ? `${wsUrl}?${wsParams}` : wsUrl, token: options.token, WebSocket: options.WebSocket });
     return authenticated.link;
   };
   const transport = options.transport ?? 'http';

@@ -23,6 +23,8 @@ export interface ConnectOptions {
   daemonEnv?: NodeJS.ProcessEnv;
   transport?: ClientOptions['transport'];
   WebSocket?: unknown;
+  /** This client's name for logs and approvals (see ClientOptions.name). */
+  name?: string | undefined;
   startTimeoutMs?: number;
 }
 
@@ -98,7 +100,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   let state = readState(stateDir);
   let started = false;
   const clientFor = (current: DaemonState): Connection => ({
-    ...createArgusClient({ url: daemonUrl(current), token: current.token, transport: options.transport ?? 'http', WebSocket: options.WebSocket, cwd: resolve(options.cwd ?? process.cwd()) }),
+    ...createArgusClient({ url: daemonUrl(current), token: current.token, transport: options.transport ?? 'http', WebSocket: options.WebSocket, cwd: resolve(options.cwd ?? process.cwd()), name: options.name }),
     state: current,
     stateDir,
     started,

@@ -17,7 +17,30 @@ interface Pending extends ApprovalRequest {
   settle(decision: 'approved' | 'denied'): void;
 }
 
-export type ApprovalListener = (pending: { id: string; command: string; summary: string; reason: string }) => void;
+/** A waiting command as callers see it (`argus approvals`, `approvals.watch`). */
+export interface PendingView {
+  id: string;
+  command: string;
+  summary: string;
+  reason: string;
+  client: string | null;
+  waitingMs: number;
+  expiresInMs: number;
+}
+
+export type ApprovalListener = (pending: PendingView) => void;
+
+function view(entry: Pending, now: number): PendingView {
+  return {
+    id: entry.id,
+    command: entry.command,
+    summary: entry.summary,
+    reason: entry.reason,
+    client: entry.client ?? null,
+    waitingMs: now - entry.createdAt,
+    expiresInMs: Math.max(0, entry.createdAt + entry.timeoutMs - now),
+  };
+}
 
 /**
  * Commands waiting for the operator. `request` resolves once approved, and rejects with
@@ -53,23 +76,16 @@ export class ApprovalQueue {
       const timer = setTimeout(() => finish('timeout'), request.timeoutMs);
       const onAbort = () => finish('cancelled');
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, { ...request, id, createdAt, settle: (decision) => finish(decision) });
+      const entry: Pending = { ...request, id, createdAt, settle: (decision) => finish(decision) };
+      this.pending.set(id, entry);
       this.log.info('approval.requested', { id, command: request.command, summary: request.summary, reason: request.reason, client: request.client });
-      for (const listener of this.listeners) listener({ id, command: request.command, summary: request.summary, reason: request.reason });
+      for (const listener of this.listeners) listener(view(entry, createdAt));
     });
   }
 
-  list() {
+  list(): PendingView[] {
     const now = Date.now();
-    return [...this.pending.values()].map((entry) => ({
-      id: entry.id,
-      command: entry.command,
-      summary: entry.summary,
-      reason: entry.reason,
-      client: entry.client ?? null,
-      waitingMs: now - entry.createdAt,
-      expiresInMs: Math.max(0, entry.createdAt + entry.timeoutMs - now),
-    }));
+    return [...this.pending.values()].map((entry) => view(entry, now));
   }
 
   decide(id: string, decision: 'approved' | 'denied'): { id: string; command: string; decision: 'approved' | 'denied' } {

@@ -26,6 +26,18 @@ export const approvalsCommands = {
     input: z.object({}),
     output: z.object({ pending: z.array(Pending) }),
   }),
+  watch: defineCommand({
+    name: 'approvals.watch',
+    cli: { verb: 'approvals --follow', examples: ['argus approvals --follow', 'argus approvals --follow --json'] },
+    tool: false,
+    kind: 'subscription',
+    // what waits is no secret from callers that may list it; the MCP server watches so it can ask
+    // its user (MCP elicitation) about the approvals its own calls wait for
+    scope: 'read',
+    summary: 'Stream commands as they start waiting for an approval (those already waiting first), until Ctrl-C.',
+    input: z.object({}),
+    output: Pending,
+  }),
   approve: defineCommand({
     name: 'approvals.approve',
     cli: { verb: 'approve', positionals: ['id'], examples: ['argus approve a7f3'] },
