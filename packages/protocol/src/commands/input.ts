@@ -57,7 +57,7 @@ export const inputCommands = {
     summary: 'Type text into the focused element (or focus a target first), as keyboard input.',
     input: z.object({
       // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
-      text: z.string().min(1).max(10_000).describe('Text to type, as key presses (at most 10,000 characters; to set a long value at once, use fill)'),
+      text: z.string().min(1).max(10_000).describe('Text to type as key presses (max 10,000; fill sets long values)'),
       target: Target.optional().describe('Focus this element first'),
       diff: IncludeDiff,
       tab: TabId.optional(),

@@ -74,7 +74,7 @@ export const pageCommands = {
       text: z.string().min(1).max(2000).optional().describe('Wait until this text appears in the page'),
       load: z.boolean().optional().describe('Wait for the load event'),
       idle: z.boolean().optional().describe('Wait until no network request is in flight for 500 ms'),
-      download: z.boolean().optional().describe('Wait until a download (already started or the next one) has finished; see `argus downloads`'),
+      download: z.boolean().optional().describe('Wait until a download (started or next) has finished'),
       ms: z.number().int().min(0).max(60_000).optional().describe('Wait this many milliseconds'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(10_000),
@@ -119,11 +119,11 @@ export const pageCommands = {
         .max(200)
         .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
         .optional()
-        .describe('Capture this rectangle of the page: x,y,width,height in CSS pixels from the top-left of the document'),
+        .describe('Rectangle x,y,width,height in CSS px from the page top-left'),
       format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Image format; default from the path extension, else png'),
       quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100 (not for png)'),
       base64: z.boolean().default(false).describe('Return the image as base64 in the output; a file is written only when a path is given'),
-      annotate: z.boolean().default(false).describe('Draw the ref labels of the latest snapshot on their elements (removed right after)'),
+      annotate: z.boolean().default(false).describe('Label elements with their latest snapshot refs'),
       tab: TabId.optional(),
     }),
     output: z.object({

@@ -18,7 +18,7 @@ export const snapshotCommands = {
       interactive: z.boolean().default(false).describe('Only interactive elements, with the nearest heading or landmark as context'),
       depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
       scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
-      maxChars: z.number().int().min(200).max(10_000_000).optional().describe('Cut the text at a line boundary after this many characters and return a cursor'),
+      maxChars: z.number().int().min(200).max(10_000_000).optional().describe('Cut at a line boundary after N characters; returns a cursor'),
       cursor: z.string().min(1).max(64).optional().describe('Continue a cut snapshot from this cursor'),
       diff: z.boolean().default(false).describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
       tab: TabId.optional(),
