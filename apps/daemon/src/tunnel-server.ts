@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArgusError, type AppRouter, type CallContext } from '@argus/protocol';
-import { bearerToken } from '@argus/security';
+import { bearerToken, isLoopbackHostHeader, isLoopbackHostname } from '@argus/security';
 import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { callAs } from './dispatch.js';
@@ -37,10 +37,9 @@ export interface TunnelOptions {
   onExpired?: (tokenId: string) => Promise<unknown>;
 }
 
-const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/i;
-
+/** Whether the tunnel's bind address is this machine only (then the Host header must be a loopback name). */
 export function isLoopbackAddress(host: string): boolean {
-  return host === '::1' || host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return isLoopbackHostname(host);
 }
 
 function contextFor(token: SharedToken): CallContext {
@@ -126,7 +125,7 @@ export class Tunnel {
     if (path === '/health') return json(res, 200, { ok: true });
     if (req.headers.origin !== undefined) return json(res, 403, { error: { code: 'forbidden', message: 'Cross-origin requests are refused: browsers may not call the Argus tunnel.' } });
     // DNS rebinding: on loopback, only loopback names (any port: an SSH tunnel's far end has its own)
-    if (this.running && isLoopbackAddress(this.running.host) && !LOOPBACK_HOST.test(req.headers.host ?? '')) {
+    if (this.running && isLoopbackAddress(this.running.host) && !isLoopbackHostHeader(req.headers.host, 'any')) {
       return json(res, 421, { error: { code: 'forbidden', message: 'Host must be a loopback name (127.0.0.1, localhost, [::1]).' } });
     }
     if (path.startsWith('/trpc/')) return this.trpc(req, res);

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createArgusClient } from '@argus/client';
@@ -139,6 +140,28 @@ describe('tunnel listener and shared tokens', () => {
     expect((await h.client.tabs.list.query({})).tabs.map((entry) => entry.id)).not.toContain(tab);
     expect((await h.client.token.list.query({})).tokens.find((token) => token.id === minted.id)?.expired).toBe(true);
     expect(logLines().some((line) => line.event === 'tunnel.denied' && line.reason === 'expired' && line.token === minted.id)).toBe(true);
+    close();
+  });
+});
+
+describe('tunnel listener: browser and DNS-rebinding requests', () => {
+  it('refuses a foreign Host (421) and any Origin (403) before looking at the token', async () => {
+    const { minted, close } = await share({ name: 'remote-host' });
+    const { port } = new URL(minted.url);
+    const send = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: Number(port), path: '/mcp', method: 'POST', headers: { authorization: `Bearer ${minted.token}`, 'content-type': 'application/json', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+    expect(await send({ host: 'evil.example' })).toBe(421);
+    expect(await send({ host: `evil.example:${port}` })).toBe(421);
+    expect(await send({ host: `127.0.0.1:${port}`, origin: 'https://evil.example' })).toBe(403);
+    // a loopback name on another port is what an SSH forward's far end looks like: let through to auth
+    expect(await send({ host: 'localhost:2222' })).not.toBe(421);
     close();
   });
 });

@@ -6,13 +6,18 @@
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** Whether `Host` is a loopback name with exactly `port` (`127.0.0.1:4321`, `localhost:4321`, `[::1]:4321`). */
-export function isLoopbackHostHeader(host: string | undefined, port: number): boolean {
+/**
+ * Whether `Host` is a loopback name with exactly `port` (`127.0.0.1:4321`, `localhost:4321`,
+ * `[::1]:4321`), or with any port or none for `'any'`. One check for the daemon, relay and tunnel.
+ */
+export function isLoopbackHostHeader(host: string | undefined, port: number | 'any'): boolean {
   if (!host) return false;
-  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(host.trim().toLowerCase());
+  // 'any': a listener reached through a forward (an SSH tunnel's far end has its own port, or none)
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.trim().toLowerCase());
   if (!match) return false;
-  const [, name = '', portText = ''] = match;
-  return LOOPBACK_NAMES.has(name) && Number(portText) === port;
+  const [, name = '', portText] = match;
+  if (!LOOPBACK_NAMES.has(name)) return false;
+  return port === 'any' || (portText !== undefined && Number(portText) === port);
 }
 
 /**

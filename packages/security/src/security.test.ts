@@ -77,6 +77,9 @@ describe('origin, address and host checks', () => {
     expect(isLoopbackHostHeader('evil.example:4000', 4000)).toBe(false);
     expect(isLoopbackHostHeader('127.0.0.1', 4000)).toBe(false);
     expect(isLoopbackHostHeader(undefined, 4000)).toBe(false);
+    // a forwarded listener (the tunnel) takes any port, or none, but still only loopback names
+    expect(['127.0.0.1:9', 'localhost', '[::1]:65000'].every((host) => isLoopbackHostHeader(host, 'any'))).toBe(true);
+    expect(['evil.example', 'evil.example:80', '127.0.0.1.nip.io:80', ''].some((host) => isLoopbackHostHeader(host, 'any'))).toBe(false);
     expect(['localhost', '127.0.0.1', '[::1]', 'app.localhost'].every(isLoopbackHostname)).toBe(true);
     expect(['203.0.113.7', 'example.com', '127.0.0.1.nip.io', '0.0.0.0'].some(isLoopbackHostname)).toBe(false);
   });
