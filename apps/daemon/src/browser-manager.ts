@@ -1,5 +1,21 @@
 import { ArgusError } from '@argus/protocol';
-import { Browser, type BrowserOptions, type ChromeProcess, type NavigationGuard, type Page, ProtocolError, type Transport, TransportClosedError, connectCri, launchChrome, resolveBrowserEndpoint } from '@argus/cdp';
+import {
+  Browser,
+  type BrowserOptions,
+  CdpTimeoutError,
+  type ChromeProcess,
+  CommandCancelledError,
+  type NavigationGuard,
+  type Page,
+  PageUnresponsiveError,
+  ProtocolError,
+  type Transport,
+  TransportClosedError,
+  connectCri,
+  launchChrome,
+  outsideCommandScope,
+  resolveBrowserEndpoint,
+} from '@argus/cdp';
 import { type SnapshotEngine } from '@argus/snapshot';
 import type { Logger } from './logger.js';
 import { asDaemon, currentClient } from './caller.js';
@@ -77,7 +93,8 @@ export class BrowserManager {
       throw new ArgusError('browser_crashed', `The browser ${reason}. It will be relaunched on your next command; tabs and refs from before are gone.`);
     }
     if (this.browser && !this.browser.closed) return this.browser;
-    this.starting ??= asDaemon(() => this.start()).finally(() => {
+    // shared by every command: never bound by (or cancelled with) the one that happened to start it
+    this.starting ??= asDaemon(() => outsideCommandScope(() => this.start())).finally(() => {
       this.starting = undefined;
     });
     return this.starting;
@@ -255,6 +272,11 @@ export class BrowserManager {
 
   translate(error: unknown, page?: Page): ArgusError {
     if (error instanceof ArgusError) return error;
+    if (error instanceof PageUnresponsiveError) return unresponsive(error, page);
+    if (error instanceof CommandCancelledError) return new ArgusError('cancelled', `${error.message}; nothing more was done.`, { cause: error });
+    if (error instanceof CdpTimeoutError) {
+      return new ArgusError('timeout', `${error.message}. Retry with a longer --timeout-ms; if it keeps happening, see .argus/daemon.log.`, { cause: error });
+    }
     if (error instanceof TransportClosedError) {
       if (this.crashed || !this.running) {
         return new ArgusError('browser_crashed', 'The browser went away during the command. It will be relaunched on your next command.', { cause: error });
@@ -303,3 +325,12 @@ export class BrowserManager {
   }
 }
 
+function unresponsive(error: PageUnresponsiveError, page: Page | undefined): ArgusError {
+  const where = page ? `Tab ${page.id} (${page.url})` : 'The page';
+  return new ArgusError(
+    'page_unresponsive',
+    `${where} is not answering: a script on it has kept its main thread busy for ${Math.max(1, Math.round(error.silentMs / 1000))} s (an endless loop?). ` +
+      '`argus reload` or `argus goto <url>` stops the script (Runtime.terminateExecution) and loads a page; `argus closetab` closes it. Other tabs are not affected.',
+    { cause: error, details: { tab: page?.id, silentMs: Math.round(error.silentMs) } },
+  );
+}

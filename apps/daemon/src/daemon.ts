@@ -12,6 +12,7 @@ import { createDispatch } from './dispatch.js';
 import { assertPageAllowed, guardFileUrls } from './file-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { cdpUrlOf } from './handlers/session.js';
+import { withCommandScopes } from './command-scopes.js';
 import { Logger } from './logger.js';
 import { RelayHost } from './relay-host.js';
 import { type RunningServer, startServer } from './server.js';
@@ -149,7 +150,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     dispatch: createDispatch(() => router),
   };
   const { tunnel } = services;
-  const router: AppRouter = buildRouter(runAsClient(createHandlers(services), log), {
+  const router: AppRouter = buildRouter(withCommandScopes(runAsClient(createHandlers(services), log)), {
     // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
     // then the operator's policy (domains, approvals); both refuse by throwing
     authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),

@@ -1,4 +1,4 @@
-import type { Page } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { ElementHandle, SnapshotEngine } from '@argus/snapshot';
 
@@ -24,6 +24,7 @@ export async function isolatedContext(page: Page): Promise<number> {
   try {
     return await page.frames.isolatedWorld(page.mainFrameId);
   } catch (error) {
+    if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
     throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.', { cause: error });
   }
 }

@@ -14,3 +14,6 @@ export * from './keys.js';
 export * from './navigation.js';
 export * from './image-capture.js';
 export * from './navigation-guard.js';
+export * from './command-scope.js';
+export * from './call-deadline.js';
+export * from './page-navigation.js';

@@ -1,17 +1,34 @@
 import type { Session } from './session.js';
+import { TransportClosedError } from './transport.js';
+
+/** A tab opened by the watched page during an action (a `target=_blank` link, `window.open`). */
+export interface OpenedTab {
+  id: string;
+  url: string;
+}
 
 /**
  * Watches a page's main frame from just before an action until after it, so the action can tell
  * whether it started a navigation and wait for exactly that document. Event driven only.
+ *
+ * Only a cross-document navigation of this tab counts as `requested`: Chrome fires
+ * `frameStartedLoading` for same-document navigations too (a fragment link, `history.pushState`),
+ * and those never commit a new loader, so waiting on them would wait for what will not come.
  */
 export class NavigationWatcher {
+  /** A cross-document navigation of the main frame was requested or started. */
   requested = false;
   sameDocumentUrl: string | undefined;
   /** loaderId of the newest committed document of the main frame. */
   committedLoader: string | undefined;
   committedUrl: string | undefined;
   /** The main frame's requested navigation became a download (it will never commit). */
-  downloadStarted = false;
+  download: { url: string; filename: string } | undefined;
+  /** The main frame stopped loading after a request without committing (204, cancelled, download). */
+  stoppedWithoutCommit = false;
+  readonly openedTabs: OpenedTab[] = [];
+  /** A `window.open` URL seen before its target was announced. */
+  private pendingOpenUrl: string | undefined;
   private readonly lifecycle = new Map<string, Set<string>>();
   private readonly waiters = new Set<() => void>();
   private readonly offs: Array<() => void>;
@@ -19,17 +36,20 @@ export class NavigationWatcher {
   constructor(
     private readonly session: Session,
     private readonly mainFrameId: () => string,
+    /** The browser (root) session, to see tabs this page opens; the page's own target id. */
+    opener?: { root: Session; targetId: string },
   ) {
     const isMain = (frameId: string) => frameId === this.mainFrameId();
     this.offs = [
       session.on('Page.frameRequestedNavigation', (event) => {
-        if (isMain(event.frameId)) this.mark(() => (this.requested = true));
+        // newTab/newWindow dispositions open another tab; `download` never navigates this one
+        if (isMain(event.frameId) && event.disposition === 'currentTab') this.mark(() => (this.requested = true));
       }),
       session.on('Page.frameStartedNavigating', (event) => {
-        if (isMain(event.frameId) && !event.navigationType.startsWith('sameDocument')) this.mark(() => (this.requested = true));
+        if (isMain(event.frameId) && !event.navigationType.toLowerCase().includes('samedocument')) this.mark(() => (this.requested = true));
       }),
-      session.on('Page.frameStartedLoading', (event) => {
-        if (isMain(event.frameId)) this.mark(() => (this.requested = true));
+      session.on('Page.frameStoppedLoading', (event) => {
+        if (isMain(event.frameId) && this.requested && this.committedLoader === undefined) this.mark(() => (this.stoppedWithoutCommit = true));
       }),
       session.on('Page.frameNavigated', (event) => {
         if (event.frame.parentId) return;
@@ -47,12 +67,34 @@ export class NavigationWatcher {
         if (isMain(event.frameId)) this.mark(() => (this.sameDocumentUrl = event.url));
       }),
       session.on('Page.downloadWillBegin', (event) => {
-        if (isMain(event.frameId)) this.mark(() => (this.downloadStarted = true));
+        if (isMain(event.frameId)) this.mark(() => (this.download = { url: event.url, filename: event.suggestedFilename }));
       }),
       session.on('Page.lifecycleEvent', (event) => {
         if (isMain(event.frameId)) this.mark(() => this.record(event.loaderId, event.name));
       }),
     ];
+    if (opener) {
+      this.offs.push(
+        opener.root.on('Target.targetCreated', ({ targetInfo }) => {
+          if (targetInfo.type === 'page' && targetInfo.openerId === opener.targetId) this.mark(() => this.openedTabs.push({ id: targetInfo.targetId, url: targetInfo.url }));
+        }),
+        // the new tab's URL is known from windowOpen before its target has navigated
+        session.on('Page.windowOpen', (event) => {
+          const blank = this.openedTabs.find((tab) => !tab.url || tab.url === 'about:blank');
+          if (blank) blank.url = event.url;
+          else this.pendingOpenUrl = event.url;
+        }),
+        opener.root.on('Target.targetInfoChanged', ({ targetInfo }) => {
+          const tab = this.openedTabs.find((candidate) => candidate.id === targetInfo.targetId);
+          if (tab && targetInfo.url && targetInfo.url !== 'about:blank') tab.url = targetInfo.url;
+        }),
+      );
+    }
+  }
+
+  /** Tabs opened during the action, with the URL they were opened for. */
+  tabsOpened(): OpenedTab[] {
+    return this.openedTabs.map((tab) => ({ id: tab.id, url: tab.url && tab.url !== 'about:blank' ? tab.url : (this.pendingOpenUrl ?? tab.url) }));
   }
 
   private record(loaderId: string, name: string): void {
@@ -73,14 +115,18 @@ export class NavigationWatcher {
     return this.lifecycle.get(loaderId)?.has(name) ?? false;
   }
 
-  /** Resolves when `check()` is true, re-checked on every observed event; rejects on timeout/detach. */
-  until(check: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
+  /**
+   * Resolves when `check()` is true, re-checked on every observed event; rejects on timeout, on
+   * detach, or when `signal` aborts (the caller went away).
+   */
+  until(check: () => boolean, timeoutMs: number, describe: () => string, signal?: AbortSignal): Promise<void> {
     if (check()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const cleanup = () => {
         this.waiters.delete(waiter);
         clearTimeout(timer);
         offDetach();
+        signal?.removeEventListener('abort', onAbort);
       };
       const waiter = () => {
         if (check()) {
@@ -88,14 +134,20 @@ export class NavigationWatcher {
           resolve();
         }
       };
+      const onAbort = () => {
+        cleanup();
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      };
       const timer = setTimeout(() => {
         cleanup();
         reject(new NavigationTimeoutError(describe(), timeoutMs));
       }, timeoutMs);
       const offDetach = this.session.onDetach(() => {
         cleanup();
-        reject(new Error('The tab closed during navigation'));
+        reject(new TransportClosedError('The tab closed during navigation'));
       });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.add(waiter);
     });
   }

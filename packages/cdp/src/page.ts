@@ -2,27 +2,14 @@ import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import { FrameRegistry } from './frames.js';
 import { type Modifier, modifierMask, parseCombo, keyDefinition } from './keys.js';
-import { NavigationTimeoutError, NavigationWatcher } from './navigation.js';
+import { type ActionEffects, type NavigationResult, type WaitUntil, actOn, navigateBy, navigatePage } from './page-navigation.js';
 import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
 import { NetworkCapture } from './network-capture.js';
 import { type NavigationGuard, attachNavigationGuard } from './navigation-guard.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
 
-export type WaitUntil = 'load' | 'domcontentloaded' | 'none';
-
-export interface NavigationResult {
-  url: string;
-  title: string;
-  status: number | null;
-}
-
-export interface ActionEffects {
-  navigated: boolean;
-  url: string;
-  dialogs: Array<{ type: string; message: string; handled: string }>;
-  consoleErrors: string[];
-}
+export type { ActionEffects, NavigationResult, WaitUntil } from './page-navigation.js';
 
 export const ISOLATED_WORLD = '__argus__';
 
@@ -39,7 +26,8 @@ export class Page {
   epoch = 0;
   private readonly offs: Array<() => void> = [];
   private readonly childSessions = new Set<Session>();
-  private readonly documentStatus = new Map<string, number>();
+  /** @internal HTTP status of each main-frame document by loaderId */
+  readonly documentStatus = new Map<string, number>();
   private closedReason: string | undefined;
   private readonly epochListeners = new Set<(epoch: number) => void>();
   /** Requests of this tab (incl. its OOPIFs) still in flight, for network-idle waits. */
@@ -229,46 +217,10 @@ export class Page {
     if (this.closed) throw new ArgusError('target_closed', `Tab ${this.targetId} is closed${this.closedReason ? ` (${this.closedReason})` : ''}. Run \`argus tabs\` and pick another tab.`);
   }
 
-  // ---------------------------------------------------------------- navigation
+  // ---------------------------------------------------------------- navigation (page-navigation.ts)
 
-  async navigate(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
-    this.assertOpen();
-    const waitUntil = options.waitUntil ?? 'load';
-    const timeoutMs = options.timeoutMs ?? 30_000;
-    const watcher = new NavigationWatcher(this.session, () => this.mainFrameId);
-    try {
-      const result = await this.session.send('Page.navigate', { url, frameId: this.mainFrameId });
-      if (result.errorText) {
-        throw new ArgusError('navigation_failed', `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`, {
-          details: { url, errorText: result.errorText },
-        });
-      }
-      if (!result.loaderId) {
-        // same-document navigation (e.g. only the hash changed)
-        return { url: watcher.sameDocumentUrl ?? url, title: await this.readTitle(), status: null };
-      }
-      const loaderId = result.loaderId;
-      await this.waitForLoader(watcher, loaderId, waitUntil, timeoutMs, `Navigation to ${url}`);
-      return { url: this.url, title: await this.readTitle(), status: this.documentStatus.get(loaderId) ?? null };
-    } finally {
-      watcher.dispose();
-    }
-  }
-
-  private async waitForLoader(watcher: NavigationWatcher, loaderId: string, waitUntil: WaitUntil, timeoutMs: number, what: string): Promise<void> {
-    if (waitUntil === 'none') return;
-    const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
-    try {
-      await watcher.until(() => watcher.reached(loaderId, eventName), timeoutMs, () => what);
-    } catch (error) {
-      throw this.translateWaitError(error, `${what} did not reach '${waitUntil}' within ${timeoutMs} ms. The page may still be loading: retry with a longer --timeout-ms or --wait-until domcontentloaded.`);
-    }
-  }
-
-  private translateWaitError(error: unknown, timeoutMessage: string): ArgusError {
-    if (error instanceof NavigationTimeoutError) return new ArgusError('timeout', timeoutMessage);
-    if (error instanceof ArgusError) return error;
-    return new ArgusError('target_closed', `Tab ${this.targetId} closed while waiting. Run \`argus tabs\` to pick another tab.`, { cause: error });
+  navigate(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
+    return navigatePage(this, url, options);
   }
 
   async history(delta: -1 | 1, timeoutMs = 30_000): Promise<NavigationResult> {
@@ -278,69 +230,25 @@ export class Page {
     if (!entry) {
       throw new ArgusError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page in this tab's history.`);
     }
-    return this.withNavigation(() => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }), timeoutMs, delta < 0 ? 'Going back' : 'Going forward');
+    return navigateBy(this, () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }), timeoutMs, delta < 0 ? 'Going back' : 'Going forward');
   }
 
-  async reload(timeoutMs = 30_000): Promise<NavigationResult> {
-    this.assertOpen();
-    return this.withNavigation(() => this.session.send('Page.reload', {}), timeoutMs, 'Reload');
+  reload(timeoutMs = 30_000): Promise<NavigationResult> {
+    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload');
   }
 
-  /** Runs something that is known to navigate, and waits for the new document's load event. */
-  private async withNavigation(run: () => Promise<unknown>, timeoutMs: number, what: string): Promise<NavigationResult> {
-    const watcher = new NavigationWatcher(this.session, () => this.mainFrameId);
-    try {
-      await run();
-      try {
-        await watcher.until(() => watcher.committedLoader !== undefined || watcher.sameDocumentUrl !== undefined, timeoutMs, () => what);
-      } catch (error) {
-        throw this.translateWaitError(error, `${what} did not start a navigation within ${timeoutMs} ms.`);
-      }
-      if (watcher.committedLoader) await this.waitForLoader(watcher, watcher.committedLoader, 'load', timeoutMs, what);
-      const status = watcher.committedLoader ? (this.documentStatus.get(watcher.committedLoader) ?? null) : null;
-      return { url: this.url, title: await this.readTitle(), status };
-    } finally {
-      watcher.dispose();
-    }
+  /** Runs an input action and reports what it caused (see actOn). */
+  act<T>(run: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ value: T; effects: ActionEffects }> {
+    return actOn(this, run, options);
   }
 
-  /**
-   * Runs an input action and reports what it caused. Returns right after the input is dispatched
-   * unless the input started a main-frame navigation, which it then waits for.
-   */
-  async act<T>(run: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ value: T; effects: ActionEffects }> {
-    this.assertOpen();
-    const watcher = new NavigationWatcher(this.session, () => this.mainFrameId);
-    const dialogsBefore = this.capture.dialogs.seq;
-    const consoleBefore = this.capture.console.seq;
-    try {
-      const value = await run();
-      // One round trip through the renderer: navigations begun by the input have been announced by now.
-      await this.session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).catch(() => undefined);
-      let navigated = false;
-      if (watcher.requested) {
-        navigated = true;
-        const timeoutMs = options.timeoutMs ?? 30_000;
-        try {
-          // a navigation that turned into a download never commits: Page.downloadWillBegin ends the wait
-          await watcher.until(() => watcher.committedLoader !== undefined || watcher.downloadStarted, timeoutMs, () => 'The navigation started by the action');
-          if (!watcher.committedLoader) navigated = false;
-          else await this.waitForLoader(watcher, watcher.committedLoader, 'load', timeoutMs, 'The navigation started by the action');
-        } catch (error) {
-          // a navigation that was requested but cancelled (e.g. download, 204) is not an error of the action
-          if (!((error instanceof ArgusError && error.code === 'timeout') || error instanceof NavigationTimeoutError) || watcher.committedLoader) throw error;
-          navigated = false;
-        }
-      } else if (watcher.sameDocumentUrl) {
-        navigated = true;
-      }
-      return { value, effects: this.effectsSince(dialogsBefore, consoleBefore, navigated) };
-    } finally {
-      watcher.dispose();
-    }
+  /** The browser-level session (tabs this page opens are announced there). */
+  get rootSession(): Session {
+    return this.router.root;
   }
 
-  private effectsSince(dialogSeq: number, consoleSeq: number, navigated: boolean): ActionEffects {
+  /** @internal dialogs and console errors since the given sequence numbers (for actOn) */
+  effectsSince(dialogSeq: number, consoleSeq: number, navigated: boolean): Omit<ActionEffects, 'openedTabs' | 'download'> {
     const dialogs = this.capture.dialogs.entries(dialogSeq).map(({ item }: { item: DialogRecord }) => ({ type: item.type, message: item.message, handled: item.handled }));
     const consoleErrors = this.capture.console
       .entries(consoleSeq)

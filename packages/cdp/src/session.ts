@@ -8,6 +8,8 @@ import type {
   Transport,
 } from './transport.js';
 import { TransportClosedError } from './transport.js';
+import { CommandCancelledError, currentCommandScope } from './command-scope.js';
+import { type CallTiming, DEFAULT_CALL_TIMING, Liveness, PageUnresponsiveError, bound, isJudgedByLiveness } from './call-deadline.js';
 
 type Listener = (params: unknown) => void;
 
@@ -19,6 +21,8 @@ export class Session {
   private readonly listeners = new Map<string, Set<Listener>>();
   private detached = false;
   private readonly detachListeners = new Set<() => void>();
+  /** Whether this target's main thread answers (absent for the root session: the browser process). */
+  readonly liveness: Liveness | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -26,7 +30,15 @@ export class Session {
     /** The target this session is attached to (undefined for the root). */
     readonly targetId?: string,
     readonly targetType?: string,
-  ) {}
+    readonly timing: CallTiming = DEFAULT_CALL_TIMING,
+  ) {
+    this.liveness = id === undefined ? undefined : new Liveness(() => transport.send('Runtime.evaluate', { expression: '0', returnByValue: true }, id), timing);
+  }
+
+  /** The page's main thread has stopped answering (see Liveness). */
+  get unresponsive(): boolean {
+    return this.liveness?.unresponsive ?? false;
+  }
 
   get isDetached(): boolean {
     return this.detached || this.transport.closed;
@@ -36,7 +48,21 @@ export class Session {
   send(method: string, params?: object): Promise<unknown>;
   send(method: string, params?: object): Promise<unknown> {
     if (this.detached) return Promise.reject(new TransportClosedError(`Session ${this.id ?? 'root'} is detached (its target closed)`));
-    return this.transport.send(method, params, this.id);
+    // every call has a deadline: the command's (when one runs) or the session's fallback
+    const scope = currentCommandScope();
+    if (scope?.signal?.aborted) return Promise.reject(new CommandCancelledError());
+    const liveness = isJudgedByLiveness(method) ? this.liveness : undefined;
+    if (liveness?.unresponsive) return Promise.reject(new PageUnresponsiveError(method, liveness.silentMs));
+    const pending = this.transport.send(method, params, this.id);
+    return bound(pending, method, { scope, fallbackMs: this.timing.callTimeoutMs, liveness });
+  }
+
+  /**
+   * Bounds a wait on this page (e.g. for a load event) like a call: it fails when the command's
+   * caller goes away or the page stops answering. Its own timeout stays the caller's business.
+   */
+  guard<T>(waiting: Promise<T>, what: string): Promise<T> {
+    return bound(waiting, what, { scope: currentCommandScope(), fallbackMs: undefined, liveness: this.liveness });
   }
 
   on<E extends EventName>(event: E, listener: (params: EventParams<E>) => void): () => void;
@@ -132,8 +158,11 @@ export class SessionRouter {
   private readonly sessions = new Map<string, Session>();
   private readonly disposers: Array<() => void> = [];
 
-  constructor(readonly transport: Transport) {
-    this.root = new Session(transport, undefined);
+  constructor(
+    readonly transport: Transport,
+    private readonly timing: CallTiming = DEFAULT_CALL_TIMING,
+  ) {
+    this.root = new Session(transport, undefined, undefined, undefined, timing);
     this.disposers.push(
       transport.onEvent((event) => {
         if (event.method === 'Target.attachedToTarget') {
@@ -168,7 +197,7 @@ export class SessionRouter {
   adopt(sessionId: string, targetId: string, targetType: string): Session {
     let session = this.sessions.get(sessionId);
     if (!session) {
-      session = new Session(this.transport, sessionId, targetId, targetType);
+      session = new Session(this.transport, sessionId, targetId, targetType, this.timing);
       this.sessions.set(sessionId, session);
     }
     return session;

@@ -82,6 +82,15 @@ export const ActionEffects = z.object({
     .optional()
     .describe('A target naming the element acted on that still works after a reload: role=…[name="…"], label="…", text="…" or a CSS path; unique on the page'),
   diff: z.string().optional().describe('With diff: what the action changed in the interactive snapshot (+ added, - removed, ~ changed), or the new page after a navigation'),
+  openedTabs: z
+    .array(z.object({ id: z.string(), url: z.string() }))
+    .default([])
+    .describe('Tabs the action opened (a target=_blank link, window.open); the active tab does not change'),
+  download: z
+    .object({ url: z.string(), filename: z.string() })
+    .nullable()
+    .default(null)
+    .describe('A download the action started instead of navigating (see `argus downloads`)'),
 });
 
 /** Every action's `diff` input: the snapshot diff in the same reply, so no snapshot call follows. */

@@ -12,6 +12,9 @@ export const ERROR_CODES = {
   element_ambiguous: 'CONFLICT',
   navigation_failed: 'BAD_GATEWAY',
   timeout: 'TIMEOUT',
+  navigation_timeout: 'TIMEOUT',
+  page_unresponsive: 'SERVICE_UNAVAILABLE',
+  cancelled: 'CLIENT_CLOSED_REQUEST',
   target_closed: 'NOT_FOUND',
   tab_not_found: 'NOT_FOUND',
   no_active_tab: 'PRECONDITION_FAILED',
@@ -30,6 +33,7 @@ export const ERROR_CODES = {
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unsupported: 'NOT_IMPLEMENTED',
   daemon_unreachable: 'SERVICE_UNAVAILABLE',
+  daemon_lost: 'SERVICE_UNAVAILABLE',
   internal: 'INTERNAL_SERVER_ERROR',
 } as const;
 

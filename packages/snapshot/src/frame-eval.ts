@@ -1,4 +1,4 @@
-import type { Page, Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
 import { installArgus } from './page-walker.js';
@@ -35,7 +35,9 @@ export async function frameContext(page: Page, frameId: string): Promise<FrameCo
   try {
     const contextId = await page.frames.isolatedWorld(frameId);
     return { frameId, session: frame.session, contextId };
-  } catch {
+  } catch (error) {
+    // a page that does not answer, or a caller that left, is not a page without a document
+    if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
     return undefined;
   }
 }

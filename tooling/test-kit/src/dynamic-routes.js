@@ -101,6 +101,15 @@ function barrier(_req, res, { url, later }) {
   later(ms, () => answer(false));
 }
 
+/**
+ * Never answers (until the client goes away or the server closes): a server that hangs.
+ * @type {Route}
+ */
+function hang(_req, res, { later }) {
+  // a timer the server clears on close() keeps the request open without answering
+  later(24 * 60 * 60_000, () => sendText(res, 504, 'gave up'));
+}
+
 /** @type {Route} */
 function status(_req, res, { url }) {
   const code = Number(url.pathname.slice('/status/'.length));
@@ -128,8 +137,11 @@ function setCookie(_req, res, { url }) {
   const value = url.searchParams.get('value') ?? '1';
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) return sendText(res, 400, 'name must be 1-64 letters, digits, "_", "." or "-"');
   if (!/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]{0,256}$/.test(value)) return sendText(res, 400, 'value has characters a cookie cannot carry');
+  const maxAge = intParam(url, 'max-age', 0, 400 * 24 * 3600);
+  if (typeof maxAge === 'string') return sendText(res, 400, maxAge);
   const body = html('Cookie set', `<h1>Cookie set</h1><p id="cookie">${escapeHtml(name)}=${escapeHtml(value)}</p>`);
-  send(res, 200, 'text/html; charset=utf-8', body, { 'Set-Cookie': `${name}=${value}; Path=/; SameSite=Lax` });
+  // with max-age the cookie is persistent (kept in the profile), else a session cookie
+  send(res, 200, 'text/html; charset=utf-8', body, { 'Set-Cookie': `${name}=${value}; Path=/; SameSite=Lax${maxAge ? `; Max-Age=${maxAge}` : ''}` });
 }
 
 /** @type {Route} */
@@ -170,6 +182,7 @@ function big(_req, res, { url }) {
 export const exactRoutes = /** @type {Record<string, Route>} */ ({
   '/slow': slow,
   '/barrier': barrier,
+  '/hang': hang,
   '/redirect': redirect,
   '/echo-headers': echoHeaders,
   '/set-cookie': setCookie,

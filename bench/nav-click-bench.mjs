@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// A click on a hash-route link (a same-document navigation) against a click on a plain button of
+// the same page, both through the typed client in the same run. Before same-document navigations
+// ended the action, each hash-link click waited out the 30 s navigation timeout.
+//   pnpm build && node bench/nav-click-bench.mjs [--runs N]
+// Target: hash-link click median <= 1.2x the button click median.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDaemon } from '@argus/daemon';
+import { createArgusClient } from '@argus/client';
+import { startFixtureServer } from '@argus/test-kit';
+import { median, percentile } from './lib-stats.mjs';
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 40;
+const WARMUP = 5;
+
+const time = async (fn) => {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+};
+const fmt = (value) => value.toFixed(2).padStart(7);
+
+const workspace = mkdtempSync(join(tmpdir(), 'argus-bench-nav-click-'));
+const server = await startFixtureServer();
+const daemon = await startDaemon({
+  stateDir: join(workspace, '.argus'),
+  workspace,
+  env: { ...process.env, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+});
+const { client, close } = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token, transport: 'http' });
+const rows = [];
+try {
+  await client.page.goto.mutate({ url: server.urlFor('/todo-hash.html') });
+  const measure = async (name, fn) => {
+    for (let i = 0; i < WARMUP; i++) await fn(i);
+    const samples = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await time(() => fn(i)));
+    rows.push({ name, median: median(samples), p90: percentile(samples, 90) });
+  };
+  await measure('click plain button', async () => {
+    const result = await client.input.click.mutate({ target: '#refresh' });
+    if (result.navigated) throw new Error('the button navigated');
+  });
+  // alternate between two routes so that every click really changes the hash
+  await measure('click hash-route link', async (i) => {
+    const result = await client.input.click.mutate({ target: i % 2 ? '#all' : '#active' });
+    if (!result.navigated || !result.url.includes(i % 2 ? '#/' : '#/active')) throw new Error(`the link did not route: ${JSON.stringify(result)}`);
+  });
+  const route = (await client.content.text.query({ target: '#route' })).text;
+  if (!/^route: \//.test(route)) throw new Error(`unexpected route after the run: ${route}`);
+} finally {
+  close();
+  await daemon.stop('bench done');
+  await server.close();
+  rmSync(workspace, { recursive: true, force: true });
+}
+
+console.log(`nav-click bench: ${RUNS} clicks per series after ${WARMUP} warm-up, todo-hash.html, typed client over http`);
+console.log(`${'series'.padEnd(28)}${'median'.padStart(9)}${'p90'.padStart(9)}`);
+for (const row of rows) console.log(`${row.name.padEnd(28)}${fmt(row.median)} ms${fmt(row.p90)} ms`);
+const [button, hash] = rows;
+const ratio = hash.median / button.median;
+console.log(`hash-route link click / plain button click = ${ratio.toFixed(2)}x (target <= 1.2x)`);

@@ -1,0 +1,50 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What bounds the CDP calls of one command: its caller's abort signal (the client went away) and
+ * its deadline. The daemon opens a scope around each command; `Session.send` reads it, so every
+ * call made on the command's behalf, however deep (snapshot walker, actions), is bounded by it
+ * without each call site threading a signal through.
+ */
+export interface CommandScope {
+  signal?: AbortSignal | undefined;
+  /** `performance.now()` value after which calls made in this scope fail. */
+  deadline?: number | undefined;
+  /** False once the command has returned: a scope inherited by a later callback no longer binds. */
+  active: boolean;
+}
+
+const storage = new AsyncLocalStorage<CommandScope>();
+
+/** Runs `run` inside a command scope; the scope ends (stops binding calls) when `run` settles. */
+export async function runInCommandScope<T>(options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }, run: () => Promise<T>): Promise<T> {
+  const scope: CommandScope = {
+    signal: options.signal,
+    deadline: options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs,
+    active: true,
+  };
+  try {
+    return await storage.run(scope, run);
+  } finally {
+    scope.active = false;
+  }
+}
+
+/** Runs `run` outside any command scope (work shared by every command, e.g. starting the browser). */
+export function outsideCommandScope<T>(run: () => T): T {
+  return storage.exit(run);
+}
+
+/** The scope of the command this code runs for, if it is still running. */
+export function currentCommandScope(): CommandScope | undefined {
+  const scope = storage.getStore();
+  return scope?.active ? scope : undefined;
+}
+
+/** The command's caller went away (HTTP request closed, WebSocket closed): stop its work. */
+export class CommandCancelledError extends Error {
+  override readonly name = 'CommandCancelledError';
+  constructor(message = 'The command was cancelled: its caller went away') {
+    super(message);
+  }
+}

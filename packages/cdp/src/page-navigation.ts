@@ -1,0 +1,171 @@
+import { ArgusError } from '@argus/protocol';
+import { CommandCancelledError, outsideCommandScope } from './command-scope.js';
+import { NavigationTimeoutError, NavigationWatcher, type OpenedTab } from './navigation.js';
+import type { Page } from './page.js';
+
+export type WaitUntil = 'load' | 'domcontentloaded' | 'none';
+
+export interface NavigationResult {
+  url: string;
+  title: string;
+  status: number | null;
+}
+
+export interface ActionEffects {
+  navigated: boolean;
+  url: string;
+  dialogs: Array<{ type: string; message: string; handled: string }>;
+  consoleErrors: string[];
+  /** Tabs the action opened (a `target=_blank` link, `window.open`). */
+  openedTabs: OpenedTab[];
+  /** A download the action started (the tab did not navigate). */
+  download: { url: string; filename: string } | null;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Navigates the main frame. The timeout covers everything, `Page.navigate` included (it waits for
+ * the server's response headers): on timeout or when the caller goes away the load is stopped
+ * (`Page.stopLoading`), so the tab is usable for the next command.
+ */
+export async function navigatePage(page: Page, url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
+  page.assertOpen();
+  const waitUntil = options.waitUntil ?? 'load';
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = performance.now();
+  const what = `Navigation to ${url}`;
+  await stopScriptIfStuck(page);
+  const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
+  try {
+    const result = await stopOnFailure(page, within(page.session.send('Page.navigate', { url, frameId: page.mainFrameId }), timeoutMs, what), timeoutMs, what, waitUntil);
+    if (result.errorText) {
+      throw new ArgusError('navigation_failed', `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`, {
+        details: { url, errorText: result.errorText },
+      });
+    }
+    if (!result.loaderId) {
+      // same-document navigation (e.g. only the hash changed)
+      return { url: watcher.sameDocumentUrl ?? url, title: await page.readTitle(), status: null };
+    }
+    const loaderId = result.loaderId;
+    if (waitUntil !== 'none') {
+      const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
+      const left = Math.max(0, timeoutMs - (performance.now() - started));
+      await stopOnFailure(page, page.session.guard(watcher.until(() => watcher.reached(loaderId, eventName), left, () => what), what), timeoutMs, what, waitUntil);
+    }
+    return { url: page.url, title: await page.readTitle(), status: page.documentStatus.get(loaderId) ?? null };
+  } finally {
+    watcher.dispose();
+  }
+}
+
+/** Runs something known to navigate (history, reload) and waits for the new document's load event. */
+export async function navigateBy(page: Page, run: () => Promise<unknown>, timeoutMs: number, what: string): Promise<NavigationResult> {
+  page.assertOpen();
+  await stopScriptIfStuck(page);
+  const started = performance.now();
+  const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
+  try {
+    await within(run(), timeoutMs, what);
+    const startedNav = () => watcher.committedLoader !== undefined || watcher.sameDocumentUrl !== undefined;
+    await stopOnFailure(page, page.session.guard(watcher.until(startedNav, Math.max(0, timeoutMs - (performance.now() - started)), () => what), what), timeoutMs, what, 'load');
+    const loaderId = watcher.committedLoader;
+    if (loaderId) {
+      const left = Math.max(0, timeoutMs - (performance.now() - started));
+      await stopOnFailure(page, page.session.guard(watcher.until(() => watcher.reached(loaderId, 'load'), left, () => what), what), timeoutMs, what, 'load');
+    }
+    return { url: page.url, title: await page.readTitle(), status: loaderId ? (page.documentStatus.get(loaderId) ?? null) : null };
+  } finally {
+    watcher.dispose();
+  }
+}
+
+/**
+ * Runs an input action and reports what it caused. It returns right after the input and one
+ * renderer round trip, unless the input started a cross-document navigation of this tab, which it
+ * then waits for. Same-document navigations (fragment links, pushState routers, forms whose submit
+ * handler calls preventDefault) never commit a new document, so they end the action at once; a
+ * link that opens a tab or starts a download is reported, not waited for.
+ */
+export async function actOn<T>(page: Page, run: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ value: T; effects: ActionEffects }> {
+  page.assertOpen();
+  const watcher = new NavigationWatcher(page.session, () => page.mainFrameId, { root: page.rootSession, targetId: page.targetId });
+  const dialogsBefore = page.capture.dialogs.seq;
+  const consoleBefore = page.capture.console.seq;
+  try {
+    const value = await run();
+    // One round trip through the renderer: navigations begun by the input have been announced by now.
+    await page.session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).catch((error: unknown) => {
+      if (error instanceof CommandCancelledError) throw error;
+    });
+    let navigated = false;
+    if (watcher.requested) {
+      const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const started = performance.now();
+      const what = 'The navigation started by the action';
+      const settled = () => watcher.committedLoader !== undefined || watcher.download !== undefined || watcher.stoppedWithoutCommit;
+      await stopOnFailure(page, page.session.guard(watcher.until(settled, timeoutMs, () => what), what), timeoutMs, what, 'load');
+      const loaderId = watcher.committedLoader;
+      if (loaderId) {
+        navigated = true;
+        const left = Math.max(0, timeoutMs - (performance.now() - started));
+        await stopOnFailure(page, page.session.guard(watcher.until(() => watcher.reached(loaderId, 'load'), left, () => what), what), timeoutMs, what, 'load');
+      } else if (!watcher.download) {
+        // a browser-side round trip: a download announced together with the stop arrives before its answer
+        await page.session.send('Page.getNavigationHistory').catch(() => undefined);
+      }
+    } else if (watcher.sameDocumentUrl) {
+      navigated = true;
+    }
+    return { value, effects: { ...page.effectsSince(dialogsBefore, consoleBefore, navigated), openedTabs: watcher.tabsOpened(), download: watcher.download ?? null } };
+  } finally {
+    watcher.dispose();
+  }
+}
+
+/** A page whose script never yields cannot unload: stop the script first (it runs off the main thread). */
+async function stopScriptIfStuck(page: Page): Promise<void> {
+  if (!page.session.unresponsive) return;
+  await page.session.send('Runtime.terminateExecution').catch(() => undefined);
+}
+
+/** Rejects with NavigationTimeoutError when `pending` has not settled within `timeoutMs`. */
+function within<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new NavigationTimeoutError(what, timeoutMs)), timeoutMs);
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * A navigation that timed out or whose caller went away is stopped, so the tab does not keep
+ * loading (or hold a hanging request) behind the next command; the failure becomes a contract error.
+ */
+async function stopOnFailure<T>(page: Page, pending: Promise<T>, timeoutMs: number, what: string, waitUntil: WaitUntil): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof NavigationTimeoutError || error instanceof CommandCancelledError) {
+      // sent outside the command's scope: a cancelled command's scope refuses new calls
+      await outsideCommandScope(() => page.session.send('Page.stopLoading')).catch(() => undefined);
+    }
+    if (error instanceof NavigationTimeoutError) {
+      throw new ArgusError(
+        'navigation_timeout',
+        `${what} did not reach '${waitUntil}' within ${timeoutMs} ms; the load was stopped and the tab is usable. The server may be slow: retry with a longer --timeout-ms${waitUntil === 'load' ? ' or --wait-until domcontentloaded' : ''}.`,
+        { details: { timeoutMs } },
+      );
+    }
+    throw error;
+  }
+}
