@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startRelay } from './server.js';
@@ -52,6 +54,47 @@ describe('relay server', () => {
   });
   afterEach(async () => {
     await relay.close();
+  });
+
+  it('a forged extension socket cannot make the relay buffer a large frame before its hello', async () => {
+    // any local process can claim the extension's Origin; until its hello it is a stranger. It
+    // announces one 60 MB frame and streams it in 64 KB writes, as fast as the relay reads
+    const { port } = new URL(relay.url);
+    const tcp = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => tcp.once('connect', resolve));
+    tcp.write(`GET /extension HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${ORIGIN}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    const upgraded = await new Promise<string>((resolve) => tcp.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+    expect(upgraded).toMatch(/^HTTP\/1\.1 101/);
+    const total = 60 * 1024 * 1024;
+    const header = Buffer.alloc(14);
+    header[0] = 0x82; // FIN, binary
+    header[1] = 0x80 | 127; // masked, 64-bit length
+    header.writeBigUInt64BE(BigInt(total), 2);
+    let closed = false;
+    tcp.on('close', () => (closed = true));
+    tcp.on('error', () => (closed = true));
+    let written = 0;
+    tcp.write(header);
+    const chunk = Buffer.alloc(64 * 1024);
+    while (!closed && written < total) {
+      written += chunk.length;
+      if (!tcp.write(chunk)) await new Promise((resolve) => { tcp.once('drain', resolve); tcp.once('close', resolve); });
+    }
+    tcp.destroy();
+    // cut off after its first 16 KB: what got through is what the kernel's socket buffers held
+    expect(closed).toBe(true);
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+    // the real extension still connects
+    const real = await fakeExtension(relay, () => ({}));
+    real.socket.close();
+  });
+
+  it('closes an extension socket that sends no hello', async () => {
+    const socket = new WebSocket(`${relay.url.replace('http', 'ws')}/extension`, { headers: { origin: ORIGIN } });
+    const started = Date.now();
+    const code = await new Promise<number>((resolve) => socket.once('close', (closeCode) => resolve(closeCode)));
+    expect(code).toBe(4401);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('rejects transport sends with a clear error while no extension is connected', async () => {

@@ -90,7 +90,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
     if (!ctx.hostAllowed(req.headers.host, req.socket.localPort)) return rejectUpgrade(socket, 421, 'Misdirected Request');
     if (target.pathname === '/extension') {
       if (!isExtensionOrigin(origin)) return rejectUpgrade(socket, 403, 'Only the Argus extension may connect here.');
-      return accept((ws) => acceptExtension(ctx, ws));
+      return accept((ws) => acceptExtension(ctx, ws, socket));
     }
     if (target.pathname !== '/ops' && target.pathname !== '/cdp') return rejectUpgrade(socket, 404, 'Not found');
     if (!isAllowedClientOrigin(origin)) return rejectUpgrade(socket, 403, 'Browser pages may not connect to the relay.');
