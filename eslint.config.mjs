@@ -26,11 +26,13 @@ const LAYERS = {
   'apps/plugin': ['protocol', 'security', 'client', 'providers', 'canvas', 'daemon'],
   'apps/extension': ['protocol', 'security', 'relay'],
   'apps/daemon': [...PACKAGES],
+  // The published `argus` package: bundles the apps above and re-exports the client for scripts.
+  'apps/release': ['protocol', 'security', 'client', 'cli', 'plugin'],
 };
 /** Extra packages a folder's tests may import: the extension's tests drive Chromium over CDP themselves;
  * the daemon's extension-mode tests reuse the extension's published test helpers. */
 const TEST_EXTRAS = { 'apps/extension': ['cdp'], 'apps/daemon': ['extension'] };
-const APPS = ['daemon', 'cli', 'plugin', 'extension'];
+const APPS = ['daemon', 'cli', 'plugin', 'extension', 'release'];
 const ALL = [...PACKAGES, ...APPS];
 
 function layerRule(folder, allowed, { test }) {

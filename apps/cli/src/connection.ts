@@ -1,11 +1,6 @@
-import { createRequire } from 'node:module';
 import { ArgusError } from '@argus/protocol/errors';
 import { type Connection, connectToDaemon, createArgusClient, daemonAnswers, daemonUrl, startDaemon, waitForExit } from '@argus/client';
-
-/** Path of the daemon's entry: the plugin's (the daemon plus MCP on its tunnel listener). */
-export function daemonEntry(): string {
-  return createRequire(import.meta.url).resolve('@argus/plugin/daemon-main');
-}
+import { daemonEntry } from '@argus/plugin/daemon-entry';
 
 /** After `daemon.stop`: waits (bounded) until the daemon process has exited, its browser closed with it. */
 export async function waitForDaemonExit(pid: number, warn: (line: string) => void): Promise<void> {

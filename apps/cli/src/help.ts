@@ -20,6 +20,7 @@ export function generalHelp(): string {
     '  --json                 print the raw output object as JSON',
     '  --untrusted-envelope   wrap page content in an untrusted-content boundary',
     '  -h, --help             help',
+    '  -V, --version          print the version',
     '',
     'Elements are addressed by ref from the last snapshot (e12, @e12) or by CSS selector.',
     'Exit codes: 0 ok, 1 command error (error[code]: message), 2 usage error.',

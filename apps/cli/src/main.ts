@@ -19,6 +19,11 @@ function suggest(word: string): string {
 async function main(argv: string[]): Promise<number> {
   const { flags, rest } = takeGlobalFlags(argv);
   const [first] = rest;
+  if (first === '--version' || first === '-V') {
+    const { cliVersion } = await import('./version.js');
+    out(`argus ${cliVersion()}`);
+    return 0;
+  }
   if (!first || first === 'help') {
     const target = rest[1] ? findCommand(rest.slice(1)) : undefined;
     out(target ? commandHelp(target.command) : generalHelp());

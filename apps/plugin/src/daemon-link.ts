@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon, toArgusError } from '@argus/client';
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { WebSocket } from 'ws';
+import { daemonEntry } from './daemon-entry.js';
 
-/** Path of the daemon's entry: this package's `daemon-main` (the daemon plus MCP on its tunnel listener). */
-export function daemonEntry(): string {
-  return createRequire(import.meta.url).resolve('@argus/plugin/daemon-main');
-}
+export { daemonEntry };
 
 export interface DaemonLinkOptions {
   /** Directory whose workspace owns the daemon (default: process.cwd()). */

@@ -5,10 +5,10 @@ import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, ok, pluginEnv, refOf, startPlugin, stopDaemon } from './helpers.js';
 
-/** The JSON block right after the `<!-- verified: ... -->` marker in docs/AGENTS.md. */
+/** The JSON block right after this test's `<!-- verified: apps/plugin/... -->` marker in docs/AGENTS.md (the installed `argus-mcp` block is apps/release's). */
 function verifiedConfig(): { command: string; args: string[] } {
   const doc = readFileSync(join(REPO_ROOT, 'docs', 'AGENTS.md'), 'utf8');
-  const match = /<!-- verified:[^>]*-->\s*```json\n([\s\S]*?)```/.exec(doc);
+  const match = /<!-- verified: apps\/plugin\/test\/agents-config\.test\.ts[^>]*-->\s*```json\n([\s\S]*?)```/.exec(doc);
   if (!match) throw new Error('docs/AGENTS.md has no verified config block');
   const parsed = JSON.parse(match[1]!.replaceAll('/path/to/argus', REPO_ROOT)) as { mcpServers: { argus: { command: string; args: string[] } } };
   return parsed.mcpServers.argus;

@@ -1,10 +1,14 @@
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '@argus/protocol';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { toArgusError } from './errors.js';
 import { nodeHttpFetch } from './node-fetch.js';
 import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
+/** Inputs and outputs of every procedure by contract path: `RouterOutputs['content']['text']`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 export interface ClientOptions {
   /** `http://127.0.0.1:<port>` of the daemon. */

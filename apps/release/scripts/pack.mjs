@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Builds the published `argus` npm package and packs it: `pnpm pack:argus` (after `pnpm build`).
+//   node apps/release/scripts/pack.mjs [--out DIR]   prints the tarball's path on stdout
+// One bundle of the workspace's own entries (no copies): the CLI (apps/cli/src/main.ts), the MCP
+// stdio server and the daemon process (apps/plugin), and the typed client (apps/release/src/client.ts).
+// Every @argus/* package is inlined; the third-party runtime dependencies stay external and are
+// declared with the exact versions of the pnpm catalog, so `npm install argus-<v>.tgz` needs nothing
+// from this workspace.
+import { builtinModules } from 'node:module';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const release = join(here, '..');
+const root = join(release, '..', '..');
+
+/** Third-party packages the bundle imports at run time; anything else imported is inlined. */
+const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', '@puppeteer/browsers', '@trpc/client', '@trpc/server', 'chrome-remote-interface', 'ws', 'zod'];
+
+/** The `catalog:` block of pnpm-workspace.yaml: `name: version` lines, names optionally quoted. */
+export function readCatalog(text) {
+  const catalog = new Map();
+  let inside = false;
+  for (const line of text.split('\n')) {
+    if (/^catalog:\s*$/.test(line)) inside = true;
+    else if (inside && /^\S/.test(line)) break;
+    else if (inside) {
+      const match = /^\s+"?([^":\s]+)"?:\s*(\S+)\s*$/.exec(line);
+      if (match) catalog.set(match[1], match[2]);
+    }
+  }
+  return catalog;
+}
+
+/** `@trpc/server/adapters/ws` -> `@trpc/server`, `ws` -> `ws`; undefined for Node built-ins and relative paths. */
+function packageOf(specifier) {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Bare package imports in built JS (from esbuild's metafile) and in the .d.ts files (by scanning). */
+function importedPackages(outDir) {
+  const metafile = JSON.parse(readFileSync(join(outDir, 'metafile-esm.json'), 'utf8'));
+  const found = new Set();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const entry of output.imports) if (entry.external && packageOf(entry.path)) found.add(packageOf(entry.path));
+  }
+  for (const file of readdirSync(outDir).filter((name) => name.endsWith('.d.ts'))) {
+    for (const match of readFileSync(join(outDir, file), 'utf8').matchAll(/\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const name = packageOf(match[1] ?? match[2]);
+      if (name) found.add(name);
+    }
+  }
+  return found;
+}
+
+/** `@argus/<name>[/<sub>]` -> its TypeScript source, for the types of the client entry. */
+function sourcePaths() {
+  const paths = {};
+  for (const [name, dir] of [['protocol', 'packages/protocol'], ['security', 'packages/security'], ['client', 'packages/client'], ['plugin', 'apps/plugin']]) {
+    paths[`@argus/${name}`] = [join(root, dir, 'src/index.ts')];
+    paths[`@argus/${name}/*`] = [join(root, dir, 'src/*.ts')];
+  }
+  return paths;
+}
+
+export async function packArgus({ out = join(release, 'dist') } = {}) {
+  const catalog = readCatalog(readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8'));
+  // The stage lives under apps/release (tsup loads TypeScript from the build's working directory);
+  // its own name, so a test's pack and a user's never share one. Only the tarball goes to `out`.
+  mkdirSync(out, { recursive: true });
+  mkdirSync(join(release, 'dist'), { recursive: true });
+  const stage = mkdtempSync(join(release, 'dist', 'stage-'));
+  try {
+    return await packStage(stage, out, catalog);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+async function packStage(stage, out, catalog) {
+  const dist = join(stage, 'dist');
+  mkdirSync(dist);
+  const self = JSON.parse(readFileSync(join(release, 'package.json'), 'utf8'));
+
+  // tsup externalizes the dependencies of the package.json in the current directory, types included:
+  // build from the stage, whose manifest has none yet, so the @argus/* packages are inlined in .d.ts too.
+  writeFileSync(join(stage, 'package.json'), '{ "type": "module" }\n');
+  const cwd = process.cwd();
+  process.chdir(stage);
+  try {
+    await build({
+      entry: {
+        argus: join(root, 'apps/cli/src/main.ts'),
+        'argus-mcp': join(root, 'apps/plugin/src/argus-mcp.ts'),
+        'daemon-main': join(root, 'apps/plugin/src/daemon-main.ts'),
+        client: join(release, 'src/client.ts'),
+      },
+      outDir: dist,
+      format: ['esm'],
+      platform: 'node',
+      target: 'node20',
+      bundle: true,
+      // One flat dist/: the CLI and the MCP server find daemon-main.js beside their chunks (@argus/plugin/daemon-entry).
+      splitting: true,
+      noExternal: [/^@argus\//],
+      external: RUNTIME_DEPENDENCIES.map((name) => new RegExp(`^${name.replace('/', '\\/')}(?:/|$)`)),
+      // Types from the workspace sources (mapped below), so the .d.ts inlines them instead of naming @argus/*.
+      dts: { entry: { client: join(release, 'src/client.ts') }, compilerOptions: { paths: sourcePaths() } },
+      tsconfig: join(release, 'tsconfig.json'),
+      metafile: true,
+      sourcemap: false,
+      minify: false,
+      clean: false,
+      silent: true,
+    });
+  } finally {
+    process.chdir(cwd);
+  }
+
+  const imported = importedPackages(dist);
+  rmSync(join(dist, 'metafile-esm.json'));
+  const unknown = [...imported].filter((name) => !RUNTIME_DEPENDENCIES.includes(name));
+  if (unknown.length) throw new Error(`pack: the bundle imports ${unknown.join(', ')}, which is not a declared runtime dependency; add it to RUNTIME_DEPENDENCIES (and the catalog) or inline it`);
+  const dependencies = {};
+  for (const name of [...imported].sort()) {
+    const version = catalog.get(name);
+    if (!version || !/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`pack: ${name} needs an exact version in the catalog of pnpm-workspace.yaml (found ${version ?? 'none'})`);
+    dependencies[name] = version;
+  }
+
+  cpSync(join(root, 'apps/cli/static'), dist, { recursive: true });
+  for (const bin of ['argus.js', 'argus-mcp.js']) {
+    const file = join(dist, bin);
+    const text = readFileSync(file, 'utf8');
+    if (!text.startsWith('#!')) writeFileSync(file, `#!/usr/bin/env node\n${text}`);
+    chmodSync(file, 0o755);
+  }
+
+  const manifest = {
+    name: 'argus',
+    version: self.version,
+    description: 'Argus: a browser runtime for AI agents. CLI (`argus`), MCP server (`argus-mcp`), daemon and typed client (`argus/client`).',
+    type: 'module',
+    bin: { argus: './dist/argus.js', 'argus-mcp': './dist/argus-mcp.js' },
+    exports: {
+      './client': { types: './dist/client.d.ts', import: './dist/client.js' },
+      './package.json': './package.json',
+    },
+    files: ['dist'],
+    engines: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines,
+    dependencies,
+  };
+  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  cpSync(join(release, 'package-readme.md'), join(stage, 'README.md'));
+
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const tarball = join(out, packed.filename);
+  if (!existsSync(tarball)) throw new Error(`pack: npm pack did not write ${tarball}`);
+  return { tarball, size: packed.size, unpackedSize: packed.unpackedSize, files: packed.entryCount, dependencies };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outFlag = process.argv.indexOf('--out');
+  const result = await packArgus(outFlag > 0 ? { out: resolve(process.argv[outFlag + 1]) } : {});
+  process.stderr.write(`pack: ${result.files} files, ${(result.size / 1024).toFixed(0)} KiB packed (${(result.unpackedSize / 1024).toFixed(0)} KiB unpacked); dependencies ${Object.entries(result.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')}\n`);
+  process.stdout.write(`${result.tarball}\n`);
+}
