@@ -34,19 +34,11 @@ function hint(text: string): string {
 export function nodeLine(node: WalkNode): string {
   let line = node.r;
   if (node.n) line += ` ${quoteName(node.n)}`;
-  // the walker sets a hint where there is no name, and beside a name only where it says what the name cannot (`file`);
-  // a row context (`in "pay the gas bill"`) is left on a node only where its name does not tell it apart
-  const extra = node.x ? (node.h ? `${node.h}, in ${quoteName(node.x)}` : `in ${quoteName(node.x)}`) : node.h;
-  if (extra) line += ` ${hint(extra)}`;
+  else if (node.h) line += ` ${hint(node.h)}`;
   if (node.ref) line += ` ${node.ref}`;
   if (node.s) for (const state of node.s) line += ` [${state}]`;
   if (node.v !== undefined) line += `: ${node.v}`;
   return line;
-}
-
-/** Short text the walker found labelling a small group of controls (a calendar's month, "page 2 of 5", a price). */
-function isGroupLabel(item: WalkNode): item is WalkNode & { n: string } {
-  return item.r === 'text' && item.n !== undefined && !item.ref;
 }
 
 function bare(node: WalkNode): boolean {
@@ -75,53 +67,13 @@ function rowLine(row: WalkNode): string | undefined {
   return `row: ${texts.join(' | ')}`;
 }
 
-/**
- * Drops row contexts that tell nothing apart: a control keeps its row context (`in "Green mug"`) only
- * where another control that reads the same (role, name, hint) sits in a different row, as the Edit
- * buttons of a table or the unnamed checkboxes of a todo list do. Returns a copy; the walker's tree is
- * left as it was.
- */
-function pruneContexts(root: WalkNode): WalkNode {
-  const contexts = new Map<string, Map<string, string>>();
-  const key = (node: WalkNode) => `${node.r}\u0000${node.n ?? ''}\u0000${node.n ? '' : (node.h ?? '')}`;
-  // contexts seen per look-alike control, each once per destination (links to one place are one action)
-  const count = (node: WalkNode) => {
-    if (node.ref && node.x !== undefined) {
-      const seen = contexts.get(key(node)) ?? new Map<string, string>();
-      seen.set(node.u ?? `\u0000${node.x}`, node.x);
-      contexts.set(key(node), seen);
-    }
-    for (const child of node.c ?? []) if (typeof child !== 'string') count(child);
-  };
-  count(root);
-  const prune = (node: WalkNode): WalkNode => {
-    const kids = node.c?.map((child) => (typeof child === 'string' ? child : prune(child)));
-    const { x, u: _u, c: _c, ...rest } = node;
-    const seen = contexts.get(key(node));
-    const keep = x !== undefined && node.ref !== undefined && seen !== undefined && new Set(seen.values()).size > 1;
-    return { ...rest, ...(keep ? { x } : {}), ...(kids ? { c: kids } : {}) };
-  };
-  return prune(root);
-}
-
-/** The open modal dialog (`[modal]`), first in document order. */
-function findModal(items: Item[]): WalkNode | undefined {
-  for (const item of items) {
-    if (typeof item === 'string') continue;
-    if (item.s?.includes('modal')) return item;
-    const inner = item.c ? findModal(item.c) : undefined;
-    if (inner) return inner;
-  }
-  return undefined;
-}
-
 /** The default view: the page's structure, text clipped, every interactive element with its ref. */
 function formatFull(items: Item[], level: number, maxDepth: number, out: string[]): void {
   for (const item of items) {
     if (level > maxDepth) return;
     const pad = INDENT.repeat(level);
-    if (typeof item === 'string' || isGroupLabel(item)) {
-      out.push(`${pad}text: ${typeof item === 'string' ? item : item.n}`);
+    if (typeof item === 'string') {
+      out.push(`${pad}text: ${item}`);
       continue;
     }
     if (item.r === 'row') {
@@ -155,7 +107,7 @@ const RUN_WRAP = 400;
 
 interface Entry {
   level: number;
-  kind: 'item' | 'heading' | 'open' | 'label';
+  kind: 'item' | 'heading' | 'open';
   /** context lines and text labels, already rendered */
   text?: string;
   /** an interactive item or a heading */
@@ -177,8 +129,6 @@ export function clipWords(name: string, max: number): string {
  */
 function shortNames(nodes: WalkNode[]): Map<string, string> {
   const sorted = [...new Set(nodes.map((node) => node.n).filter((name): name is string => Boolean(name)))].sort();
-  // an option is what the user asked for: it keeps its name up to the limit
-  const options = new Set(nodes.filter((node) => node.r === 'option' && node.n).map((node) => node.n!));
   const sharedStem = (stem: string, self: string): boolean => {
     let low = 0;
     let high = sorted.length;
@@ -192,10 +142,6 @@ function shortNames(nodes: WalkNode[]): Map<string, string> {
   };
   const out = new Map<string, string>();
   for (const name of sorted) {
-    if (options.has(name)) {
-      out.set(name, clipWords(name, INTERACTIVE_NAME_LIMIT));
-      continue;
-    }
     let short = name;
     for (let max = INTERACTIVE_NAME_MAX; ; max = Math.ceil(max * 1.5)) {
       short = clipWords(name, Math.min(max, INTERACTIVE_NAME_LIMIT));
@@ -218,48 +164,11 @@ function contentNamed(node: WalkNode): WalkNode {
   return { ...rest, n: text };
 }
 
-/** The first (or last) control in an item, in document order. */
-function edgeControl(item: Item | undefined, last: boolean): WalkNode | undefined {
-  if (item === undefined || typeof item === 'string') return undefined;
-  if (item.ref) return item;
-  const kids = item.c ?? [];
-  for (let index = 0; index < kids.length; index++) {
-    const found = edgeControl(kids[last ? kids.length - 1 - index : index], last);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** The nearest item before or after `index` that is not text. */
-function neighbour(items: Item[], index: number, step: 1 | -1): Item | undefined {
-  for (let at = index + step; at >= 0 && at < items.length; at += step) if (typeof items[at] !== 'string') return items[at];
-  return undefined;
-}
-
-/**
- * A label that only repeats what the control beside it already prints (its name, its hint such as
- * `(Last name:)`, or its row context `in "pay the gas bill"`) adds nothing in interactive mode.
- */
-function echoedBy(control: WalkNode | undefined, text: string): boolean {
-  if (!control) return false;
-  const clean = (value: string) => value.toLowerCase().replace(/…$/, '').replace(/[\s:]+$/, '').trim();
-  const label = clean(text);
-  return [control.n, control.h, control.x].some((value) => value !== undefined && clean(value) !== '' && (clean(value).startsWith(label) || label.startsWith(clean(value))));
-}
-
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
 function collectInteractive(items: Item[], level: number, parentRole: string, out: Entry[]): void {
-  for (let index = 0; index < items.length; index++) {
-    const item = items[index]!;
+  for (const item of items) {
     if (typeof item === 'string') {
       if (LABELLING_CONTEXT.has(parentRole) && item.length <= 60) out.push({ level, text: `text: ${item}`, kind: 'item' });
-      continue;
-    }
-    if (isGroupLabel(item)) {
-      // the walker marked it as the label of the few controls around it (see page-walker.ts, group labels)
-      if (!echoedBy(edgeControl(neighbour(items, index, -1), true), item.n) && !echoedBy(edgeControl(neighbour(items, index, 1), false), item.n)) {
-        out.push({ level, text: `text: ${item.n}`, kind: 'label' });
-      }
       continue;
     }
     if (item.ref) {
@@ -307,25 +216,9 @@ function body(node: WalkNode, names: Map<string, string>): string {
   return nodeLine({ ...node, r: '', ...(n ? { n } : {}), ...(h ? { h } : {}) }).trimStart();
 }
 
-/** Text repeated this often (`Advertisement`, `By`, `Premium`) labels no group in particular. */
-const BOILERPLATE_REPEATS = 3;
-
-/** Drops group labels whose text recurs across the page: they tell no control apart. */
-function dropBoilerplate(entries: Entry[]): void {
-  const counts = new Map<string, number>();
-  for (const entry of entries) if (entry.kind === 'label' && entry.text) counts.set(entry.text, (counts.get(entry.text) ?? 0) + 1);
-  let kept = 0;
-  for (const entry of entries) if (!(entry.kind === 'label' && entry.text && (counts.get(entry.text) ?? 0) >= BOILERPLATE_REPEATS)) entries[kept++] = entry;
-  entries.length = kept;
-}
-
 function formatInteractive(root: Item[], maxDepth: number): FormattedSnapshot {
   const entries: Entry[] = [];
-  // an open modal dialog is all a person can act on: its controls first, the rest marked inert
-  const modal = findModal(root);
-  collectInteractive(modal ? [modal] : root, 0, 'root', entries);
-  dropBoilerplate(entries);
-  if (modal) entries.push({ level: 0, text: '[modal: background inert]', kind: 'label' });
+  collectInteractive(root, 0, 'root', entries);
   const names = shortNames(entries.flatMap((entry) => (entry.node ? [entry.node] : [])));
   const lines: string[] = [];
   /** one element a line, as if no run were joined: what `--diff` compares */
@@ -387,7 +280,7 @@ export interface FormattedSnapshot {
 
 export function formatSnapshot(root: WalkNode, options: FormatOptions = {}): FormattedSnapshot {
   const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
-  const items = pruneContexts(root).c ?? [];
+  const items = root.c ?? [];
   if (options.interactive) return formatInteractive(items, maxDepth);
   const out: string[] = [];
   formatFull(items, 0, maxDepth, out);
