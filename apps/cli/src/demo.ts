@@ -1,5 +1,7 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { call, startingNotice, waitForDaemonExit, withDaemon } from './connection.js';
 import { ensureBrowser } from './install-browser.js';
 import { findRef } from '@argus/protocol/snapshot-refs';
@@ -10,7 +12,11 @@ import { findRef } from '@argus/protocol/snapshot-refs';
  */
 export async function runDemo(out: (line: string) => void, err: (line: string) => void): Promise<void> {
   await ensureBrowser(err);
-  const page = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'demo.html')).href;
+  // file: URLs are off for agents; load-html renders a local file, and the temp dir is always in the
+  // allowed area wherever argus is installed
+  const dir = mkdtempSync(join(tmpdir(), 'argus-demo-'));
+  const page = join(dir, 'demo.html');
+  copyFileSync(join(dirname(fileURLToPath(import.meta.url)), 'demo.html'), page);
   const started = performance.now();
   const { connection } = await withDaemon(async (connection) => {
     const status = (await call(connection, 'daemon.status', 'query', {})) as { pid: number; stateDir: string };
@@ -18,7 +24,7 @@ export async function runDemo(out: (line: string) => void, err: (line: string) =
     return status;
   }, startingNotice('page.goto', err));
   try {
-    const nav = (await call(connection, 'page.goto', 'mutation', { url: page })) as { title: string; url: string };
+    const nav = (await call(connection, 'pages.loadHtml', 'mutation', { file: page })) as { title: string; url: string };
     out(`opened: ${nav.title} (${nav.url})`);
     const snap = (await call(connection, 'snapshot.take', 'mutation', { interactive: true })) as { text: string };
     out('\n$ argus snapshot -i');
@@ -40,6 +46,7 @@ export async function runDemo(out: (line: string) => void, err: (line: string) =
     out(text.text);
     out(`\ndemo finished in ${Math.round(performance.now() - started)} ms`);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
     if (connection.started) {
       await call(connection, 'daemon.stop', 'mutation', {}).catch(() => undefined);
       await waitForDaemonExit(connection.state.pid, out);
