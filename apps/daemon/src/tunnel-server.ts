@@ -37,11 +37,6 @@ export interface TunnelOptions {
   onExpired?: (tokenId: string) => Promise<unknown>;
 }
 
-/** Whether the tunnel's bind address is this machine only (then the Host header must be a loopback name). */
-export function isLoopbackAddress(host: string): boolean {
-  return isLoopbackHostname(host);
-}
-
 function contextFor(token: SharedToken): CallContext {
   return { scopes: [token.scope], commands: token.commands, client: token.name, owner: token.id };
 }
@@ -125,7 +120,7 @@ export class Tunnel {
     if (path === '/health') return json(res, 200, { ok: true });
     if (req.headers.origin !== undefined) return json(res, 403, { error: { code: 'forbidden', message: 'Cross-origin requests are refused: browsers may not call the Argus tunnel.' } });
     // DNS rebinding: on loopback, only loopback names (any port: an SSH tunnel's far end has its own)
-    if (this.running && isLoopbackAddress(this.running.host) && !isLoopbackHostHeader(req.headers.host, 'any')) {
+    if (this.running && isLoopbackHostname(this.running.host) && !isLoopbackHostHeader(req.headers.host, 'any')) {
       return json(res, 421, { error: { code: 'forbidden', message: 'Host must be a loopback name (127.0.0.1, localhost, [::1]).' } });
     }
     if (path.startsWith('/trpc/')) return this.trpc(req, res);

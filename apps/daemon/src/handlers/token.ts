@@ -1,8 +1,7 @@
 import { ArgusError, DEFAULT_SHARE_COMMANDS, type Handlers } from '@argus/protocol';
-import { generateToken, tokenId } from '@argus/security';
+import { generateToken, isLoopbackHostname, tokenId } from '@argus/security';
 import { resolveShareCommands } from '../client-guard.js';
 import type { Services } from '../services.js';
-import { isLoopbackAddress } from '../tunnel-server.js';
 
 /** Most tokens the daemon holds; they live in memory and die with it. */
 const MAX_TOKENS = 256;
@@ -29,7 +28,7 @@ export function tokenHandlers(services: Services): Handlers['token'] {
   /** The tunnel listener for a share: where asked, else where it runs, else where it ran last, else loopback on a free port. */
   async function openTunnel(listen: string | undefined, iKnow: boolean): Promise<string> {
     const wanted = listen ? parseListen(listen) : (tunnel.address ?? shares.tunnel ?? { host: '127.0.0.1', port: 0 });
-    if (!isLoopbackAddress(wanted.host) && !iKnow) {
+    if (!isLoopbackHostname(wanted.host) && !iKnow) {
       throw new ArgusError('invalid_input', `The tunnel would listen on ${wanted.host}, reachable from other machines, with the token as the only protection. Pass --i-know to confirm, or use an SSH tunnel to 127.0.0.1 (docs/REMOTE.md).`);
     }
     const address = await tunnel.listen(wanted.host, wanted.port).catch((error: unknown) => {
