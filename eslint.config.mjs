@@ -29,9 +29,9 @@ const LAYERS = {
   // The published `argus` package: bundles the apps above and re-exports the client for scripts.
   'apps/release': ['protocol', 'security', 'client', 'cli', 'plugin'],
 };
-/** Extra packages a folder's tests may import: the extension's tests drive Chromium over CDP themselves;
- * the daemon's extension-mode tests reuse the extension's published test helpers. */
-const TEST_EXTRAS = { 'apps/extension': ['cdp'], 'apps/daemon': ['extension'] };
+/** Extra packages a folder's tests may import: the extension's tests drive Chromium over CDP themselves.
+ * No test imports another app: shared test helpers live in the test kit. */
+const TEST_EXTRAS = { 'apps/extension': ['cdp'] };
 const APPS = ['daemon', 'cli', 'plugin', 'extension', 'release'];
 const ALL = [...PACKAGES, ...APPS];
 

@@ -13,9 +13,8 @@ import { median } from './lib-stats.mjs';
 
 const MAX_REFS = Number(option('max-refs', '80'));
 const SAMPLES = Number(option('samples', '3'));
-const pages = findRealPages();
-const realPages = pages.names;
-const server = await servePages(pages);
+const realPages = findRealPages();
+const { server } = await servePages();
 
 const rows = [];
 const samples = new Map();

@@ -5,72 +5,42 @@
 // user's own direct CDP connection to the same tab (the floor). Same daemon, same browser, same run.
 // Usage: pnpm --filter @argus/daemon build && pnpm --filter @argus/extension build && node bench/extension-bench.mjs [--rounds N]
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { connectCri, launchChrome } from '@argus/cdp';
 import { createArgusClient } from '@argus/client';
-import { startFixtureServer } from '@argus/test-kit';
+import { evaluateInWorker, extensionFlags, findServiceWorker, startFixtureServer, waitUntil } from '@argus/test-kit';
 import { startDaemon } from '@argus/daemon';
 import { median, ms, percentile } from './lib-stats.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const EXTENSION_DIR = join(here, '../apps/extension/dist');
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 300;
 const WARMUP = 30;
-if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error('Build the extension first: pnpm --filter @argus/extension build');
 
-const sleep = (msec) => new Promise((resolve) => setTimeout(resolve, msec));
-async function waitUntil(check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The user's own CDP connection (opens tabs, talks to the extension's service worker). */
-async function cdpConnect(url) {
-  const transport = await connectCri(url);
-  return { send: (method, params = {}, sessionId) => transport.send(method, params, sessionId), close: () => transport.close() };
-}
-
-/** The user's Chromium with the extension loaded (the repo's one launcher); returns a handle with close(). */
+/** The user's Chromium with the extension loaded (the repo's one launcher and CDP client; the test kit's extension helpers). */
 async function launchUserBrowser() {
-  const chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9', `--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`] });
-  const close = () => chrome.kill(3000);
+  const chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9', ...extensionFlags()] });
   try {
-    let cdp;
-    await waitUntil(async () => (cdp = await cdpConnect(chrome.wsEndpoint).catch(() => undefined)) !== undefined, 5_000, 'CDP');
-    let worker;
-    await waitUntil(async () => {
-      const { targetInfos } = await cdp.send('Target.getTargets');
-      worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'));
-      return worker !== undefined;
-    }, 10_000, 'the extension service worker');
-    const evalInWorker = async (expression) => {
-      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
-      try {
-        await waitUntil(async () => (await cdp.send('Runtime.evaluate', { expression: 'typeof chrome?.storage?.local' }, sessionId)).result.value === 'object', 10_000, 'chrome.storage');
-        await cdp.send('Runtime.evaluate', { expression, awaitPromise: true }, sessionId);
-      } finally {
-        await cdp.send('Target.detachFromTarget', { sessionId });
-      }
-    };
-    return {
-      cdp,
-      evalInWorker,
-      close: async () => {
-        cdp.close();
-        await close();
-      },
-    };
+    const transport = await connectCri(chrome.wsEndpoint);
+    const cdp = { send: (method, params = {}, sessionId) => transport.send(method, params, sessionId) };
+    try {
+      const worker = await findServiceWorker(transport);
+      return {
+        cdp,
+        evalInWorker: (expression) => evaluateInWorker(transport, worker.targetId, expression),
+        close: async () => {
+          await transport.close();
+          await chrome.kill(3000);
+        },
+      };
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
   } catch (error) {
-    await close();
+    await chrome.kill(3000);
     throw error;
   }
 }

@@ -13,8 +13,7 @@ import { median } from './lib-stats.mjs';
 const RUNS = Number(option('runs', '7'));
 const DUMP = option('dump', '');
 const SELECTOR = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [onclick], [tabindex]';
-const pages = findRealPages();
-const realPages = pages.names;
+const realPages = findRealPages();
 
 /** ~5,000 elements: nav lists, article sections with inline links, forms and a data table. */
 function generatedPage() {
@@ -36,7 +35,7 @@ function generatedPage() {
 }
 const GENERATED = generatedPage();
 
-const server = await servePages(pages, { __generated5k: GENERATED });
+const { server, extra } = await servePages({ __generated5k: GENERATED });
 
 const time = async (fn) => {
   const start = performance.now();
@@ -57,7 +56,7 @@ async function coverageOf(page, engine, text) {
 }
 
 const rows = [];
-const chromePath = await visitPages([...realPages, '__generated5k'], server, async (page, name) => {
+const chromePath = await visitPages([...realPages, ...extra], server, async (page, name) => {
   const engine = new SnapshotEngine(page);
   const full = await engine.snapshot();
   const fullCoverage = await coverageOf(page, engine, full.text);

@@ -12,23 +12,38 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** A page a test writes inline: its HTML, or a function of the request URL that returns it. */
+export type InlinePage = string | ((url: URL) => string);
+
 export interface FixtureServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * HTML served at these exact paths (e.g. `'/form'`), before any other route or file: for tests
+   * that keep their page next to their assertions.
+   */
+  pages?: Record<string, InlinePage>;
+  /**
+   * The host name in `url`/`origin` (default `127.0.0.1`). `localhost` is a different site from
+   * `127.0.0.1` (a cross-site iframe runs out of process); the server listens on 127.0.0.1 either way.
+   */
+  hostname?: '127.0.0.1' | 'localhost';
 }
 
 /**
  * Starts the fixture server on 127.0.0.1.
  *
+ * Inline: `options.pages` at their exact paths, ahead of everything else.
  * Static: `pages/*` at `/` (e.g. `/form.html`), real saved pages at `/real/<name>/` (serves
  * `source.html`; `/real/<name>/expected-metadata.json` too), `/` lists everything.
  * Dynamic: `/slow?ms=N` (N <= 10000), `/barrier?name=X&count=N&ms=T` (answers `met` once N requests
  * named X are in flight together, else `alone` after T ms), `/status/<code>`, `/redirect?to=<path|url>[&status=30x]`,
- * `/echo-headers`, `/set-cookie?name=..&value=..`, `/download/<name>.txt`, `/json`,
+ * `/echo-headers`, `/set-cookie?name=..&value=..[&max-age=S][&http-only=1][&same-site=Strict|Lax|None]`, `/download/<name>.txt`, `/json`,
  * `/big?bytes=N` (N <= 50_000_000). Missing files 404; `..` in the path is refused with 403.
  *
  * A second origin is a second `startFixtureServer()` (a different port is a different origin;
- * cookies are scoped by host, so both see the same cookies).
+ * `hostname: 'localhost'` makes it a different site too; cookies are scoped by host, so servers on
+ * the same host name see the same cookies).
  */
 export function startFixtureServer(options?: FixtureServerOptions): Promise<FixtureServer>;
 
@@ -104,3 +119,29 @@ export function runProcess(
   args: string[],
   options?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<{ code: number; stdout: string; stderr: string }>;
+
+/** Anything that sends CDP commands like `@argus/cdp`'s `Transport` (what `connectCri()` returns). */
+export interface CdpSender {
+  send(method: string, params: object | undefined, sessionId: string | undefined): Promise<unknown>;
+}
+
+/** The built unpacked Argus extension, `apps/extension/dist` (`pnpm --filter @argus/extension build`). */
+export const EXTENSION_DIR: string;
+
+/**
+ * Chromium flags that load the unpacked extension at `dir` (default EXTENSION_DIR) and no other; pass
+ * them to `@argus/cdp`'s `launchChrome({ extraFlags })`. Throws when the extension is not built.
+ */
+export function extensionFlags(dir?: string): string[];
+
+/** Resolves once `check()` is true; throws `timed out waiting for <what>` after `timeoutMs` (default 15 s). */
+export function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs?: number, what?: string): Promise<void>;
+
+/** The extension's service worker target, waited for (up to 10 s) on a browser-level connection. */
+export function findServiceWorker(cdp: CdpSender): Promise<{ targetId: string; url: string; extensionId: string }>;
+
+/**
+ * Evaluates an expression (awaited) in the extension's service worker and returns its value through
+ * JSON (`undefined` becomes `null`). Attaches, waits for `chrome.storage`, evaluates, detaches.
+ */
+export function evaluateInWorker(cdp: CdpSender, targetId: string, expression: string): Promise<unknown>;

@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
-// The extension package's own test helpers launch Chromium with the unpacked extension and talk to
-// its service worker; the daemon's extension tests reuse them rather than keep a second copy.
-import { type CdpClient, EXTENSION_DIR, connectWithRetry, evaluateInWorker, findServiceWorker, launchChromium, waitUntil } from '@argus/extension/testing';
+import { Session, connectCri, launchChrome } from '@argus/cdp';
+// The extension's build, flags and service-worker access come from the test kit; launching and CDP
+// from @argus/cdp: the same pieces the extension's own tests use, with no path into another app.
+import { evaluateInWorker, extensionFlags, findServiceWorker, waitUntil } from '@argus/test-kit';
 
-export { EXTENSION_DIR, waitUntil };
+export { waitUntil };
 
 /** Headless Chromium with the unpacked extension: the user's own browser in these tests. */
 export interface UserBrowser {
   pid: number;
   userDataDir: string;
-  cdp: CdpClient;
+  /** The test's own browser-level CDP session (what the user's DevTools would use). */
+  cdp: Session;
   /** Evaluates an expression (awaited) in the extension's service worker. */
   evalInWorker(expression: string): Promise<unknown>;
   /** Points the extension at a relay, the way a daemon that launched Chrome would. */
@@ -21,30 +23,33 @@ export interface UserBrowser {
 
 export async function launchUserBrowser(): Promise<UserBrowser> {
   // dead proxy: external hosts fail at once on this closed network; loopback is never proxied
-  const chromium = await launchChromium(EXTENSION_DIR, ['--proxy-server=http://127.0.0.1:9']);
-  let cdp: CdpClient | undefined;
+  const chrome = await launchChrome({ extraFlags: [...extensionFlags(), '--proxy-server=http://127.0.0.1:9'] });
   try {
-    const opened = await connectWithRetry(chromium.browserWsUrl);
-    cdp = opened;
-    const worker = await findServiceWorker(opened);
-    const evalInWorker = (expression: string) => evaluateInWorker(opened, worker.targetId, expression);
-    return {
-      pid: chromium.pid,
-      userDataDir: chromium.userDataDir,
-      cdp: opened,
-      evalInWorker,
-      configure: async (settings) => {
-        await evalInWorker(`chrome.storage.local.set(${JSON.stringify({ enabled: true, ...settings })})`);
-      },
-      openTab: async (url) => (await opened.send<{ targetId: string }>('Target.createTarget', { url })).targetId,
-      async close() {
-        opened.close();
-        await chromium.close();
-      },
-    };
+    const transport = await connectCri(chrome.wsEndpoint);
+    try {
+      const cdp = new Session(transport, undefined);
+      const worker = await findServiceWorker(transport);
+      const evalInWorker = (expression: string) => evaluateInWorker(transport, worker.targetId, expression);
+      return {
+        pid: chrome.pid,
+        userDataDir: chrome.userDataDir,
+        cdp,
+        evalInWorker,
+        configure: async (settings) => {
+          await evalInWorker(`chrome.storage.local.set(${JSON.stringify({ enabled: true, ...settings })})`);
+        },
+        openTab: async (url) => (await cdp.send('Target.createTarget', { url })).targetId,
+        async close() {
+          await transport.close();
+          await chrome.kill(3000);
+        },
+      };
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
   } catch (error) {
-    cdp?.close();
-    await chromium.close();
+    await chrome.kill(3000);
     throw error;
   }
 }

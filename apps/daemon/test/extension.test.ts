@@ -208,7 +208,7 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     await d.client.page.eval.mutate({ js: 'window.__mark = "kept"' });
     await d.close();
     expect(alive(user.pid)).toBe(true);
-    const { targetInfos } = await user.cdp.send<{ targetInfos: Array<{ targetId: string }> }>('Target.getTargets');
+    const { targetInfos } = await user.cdp.send('Target.getTargets');
     expect(targetInfos.map((t) => t.targetId)).toContain(userTab);
 
     // the new daemon has no launch token and a fresh pairing file: the operator approves the code
@@ -238,7 +238,7 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     const switched = await d.client.session.connect.mutate({ managed: true });
     expect(switched).toMatchObject({ mode: 'managed', previousMode: 'extension', switched: true });
     expect(alive(user.pid)).toBe(true);
-    const { targetInfos } = await user.cdp.send<{ targetInfos: Array<{ targetId: string }> }>('Target.getTargets');
+    const { targetInfos } = await user.cdp.send('Target.getTargets');
     expect(targetInfos.map((t) => t.targetId)).toContain(userTab);
     expect(await codeOf(d.client.session.connect.mutate({ extension: true, managed: true }))).toBe('invalid_input');
   });

@@ -1,26 +1,8 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createArgusClient } from '@argus/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeOf, refOf, useHarness } from './harness.js';
 
 const h = useHarness();
-/** Sets an httpOnly cookie on 127.0.0.1 (cookies ignore the port, so the fixture pages see it too). */
-let cookieServer: Server;
-let cookieUrl: string;
-
-beforeAll(async () => {
-  cookieServer = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html', 'Set-Cookie': ['sid=s3cret-session; Path=/; HttpOnly; SameSite=Strict', 'theme=dark; Path=/; Max-Age=3600'] });
-    res.end('<!doctype html><title>cookies</title><p>cookies set</p>');
-  });
-  await new Promise<void>((resolve) => cookieServer.listen(0, '127.0.0.1', resolve));
-  cookieUrl = `http://127.0.0.1:${(cookieServer.address() as AddressInfo).port}/`;
-});
-afterAll(async () => {
-  cookieServer?.closeAllConnections();
-  await new Promise((resolve) => cookieServer?.close(resolve));
-});
 
 describe('inspection commands on real Chromium', () => {
   it('css: computed values by selector and by ref; camelCase names work', async () => {
@@ -69,7 +51,9 @@ describe('inspection commands on real Chromium', () => {
   });
 
   it('cookies: httpOnly cookies are marked; their values need the admin scope', async () => {
-    await h.client.page.goto.mutate({ url: cookieUrl });
+    // an httpOnly session cookie and a persistent one on 127.0.0.1 (cookies ignore the port)
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/set-cookie?name=sid&value=s3cret-session&http-only=1&same-site=Strict') });
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/set-cookie?name=theme&value=dark&max-age=3600') });
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
     const { cookies, urls } = await h.client.inspect.cookies.query({});
     expect(urls).toEqual([h.server.urlFor('/styles.html')]);

@@ -1,23 +1,26 @@
 import type { Transport } from '@argus/cdp';
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argusChromeProcesses } from './helpers/chromium.js';
-import { startFixtures, type Fixtures } from './helpers/fixture-server.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { evaluate, nextEvent } from './helpers/transport-events.js';
 
 /** Drives a user's tab through RelayServer.transport() exactly as the daemon's cdp layer would. */
 describe('extension mode: driving a user tab through the relay', () => {
-  let fixtures: Fixtures;
+  let fixtures: FixtureServer;
+  /** another site (localhost vs 127.0.0.1), so its frame runs out of process */
+  let crossSite: FixtureServer;
   let harness: Harness;
   let transport: Transport;
   let userTargetId: string;
   let sessionId: string;
 
   beforeAll(async () => {
-    fixtures = await startFixtures();
+    fixtures = await startFixtureServer();
+    crossSite = await startFixtureServer({ hostname: 'localhost' });
     harness = await startHarness();
     // the "user" opens a tab through their own browser (here: the test's own CDP connection)
-    ({ targetId: userTargetId } = await harness.browser.send<{ targetId: string }>('Target.createTarget', { url: `${fixtures.origin}/` }));
+    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', { url: fixtures.urlFor('/buttons.html') }));
     transport = harness.relay.transport();
   });
 
@@ -26,6 +29,7 @@ describe('extension mode: driving a user tab through the relay', () => {
     const userDataDir = harness?.chromium.userDataDir;
     await harness?.close();
     await fixtures?.close();
+    await crossSite?.close();
     // nothing of the browser may outlive the suite
     if (userDataDir) expect(argusChromeProcesses(userDataDir)).toEqual([]);
   });
@@ -53,14 +57,14 @@ describe('extension mode: driving a user tab through the relay', () => {
 
   it('navigates, clicks with real input events and reads the changed text', async () => {
     const loaded = nextEvent(transport, 'Page.loadEventFired', (e) => e.sessionId === sessionId);
-    await transport.send('Page.navigate', { url: `${fixtures.origin}/` }, sessionId);
+    await transport.send('Page.navigate', { url: fixtures.urlFor('/buttons.html') }, sessionId);
     await loaded;
-    expect(await evaluate(transport, sessionId, `document.getElementById('text').textContent`)).toBe('before');
-    const box = (await evaluate(transport, sessionId, `(() => { const r = document.getElementById('btn').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`)) as { x: number; y: number };
+    expect(await evaluate(transport, sessionId, `document.getElementById('count').textContent`)).toBe('Count: 0');
+    const box = (await evaluate(transport, sessionId, `(() => { const r = document.getElementById('increment').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`)) as { x: number; y: number };
     for (const type of ['mousePressed', 'mouseReleased']) {
       await transport.send('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 }, sessionId);
     }
-    expect(await evaluate(transport, sessionId, `document.getElementById('text').textContent`)).toBe('clicked');
+    expect(await evaluate(transport, sessionId, `document.getElementById('count').textContent`)).toBe('Count: 1');
   });
 
   it('captures a screenshot', async () => {
@@ -78,22 +82,22 @@ describe('extension mode: driving a user tab through the relay', () => {
   it('auto-attaches a cross-origin iframe (OOPIF) as a flat child session and evaluates in it', async () => {
     await transport.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, sessionId);
     const child = nextEvent(transport, 'Target.attachedToTarget', (e) => e.sessionId === sessionId && (e.params as { targetInfo: { type: string } }).targetInfo.type === 'iframe');
-    await transport.send('Page.navigate', { url: `${fixtures.origin}/frame-host` }, sessionId);
+    await transport.send('Page.navigate', { url: fixtures.urlFor(`/frames.html?xorigin=${encodeURIComponent(crossSite.urlFor('/frame-child.html'))}`) }, sessionId);
     const { sessionId: childId } = (await child).params as { sessionId: string };
     await transport.send('Runtime.runIfWaitingForDebugger', {}, childId);
     let text: unknown;
-    for (let i = 0; i < 50 && text !== 'inside the cross-origin frame'; i++) {
-      text = await evaluate(transport, childId, `document.getElementById('inner')?.textContent ?? null`).catch(() => null);
-      if (text !== 'inside the cross-origin frame') await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 50 && text !== 'Child button'; i++) {
+      text = await evaluate(transport, childId, `document.getElementById('child-button')?.textContent ?? null`).catch(() => null);
+      if (text !== 'Child button') await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(text).toBe('inside the cross-origin frame');
-    expect(await evaluate(transport, childId, 'location.origin')).toBe(fixtures.crossOrigin);
+    expect(text).toBe('Child button');
+    expect(await evaluate(transport, childId, 'location.origin')).toBe(crossSite.origin);
   });
 
   it('auto-attaches and closes a tab the agent opened, but refuses to close the user tab', async () => {
     await transport.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, undefined);
     const attached = nextEvent(transport, 'Target.attachedToTarget', (e) => e.sessionId === undefined && (e.params as { targetInfo: { url: string } }).targetInfo.url.includes('/frame-child'));
-    const { targetId } = (await transport.send('Target.createTarget', { url: `${fixtures.origin}/frame-child` }, undefined)) as { targetId: string };
+    const { targetId } = (await transport.send('Target.createTarget', { url: fixtures.urlFor('/frame-child.html') }, undefined)) as { targetId: string };
     const { sessionId: agentSession } = (await attached).params as { sessionId: string };
     expect(await evaluate(transport, agentSession, '40 + 2')).toBe(42);
     const { targetInfos } = (await transport.send('Target.getTargets', {}, undefined)) as { targetInfos: Array<{ targetId: string }> };

@@ -1,21 +1,68 @@
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CdpClient } from './helpers/cdp-client.js';
 import { argusChromeProcesses } from './helpers/chromium.js';
-import { startFixtures, type Fixtures } from './helpers/fixture-server.js';
 import { startHarness, waitUntil, type Harness } from './helpers/harness.js';
 import { OpsClient } from './helpers/ops-client.js';
 
+interface Frame {
+  id?: number;
+  method?: string;
+  result?: unknown;
+}
+
+/**
+ * A wire-level client of the relay's `/cdp` endpoint. The repo's CDP client (chrome-remote-interface,
+ * through @argus/cdp) cannot send the `Authorization` header this endpoint demands, so the test
+ * speaks the frames itself; every other CDP connection in these tests is @argus/cdp's.
+ */
+async function connectRelayCdp(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers, perMessageDeflate: false });
+  const frames: Frame[] = [];
+  const arrivals = new Set<() => void>();
+  // listen before open: the relay speaks first (the lease event)
+  socket.on('message', (data) => {
+    frames.push(JSON.parse(String(data)) as Frame); // the relay's own CDP frames
+    for (const arrival of [...arrivals]) arrival();
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+    socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+  const next = (match: (frame: Frame) => boolean) =>
+    new Promise<Frame>((resolve) => {
+      const check = () => {
+        const frame = frames.find(match);
+        if (!frame) return;
+        arrivals.delete(check);
+        resolve(frame);
+      };
+      arrivals.add(check);
+      check();
+    });
+  let lastId = 0;
+  return {
+    event: (method: string) => next((frame) => frame.method === method),
+    async send(method: string, params: object): Promise<unknown> {
+      const id = ++lastId;
+      socket.send(JSON.stringify({ id, method, params }));
+      return (await next((frame) => frame.id === id)).result;
+    },
+    close: () => socket.close(),
+  };
+}
+
 describe('extension mode: faults and refusals', () => {
-  let fixtures: Fixtures;
+  let fixtures: FixtureServer;
   let harness: Harness;
   let userTargetId: string;
   let userTabId: number;
 
   beforeAll(async () => {
-    fixtures = await startFixtures();
+    fixtures = await startFixtureServer();
     harness = await startHarness();
-    ({ targetId: userTargetId } = await harness.browser.send<{ targetId: string }>('Target.createTarget', { url: `${fixtures.origin}/` }));
+    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', { url: fixtures.urlFor('/buttons.html') }));
     const ops = await OpsClient.connect(harness.relay.url, harness.daemonToken);
     const listed = await ops.call('list-1', 'tabs.list', {});
     ops.close();
@@ -100,12 +147,12 @@ describe('extension mode: faults and refusals', () => {
   it('a second /cdp client waits for the tab lease until the first leaves', async () => {
     const url = `${harness.relay.url.replace('http', 'ws')}/cdp?targetId=${userTargetId}`;
     const headers = { authorization: `Bearer ${harness.daemonToken}` };
-    const first = await CdpClient.connect(url, headers);
-    await first.waitFor('Argus.leaseGranted');
+    const first = await connectRelayCdp(url, headers);
+    await first.event('Argus.leaseGranted');
     expect(await first.send('Runtime.evaluate', { expression: '1 + 1', returnByValue: true })).toMatchObject({ result: { value: 2 } });
 
-    const second = await CdpClient.connect(url, headers);
-    await second.waitFor('Argus.leaseWaiting');
+    const second = await connectRelayCdp(url, headers);
+    await second.event('Argus.leaseWaiting');
     let answered = false;
     const pending = second.send('Runtime.evaluate', { expression: '2 + 2', returnByValue: true }).then((result) => {
       answered = true;
@@ -116,7 +163,7 @@ describe('extension mode: faults and refusals', () => {
     first.close();
     expect(await pending).toMatchObject({ result: { value: 4 } });
     second.close();
-    await expect(CdpClient.connect(url)).rejects.toThrow(/401/);
+    await expect(connectRelayCdp(url)).rejects.toThrow(/401/);
   });
 
   it('reconnects with backoff after the relay was down for a while, re-pairing with the launch token', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine, click, elementBox, elementHtml, elementText, fill, focus, hover, scrollIntoView, selectOption } from '../src/index.js';
-import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
+import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 const ACTIONS = html(`
 <h1>Actions</h1>
@@ -43,7 +44,7 @@ const HITS = html(`
 <div id="scroller" style="overflow:auto;height:60px;width:300px"><div style="height:400px"></div><button id="nested" onclick="window.nested = true">Nested scroll</button></div>`);
 
 let tb: TestBrowser;
-let served: Served;
+let served: FixtureServer;
 let page: Page;
 let engine: SnapshotEngine;
 
@@ -54,7 +55,7 @@ function refOf(text: string, pattern: string): string {
 }
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), servePages({ '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT, '/hits': HITS, '/quirks': QUIRKS, '/wrapped': WRAPPED })]);
+  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT, '/hits': HITS, '/quirks': QUIRKS, '/wrapped': WRAPPED } })]);
   page = await openPage(tb.browser, `${served.origin}/actions`);
   engine = new SnapshotEngine(page);
 });

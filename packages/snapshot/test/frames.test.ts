@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine, click, elementText, fill } from '../src/index.js';
-import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
+import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 const CHILD = (label: string) =>
   html(`<h2>${label} frame</h2><div style="height:30px"></div><button id="b" onclick="this.textContent = '${label} clicked'">${label} button</button><input id="i" aria-label="${label} input">`);
 
 let tb: TestBrowser;
-let main: Served;
-let otherPort: Served;
-let otherSite: Served;
+let main: FixtureServer;
+let otherPort: FixtureServer;
+let otherSite: FixtureServer;
 let page: Page;
 let engine: SnapshotEngine;
 
@@ -23,17 +24,19 @@ beforeAll(async () => {
   tb = await startBrowser();
   // a second port on 127.0.0.1 is cross-origin but same-site (same renderer); `localhost` is another
   // site, so Chromium puts that frame in its own process (an OOPIF with its own CDP session)
-  otherPort = await servePages({ '/child': CHILD('Port') });
-  otherSite = await servePages({ '/child': CHILD('Site') }, 'localhost');
-  main = await servePages({
-    '/child': CHILD('Same'),
-    '/frames': () =>
-      html(`<h1>Frames</h1><button>Top button</button>
+  otherPort = await startFixtureServer({ pages: { '/child': CHILD('Port') } });
+  otherSite = await startFixtureServer({ hostname: 'localhost', pages: { '/child': CHILD('Site') } });
+  main = await startFixtureServer({
+    pages: {
+      '/child': CHILD('Same'),
+      '/frames': () =>
+        html(`<h1>Frames</h1><button>Top button</button>
       <iframe title="same" src="/child" style="width:400px;height:150px;border:4px solid #000"></iframe>
       <iframe title="port" src="${otherPort.origin}/child" style="width:400px;height:150px;border:0"></iframe>
       <div style="height:40px"></div>
-      <iframe title="site" src="http://localhost:${otherSite.port}/child" style="width:400px;height:150px;border:7px solid #000;padding:5px"></iframe>
+      <iframe title="site" src="${otherSite.origin}/child" style="width:400px;height:150px;border:7px solid #000;padding:5px"></iframe>
       <iframe title="hidden" src="/child" style="display:none"></iframe>`),
+    },
   });
   page = await openPage(tb.browser, `${main.origin}/frames`);
   // frames load after the top document's load event in some orders; wait for all three buttons

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine, click, fill } from '../src/index.js';
-import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
+import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 const PAGE = html(`
 <h1>Locators</h1>
@@ -20,13 +21,13 @@ customElements.define('x-host', class extends HTMLElement {
 </script>`);
 
 let tb: TestBrowser;
-let served: Served;
+let served: FixtureServer;
 let page: Page;
 let engine: SnapshotEngine;
 const hit = () => page.evaluate<string>('window.hit');
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), servePages({ '/locators': PAGE })]);
+  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/locators': PAGE } })]);
   page = await openPage(tb.browser, `${served.origin}/locators`);
   engine = new SnapshotEngine(page);
 });

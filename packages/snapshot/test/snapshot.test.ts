@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine, click } from '../src/index.js';
-import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
+import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 const FORM = html(`
 <header><nav aria-label="Main"><a href="/a">Home</a> <a href="/b">Docs</a></nav></header>
@@ -36,11 +37,11 @@ const TOGGLE = html(`<h1>Toggle</h1><button>Before</button><button id="t" aria-e
 const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
 
 let tb: TestBrowser;
-let served: Served;
+let served: FixtureServer;
 let page: Page;
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), servePages({ '/form': FORM, '/toggle': TOGGLE, '/long': LONG })]);
+  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG } })]);
 });
 afterAll(async () => {
   await tb?.close();

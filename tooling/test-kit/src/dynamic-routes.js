@@ -139,9 +139,13 @@ function setCookie(_req, res, { url }) {
   if (!/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]{0,256}$/.test(value)) return sendText(res, 400, 'value has characters a cookie cannot carry');
   const maxAge = intParam(url, 'max-age', 0, 400 * 24 * 3600);
   if (typeof maxAge === 'string') return sendText(res, 400, maxAge);
+  const sameSite = url.searchParams.get('same-site') ?? 'Lax';
+  if (!['Strict', 'Lax', 'None'].includes(sameSite)) return sendText(res, 400, 'same-site must be Strict, Lax or None');
+  const httpOnly = url.searchParams.get('http-only') === '1';
   const body = html('Cookie set', `<h1>Cookie set</h1><p id="cookie">${escapeHtml(name)}=${escapeHtml(value)}</p>`);
   // with max-age the cookie is persistent (kept in the profile), else a session cookie
-  send(res, 200, 'text/html; charset=utf-8', body, { 'Set-Cookie': `${name}=${value}; Path=/; SameSite=Lax${maxAge ? `; Max-Age=${maxAge}` : ''}` });
+  const attributes = [`${name}=${value}`, 'Path=/', `SameSite=${sameSite}`, ...(sameSite === 'None' ? ['Secure'] : []), ...(httpOnly ? ['HttpOnly'] : []), ...(maxAge ? [`Max-Age=${maxAge}`] : [])];
+  send(res, 200, 'text/html; charset=utf-8', body, { 'Set-Cookie': attributes.join('; ') });
 }
 
 /** @type {Route} */

@@ -8,3 +8,4 @@ export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
 export { PROFILE_PREFIX, listArgusChromeProcesses, listArgusChromes } from './chrome.js';
 export { chromeLeakGuard } from './leak-guard.js';
 export { runProcess } from './run-process.js';
+export { EXTENSION_DIR, evaluateInWorker, extensionFlags, findServiceWorker, waitUntil } from './extension.js';

@@ -34,23 +34,40 @@ const CONTENT_TYPES = {
  */
 
 /**
+ * A page a test writes inline: its HTML, or a function of the request URL that returns it.
+ * @typedef {string | ((url: URL) => string)} InlinePage
+ */
+
+/**
+ * @typedef {object} FixtureServerOptions
+ * @property {number} [port] 0 (default) picks a free port
+ * @property {Record<string, InlinePage>} [pages] HTML served at these exact paths (e.g. `'/form'`),
+ *   before any other route or file: for tests that keep their page next to their assertions
+ * @property {'127.0.0.1' | 'localhost'} [hostname] the host name in `url`/`origin`; `localhost` is
+ *   a different site from `127.0.0.1` (out-of-process iframes), the server still listens on 127.0.0.1
+ */
+
+/**
  * Starts the static + dynamic fixture server on 127.0.0.1.
  *
  * A second origin (for cross-origin iframes, CORS, cookies-per-origin tests) is simply a second
- * `startFixtureServer()`: a different port is a different origin. Note that cookies are scoped by
- * host, not port, so both servers see the same cookies.
+ * `startFixtureServer()`: a different port is a different origin; `hostname: 'localhost'` also makes
+ * it a different site. Note that cookies are scoped by host, not port, so two servers on the same
+ * host name see the same cookies.
  *
- * @param {{ port?: number }} [options] port 0 (default) picks a free port
+ * @param {FixtureServerOptions} [options]
  * @returns {Promise<FixtureServer>}
  */
-export async function startFixtureServer({ port = 0 } = {}) {
+export async function startFixtureServer({ port = 0, pages = {}, hostname = '127.0.0.1' } = {}) {
+  if (hostname !== '127.0.0.1' && hostname !== 'localhost') throw new Error(`fixture server: hostname must be 127.0.0.1 or localhost, got ${hostname}`);
+  const inline = new Map(Object.entries(pages));
   /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set();
   /** @type {Set<NodeJS.Timeout>} */
   const timers = new Set();
 
   const server = createServer((req, res) => {
-    handle(req, res, timers).catch((error) => {
+    handle(req, res, timers, inline).catch((error) => {
       if (!res.headersSent) sendText(res, 500, `fixture server error: ${error instanceof Error ? error.message : String(error)}`);
       else res.destroy();
     });
@@ -70,7 +87,7 @@ export async function startFixtureServer({ port = 0 } = {}) {
 
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('fixture server: unexpected listen address');
-  const origin = `http://127.0.0.1:${address.port}`;
+  const origin = `http://${hostname}:${address.port}`;
 
   /** @type {Promise<void> | undefined} */
   let closing;
@@ -96,8 +113,9 @@ export async function startFixtureServer({ port = 0 } = {}) {
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {Set<NodeJS.Timeout>} timers
+ * @param {Map<string, InlinePage>} inline
  */
-async function handle(req, res, timers) {
+async function handle(req, res, timers, inline) {
   const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
   let decoded;
   try {
@@ -121,6 +139,9 @@ async function handle(req, res, timers) {
       timers.delete(timer);
     });
   };
+
+  const page = inline.get(url.pathname);
+  if (page !== undefined) return send(res, 200, CONTENT_TYPES['.html'] ?? '', typeof page === 'function' ? page(url) : page);
 
   const exact = exactRoutes[url.pathname];
   if (exact) return exact(req, res, { url, later });

@@ -161,6 +161,12 @@ describe('dynamic routes', () => {
     const bad = await fetch(server.urlFor('/set-cookie?name=a%3Bb&value=1'));
     expect(bad.status).toBe(400);
     await bad.arrayBuffer();
+    const strict = await fetch(server.urlFor('/set-cookie?name=sid&value=s3cret&http-only=1&same-site=Strict&max-age=60'));
+    expect(strict.headers.get('set-cookie')).toBe('sid=s3cret; Path=/; SameSite=Strict; HttpOnly; Max-Age=60');
+    await strict.arrayBuffer();
+    const badSite = await fetch(server.urlFor('/set-cookie?name=a&value=1&same-site=Loose'));
+    expect(badSite.status).toBe(400);
+    await badSite.arrayBuffer();
   });
 
   it('/download/<name>.txt is an attachment', async () => {
@@ -185,6 +191,46 @@ describe('dynamic routes', () => {
     const tooBig = await fetch(server.urlFor('/big?bytes=50000001'));
     expect(tooBig.status).toBe(400);
     await tooBig.arrayBuffer();
+  });
+});
+
+describe('inline pages', () => {
+  it('serves a test\'s own pages at their exact paths, ahead of files and routes', async () => {
+    let hits = 0;
+    const inline = await startFixtureServer({
+      pages: {
+        '/': '<title>mine</title>',
+        '/json': '<p>not the json route</p>',
+        '/count': (url) => `<p id="n">${++hits} ${url.searchParams.get('q')}</p>`,
+      },
+    });
+    try {
+      const root = await fetch(inline.url);
+      expect(root.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await root.text()).toBe('<title>mine</title>');
+      expect(await (await fetch(inline.urlFor('/json'))).text()).toBe('<p>not the json route</p>');
+      expect(await (await fetch(inline.urlFor('/count?q=a'))).text()).toBe('<p id="n">1 a</p>');
+      expect(await (await fetch(inline.urlFor('/count?q=b'))).text()).toBe('<p id="n">2 b</p>');
+      // everything else is still the shared server
+      expect((await fetch(inline.urlFor('/form.html'))).status).toBe(200);
+      expect((await fetch(inline.urlFor('/nope'))).status).toBe(404);
+      expect((await rawGet(inline.port, '/../count')).status).toBe(403);
+    } finally {
+      await inline.close();
+    }
+  });
+
+  it('names itself localhost when asked (another site) and refuses other host names', async () => {
+    const other = await startFixtureServer({ hostname: 'localhost', pages: { '/child': '<p>child</p>' } });
+    try {
+      expect(other.origin).toBe(`http://localhost:${other.port}`);
+      expect(other.urlFor('/child')).toBe(`http://localhost:${other.port}/child`);
+      expect(await (await fetch(`http://127.0.0.1:${other.port}/child`)).text()).toBe('<p>child</p>');
+    } finally {
+      await other.close();
+    }
+    // @ts-expect-error a host name the server does not listen on
+    await expect(startFixtureServer({ hostname: 'example.com' })).rejects.toThrow(/127.0.0.1 or localhost/);
   });
 });
 

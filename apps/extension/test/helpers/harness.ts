@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type { Session } from '@argus/cdp';
 import { startRelay, type RelayOptions, type RelayServer } from '@argus/relay';
-import { CdpClient } from './cdp-client.js';
-import { launchChromium, type LaunchedChromium } from './chromium.js';
+import { evaluateInWorker, findServiceWorker, waitUntil } from '@argus/test-kit';
+import { launchUserChromium, type UserChromium } from './chromium.js';
 
-export const EXTENSION_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+export { waitUntil };
 
 export interface Harness {
-  chromium: LaunchedChromium;
-  browser: CdpClient;
+  chromium: UserChromium['chrome'];
+  /** The test's own browser-level CDP session (what a user's DevTools would use). */
+  browser: Session;
   readonly relay: RelayServer;
   daemonToken: string;
   launchToken: string;
@@ -21,15 +21,6 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 const log: RelayOptions['log'] = process.env.ARGUS_TEST_DEBUG
   ? (level, message, fields) => console.log(`[relay ${level}] ${message}`, fields ?? '')
   : undefined;
@@ -39,18 +30,16 @@ const log: RelayOptions['log'] = process.env.ARGUS_TEST_DEBUG
  * the per-launch token are written into chrome.storage.local by evaluating in the service worker.
  */
 export async function startHarness(): Promise<Harness> {
-  if (!existsSync(`${EXTENSION_DIR}/manifest.json`)) throw new Error('Build the extension first: pnpm --filter @argus/extension build');
   const daemonToken = randomBytes(24).toString('base64url');
   const launchToken = randomBytes(24).toString('base64url');
   const relayOptions = (port: number, token: string | undefined): RelayOptions => ({ port, daemonToken, ...(token ? { launchToken: token } : {}), ...(log ? { log } : {}) });
   let relay = await startRelay(relayOptions(0, launchToken));
-  const chromium = await launchChromium(EXTENSION_DIR);
-  let browser: CdpClient | undefined;
+  let user: UserChromium | undefined;
   try {
-    const opened = await connectWithRetry(chromium.browserWsUrl);
-    browser = opened;
-    const worker = await findServiceWorker(opened);
-    const evalInWorker = (expression: string) => evaluateInWorker(opened, worker.targetId, expression);
+    const opened = await launchUserChromium();
+    user = opened;
+    const worker = await findServiceWorker(opened.transport);
+    const evalInWorker = (expression: string) => evaluateInWorker(opened.transport, worker.targetId, expression);
     await evalInWorker(`chrome.storage.local.set(${JSON.stringify({ relayUrl: relay.url, launchToken })})`);
     try {
       await waitUntil(() => relay.status().extensionConnected, 15_000, 'the extension to connect');
@@ -59,14 +48,14 @@ export async function startHarness(): Promise<Harness> {
       throw new Error(`${(error as Error).message}; extension state: ${JSON.stringify(state)}`);
     }
     return {
-      chromium,
-      browser: opened,
+      chromium: opened.chrome,
+      browser: opened.browser,
       get relay() {
         return relay;
       },
       daemonToken,
       launchToken,
-      extensionId: new URL(worker.url).host,
+      extensionId: worker.extensionId,
       evalInWorker,
       async restartRelay(options = {}) {
         const port = relay.port;
@@ -76,58 +65,13 @@ export async function startHarness(): Promise<Harness> {
         return relay;
       },
       async close() {
-        opened.close();
         await relay.close();
-        await chromium.close();
+        await opened.close();
       },
     };
   } catch (error) {
-    browser?.close();
     await relay.close();
-    await chromium.close();
+    await user?.close();
     throw error;
   }
-}
-
-export async function evaluateInWorker(browser: CdpClient, targetId: string, expression: string): Promise<unknown> {
-  const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-  try {
-    // the worker's extension context (with chrome.*) shows up a moment after attach
-    await waitUntil(async () => {
-      const probe = await browser.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression: 'typeof chrome?.storage?.local' }, sessionId);
-      return probe.result.value === 'object';
-    }, 10_000, 'chrome.storage in the service worker');
-    const response = await browser.send<{ result: { value?: unknown }; exceptionDetails?: unknown }>(
-      'Runtime.evaluate',
-      { expression: `Promise.resolve(${expression}).then((value) => JSON.stringify(value ?? null))`, awaitPromise: true, returnByValue: true },
-      sessionId,
-    );
-    if (response.exceptionDetails) throw new Error(`worker evaluation failed: ${JSON.stringify(response.exceptionDetails)}`);
-    return JSON.parse(String(response.result.value)) as unknown;
-  } finally {
-    await browser.send('Target.detachFromTarget', { sessionId });
-  }
-}
-
-export async function connectWithRetry(url: string): Promise<CdpClient> {
-  // DevToolsActivePort appears slightly before the endpoint accepts connections
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await CdpClient.connect(url);
-    } catch (error) {
-      if (attempt > 40) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
-export async function findServiceWorker(browser: CdpClient): Promise<{ targetId: string; url: string }> {
-  let found: { targetId: string; url: string } | undefined;
-  await waitUntil(async () => {
-    const { targetInfos } = await browser.send<{ targetInfos: Array<{ targetId: string; type: string; url: string }> }>('Target.getTargets');
-    found = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'));
-    return found !== undefined;
-  }, 10_000, 'the extension service worker');
-  if (!found) throw new Error('unreachable');
-  return found;
 }
