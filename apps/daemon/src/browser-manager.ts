@@ -22,6 +22,7 @@ import { asDaemon, currentClient } from './caller.js';
 import { ClientTabs } from './client-tabs.js';
 import { TabQueues } from './tab-queue.js';
 import { FrameScopedEngine } from './frame-scope.js';
+import { TabState } from './tab-state.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension';
 
@@ -58,6 +59,7 @@ export class BrowserManager {
   activeTabId: string | undefined;
   private readonly queues = new TabQueues();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
+  private readonly tabStates = new WeakMap<Page, TabState>();
   /** Tabs of remote clients (shared tokens): who owns which, their active tab, their browser context. */
   readonly clients = new ClientTabs(() => this.mode);
   /** Frame chosen with `argus frame`, per tab; selectors, eval and text use it (absent = main frame). */
@@ -205,6 +207,16 @@ export class BrowserManager {
     const page = client ? await this.clients.newPage(browser, client) : await browser.newPage();
     this.activeTab = page.id;
     return page;
+  }
+
+  /** The daemon's own state for this tab (created on first use, dropped with the page). */
+  tabState(page: Page): TabState {
+    let state = this.tabStates.get(page);
+    if (!state) {
+      state = new TabState();
+      this.tabStates.set(page, state);
+    }
+    return state;
   }
 
   engine(page: Page): SnapshotEngine {

@@ -6,18 +6,7 @@ import { confinePath } from '@argus/security';
 import { diffLines } from '@argus/snapshot';
 import { CLEANUP_SCRIPT } from '../cleanup-script.js';
 import type { Services } from '../services.js';
-
-interface StyleChange {
-  session: Page['session'];
-  backendNodeId: number;
-  property: string;
-  value: string;
-  priority: string;
-  epoch: number;
-}
-
-/** Inline values replaced by `style`, per tab, newest last (for `style --undo`). */
-const styleHistory = new WeakMap<Page, StyleChange[]>();
+import type { TabState } from '../tab-state.js';
 
 const SET_STYLE = `function (property, value, important) {
   const before = { value: this.style.getPropertyValue(property), priority: this.style.getPropertyPriority(property) };
@@ -48,7 +37,7 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
       }),
     style: (input) =>
       manager.onTab(input.tab, async (page) => {
-        if (input.undo) return { element: null, before: null, computed: null, undone: await undoStyles(page) };
+        if (input.undo) return { element: null, before: null, computed: null, undone: await undoStyles(page, manager.tabState(page)) };
         if (!input.target || !input.property || input.value === undefined) {
           throw new ArgusError('invalid_input', 'Give an element, a property and a value (`argus style e5 display none`), or --undo.');
         }
@@ -57,9 +46,7 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
         const result = await page.callOn<{ ok: boolean; before: { value: string; priority: string }; computed?: string }>(
           handle.objectId, SET_STYLE, [property, input.value, input.important], handle.session);
         if (!result.ok) throw new ArgusError('invalid_input', `Chrome rejected ${property}: ${input.value} (unknown property or invalid value).`);
-        const history = styleHistory.get(page) ?? [];
-        history.push({ session: handle.session, backendNodeId: handle.backendNodeId, property, value: result.before.value, priority: result.before.priority, epoch: page.epoch });
-        styleHistory.set(page, history);
+        manager.tabState(page).styleHistory.push({ session: handle.session, backendNodeId: handle.backendNodeId, property, value: result.before.value, priority: result.before.priority, epoch: page.epoch });
         return { element: handle.label, before: result.before.value || null, computed: result.computed ?? null, undone: 0 };
       }),
     cleanup: (input) =>
@@ -114,9 +101,9 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
   };
 }
 
-async function undoStyles(page: Page): Promise<number> {
-  const history = styleHistory.get(page) ?? [];
-  styleHistory.delete(page);
+async function undoStyles(page: Page, state: TabState): Promise<number> {
+  const history = state.styleHistory;
+  state.styleHistory = [];
   let undone = 0;
   for (const change of history.reverse()) {
     if (change.epoch !== page.epoch) continue; // the page navigated: its elements are gone

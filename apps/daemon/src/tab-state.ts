@@ -1,0 +1,21 @@
+import type { Page } from '@argus/cdp';
+
+/** One inline style value `style` replaced, kept so `style --undo` can put it back. */
+export interface StyleChange {
+  session: Page['session'];
+  backendNodeId: number;
+  property: string;
+  value: string;
+  priority: string;
+  /** The page's navigation epoch when it was changed: after a navigation the element is gone. */
+  epoch: number;
+}
+
+/**
+ * What the daemon keeps about one tab beyond what @argus/cdp's Page knows. The BrowserManager
+ * owns one per page (`manager.tabState(page)`), so it goes away with the tab.
+ */
+export class TabState {
+  /** Inline values replaced by `style`, newest last (for `style --undo`). */
+  styleHistory: StyleChange[] = [];
+}
