@@ -87,6 +87,8 @@ export interface ArgusChromeProcess {
 export function listArgusChromeProcesses(): ArgusChromeProcess[];
 /** Pids of listArgusChromeProcesses(). */
 export function listArgusChromes(): number[];
+/** Live, non-zombie members of a process group (a launched Chrome leads its own). */
+export function processGroupMembers(pgid: number): number[];
 
 export interface ChromeLeakGuard {
   /** Records the Argus Chromes alive before the run. */

@@ -3,6 +3,7 @@ import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow 
 import { compoundInput } from './compound.js';
 import { commandHelp, generalHelp } from './help.js';
 import { envelopeOutput, envelopeText } from './envelope.js';
+import { startProgress } from './progress.js';
 
 // tRPC's HTTP link checks `input instanceof FormData` on every call; in Node 20 the first touch of
 // the FormData global loads undici (~11 ms, a sixth of the CLI's own start-up). This process never
@@ -57,7 +58,8 @@ async function main(argv: string[]): Promise<number> {
     return runFollow(command, input, { json: flags.json, out, err });
   }
   const { withDaemon, call, waitForDaemonExit, startingNotice } = await import('./connection.js');
-  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), startingNotice(command.name, err));
+  const stopProgress = startProgress(command, input, err);
+  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), startingNotice(command.name, err)).finally(stopProgress);
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
   if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));

@@ -332,7 +332,8 @@ export class BrowserManager {
         else await browser.disconnect();
       }
     } finally {
-      await chrome?.kill();
+      // after Browser.close, let Chrome exit by itself: a persistent profile writes its cookies on the way out
+      await (browser && this.mode === 'managed' ? chrome?.close() : chrome?.kill());
     }
   }
 }

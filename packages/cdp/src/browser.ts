@@ -6,6 +6,9 @@ import type { NavigationGuard } from './navigation-guard.js';
 import { type Session, SessionRouter } from './session.js';
 import type { Transport } from './transport.js';
 
+/** How long `close()` waits for Chrome to acknowledge Browser.close. */
+const CLOSE_ANSWER_MS = 5_000;
+
 export interface BrowserOptions {
   /**
    * Attach to every page automatically (managed/connect modes). The extension relay attaches only
@@ -243,7 +246,13 @@ export class Browser {
 
   /** Asks the browser to close (managed mode) and drops the connection. */
   async close(): Promise<void> {
-    if (!this.transport.closed) await this.transport.send('Browser.close', undefined, undefined).catch(() => undefined);
+    if (!this.transport.closed) {
+      // a wedged browser may never answer: the caller's kill of the process group is the fallback
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_ANSWER_MS)));
+      await Promise.race([this.transport.send('Browser.close', undefined, undefined).catch(() => undefined), gaveUp]);
+      clearTimeout(timer);
+    }
     await this.transport.close();
     this.router.dispose();
   }

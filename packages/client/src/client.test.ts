@@ -46,6 +46,8 @@ describe('toArgusError', () => {
   });
   it('maps connection failures to daemon_unreachable and the rest to internal', () => {
     expect(toArgusError({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } }).code).toBe('daemon_unreachable');
+    // reached the daemon, then lost it: never retried
+    expect(toArgusError({ message: 'socket hang up', cause: { code: 'ARGUS_DAEMON_LOST' } }).code).toBe('daemon_lost');
     expect(toArgusError(new Error('weird')).code).toBe('internal');
     const original = new ArgusError('timeout', 't');
     expect(toArgusError(original)).toBe(original);

@@ -1,4 +1,5 @@
 import { ArgusError, type ArgusErrorData, isErrorCode } from '@argus/protocol/errors';
+import { DAEMON_LOST } from './node-fetch.js';
 
 interface TrpcLikeError {
   message: string;
@@ -11,6 +12,10 @@ function isConnectionFailure(error: unknown): boolean {
   return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|EPIPE|WebSocket (closed|connection)/i.test(text);
 }
 
+function isDaemonLost(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === DAEMON_LOST || (error as { cause?: { code?: unknown } } | null)?.cause?.code === DAEMON_LOST;
+}
+
 /** Converts whatever a tRPC call threw into an ArgusError with a stable code. */
 export function toArgusError(error: unknown): ArgusError {
   if (error instanceof ArgusError) return error;
@@ -18,6 +23,14 @@ export function toArgusError(error: unknown): ArgusError {
   if (trpc?.cause instanceof ArgusError) return trpc.cause;
   const data = trpc?.data?.argus;
   if (data && isErrorCode(data.code)) return ArgusError.fromData(data);
+  if (isDaemonLost(error) || isDaemonLost(trpc?.cause)) {
+    return new ArgusError(
+      'daemon_lost',
+      'The Argus daemon went away while it was running the command: it may or may not have run, so it was not retried. ' +
+        'Check the page (`argus status` starts a fresh daemon; `argus url`, `argus snapshot`) before running it again.',
+      { cause: error },
+    );
+  }
   if (isConnectionFailure(error) || isConnectionFailure(trpc?.cause)) {
     return new ArgusError('daemon_unreachable', `The Argus daemon is not answering (${trpc?.message ?? String(error)}). Run \`argus status\` to start it, or check .argus/daemon.log.`, { cause: error });
   }

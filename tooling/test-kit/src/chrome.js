@@ -80,3 +80,32 @@ export function listArgusChromeProcesses() {
 export function listArgusChromes() {
   return listArgusChromeProcesses().map((proc) => proc.pid);
 }
+
+/**
+ * Live (non-zombie) members of process group `pgid`. A launched Chrome leads its own group, and
+ * its helpers (zygotes, renderers, utilities) stay in it, though not all carry the profile flag.
+ * @param {number} pgid
+ * @returns {number[]}
+ */
+export function processGroupMembers(pgid) {
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  /** @type {number[]} */
+  const found = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // after the command name: state ppid pgrp ...
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found.sort((a, b) => a - b);
+}

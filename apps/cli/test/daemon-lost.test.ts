@@ -1,0 +1,95 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { listArgusChromeProcesses, processGroupMembers } from '@argus/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useCli } from './cli-harness.js';
+
+const cli = useCli('argus-cli-lost-');
+
+function parentOf(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+}
+
+/** Polls (a test may; the product never does) until `check` holds or `timeoutMs` passes. */
+async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+describe('a daemon killed in the middle of a command', () => {
+  it('the CLI reports daemon_lost (exit 1) and never runs the command twice; the browser and its profile die with the daemon', async () => {
+    // the page script reports each run of the command here
+    let hits = 0;
+    let onHit: () => void = () => {};
+    const counter = createServer((_req, res) => {
+      hits++;
+      onHit();
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+    const hitUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/hit`;
+    let daemonPid: number | undefined;
+    try {
+      expect((await cli.argus('goto', cli.server.urlFor('/nav-a.html'))).code).toBe(0);
+      const state = JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')) as { pid: number };
+      daemonPid = state.pid;
+      const browser = listArgusChromeProcesses().find((proc) => parentOf(proc.pid) === state.pid);
+      if (!browser) throw new Error(`no Chromium child of daemon ${state.pid}`);
+      const profile = browser.userDataDir;
+      // Chrome leads its own process group: the browser plus its zygotes, renderers and utilities
+      expect(processGroupMembers(browser.pid).length).toBeGreaterThan(1);
+      expect(existsSync(profile)).toBe(true);
+
+      // SIGKILL the daemon once the command has demonstrably started running in the page
+      onHit = () => process.kill(state.pid, 'SIGKILL');
+      const result = await cli.argus('eval', `fetch(${JSON.stringify(hitUrl)}, { mode: 'no-cors' }).then(() => new Promise((r) => setTimeout(r, 20000)))`);
+      expect(result.stderr).toMatch(/error\[daemon_lost\]/);
+      expect(result.stderr).toMatch(/may or may not have run/);
+      expect(result.code).toBe(1);
+      // no retry: the command ran once and no fresh daemon was started for it
+      expect(hits).toBe(1);
+      expect(JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid).toBe(state.pid);
+
+      // the watchdog kills the browser's whole process group and removes its profile
+      expect(await eventually(() => processGroupMembers(browser.pid).length === 0, 10_000)).toBe(true);
+      expect(listArgusChromeProcesses().filter((proc) => proc.userDataDir === profile)).toEqual([]);
+      expect(await eventually(() => !existsSync(profile), 10_000)).toBe(true);
+    } finally {
+      counter.close();
+      // a failed assertion above may leave the daemon alive: end it (its watchdog then ends Chrome)
+      if (daemonPid !== undefined) {
+        try {
+          process.kill(daemonPid, 'SIGKILL');
+        } catch {
+          // already dead, as it should be
+        }
+      }
+      // the daemon is dead: its state file would make the harness start one just to stop it
+      rmSync(join(cli.stateDir, 'daemon.json'), { force: true });
+    }
+  });
+
+  it('a command that never reached a daemon (connection refused) is retried on a fresh one', async () => {
+    // a state file naming a live pid (this test process) and a port nothing listens on
+    const idle = createServer();
+    await new Promise<void>((resolve) => idle.listen(0, '127.0.0.1', resolve));
+    const port = (idle.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => idle.close(() => resolve()));
+    writeFileSync(join(cli.stateDir, 'daemon.json'), JSON.stringify({ port, pid: process.pid, token: 'stale', version: '0', workspace: cli.workspace, startedAt: new Date().toISOString() }));
+    const result = await cli.argus('goto', cli.server.urlFor('/nav-b.html'));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Page B/);
+  });
+
+  it('a slow wait prints progress on stderr', async () => {
+    const result = await cli.argus('goto', cli.server.urlFor('/slow?ms=3000'));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`waiting for 127\\.0\\.0\\.1:${cli.server.port} … \\d+ s`));
+  });
+});
