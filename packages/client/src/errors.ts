@@ -9,9 +9,10 @@ interface TrpcLikeError {
 
 function isConnectionFailure(error: unknown): boolean {
   const text = String((error as { message?: string })?.message ?? '') + String((error as { cause?: { code?: string; message?: string } })?.cause?.code ?? '');
-  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|EPIPE|WebSocket (closed|connection)/i.test(text);
+  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|EPIPE|WebSocket (closed|connection)|Closed before connection was established/i.test(text);
 }
 
+/** A request the daemon may have received: node-fetch.ts (HTTP) and ws-link.ts (WebSocket) tag it. */
 function isDaemonLost(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === DAEMON_LOST || (error as { cause?: { code?: unknown } } | null)?.cause?.code === DAEMON_LOST;
 }

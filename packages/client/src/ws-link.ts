@@ -3,6 +3,7 @@ import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { wsAuthProtocols } from '@argus/security';
+import { DAEMON_LOST } from './node-fetch.js';
 
 export interface AuthenticatedWs {
   link: TRPCLink<AppRouter>;
@@ -14,6 +15,17 @@ function refusalFor(status: number): ArgusError {
     return new ArgusError('unauthorized', `The daemon refused the WebSocket (HTTP ${status}): missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.`);
   }
   return new ArgusError('daemon_unreachable', `The daemon refused the WebSocket (HTTP ${status}${status === 429 ? ': too many open sockets for this token; close some' : ''}).`);
+}
+
+/**
+ * tRPC fails a query or mutation already sent on a socket that then closed with the close event as
+ * its cause ("Unknown error"); one never sent fails "Closed before connection was established". The
+ * first may have run at the daemon: it is tagged as lost so that nobody retries it.
+ */
+function lostOrAsIs(error: TRPCClientError<AppRouter>): TRPCClientError<AppRouter> {
+  const cause = error.cause as { type?: unknown; wasClean?: unknown } | undefined;
+  if (cause?.type !== 'close' || typeof cause.wasClean !== 'boolean') return error;
+  return TRPCClientError.from(Object.assign(new Error('the daemon closed the WebSocket before answering'), { code: DAEMON_LOST, cause }));
 }
 
 /**
@@ -51,7 +63,7 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
         refusal = undefined;
         const subscription = innerOp({ op, next }).subscribe({
           next: (value) => observer.next(value),
-          error: (error) => observer.error(refusal ? TRPCClientError.from(refusal) : error),
+          error: (error) => observer.error(refusal ? TRPCClientError.from(refusal) : lostOrAsIs(error)),
           complete: () => observer.complete(),
         });
         return () => subscription.unsubscribe();
