@@ -58,8 +58,13 @@ async function main(argv: string[]): Promise<number> {
     return runFollow(command, input, { json: flags.json, out, err });
   }
   const { withDaemon, call, waitForDaemonExit, startingNotice } = await import('./connection.js');
-  const stopProgress = startProgress(command, input, err);
-  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), startingNotice(command.name, err)).finally(stopProgress);
+  const progress = startProgress(command, input, err);
+  const notice = startingNotice(command.name, err);
+  const onStart = () => {
+    progress.starting();
+    notice();
+  };
+  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), onStart).finally(() => progress.stop());
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
   if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
