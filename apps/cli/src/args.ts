@@ -43,10 +43,42 @@ export function findCommand(words: readonly string[]): { command: CliCommand; us
   for (const used of [2, 1]) {
     if (words.length < used) continue;
     const verb = words.slice(0, used).join(' ');
-    const command = commands.find((candidate) => candidate.cli !== false && candidate.cli.verb === verb);
+    const command = commands.find((candidate) => candidate.cli !== false && (candidate.cli.verb === verb || candidate.cli.verbAliases?.includes(verb)));
     if (command) return { command, used };
   }
   return undefined;
+}
+
+/** Edit distance (insert, delete, substitute, swap two neighbours), for "did you mean". */
+function distance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i] as number[];
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number;
+}
+
+/** The verbs nearest to a mistyped one (at most 3, within a third of its length), nearest first. */
+export function nearestVerbs(word: string, extra: readonly string[] = []): string[] {
+  const verbs = new Set<string>(extra);
+  for (const command of cliCommands()) {
+    if (command.cli === false) continue;
+    verbs.add(command.cli.verb.split(' ')[0] as string);
+    for (const alias of command.cli.verbAliases ?? []) verbs.add(alias);
+  }
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  return [...verbs]
+    .map((verb) => ({ verb, cost: distance(word.toLowerCase(), verb) }))
+    .filter((candidate) => candidate.cost <= limit || (word.length >= 3 && candidate.verb.startsWith(word.toLowerCase())))
+    .sort((a, b) => a.cost - b.cost || a.verb.localeCompare(b.verb))
+    .slice(0, 3)
+    .map((candidate) => candidate.verb);
 }
 
 function coerce(field: FieldInfo, raw: string, verb: string): unknown {

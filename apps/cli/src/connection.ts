@@ -19,6 +19,20 @@ export function startingNotice(commandName: string, warn: (line: string) => void
   return () => warn(browser ? 'argus: starting the daemon and Chromium…' : 'argus: starting the daemon…');
 }
 
+/**
+ * The workspace's running daemon, or undefined when none runs (no state file, a dead pid, or a pid
+ * that does not answer). `status` and `stop` use it: they report on a daemon, never start one.
+ */
+export async function runningDaemon(): Promise<Connection | undefined> {
+  try {
+    const connection = await connectToDaemon({ transport: 'http' });
+    return (await daemonAnswers(connection.state)) ? connection : undefined;
+  } catch (error) {
+    if (error instanceof ArgusError && error.code === 'daemon_unreachable') return undefined;
+    throw error;
+  }
+}
+
 /** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */
 export async function connect(onStart?: () => void): Promise<Connection> {
   return connectToDaemon({ autoStart: true, daemonEntry: daemonEntry(), transport: 'http', ...(onStart ? { onStart } : {}) });

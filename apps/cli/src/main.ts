@@ -1,5 +1,5 @@
 import { ArgusError } from '@argus/protocol/errors';
-import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
+import { UsageError, findCommand, nearestVerbs, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
 import { compoundInput } from './compound.js';
 import { commandHelp, generalHelp } from './help.js';
 import { envelopeOutput, envelopeText } from './envelope.js';
@@ -13,12 +13,35 @@ Object.defineProperty(globalThis, 'FormData', { value: class FormData {}, config
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const err = (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 
+/** Verbs the CLI handles itself, outside the manifest. */
+const BUILTIN_VERBS = ['demo', 'install-browser', 'mcp', 'help'];
+
 function suggest(word: string): string {
-  return word ? ` Run \`argus help\` for the list of commands.` : '';
+  const near = word.startsWith('-') ? [] : nearestVerbs(word, BUILTIN_VERBS);
+  const mean = near.length ? ` Did you mean ${near.map((verb) => `\`argus ${verb}\``).join(' or ')}?` : '';
+  return `${mean} Run \`argus help\` for the list of commands.`;
+}
+
+/** Set once the global flags are read: errors print as JSON on stderr under `--json`. */
+let jsonErrors = false;
+
+/** `status` and `stop` report on the running daemon; with none running they say so and start nothing. */
+async function withoutDaemon(name: string, json: boolean): Promise<number | undefined> {
+  if (name !== 'daemon.status' && name !== 'daemon.stop') return undefined;
+  const { runningDaemon } = await import('./connection.js');
+  if (await runningDaemon()) return undefined;
+  const { stateDirFor } = await import('@argus/client');
+  const stateDir = stateDirFor(process.cwd(), process.env);
+  if (json) out(JSON.stringify({ running: false, stateDir }, null, 2));
+  else if (name === 'daemon.stop') out(`no Argus daemon is running for this workspace (state dir ${stateDir}); nothing to stop`);
+  else out(`no Argus daemon is running for this workspace (state dir ${stateDir}); the next command that needs the browser starts one, e.g. \`argus goto <url>\``);
+  // `status` exits 3 (not running), as service managers do; `stop` has nothing to do and succeeds
+  return name === 'daemon.status' ? 3 : 0;
 }
 
 async function main(argv: string[]): Promise<number> {
   const { flags, rest } = takeGlobalFlags(argv);
+  jsonErrors = flags.json;
   const [first] = rest;
   if (first === '--version' || first === '-V') {
     const { cliVersion } = await import('./version.js');
@@ -45,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     return runMcpServer(flags.help ? ['--help', ...rest.slice(1)] : rest.slice(1));
   }
   const found = findCommand(rest);
-  if (!found) throw new UsageError(`Unknown command "${first}".${suggest(first)}`);
+  if (!found) throw new UsageError(`Unknown command "${first}".${suggest(first ?? '')}`);
   // `console --errors --follow` -> the `console --follow` stream
   const { command, args } = withFollow(found.command, rest.slice(found.used));
   if (flags.help) {
@@ -53,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const input = (await compoundInput(command, args)) ?? parseCommandArgs(command, args);
+  const idle = await withoutDaemon(command.name, flags.json);
+  if (idle !== undefined) return idle;
   if (command.kind === 'subscription') {
     const { runFollow } = await import('./follow.js');
     return runFollow(command, input, { json: flags.json, out, err });
@@ -83,17 +108,16 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      err(`usage error: ${error.message}`);
-      process.exitCode = 2;
-      return;
-    }
-    if (error instanceof ArgusError) {
-      err(`error[${error.code}]: ${error.message}`);
-      process.exitCode = error.code === 'invalid_input' ? 2 : 1;
-      return;
-    }
-    err(`error[internal]: ${(error as Error)?.stack ?? String(error)}`);
-    process.exitCode = 1;
+    const failure =
+      error instanceof UsageError
+        ? { code: 'usage', message: error.message, exit: 2 }
+        : error instanceof ArgusError
+          ? { code: error.code, message: error.message, details: error.details, exit: error.code === 'invalid_input' ? 2 : 1 }
+          : { code: 'internal', message: (error as Error)?.stack ?? String(error), exit: 1 };
+    process.exitCode = failure.exit;
+    if (jsonErrors) {
+      const { exit: _exit, ...body } = failure;
+      err(JSON.stringify({ error: body }));
+    } else err(failure.code === 'usage' ? `usage error: ${failure.message}` : `error[${failure.code}]: ${failure.message}`);
   },
 );

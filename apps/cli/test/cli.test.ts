@@ -22,6 +22,45 @@ describe('usage errors exit 2 without touching the daemon', () => {
     }
     expect(existsSync(join(cli.stateDir, 'daemon.json'))).toBe(false);
   });
+  it('suggests the nearest verb for a typo, and accepts the verbs users of other tools type', async () => {
+    const typo = await argus('snapshto');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/Did you mean `argus snapshot`\?/);
+    expect((await argus('scrennshot')).stderr).toMatch(/Did you mean `argus screenshot`/);
+    // nothing near: no guess, only the pointer to help
+    expect((await argus('frobnicate')).stderr).not.toMatch(/Did you mean/);
+    // aliases resolve to the same command (shown by its help)
+    expect((await argus('open', '--help')).stdout).toMatch(/^Usage: argus goto <url>/);
+    expect((await argus('navigate', '--help')).stdout).toMatch(/^Usage: argus goto <url>/);
+    expect((await argus('close', '--help')).stdout).toMatch(/^Usage: argus closetab/);
+    expect((await argus('shot', '--help')).stdout).toMatch(/^Usage: argus screenshot/);
+  });
+  it('--json makes errors JSON on stderr, with the same exit codes', async () => {
+    const usage = await argus('goto', '--json');
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr)).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/Missing <url>/) } });
+  });
+  it('--version, and help that leads with the verbs that matter and fits the terminal', async () => {
+    for (const flag of ['--version', '-V']) expect((await argus(flag)).stdout).toMatch(/^argus \d+\.\d+\.\d+/);
+    const help = (await argus('--help')).stdout;
+    expect(help.indexOf('Start here:')).toBeLessThan(help.indexOf('Navigate and tabs:'));
+    expect(help).toMatch(/role=button\[name="Sign in"\]/);
+    for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+    const snapshot = (await argus('snapshot', '--help')).stdout;
+    expect(snapshot).not.toMatch(/default false/);
+    // an option label never runs into its description
+    for (const line of (await argus('goto', '--help')).stdout.split('\n')) expect(line, line).not.toMatch(/>[A-Z]/);
+  });
+  it('status and stop with no daemon running say so and start none', async () => {
+    const status = await argus('status');
+    expect(status.code).toBe(3);
+    expect(status.stdout).toMatch(/no Argus daemon is running/);
+    expect(JSON.parse((await argus('status', '--json')).stdout)).toMatchObject({ running: false });
+    const stop = await argus('stop');
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toMatch(/nothing to stop/);
+    expect(existsSync(join(cli.stateDir, 'daemon.json'))).toBe(false);
+  });
 });
 
 describe('commands through an auto-started daemon', () => {
@@ -60,6 +99,9 @@ describe('commands through an auto-started daemon', () => {
     const bad = await argus('goto', 'http://');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error\[invalid_input\]/);
+    const badJson = await argus('goto', 'javascript:alert(1)', '--json');
+    expect(badJson.code).toBe(2);
+    expect(JSON.parse(badJson.stderr).error).toMatchObject({ code: 'invalid_input', message: expect.any(String) });
     const thrown = await argus('eval', 'throw new Error("nope")');
     expect(thrown.code).toBe(1);
     expect(thrown.stderr).toMatch(/^error\[eval_failed\]: .*nope/);

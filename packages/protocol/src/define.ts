@@ -8,6 +8,8 @@ export interface CliSpec {
   verb: string;
   /** Input fields filled from positional arguments, in order. A trailing `...` on the last one collects the rest. */
   positionals?: readonly string[];
+  /** Other verbs that run this command: the words users of other tools type first (`open` for `goto`). */
+  verbAliases?: readonly string[];
   /** One-letter flag aliases, e.g. `{ i: 'interactive' }`. */
   aliases?: Readonly<Record<string, string>>;
   /** Example invocations for `--help` and docs. */

@@ -36,6 +36,17 @@ describe('manifest invariants', () => {
     }
   });
 
+  it('gives every verb and verb alias to one command only', () => {
+    const owners = new Map<string, string>();
+    for (const command of commands) {
+      if (command.cli === false) continue;
+      for (const verb of [command.cli.verb, ...(command.cli.verbAliases ?? [])]) {
+        expect(owners.get(verb), `${verb}: ${command.name} and ${owners.get(verb)}`).toBeUndefined();
+        owners.set(verb, command.name);
+      }
+    }
+  });
+
   it('produces a JSON schema for every tool input', () => {
     for (const command of commands.filter((c) => c.tool !== false)) {
       const schema = z.toJSONSchema(command.input, { io: 'input' }) as { type?: string };

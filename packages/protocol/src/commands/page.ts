@@ -9,7 +9,7 @@ const NavResult = PageInfo.extend({
 export const pageCommands = {
   goto: defineCommand({
     name: 'page.goto',
-    cli: { verb: 'goto', positionals: ['url'], examples: ['argus goto https://example.com', 'argus goto localhost:3000 --wait-until domcontentloaded'] },
+    cli: { verb: 'goto', verbAliases: ['open', 'navigate'], positionals: ['url'], examples: ['argus goto https://example.com', 'argus goto localhost:3000 --wait-until domcontentloaded'] },
     tool: 'argus_goto',
     kind: 'mutation',
     scope: 'write',
@@ -101,6 +101,7 @@ export const pageCommands = {
     name: 'page.screenshot',
     cli: {
       verb: 'screenshot',
+      verbAliases: ['shot'],
       positionals: ['path'],
       aliases: { f: 'full' },
       examples: ['argus screenshot', 'argus screenshot shot.png --full', 'argus screenshot --ref e12', 'argus screenshot --clip 0,0,400,300 --format jpeg --quality 70', 'argus screenshot --base64', 'argus screenshot --annotate'],

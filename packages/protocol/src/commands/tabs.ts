@@ -44,7 +44,7 @@ export const tabCommands = {
   }),
   close: defineCommand({
     name: 'tabs.close',
-    cli: { verb: 'closetab', positionals: ['id'] },
+    cli: { verb: 'closetab', verbAliases: ['close'], positionals: ['id'] },
     tool: 'argus_closetab',
     kind: 'mutation',
     scope: 'write',
