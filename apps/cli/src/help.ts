@@ -1,3 +1,4 @@
+import type { CliSpec } from '@argus/protocol';
 import { type CliCommand, cliCommands } from './spec.js';
 import { kebab, usageLine } from './args.js';
 
@@ -30,7 +31,7 @@ function brief(summary: string, room: number): string {
   return sentence.length <= room ? sentence : `${sentence.slice(0, room - 1).trimEnd()}…`;
 }
 
-type Verbed = CliCommand & { cli: { verb: string } };
+type Verbed = CliCommand & { cli: CliSpec };
 
 export function generalHelp(): string {
   const verbs = cliCommands().filter((command) => command.cli !== false) as Verbed[];

@@ -108,7 +108,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   // Fast path: a live pid is trusted; if it does not answer, the first call reports daemon_unreachable.
   if (state && isProcessAlive(state.pid)) return clientFor(state);
   if (!options.autoStart || !options.daemonEntry) {
-    throw new ArgusError('daemon_unreachable', `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command starts one, e.g. \`argus status\`.`);
+    throw new ArgusError('daemon_unreachable', `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command that needs the browser starts one, e.g. \`argus goto <url>\`.`);
   }
   options.onStart?.();
   state = await startDaemon({ daemonEntry: options.daemonEntry, stateDir, env: { ...env, ...options.daemonEnv }, timeoutMs: options.startTimeoutMs, cwd: options.cwd });

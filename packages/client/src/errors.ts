@@ -28,12 +28,12 @@ export function toArgusError(error: unknown): ArgusError {
     return new ArgusError(
       'daemon_lost',
       'The Argus daemon went away while it was running the command: it may or may not have run, so it was not retried. ' +
-        'Check the page (`argus status` starts a fresh daemon; `argus url`, `argus snapshot`) before running it again.',
+        'Check the page (`argus url` or `argus snapshot` start a fresh daemon and show where it is) before running it again.',
       { cause: error },
     );
   }
   if (isConnectionFailure(error) || isConnectionFailure(trpc?.cause)) {
-    return new ArgusError('daemon_unreachable', `The Argus daemon is not answering (${trpc?.message ?? String(error)}). Run \`argus status\` to start it, or check .argus/daemon.log.`, { cause: error });
+    return new ArgusError('daemon_unreachable', `The Argus daemon is not answering (${trpc?.message ?? String(error)}). The next argus command starts a fresh one (e.g. \`argus url\`); .argus/daemon.log says why it stopped.`, { cause: error });
   }
   return new ArgusError('internal', trpc?.message ?? String(error), { cause: error });
 }
