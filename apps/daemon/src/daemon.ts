@@ -109,6 +109,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       shares.flush();
       await server?.close();
       log.info('daemon.stopped', { reason });
+      // the log is asynchronous: everything up to here is on disk before anyone hears "stopped"
+      await log.close();
       resolveStopped();
     })();
     return stopping;

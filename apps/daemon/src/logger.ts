@@ -1,19 +1,76 @@
 import { appendFileSync } from 'node:fs';
 import { redactText } from '@argus/security';
+import { type DestinationStream, pino } from 'pino';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** Structured JSON-lines log; secrets (the daemon token) are masked before writing. */
+/** What pino.destination() returns: a SonicBoom, an event emitter we listen to for errors and writes. */
+type Destination = DestinationStream & {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'write', listener: (bytes: number) => void): unknown;
+  end(): void;
+};
+
+/**
+ * Structured JSON-lines log (`{"level","time","event",...fields}`) through pino with an
+ * asynchronous file destination, so a busy daemon never blocks on a write per line. Secrets (every
+ * known token) are masked in the finished line, before it reaches the file. The file is created
+ * 0600. `flush()` resolves once every line logged so far is written; the daemon awaits it on stop,
+ * and pino flushes synchronously on process exit.
+ */
 export class Logger {
+  private readonly destination: Destination;
+  private readonly pino: pino.Logger;
+  /** Bytes handed to the destination, and bytes it reports written: equal when nothing is pending. */
+  private queued = 0;
+  private written = 0;
+  private readonly settled = new Set<() => void>();
+  private broken = false;
+  private closed = false;
+
   constructor(
     readonly file: string,
     private readonly secrets: () => readonly string[] = () => [],
-  ) {}
+  ) {
+    this.destination = pino.destination({ dest: file, sync: false, mode: 0o600, append: true, mkdir: false }) as Destination;
+    this.destination.on('error', () => {
+      // logging must never take the daemon down: a failing log file stops logging, nothing else
+      this.broken = true;
+      this.release();
+    });
+    this.destination.on('write', (bytes) => {
+      this.written += bytes;
+      if (this.written >= this.queued) this.release();
+    });
+    this.pino = pino(
+      {
+        level: 'debug',
+        base: undefined,
+        messageKey: 'event',
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        hooks: {
+          streamWrite: (line) => {
+            const redacted = redactText(line, this.secrets());
+            this.queued += Buffer.byteLength(redacted);
+            return redacted;
+          },
+        },
+      },
+      this.destination,
+    );
+  }
 
   log(level: LogLevel, event: string, fields: Record<string, unknown> = {}): void {
-    const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields });
+    if (this.broken) return;
     try {
-      appendFileSync(this.file, `${redactText(line, this.secrets())}\n`, { mode: 0o600 });
+      if (this.closed) {
+        // a straggler after stop (an error while exiting): write it the slow way rather than lose it
+        const line = JSON.stringify({ level, time: new Date().toISOString(), ...fields, event });
+        appendFileSync(this.file, `${redactText(line, this.secrets())}\n`, { mode: 0o600 });
+        return;
+      }
+      this.pino[level](fields, event);
     } catch {
       // logging must never take the daemon down
     }
@@ -29,5 +86,28 @@ export class Logger {
 
   error(event: string, fields?: Record<string, unknown>): void {
     this.log('error', event, fields);
+  }
+
+  /** Resolves once every line logged so far is in the file (or the file failed). */
+  flush(): Promise<void> {
+    if (this.broken || this.written >= this.queued) return Promise.resolve();
+    return new Promise((resolve) => this.settled.add(resolve));
+  }
+
+  /** Flushes, then closes the file; later lines are appended synchronously. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    this.closed = true;
+    try {
+      this.destination.end();
+    } catch {
+      // already closed or never opened
+    }
+  }
+
+  private release(): void {
+    for (const resolve of [...this.settled]) resolve();
+    this.settled.clear();
   }
 }

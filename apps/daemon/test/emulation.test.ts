@@ -115,6 +115,7 @@ describe('cookies and saved state', () => {
     expect(await codeOf(h.client.state.save.mutate({ name: '../evil' }))).toBe('invalid_input');
     expect(await codeOf(h.client.state.save.mutate({ name: '..' }))).toBe('invalid_input');
     expect(await codeOf(h.client.state.load.mutate({ name: 'never-saved' }))).toBe('invalid_input');
+    await h.daemon.services.log.flush(); // the log is asynchronous: wait until what was logged is on disk
     const log = readFileSync(join(h.workspace, '.argus', 'daemon.log'), 'utf8');
     expect(log).not.toContain('hello');
     expect(log).not.toContain('oat');

@@ -97,6 +97,7 @@ describe('domain policy', () => {
     expect((error as ArgusError).code).toBe('policy_denied');
     expect((error as ArgusError).message).toMatch(/localhost:\d+ is on policy.domains.deny/);
     expect(await codeOf(h.client.tabs.open.mutate({ url: otherHost('/nav-a.html') }))).toBe('policy_denied');
+    await h.daemon.services.log.flush(); // the log is asynchronous: wait until what was logged is on disk
     expect(readFileSync(join(h.workspace, '.argus', 'daemon.log'), 'utf8')).toMatch(/"event":"policy.denied"/);
     // the allowed host still works
     await expect(h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') })).resolves.toMatchObject({ title: expect.any(String) });
@@ -131,6 +132,7 @@ describe('domain policy', () => {
       js: `new Promise((resolve) => { const f = document.createElement('iframe'); f.src = ${JSON.stringify(otherHost('/echo-headers'))}; f.onload = () => { let body = null; try { body = f.contentDocument && f.contentDocument.body.innerText; } catch { body = 'cross-origin'; } resolve(String(body)); }; document.body.append(f); })`,
     });
     expect(String(framed.value)).not.toContain('user-agent');
+    await h.daemon.services.log.flush();
     const log = readFileSync(join(h.workspace, '.argus', 'daemon.log'), 'utf8');
     expect(log).toMatch(/"event":"policy.blocked_navigation"/);
   });
@@ -165,6 +167,7 @@ describe('approvals', () => {
 
     await setPolicy('policy.approve.timeoutMs', 1_000);
     expect(await codeOf(h.client.page.url.query({}))).toBe('approval_timeout');
+    await h.daemon.services.log.flush();
     const log = readFileSync(join(h.workspace, '.argus', 'daemon.log'), 'utf8');
     for (const event of ['approval.requested', 'approval.approved', 'approval.denied', 'approval.timeout']) expect(log).toContain(`"event":"${event}"`);
   });

@@ -17,7 +17,8 @@ async function share(input: { name: string; ttl?: string; scope?: 'read' | 'writ
   return { minted, agent: handle.client, close: () => handle.close() };
 }
 
-function logLines(): Array<Record<string, unknown>> {
+async function logLines(): Promise<Array<Record<string, unknown>>> {
+  await h.daemon.services.log.flush(); // the log is asynchronous: wait until what was logged is on disk
   return readFileSync(join(h.daemon.stateDir, 'daemon.log'), 'utf8')
     .trim()
     .split('\n')
@@ -61,7 +62,7 @@ describe('tunnel listener and shared tokens', () => {
     expect(agentCookies.value).toBe('');
 
     // denials are logged with the token id, never the secret
-    const denied = logLines().filter((line) => line.event === 'share.denied' && line.token === minted.id);
+    const denied = (await logLines()).filter((line) => line.event === 'share.denied' && line.token === minted.id);
     expect(denied.map((line) => line.reason)).toContain('tab');
     expect(readFileSync(join(h.daemon.stateDir, 'daemon.log'), 'utf8')).not.toContain(minted.token);
     close();
@@ -77,7 +78,7 @@ describe('tunnel listener and shared tokens', () => {
     const shot = await agent.page.screenshot.mutate({});
     expect(shot.path).toBeNull();
     expect(shot.base64?.length).toBeGreaterThan(100);
-    const reasons = logLines().filter((line) => line.event === 'share.denied' && line.token === minted.id).map((line) => `${line.command}:${line.reason}`);
+    const reasons = (await logLines()).filter((line) => line.event === 'share.denied' && line.token === minted.id).map((line) => `${line.command}:${line.reason}`);
     expect(reasons).toEqual(expect.arrayContaining(['page.eval:command', 'page.screenshot:file:path', 'inspect.cookies:command']));
     close();
 
@@ -100,7 +101,7 @@ describe('tunnel listener and shared tokens', () => {
     const shareOnMain = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: minted.token });
     expect(await codeOf(shareOnMain.client.tabs.list.query({}))).toBe('unauthorized');
     shareOnMain.close();
-    expect(logLines().some((line) => line.event === 'tunnel.denied' && line.reason === 'unknown' && line.token === hashToken(h.daemon.token).slice(0, 12))).toBe(true);
+    expect((await logLines()).some((line) => line.event === 'tunnel.denied' && line.reason === 'unknown' && line.token === hashToken(h.daemon.token).slice(0, 12))).toBe(true);
     close();
   });
 
@@ -139,7 +140,7 @@ describe('tunnel listener and shared tokens', () => {
     // its tabs went with it
     expect((await h.client.tabs.list.query({})).tabs.map((entry) => entry.id)).not.toContain(tab);
     expect((await h.client.token.list.query({})).tokens.find((token) => token.id === minted.id)?.expired).toBe(true);
-    expect(logLines().some((line) => line.event === 'tunnel.denied' && line.reason === 'expired' && line.token === minted.id)).toBe(true);
+    expect((await logLines()).some((line) => line.event === 'tunnel.denied' && line.reason === 'expired' && line.token === minted.id)).toBe(true);
     close();
   });
 });

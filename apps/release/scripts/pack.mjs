@@ -18,7 +18,7 @@ const release = join(here, '..');
 const root = join(release, '..', '..');
 
 /** Third-party packages the bundle imports at run time; anything else imported is inlined. */
-const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', '@puppeteer/browsers', '@trpc/client', '@trpc/server', 'chrome-remote-interface', 'ws', 'zod'];
+const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', '@puppeteer/browsers', '@trpc/client', '@trpc/server', 'chrome-remote-interface', 'pino', 'ws', 'zod'];
 
 /** The `catalog:` block of pnpm-workspace.yaml: `name: version` lines, names optionally quoted. */
 export function readCatalog(text) {
