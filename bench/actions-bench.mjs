@@ -8,12 +8,12 @@
 // Usage: pnpm build && pnpm bench actions [--max-refs N] [--only name,name] [--samples N]
 import { refsIn } from '@argus/protocol/snapshot-refs';
 import { SnapshotEngine, hover } from '@argus/snapshot';
-import { option, realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
+import { benchOptions } from './lib-args.mjs';
+import { realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
 import { median } from './lib-stats.mjs';
 
-const MAX_REFS = Number(option('max-refs', '80'));
-const SAMPLES = Number(option('samples', '3'));
-const realPages = findRealPages();
+const { 'max-refs': MAX_REFS, samples: SAMPLES, only: ONLY } = benchOptions({ 'max-refs': 80, samples: 3, only: '' });
+const realPages = findRealPages(ONLY);
 const { server } = await servePages();
 
 const rows = [];

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pathToFileURL } from 'node:url';
+import { benchOptions } from './lib-args.mjs';
 import { median, ms } from './lib-stats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'apps', 'cli', 'dist', 'argus.js');
-const runsArg = process.argv.indexOf('--runs');
-const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 21;
+const { runs } = benchOptions({ runs: 21 });
 const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cli-'));
 const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' };
 const demoPage = pathToFileURL(join(root, 'apps', 'cli', 'dist', 'demo.html')).href;

@@ -14,15 +14,13 @@ import { startDaemon } from '@argus/daemon';
 import { createArgusClient } from '@argus/client';
 import { click } from '@argus/snapshot';
 import { startFixtureServer } from '@argus/test-kit';
+import { benchOptions } from './lib-args.mjs';
 import { median, percentile } from './lib-stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // `ws` is a dependency of the client package, not of the bench
 const WebSocket = createRequire(join(here, '../packages/client/package.json'))('ws');
-const args = process.argv.slice(2);
-const runsAt = args.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 50;
-const PROFILE = args.includes('--profile');
+const { runs: RUNS, profile: PROFILE } = benchOptions({ runs: 50, profile: false });
 const WARMUP = 5;
 
 const time = async (fn) => {

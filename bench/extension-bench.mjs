@@ -12,11 +12,10 @@ import { connectCri, launchChrome } from '@argus/cdp';
 import { createArgusClient } from '@argus/client';
 import { evaluateInWorker, extensionFlags, findServiceWorker, startFixtureServer, waitUntil } from '@argus/test-kit';
 import { startDaemon } from '@argus/daemon';
+import { benchOptions } from './lib-args.mjs';
 import { median, ms, percentile } from './lib-stats.mjs';
 
-const args = process.argv.slice(2);
-const roundsAt = args.indexOf('--rounds');
-const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 300;
+const { rounds: ROUNDS } = benchOptions({ rounds: 300 });
 const WARMUP = 30;
 
 /** The user's Chromium with the extension loaded (the repo's one launcher and CDP client; the test kit's extension helpers). */

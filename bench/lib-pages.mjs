@@ -1,20 +1,13 @@
-// The real saved pages for the benches, found and served by the test kit as the tests do, and an option reader.
+// The real saved pages for the benches, found and served by the test kit as the tests do.
 import { realPages as findRealPages, startFixtureServer } from '@argus/test-kit';
-
-/** `--name value` from the command line, or the fallback. */
-export function option(name, fallback) {
-  const args = process.argv.slice(2);
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1] : fallback;
-}
 
 /**
  * The real saved pages, as the tests find them (the test kit's `realPages()`: `{ name, path }` with
- * `path` on the fixture server), limited to `--only a,b` when given.
+ * `path` on the fixture server), limited to the comma-separated names of `only` (`--only a,b`) when given.
  */
-export function realPages() {
-  const only = option('only', '')?.split(',').filter(Boolean) ?? [];
-  return findRealPages().filter((page) => !only.length || only.includes(page.name));
+export function realPages(only = '') {
+  const names = only.split(',').filter(Boolean);
+  return findRealPages().filter((page) => !names.length || names.includes(page.name));
 }
 
 /**

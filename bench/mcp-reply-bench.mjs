@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
 import { startFixtureServer } from '@argus/test-kit';
+import { benchOptions } from './lib-args.mjs';
 
+const OPTIONS = benchOptions({ json: false, verbose: false });
 const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
 const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
@@ -93,7 +95,7 @@ try {
     overheadChars: envelopeChars(on[index].text),
     error: off[index].error || on[index].error ? (on[index].error ? on[index].text : off[index].text).slice(0, 120) : undefined,
   }));
-  if (process.argv.includes('--verbose')) for (const [index, reply] of on.entries()) console.log(`--- ${CALLS[index][0]} (${reply.chars} chars)\n${reply.text}`);
+  if (OPTIONS.verbose) for (const [index, reply] of on.entries()) console.log(`--- ${CALLS[index][0]} (${reply.chars} chars)\n${reply.text}`);
 } finally {
   const state = readState(stateDir);
   if (state && isProcessAlive(state.pid)) {
@@ -106,7 +108,7 @@ try {
   rmSync(workspace, { recursive: true, force: true });
 }
 
-if (process.argv.includes('--json')) {
+if (OPTIONS.json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   console.log('tool               off  on  envelope (tokens, chars/4)');

@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { startDaemon } from '@argus/daemon';
 import { createArgusClient } from '@argus/client';
 import { startFixtureServer } from '@argus/test-kit';
+import { benchOptions } from './lib-args.mjs';
 import { median, percentile } from './lib-stats.mjs';
 
-const args = process.argv.slice(2);
-const runsAt = args.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 40;
+const { runs: RUNS } = benchOptions({ runs: 40 });
 const WARMUP = 5;
 
 const time = async (fn) => {

@@ -6,6 +6,7 @@
 // No daemon or browser starts: listing tools never touches the daemon.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { benchOptions } from './lib-args.mjs';
 
 const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
 // The SDK is a dependency of apps/plugin; resolve it from there (bench has no package of its own for it).
@@ -31,7 +32,7 @@ async function measure(label, args) {
 
 const rows = [await measure('core', ['--profile', 'core']), await measure('full', ['--profile', 'full']), await measure('click,fill,snapshot', ['--tools', 'click,fill,snapshot'])];
 
-if (process.argv.includes('--json')) {
+if (benchOptions({ json: false }).json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   console.log('profile               tools   chars  tokens  budget  start+list');

@@ -5,16 +5,10 @@
 // baseline is an Array.push into an unbounded array in the same run.
 // Usage: pnpm --filter @argus/cdp build && node bench/ring-buffer-bench.mjs [--events N] [--runs N] [--capacity N]
 import { PageCapture, RingBuffer, Session } from '@argus/cdp';
+import { benchOptions } from './lib-args.mjs';
 import { median } from './lib-stats.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? Number(args[index + 1]) : fallback;
-};
-const EVENTS = option('events', 100_000);
-const RUNS = option('runs', 7);
-const CAPACITY = option('capacity', 5_000);
+const { events: EVENTS, runs: RUNS, capacity: CAPACITY } = benchOptions({ events: 100_000, runs: 7, capacity: 5_000 });
 
 const fakeTransport = {
   closed: false,

@@ -7,13 +7,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SnapshotEngine } from '@argus/snapshot';
 import { refsIn } from '@argus/protocol/snapshot-refs';
-import { option, realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
+import { benchOptions } from './lib-args.mjs';
+import { realPages as findRealPages, servePages, visitPages } from './lib-pages.mjs';
 import { median } from './lib-stats.mjs';
 
-const RUNS = Number(option('runs', '7'));
-const DUMP = option('dump', '');
+const { runs: RUNS, dump: DUMP, only: ONLY } = benchOptions({ runs: 7, dump: '', only: '' });
 const SELECTOR = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [onclick], [tabindex]';
-const realPages = findRealPages();
+const realPages = findRealPages(ONLY);
 
 /** ~5,000 elements: nav lists, article sections with inline links, forms and a data table. */
 function generatedPage() {

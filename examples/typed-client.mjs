@@ -8,11 +8,12 @@
 //
 // In your own project import from the package instead: `import { connectToDaemon } from '@argus/client'`.
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { connectToDaemon, findRef } from '@argus/client';
 import { startFixtureServer } from '@argus/test-kit';
 
 const daemonEntry = fileURLToPath(new URL('../apps/daemon/dist/main.js', import.meta.url));
-const keep = process.argv.includes('--keep');
+const { keep } = parseArgs({ options: { keep: { type: 'boolean', default: false } } }).values;
 
 /**
  * The ref of the first element matching a pattern or name, e.g. /"Email"/ in

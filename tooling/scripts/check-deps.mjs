@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -174,7 +175,7 @@ function selfTest() {
 }
 
 function main() {
-  if (process.argv.includes('--self-test')) return selfTest();
+  if (parseArgs({ options: { 'self-test': { type: 'boolean', default: false } } }).values['self-test']) return selfTest();
   const { packages, tooling } = readWorkspace();
   const violations = findViolations(packages, { tooling });
   if (violations.length > 0) {

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const protocolEntry = join(root, 'packages/protocol/dist/index.js');
@@ -152,7 +153,7 @@ export function render({ listCommands, describeInput }) {
 }
 
 async function main() {
-  const check = process.argv.includes('--check');
+  const { check } = parseArgs({ options: { check: { type: 'boolean', default: false } } }).values;
   if (!existsSync(protocolEntry)) {
     console.error(`${relative(root, protocolEntry)} is missing: build the protocol first with \`pnpm --filter @argus/protocol build\`.`);
     process.exit(1);

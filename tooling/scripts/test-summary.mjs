@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = '.vitest-report.json';
@@ -24,7 +25,7 @@ function packages() {
   return dirs;
 }
 
-if (process.argv.includes('--clean')) {
+if (parseArgs({ options: { clean: { type: 'boolean', default: false } } }).values.clean) {
   for (const { dir } of packages()) rmSync(join(dir, REPORT), { force: true });
   process.exit(0);
 }

@@ -1,3 +1,4 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { FieldInfo } from '@argus/protocol';
 import { type CliCommand, cliCommands } from './spec.js';
 
@@ -19,20 +20,40 @@ export interface ParsedCommand {
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** Splits global flags (anywhere on the line) from the rest. */
+/** A negative number (`-5`, `-0.5`) is an argument, never a short option. */
+const NUMBER_LIKE = /^-\d/;
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * Tokens of `node:util` parseArgs (strict off: unknown options come back as tokens for our own
+ * messages). Arguments that look like negative numbers are lexed as plain words, so a group such
+ * as `-5d` never reads as options; callers read every value back from `args` by token index.
+ */
+function lex(args: readonly string[], options: ParseArgsOptionsConfig = {}) {
+  const lexed = args.map((arg) => (NUMBER_LIKE.test(arg) ? '0' : arg));
+  return parseArgs({ args: lexed, options, strict: false, allowPositionals: true, tokens: true }).tokens;
+}
+
+/** Splits global flags (anywhere on the line before `--`, even where a value could go) from the rest. */
 export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: string[] } {
   const flags: GlobalFlags = { json: false, help: false, untrustedEnvelope: false };
   const rest: string[] = [];
-  let literal = false;
-  for (const arg of argv) {
-    if (literal) rest.push(arg);
-    else if (arg === '--') {
-      literal = true;
-      rest.push(arg);
-    } else if (arg === '--json') flags.json = true;
-    else if (arg === '--help' || arg === '-h') flags.help = true;
-    else if (arg === '--untrusted-envelope') flags.untrustedEnvelope = true;
-    else rest.push(arg);
+  let seen = -1;
+  // no options declared: nothing takes a value, so every word keeps its own token
+  for (const token of lex(argv)) {
+    if (token.index === seen) continue; // a short group (`-ab`) is one argument
+    seen = token.index;
+    const arg = argv[token.index] as string;
+    if (token.kind === 'option' && arg === token.rawName) {
+      if (arg === '--json') flags.json = true;
+      else if (arg === '--help' || arg === '-h') flags.help = true;
+      else if (arg === '--untrusted-envelope') flags.untrustedEnvelope = true;
+      else rest.push(arg);
+    } else if (token.kind === 'option-terminator') {
+      rest.push(...argv.slice(token.index));
+      break;
+    } else rest.push(arg);
   }
   return { flags, rest };
 }
@@ -110,35 +131,49 @@ function coerce(field: FieldInfo, raw: string, verb: string): unknown {
   }
 }
 
+/**
+ * The option table parseArgs needs to know which flags take a value: every field under its kebab
+ * and camel spelling, its `--no-` form, and the command's one-letter aliases.
+ */
+function optionTable(command: CliCommand): ParseArgsOptionsConfig {
+  const table: ParseArgsOptionsConfig = {};
+  const aliases = command.cli === false ? {} : (command.cli.aliases ?? {});
+  for (const field of command.fields) {
+    const type = field.type === 'boolean' ? 'boolean' : 'string';
+    const capital = field.name[0]?.toUpperCase() + field.name.slice(1);
+    for (const name of new Set([kebab(field.name), field.name, `no-${kebab(field.name)}`, `no${capital}`])) table[name] = { type };
+  }
+  for (const [short, name] of Object.entries(aliases)) {
+    const field = command.fields.find((candidate) => candidate.name === name);
+    if (field) table[kebab(name)] = { type: field.type === 'boolean' ? 'boolean' : 'string', short };
+  }
+  return table;
+}
+
 /** Maps `argus <verb> <positionals> --flags` onto the command's input object. */
 export function parseCommandArgs(command: CliCommand, args: readonly string[]): Record<string, unknown> {
   if (command.cli === false) throw new UsageError(`${command.name} has no CLI verb.`);
   const verb = command.cli.verb;
   const fields = new Map(command.fields.map((field) => [field.name, field]));
-  const aliases = command.cli.aliases ?? {};
   const positionalSpec = (command.cli.positionals ?? []).map((name) => ({ name: name.replace(/\.\.\.$/, ''), rest: name.endsWith('...') }));
   const input: Record<string, unknown> = {};
   const positionals: string[] = [];
-  let literal = false;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] as string;
-    if (literal || !arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) {
+  let seen = -1;
+  for (const token of lex(args, optionTable(command))) {
+    if (token.kind === 'option-terminator') continue;
+    const arg = args[token.index] as string;
+    if (token.kind === 'positional') {
       positionals.push(arg);
       continue;
     }
-    if (arg === '--') {
-      literal = true;
-      continue;
-    }
+    if (token.index === seen) continue; // the rest of a short group already refused below
+    seen = token.index;
     let name: string;
-    let inline: string | undefined;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      name = camel(eq === -1 ? arg.slice(2) : arg.slice(2, eq));
-      inline = eq === -1 ? undefined : arg.slice(eq + 1);
-    } else {
-      const alias = aliases[arg.slice(1)];
-      if (!alias) throw new UsageError(`Unknown option ${arg} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+    if (token.rawName.startsWith('--')) name = camel(token.rawName.slice(2));
+    else {
+      // one letter, alone: `-i`; a group (`-id`) or an attached value (`-d3`) is not an option here
+      const alias = command.cli.aliases?.[token.rawName.slice(1)];
+      if (!alias || arg !== token.rawName) throw new UsageError(`Unknown option ${arg} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
       name = alias;
     }
     let negated = false;
@@ -148,11 +183,12 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     }
     const field = fields.get(name);
     if (!field) throw new UsageError(`Unknown option --${kebab(name)} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
-    if (field.type === 'boolean' && inline === undefined) {
+    if (field.type === 'boolean' && !token.inlineValue) {
       input[name] = !negated;
       continue;
     }
-    const raw = inline ?? args[++index];
+    // the value as typed: inline after `=`, else the next argument (which may start with a dash)
+    const raw = token.inlineValue ? token.value : token.value === undefined ? undefined : args[token.index + 1];
     if (raw === undefined) throw new UsageError(`--${kebab(name)} needs a value. See \`argus ${verb} --help\`.`);
     input[name] = coerce(field, raw, verb);
   }

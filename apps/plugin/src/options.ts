@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { ArgusError } from '@argus/protocol/errors';
 import { PROFILES, type Profile, isProfile } from './profiles.js';
 
@@ -39,27 +40,42 @@ function parseBoolean(value: string, flag: string): boolean {
   throw new ArgusError('invalid_input', `${flag} takes true or false, not "${value}".`);
 }
 
-/** Parses `argus-mcp` arguments, with env fallbacks (handy where a client config has no args). */
+/** Parses `argus-mcp` arguments (node:util parseArgs), with env fallbacks (handy where a client config has no args). */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): PluginOptions {
   let profile = env.ARGUS_MCP_PROFILE;
   let tools = env.ARGUS_MCP_TOOLS;
   let untrustedEnvelope = true;
   let help = false;
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: {
+      profile: { type: 'string' },
+      tools: { type: 'string' },
+      'untrusted-envelope': { type: 'boolean' },
+      'no-untrusted-envelope': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    // strict off: unknown options and stray words come back as tokens, refused below with our own message
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    const arg = argv[token.index]!;
+    if (token.kind !== 'option' || (!token.rawName.startsWith('--') && arg !== token.rawName)) {
+      throw new ArgusError('invalid_input', `Unknown option ${arg}. Run argus-mcp --help.`);
+    }
     const value = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[index + 1];
-      if (next === undefined || next.startsWith('--')) throw new ArgusError('invalid_input', `${flag} needs a value.`);
-      index += 1;
-      return next;
+      if (token.inlineValue) return token.value ?? '';
+      // a flag right after is not a value (`--tools --profile full`)
+      if (token.value === undefined || token.value.startsWith('--')) throw new ArgusError('invalid_input', `${token.rawName} needs a value.`);
+      return token.value;
     };
-    if (flag === '--profile') profile = value();
-    else if (flag === '--tools') tools = value();
-    else if (flag === '--untrusted-envelope') untrustedEnvelope = inline === undefined ? true : parseBoolean(inline, flag);
-    else if (flag === '--no-untrusted-envelope') untrustedEnvelope = false;
-    else if (flag === '--help' || flag === '-h') help = true;
+    if (token.name === 'profile') profile = value();
+    else if (token.name === 'tools') tools = value();
+    else if (token.name === 'untrusted-envelope') untrustedEnvelope = token.inlineValue ? parseBoolean(token.value ?? '', token.rawName) : true;
+    else if (token.name === 'no-untrusted-envelope') untrustedEnvelope = false;
+    else if (token.name === 'help') help = true;
     else throw new ArgusError('invalid_input', `Unknown option ${arg}. Run argus-mcp --help.`);
   }
   return { profile: parseProfile(profile), tools: splitList(tools), untrustedEnvelope, help };

@@ -11,6 +11,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build } from 'tsup';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -165,8 +166,8 @@ async function packStage(stage, out, catalog) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const outFlag = process.argv.indexOf('--out');
-  const result = await packArgus(outFlag > 0 ? { out: resolve(process.argv[outFlag + 1]) } : {});
+  const { out } = parseArgs({ options: { out: { type: 'string' } } }).values;
+  const result = await packArgus(out === undefined ? {} : { out: resolve(out) });
   process.stderr.write(`pack: ${result.files} files, ${(result.size / 1024).toFixed(0)} KiB packed (${(result.unpackedSize / 1024).toFixed(0)} KiB unpacked); dependencies ${Object.entries(result.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')}\n`);
   process.stdout.write(`${result.tarball}\n`);
 }

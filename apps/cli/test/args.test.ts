@@ -1,0 +1,44 @@
+// The CLI's argument parser (node:util parseArgs under the generated verbs), without a daemon.
+import { describe, expect, it } from 'vitest';
+import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags } from '../src/args.js';
+
+function parse(line: string[]): Record<string, unknown> {
+  const found = findCommand(line);
+  if (!found) throw new Error(`no command for ${line.join(' ')}`);
+  return parseCommandArgs(found.command, line.slice(found.used));
+}
+
+describe('argus argument parsing', () => {
+  it('long flags, inline values, one-letter aliases and --no- switches', () => {
+    expect(parse(['snapshot', '-i', '-d', '3', '--scope=e5'])).toMatchObject({ interactive: true, depth: 3, scope: 'e5' });
+    expect(parse(['snapshot', '--interactive=false', '--depth', '2'])).toMatchObject({ interactive: false, depth: 2 });
+    expect(parse(['snapshot', '--no-interactive'])).toMatchObject({ interactive: false });
+  });
+
+  it('a negative number is an argument, also as a value', () => {
+    expect(parse(['scroll', '--dy', '-600'])).toMatchObject({ dy: -600 });
+    expect(parse(['scroll', '--dy=-600'])).toMatchObject({ dy: -600 });
+  });
+
+  it('refuses what the old parser refused, with the same sentences', () => {
+    const refusal = (line: string[]) => {
+      try {
+        parse(line);
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal(['snapshot', '-id', '3'])).toBe('Unknown option -id for `argus snapshot`. See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '-d3'])).toBe('Unknown option -d3 for `argus snapshot`. See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '--bogus'])).toBe('Unknown option --bogus for `argus snapshot`. See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '--depth'])).toBe('--depth needs a value. See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '--depth', 'deep'])).toBe('--depth takes a number, got "deep". See `argus snapshot --help`.');
+  });
+
+  it('global flags come out anywhere before --, never after', () => {
+    expect(takeGlobalFlags(['snapshot', '--json', '-i', '-h', '--', '--json'])).toEqual({ flags: { json: true, help: true, untrustedEnvelope: false }, rest: ['snapshot', '-i', '--', '--json'] });
+    expect(takeGlobalFlags(['eval', '--json=1', '-hx', '--untrusted-envelope'])).toEqual({ flags: { json: false, help: false, untrustedEnvelope: true }, rest: ['eval', '--json=1', '-hx'] });
+  });
+});
