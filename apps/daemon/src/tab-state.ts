@@ -1,5 +1,14 @@
 import type { Page } from '@argus/cdp';
 
+export type MouseButton = 'left' | 'right' | 'middle';
+
+/** Where the page's mouse is and which buttons it holds, so `mouse down` / `move` / `up` compose like a real mouse. */
+export interface MouseState {
+  x: number;
+  y: number;
+  pressed: Set<MouseButton>;
+}
+
 /** One inline style value `style` replaced, kept so `style --undo` can put it back. */
 export interface StyleChange {
   session: Page['session'];
@@ -18,4 +27,8 @@ export interface StyleChange {
 export class TabState {
   /** Inline values replaced by `style`, newest last (for `style --undo`). */
   styleHistory: StyleChange[] = [];
+  /** The mouse as `mouse` and `drag` left it. */
+  readonly mouse: MouseState = { x: 0, y: 0, pressed: new Set() };
+  /** Extra request headers (`header` accumulates; CDP replaces the whole set each time). */
+  extraHeaders: Record<string, string> = {};
 }

@@ -1,10 +1,6 @@
-import type { Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { DEVICES, findDevice } from '../devices.js';
 import type { Services } from '../services.js';
-
-/** Extra request headers per tab (`header` accumulates; CDP replaces the whole set each time). */
-const extraHeaders = new WeakMap<Page, Record<string, string>>();
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 
@@ -82,7 +78,7 @@ export function emulationHandlers(services: Services): Handlers['emulation'] {
     header: (input) =>
       manager.onTab(input.tab, async (page) => {
         if (input.clear === (input.header !== undefined)) throw new ArgusError('invalid_input', 'Give one header ("Name: value") or --clear.');
-        const headers = input.clear ? {} : { ...(extraHeaders.get(page) ?? {}) };
+        const headers = input.clear ? {} : { ...manager.tabState(page).extraHeaders };
         if (input.header !== undefined) {
           const colon = input.header.indexOf(':');
           const name = colon > 0 ? input.header.slice(0, colon).trim() : '';
@@ -93,7 +89,7 @@ export function emulationHandlers(services: Services): Handlers['emulation'] {
           headers[name] = value;
         }
         await page.session.send('Network.setExtraHTTPHeaders', { headers });
-        extraHeaders.set(page, headers);
+        manager.tabState(page).extraHeaders = headers;
         return { headers: Object.keys(headers) };
       }),
   };

@@ -6,27 +6,10 @@ import { CLICK_LABEL, type CheckState, READ_CHECK } from '../check-state.js';
 import { type Point, parsePoint, pointFor } from '../pointer-geometry.js';
 import type { Services } from '../services.js';
 import { actAndReport, locatorOf } from '../action-result.js';
+import type { MouseButton, MouseState } from '../tab-state.js';
 
-type Button = 'left' | 'right' | 'middle';
+type Button = MouseButton;
 const BUTTON_BITS: Record<Button, number> = { left: 1, right: 2, middle: 4 };
-
-interface MouseState {
-  x: number;
-  y: number;
-  pressed: Set<Button>;
-}
-
-/** Mouse position and held buttons per tab, so `mouse down` / `move` / `up` compose like a real mouse. */
-const mice = new WeakMap<Page, MouseState>();
-
-function mouseOf(page: Page): MouseState {
-  let state = mice.get(page);
-  if (!state) {
-    state = { x: 0, y: 0, pressed: new Set() };
-    mice.set(page, state);
-  }
-  return state;
-}
 
 function buttonsMask(state: MouseState): number {
   let mask = 0;
@@ -41,7 +24,7 @@ export function pointerHandlers(services: Services): Handlers['pointer'] {
     uncheck: (input) => setChecked(manager, input, false),
     mouse: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const state = mouseOf(page);
+        const state = manager.tabState(page).mouse;
         const hasPoint = input.x !== undefined && input.y !== undefined;
         if ((input.x === undefined) !== (input.y === undefined)) throw new ArgusError('invalid_input', 'Give both x and y, e.g. `argus mouse move 120 300`.');
         if (!hasPoint && (input.action === 'move' || input.action === 'click')) {
@@ -76,7 +59,7 @@ export function pointerHandlers(services: Services): Handlers['pointer'] {
         const source = parsePoint(input.from) ? undefined : input.from;
         const toLocator = parsePoint(input.to) ? undefined : await locatorOf(engine, input.to);
         const { value: mode, effects } = await actAndReport(page, engine, { target: source, diff: input.diff }, () => drag(page, start, to, input.steps));
-        const state = mouseOf(page);
+        const state = manager.tabState(page).mouse;
         state.x = to.x;
         state.y = to.y;
         state.pressed.clear();
