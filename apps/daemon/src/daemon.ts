@@ -69,7 +69,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     log,
     daemonToken: token,
     stateDir: options.stateDir,
-    port: settings.relay?.port ?? 8787,
+    port: () => config.current().relay?.port ?? 8787,
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
   });
   const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);

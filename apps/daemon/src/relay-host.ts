@@ -10,8 +10,11 @@ export interface RelayHostOptions {
   /** The daemon's root token: /ops and /cdp clients of the relay present it. */
   daemonToken: string;
   stateDir: string;
-  /** 8787 by default; 0 picks a free port (kept across restarts of the relay within one daemon). */
-  port: number;
+  /**
+   * The configured port, read at each ensure() so a `config set relay.port` reaches a running daemon.
+   * 8787 by default; 0 picks a free port (and keeps whichever port the relay already has).
+   */
+  port: () => number;
   launchToken: string | undefined;
 }
 
@@ -33,7 +36,10 @@ export interface ExtensionStateView {
  */
 export class RelayHost {
   private server: RelayServer | undefined;
-  private starting: Promise<RelayServer> | undefined;
+  /** ensure() calls run one after another: a port change closes one server and opens another. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** `connect --extension --relay-port N`: beats the configured port for the rest of this daemon's life. */
+  private requestedPort: number | undefined;
   private closed = false;
 
   constructor(private readonly options: RelayHostOptions) {}
@@ -42,17 +48,47 @@ export class RelayHost {
     return this.server;
   }
 
-  async ensure(): Promise<RelayServer> {
-    if (this.closed) throw new ArgusError('browser_not_found', 'The daemon is stopping; the extension relay is closed.');
-    if (this.server) return this.server;
-    this.starting ??= this.start().finally(() => {
-      this.starting = undefined;
-    });
-    return this.starting;
+  /**
+   * The relay on the port asked for now: `requestedPort` (a later command's `--relay-port`), else the
+   * configured `relay.port` as it reads at this call (a `config set` while the daemon runs counts).
+   * A running relay on another port moves there while no extension is connected to it; with one
+   * connected, moving would strand it on the old URL, so the call is refused with what to do.
+   */
+  ensure(requestedPort?: number): Promise<RelayServer> {
+    const run = this.queue.then(() => this.settle(requestedPort));
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
-  private async start(): Promise<RelayServer> {
-    const { log, port } = this.options;
+  private async settle(requestedPort: number | undefined): Promise<RelayServer> {
+    if (this.closed) throw new ArgusError('browser_not_found', 'The daemon is stopping; the extension relay is closed.');
+    const wanted = requestedPort ?? this.requestedPort ?? this.options.port();
+    const current = this.server;
+    // 0 means "any free port": whatever the relay already listens on will do
+    if (current && (wanted === 0 || current.port === wanted)) {
+      if (requestedPort !== undefined) this.requestedPort = requestedPort;
+      return current;
+    }
+    if (current?.status().extensionConnected) {
+      throw new ArgusError(
+        'invalid_input',
+        `The extension relay listens on port ${current.port} and an extension is connected to it, so it cannot move to port ${wanted} while this daemon runs. Run \`argus stop\`, then \`argus connect --extension --relay-port ${wanted}\` (or keep using ${current.url}), and enter http://127.0.0.1:${wanted} in the extension popup.`,
+        { details: { port: current.port, wanted } },
+      );
+    }
+    // open the new port first: if it is taken, the relay stays where it was
+    const next = await this.start(wanted);
+    if (requestedPort !== undefined) this.requestedPort = requestedPort;
+    this.server = next;
+    if (current) {
+      this.options.log.info('relay.moved', { from: current.url, to: next.url });
+      await current.close();
+    }
+    return next;
+  }
+
+  private async start(port: number): Promise<RelayServer> {
+    const { log } = this.options;
     try {
       const server = await startRelay({
         port,
@@ -63,13 +99,17 @@ export class RelayHost {
           if (level !== 'debug') log.log(level, 'relay', { message, ...fields });
         },
       });
-      this.server = server;
       log.info('relay.started', { url: server.url });
       return server;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') {
-        throw new ArgusError('browser_not_found', `Port ${port} for the extension relay is in use (another Argus daemon?). Stop it, or set ARGUS_RELAY_PORT to a free port and point the extension at it.`, { cause: error });
+        const where = this.server ? ` The relay stays on ${this.server.url}.` : '';
+        throw new ArgusError(
+          'browser_not_found',
+          `Port ${port} for the extension relay is in use (another Argus daemon?). Stop it, or pick a free port: \`argus connect --extension --relay-port <port>\` (or relay.port / ARGUS_RELAY_PORT), and point the extension at it.${where}`,
+          { cause: error, details: { port } },
+        );
       }
       throw error;
     }
@@ -125,7 +165,8 @@ export class RelayHost {
 
   async close(): Promise<void> {
     this.closed = true;
-    const server = this.server ?? (await this.starting?.catch(() => undefined));
+    await this.queue;
+    const server = this.server;
     this.server = undefined;
     await server?.close();
   }

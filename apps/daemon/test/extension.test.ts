@@ -113,6 +113,15 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     expect(cli.stdout).toMatch(/extension connected \(node [\w-]+, \d+ tabs\) via relay http:\/\/127\.0\.0\.1:\d+/);
   });
 
+  it('asking for another relay port while the extension is connected is refused with what to do; the extension stays connected', async () => {
+    const error = await d.client.session.connect.mutate({ extension: true, relayPort: relayPort + 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ArgusError);
+    expect((error as ArgusError).code).toBe('invalid_input');
+    expect((error as ArgusError).message).toMatch(new RegExp(`port ${relayPort} and an extension is connected.*argus stop.*--relay-port ${relayPort + 1}`));
+    const { extension } = await d.client.daemon.status.query({});
+    expect(extension).toMatchObject({ relayUrl: `http://127.0.0.1:${relayPort}`, connected: true });
+  });
+
   it('lists the user tab and attaches to it on demand (tabs.select), without closing anything', async () => {
     userTab = await user.openTab(server.urlFor('/nav-a.html'));
     await waitUntil(async () => (await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab), 10_000, 'the user tab in `tabs`');

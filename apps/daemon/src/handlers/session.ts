@@ -42,8 +42,9 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         mode = 'connect';
         cdpUrl = cdpUrlOf(input.cdp, input.allowRemote === true);
       } else if (input.managed) mode = 'managed';
+      if (input.relayPort !== undefined && mode !== 'extension') throw new ArgusError('invalid_input', '--relay-port goes with --extension (the relay serves only extension mode).');
       // the relay must listen before the extension can find it
-      if (mode === 'extension') await relay.ensure();
+      if (mode === 'extension') await relay.ensure(input.relayPort);
       const switched = chosen === 1 && (mode !== previousMode || mode === 'connect');
       if (switched) {
         await manager.switchMode(mode, cdpUrl);

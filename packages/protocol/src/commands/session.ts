@@ -34,7 +34,7 @@ export const sessionCommands = {
     name: 'session.connect',
     cli: {
       verb: 'connect',
-      examples: ['argus connect --extension', 'argus connect --cdp http://127.0.0.1:9222', 'argus connect --cdp http://10.0.0.5:9222 --allow-remote', 'argus connect --managed', 'argus connect'],
+      examples: ['argus connect --extension', 'argus connect --extension --relay-port 9000', 'argus connect --cdp http://127.0.0.1:9222', 'argus connect --cdp http://10.0.0.5:9222 --allow-remote', 'argus connect --managed', 'argus connect'],
     },
     tool: false,
     kind: 'mutation',
@@ -46,6 +46,13 @@ export const sessionCommands = {
       allowRemote: z.boolean().optional().describe('With --cdp: allow a CDP URL on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)'),
       managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
       timeoutMs: TimeoutMs.optional().describe('With --extension: wait up to this long for the extension to connect (default: do not wait)'),
+      relayPort: z
+        .number()
+        .int()
+        .min(0)
+        .max(65535)
+        .optional()
+        .describe('With --extension: the relay\'s port for the rest of this daemon\'s life (default relay.port, 8787; 0 = any free port). A running relay moves there unless an extension is connected to it'),
     }),
     output: z.object({
       mode: SessionMode,
