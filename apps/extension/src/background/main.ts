@@ -24,8 +24,16 @@ const sessions = new DebuggerSessions(emit);
 const tabs = new Tabs(sessions, emit);
 const execute = createExecutor({ tabs, sessions, nodeId: () => nodeId });
 
+/** Bumped by each pushConfig(); a load that a later one overtook must not post its older view. */
+let configLoads = 0;
+
 async function pushConfig(): Promise<void> {
+  // At start the start-up load and the load a storage change triggers (a daemon writing the relay URL
+  // as soon as the worker runs) overlap; storage reads answer in order, so the last one started has
+  // the newest settings, and an earlier one finishing after it would put the old (URL-less) view back.
+  const load = ++configLoads;
   const config = await loadConfig();
+  if (load !== configLoads) return;
   nodeId = config.nodeId;
   port?.postMessage({ type: 'config', config } satisfies ToOffscreen);
   if (config.enabled && config.relayUrl) await ensureOffscreen();
