@@ -20,6 +20,11 @@ const root = join(release, '..', '..');
 
 /** Third-party packages the bundle imports at run time; anything else imported is inlined. */
 const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', '@puppeteer/browsers', '@trpc/client', '@trpc/server', 'chrome-remote-interface', 'pino', 'ws', 'zod'];
+/**
+ * Imported only by `argus/opencode`: an optional peer, so users without OpenCode do not install it
+ * (and its effect/msgpackr tree); an OpenCode project has it (OpenCode installs it for its plugins).
+ */
+const OPTIONAL_PEERS = ['@opencode-ai/plugin'];
 
 /** The `catalog:` block of pnpm-workspace.yaml: `name: version` lines, names optionally quoted. */
 export function readCatalog(text) {
@@ -100,6 +105,8 @@ async function packStage(stage, out, catalog) {
         'argus-mcp': join(root, 'apps/plugin/src/argus-mcp.ts'),
         'daemon-main': join(root, 'apps/plugin/src/daemon-main.ts'),
         client: join(release, 'src/client.ts'),
+        // the OpenCode plugin; the module exports only ArgusPlugin (OpenCode calls every export as a plugin)
+        opencode: join(root, 'apps/plugin/src/opencode.ts'),
       },
       outDir: dist,
       format: ['esm'],
@@ -109,9 +116,9 @@ async function packStage(stage, out, catalog) {
       // One flat dist/: the CLI and the MCP server find daemon-main.js beside their chunks (@argus/plugin/daemon-entry).
       splitting: true,
       noExternal: [/^@argus\//],
-      external: RUNTIME_DEPENDENCIES.map((name) => new RegExp(`^${name.replace('/', '\\/')}(?:/|$)`)),
+      external: [...RUNTIME_DEPENDENCIES, ...OPTIONAL_PEERS].map((name) => new RegExp(`^${name.replace('/', '\\/')}(?:/|$)`)),
       // Types from the workspace sources (mapped below), so the .d.ts inlines them instead of naming @argus/*.
-      dts: { entry: { client: join(release, 'src/client.ts') }, compilerOptions: { paths: sourcePaths() } },
+      dts: { entry: { client: join(release, 'src/client.ts'), opencode: join(root, 'apps/plugin/src/opencode.ts') }, compilerOptions: { paths: sourcePaths() } },
       tsconfig: join(release, 'tsconfig.json'),
       metafile: true,
       sourcemap: false,
@@ -125,13 +132,15 @@ async function packStage(stage, out, catalog) {
 
   const imported = importedPackages(dist);
   rmSync(join(dist, 'metafile-esm.json'));
-  const unknown = [...imported].filter((name) => !RUNTIME_DEPENDENCIES.includes(name));
+  const unknown = [...imported].filter((name) => !RUNTIME_DEPENDENCIES.includes(name) && !OPTIONAL_PEERS.includes(name));
   if (unknown.length) throw new Error(`pack: the bundle imports ${unknown.join(', ')}, which is not a declared runtime dependency; add it to RUNTIME_DEPENDENCIES (and the catalog) or inline it`);
   const dependencies = {};
+  const peerDependencies = {};
   for (const name of [...imported].sort()) {
     const version = catalog.get(name);
     if (!version || !/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`pack: ${name} needs an exact version in the catalog of pnpm-workspace.yaml (found ${version ?? 'none'})`);
-    dependencies[name] = version;
+    if (OPTIONAL_PEERS.includes(name)) peerDependencies[name] = version;
+    else dependencies[name] = version;
   }
 
   cpSync(join(root, 'apps/cli/static'), dist, { recursive: true });
@@ -145,16 +154,19 @@ async function packStage(stage, out, catalog) {
   const manifest = {
     name: 'argus',
     version: self.version,
-    description: 'Argus: a browser runtime for AI agents. CLI (`argus`), MCP server (`argus-mcp`), daemon and typed client (`argus/client`).',
+    description: 'Argus: a browser runtime for AI agents. CLI (`argus`), MCP server (`argus-mcp`), daemon, typed client (`argus/client`) and OpenCode plugin (`argus/opencode`).',
     type: 'module',
     bin: { argus: './dist/argus.js', 'argus-mcp': './dist/argus-mcp.js' },
     exports: {
       './client': { types: './dist/client.d.ts', import: './dist/client.js' },
+      './opencode': { types: './dist/opencode.d.ts', import: './dist/opencode.js' },
       './package.json': './package.json',
     },
     files: ['dist'],
     engines: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines,
     dependencies,
+    peerDependencies,
+    peerDependenciesMeta: Object.fromEntries(Object.keys(peerDependencies).map((name) => [name, { optional: true }])),
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   cpSync(join(release, 'package-readme.md'), join(stage, 'README.md'));
@@ -162,7 +174,7 @@ async function packStage(stage, out, catalog) {
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const tarball = join(out, packed.filename);
   if (!existsSync(tarball)) throw new Error(`pack: npm pack did not write ${tarball}`);
-  return { tarball, size: packed.size, unpackedSize: packed.unpackedSize, files: packed.entryCount, dependencies };
+  return { tarball, size: packed.size, unpackedSize: packed.unpackedSize, files: packed.entryCount, dependencies, peerDependencies };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

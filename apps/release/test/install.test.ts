@@ -41,6 +41,23 @@ try {
 }
 `;
 
+/**
+ * What an OpenCode plugin file in the project does (docs/AGENTS.md: `.opencode/plugin/argus.js`
+ * re-exporting `argus/opencode`), then what OpenCode does with it: call each export with the
+ * project's directory, list the tools, run one.
+ */
+const OPENCODE_SCRIPT = `import * as plugin from 'argus/opencode';
+
+const url = process.argv[2];
+const hooks = await plugin.ArgusPlugin({ directory: process.cwd(), worktree: process.cwd() }, {});
+try {
+  const output = await hooks.tool.argus_goto.execute({ url }, {});
+  console.log(JSON.stringify({ exports: Object.keys(plugin), tools: Object.keys(hooks.tool), output }));
+} finally {
+  await hooks.dispose?.();
+}
+`;
+
 /** The JSON block after docs/AGENTS.md's marker naming this test. */
 function verifiedMcpConfig(): { command: string; args: string[] } {
   const doc = readFileSync(join(REPO_ROOT, 'docs', 'AGENTS.md'), 'utf8');
@@ -136,6 +153,19 @@ describe('the packed argus package, installed with npm into an empty project', (
     } finally {
       await client.close();
     }
+  });
+
+  it('argus/opencode imports from the installed package, exports only ArgusPlugin, and exposes the MCP server\'s tools', async () => {
+    const dir = installed().dir;
+    writeFileSync(join(dir, 'opencode-check.mjs'), OPENCODE_SCRIPT);
+    const run = await runProcess(process.execPath, [join(dir, 'opencode-check.mjs'), server!.urlFor('/form.html')], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout.trim()) as { exports: string[]; tools: string[]; output: string };
+    // OpenCode calls every export of a plugin module as a plugin
+    expect(result.exports).toEqual(['ArgusPlugin']);
+    const core = selectTools(allToolSpecs()).map((spec) => spec.name);
+    expect(result.tools.sort()).toEqual(core.sort());
+    expect(result.output).toContain('Sign up');
   });
 
   it('TypeScript importing argus/client (a script and docs/CLIENT.md\'s snippet) type-checks with tsc and runs against the same daemon', async () => {

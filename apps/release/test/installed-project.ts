@@ -41,7 +41,8 @@ export interface InstalledProject {
 
 /**
  * Packs the `argus` package with `pnpm pack:argus`'s script into a temp dir, then installs the tarball
- * (plus TypeScript and Node's types, as a TypeScript user's project would have) into an empty temp
+ * (plus TypeScript and Node's types, as a TypeScript user's project would have, and the optional peer
+ * @opencode-ai/plugin that an OpenCode project has, for `argus/opencode`) into an empty temp
  * project with plain npm. `--prefer-offline`: the npm cache answers when it holds a package; the
  * registry only for what it does not.
  */
@@ -59,7 +60,7 @@ export async function installPackedArgus(): Promise<InstalledProject> {
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'argus-user-project', private: true, type: 'module' }, null, 2)}\n`);
     const npm = await runProcess(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `typescript@${catalogVersion('typescript')}`, `@types/node@${catalogVersion('@types/node')}`],
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `typescript@${catalogVersion('typescript')}`, `@types/node@${catalogVersion('@types/node')}`, `@opencode-ai/plugin@${catalogVersion('@opencode-ai/plugin')}`],
       { cwd: dir, env: userEnv(), timeoutMs: 240_000 },
     );
     if (npm.code !== 0) throw new Error(`npm install failed (${npm.code}): ${npm.stderr}`);
