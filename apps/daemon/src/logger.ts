@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, openSync } from 'node:fs';
 import { redactText } from '@argus/security';
 import { type DestinationStream, pino } from 'pino';
 
@@ -9,6 +9,7 @@ type Destination = DestinationStream & {
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'write', listener: (bytes: number) => void): unknown;
   end(): void;
+  flushSync(): void;
 };
 
 /**
@@ -19,7 +20,8 @@ type Destination = DestinationStream & {
  * and pino flushes synchronously on process exit.
  */
 export class Logger {
-  private readonly destination: Destination;
+  /** Absent when the file could not be opened: the logger then drops lines. */
+  private readonly destination: Destination | undefined;
   private readonly pino: pino.Logger;
   /** Bytes handed to the destination, and bytes it reports written: equal when nothing is pending. */
   private queued = 0;
@@ -32,13 +34,25 @@ export class Logger {
     readonly file: string,
     private readonly secrets: () => readonly string[] = () => [],
   ) {
-    this.destination = pino.destination({ dest: file, sync: false, mode: 0o600, append: true, mkdir: false }) as Destination;
-    this.destination.on('error', () => {
-      // logging must never take the daemon down: a failing log file stops logging, nothing else
+    // Opened here, synchronously (once, at start): the destination is ready at once, so pino's
+    // synchronous flush on process exit never meets a file still opening; a file that cannot be
+    // opened leaves a logger that drops lines, never one that throws.
+    let fd = -1;
+    try {
+      fd = openSync(file, 'a', 0o600);
+    } catch {
       this.broken = true;
+    }
+    const destination = this.broken ? undefined : (pino.destination({ fd, sync: false }) as Destination);
+    this.destination = destination;
+    destination?.on('error', () => {
+      // logging must never take the daemon down: a failing log file stops logging, nothing else,
+      // and the exit-time flush becomes a no-op instead of throwing while the process exits
+      this.broken = true;
+      destination.flushSync = () => undefined;
       this.release();
     });
-    this.destination.on('write', (bytes) => {
+    destination?.on('write', (bytes) => {
       this.written += bytes;
       if (this.written >= this.queued) this.release();
     });
@@ -57,7 +71,7 @@ export class Logger {
           },
         },
       },
-      this.destination,
+      destination ?? { write: () => undefined },
     );
   }
 
@@ -97,10 +111,14 @@ export class Logger {
   /** Flushes, then closes the file; later lines are appended synchronously. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
+    if (this.broken) {
+      this.closed = true;
+      return;
+    }
     await this.flush();
     this.closed = true;
     try {
-      this.destination.end();
+      this.destination?.end();
     } catch {
       // already closed or never opened
     }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,28 +13,35 @@ afterEach(() => {
   workspace = undefined;
 });
 
+/** Starts `node dist/main.js` on a state dir, waits for its ready line, SIGTERMs it; resolves with its exit code and token. */
+async function runAndTerminate(stateDir: string, cwd: string): Promise<{ code: number | null; token: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN], { cwd, env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_WORKSPACE: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes(DAEMON_READY_LINE)) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`daemon exited (${code}) before it was ready: ${stderr}`)));
+    });
+    const { token } = JSON.parse(readFileSync(join(stateDir, STATE_FILE), 'utf8')) as { token: string };
+    child.kill('SIGTERM');
+    return { code: await exited, token, stderr };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
 describe('the daemon log of a real daemon process', () => {
   it('is complete after SIGTERM (the asynchronous log is flushed on the way out), 0600, without the token', async () => {
     workspace = mkdtempSync(join(tmpdir(), 'argus-log-'));
     const stateDir = join(workspace, '.argus');
-    const child = spawn(process.execPath, [MAIN], { cwd: workspace, env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_WORKSPACE: workspace }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let token = '';
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes(DAEMON_READY_LINE)) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`daemon exited (${code}) before it was ready`)));
-      });
-      ({ token } = JSON.parse(readFileSync(join(stateDir, STATE_FILE), 'utf8')) as { token: string });
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    const { code, token } = await runAndTerminate(stateDir, workspace);
+    expect(code).toBe(0);
     const file = join(stateDir, 'daemon.log');
     const text = readFileSync(file, 'utf8');
     const events = text.trim().split('\n').map((line) => JSON.parse(line) as { event: string; reason?: string });
@@ -43,5 +50,14 @@ describe('the daemon log of a real daemon process', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(token).toHaveLength(43);
     expect(text).not.toContain(token);
+  });
+
+  it('a log file that cannot be opened costs the log, not the daemon: it runs and exits cleanly on SIGTERM', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'argus-log-'));
+    const stateDir = join(workspace, '.argus');
+    mkdirSync(join(stateDir, 'daemon.log'), { recursive: true }); // a directory where the file should be
+    const { code, stderr } = await runAndTerminate(stateDir, workspace);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
