@@ -43,9 +43,64 @@ const time = async (fn) => {
   return performance.now() - start;
 };
 
+/**
+ * The census of what a person could click, found independently of the walker: the selector above,
+ * plus every element with a pointer cursor whose parent has none and that sits inside no control of
+ * the selector (one control, one count), every <a> without href that has a title or role, and every
+ * element with a click-type listener (CDP DOMDebugger.getEventListeners). Only what a person can see
+ * counts: rendered, not transparent, with a box, not placed outside the page, not clipped to nothing.
+ * Labels are left out (a click on one is a click on its field, which has its own ref).
+ */
+const CENSUS_FN = `function (selector, listened) {
+  const marked = new Set();
+  const clipsAway = (style, rect) => (style.overflowX !== 'visible' || style.overflowY !== 'visible') && (rect.width <= 1 || rect.height <= 1);
+  const visible = (el) => {
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    const rect = el.getBoundingClientRect();
+    if (rect.width <= 0 || rect.height <= 0) return false;
+    if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) return false;
+    for (let at = el; at && at !== document.body; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      if (clipsAway(style, at.getBoundingClientRect())) return false;
+      if ((style.position === 'absolute' || style.position === 'fixed') && /^rect\\((?:0(?:px)?[ ,]+){3}0(?:px)?\\)$/.test(style.clip)) return false;
+      if (/^inset\\((?:[5-9]\\d|100)%/.test(style.clipPath)) return false;
+    }
+    return true;
+  };
+  const all = document.querySelectorAll('*');
+  for (const el of document.querySelectorAll(selector)) marked.add(el);
+  for (const el of document.querySelectorAll('a:not([href])[title], a:not([href])[role]')) marked.add(el);
+  for (const el of listened) if (el && el.nodeType === 1 && el !== document.body && el !== document.documentElement) marked.add(el);
+  for (const el of all) {
+    if (el.tagName === 'LABEL' || el.tagName === 'HTML' || el.tagName === 'BODY') continue;
+    if (getComputedStyle(el).cursor !== 'pointer') continue;
+    if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
+    if (el.parentElement && el.parentElement.closest(selector)) continue;
+    marked.add(el);
+  }
+  let count = 0;
+  for (const el of marked) if (visible(el)) { el.setAttribute('data-argus-census', ''); count++; }
+  return count;
+}`;
+
+/** Elements with click-type listeners, as remote objects in the isolated world (for the census). */
+async function listenedObjects(page, contextId) {
+  const { result } = await page.session.send('Runtime.evaluate', { expression: 'document', contextId });
+  const { listeners } = await page.session.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
+  const ids = [...new Set(listeners.filter((l) => /^(?:click|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|dblclick)$/.test(l.type) && l.backendNodeId).map((l) => l.backendNodeId))];
+  const objects = await Promise.all(ids.map((backendNodeId) => page.session.send('DOM.resolveNode', { backendNodeId, executionContextId: contextId }).then((r) => r.object.objectId).catch(() => undefined)));
+  return objects.filter(Boolean);
+}
+
 async function coverageOf(page, engine, text) {
   const contextId = await page.frames.isolatedWorld(page.mainFrameId);
-  const result = await page.evaluate(`(() => { const c = globalThis.__argus.coverage(${JSON.stringify(SELECTOR)}); return { ...c, token: globalThis.__argus.token }; })()`, { contextId });
+  const listened = await listenedObjects(page, contextId);
+  await page.session.send('Runtime.callFunctionOn', {
+    functionDeclaration: `function (...listened) { return (${CENSUS_FN}).call(null, ${JSON.stringify(SELECTOR)}, listened); }`,
+    executionContextId: contextId,
+    arguments: listened.map((objectId) => ({ objectId })),
+  });
+  const result = await page.evaluate(`(() => { const c = globalThis.__argus.coverage('[data-argus-census]'); for (const el of document.querySelectorAll('[data-argus-census]')) el.removeAttribute('data-argus-census'); return { ...c, token: globalThis.__argus.token }; })()`, { contextId });
   const shown = new Set(refsIn(text));
   let covered = 0;
   for (const id of result.ids) {

@@ -2,7 +2,8 @@ import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
-import { ARGUS_SCRIPT, OBJECT_GROUP, documentContext, evalObject, evalValue, frameContext, untilInPage, type FrameContext } from './frame-eval.js';
+import { ARGUS_SCRIPT, OBJECT_GROUP, callOnElement, documentContext, evalObject, evalValue, frameContext, untilInPage, type FrameContext } from './frame-eval.js';
+import { markListeners } from './listeners.js';
 import { formatSnapshot } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
 import { describeLocator, parseLocator, type Locator } from './locator.js';
@@ -157,6 +158,7 @@ export class SnapshotEngine {
     if (!ctx) return undefined;
     let result: WalkResult;
     try {
+      await markListeners(ctx);
       result = await evalValue<WalkResult>(ctx, `${ARGUS_SCRIPT}.snapshot(${JSON.stringify(walk)})`);
     } catch (error) {
       if (nesting > 0) return undefined; // a frame that went away mid-snapshot is simply left out
@@ -188,9 +190,53 @@ export class SnapshotEngine {
     if (node.c) for (const child of node.c) if (typeof child !== 'string') this.assignRefs(child, ctx, token, iframes);
   }
 
-  private async childFrameId(ctx: FrameContext, index: number): Promise<string | undefined> {
+  /**
+   * The text a person sees on the page (or in `target`), hidden text left out by the walker's own
+   * rules, each visible iframe's text (same- or cross-origin) in its place between frame markers.
+   */
+  async text(target: string | undefined, maxChars: number): Promise<{ text: string; truncated: boolean }> {
+    this.page.assertOpen();
+    if (!Number.isFinite(maxChars) || maxChars < 1) throw new ArgusError('invalid_input', `maxChars must be a positive number (got ${maxChars}).`);
+    let text: string;
+    if (target !== undefined && target.trim()) {
+      const handle = await this.resolve(target);
+      const ctx = await documentContext(this.page, handle.frameId);
+      const read = await callOnElement<{ text: string; frames: number }>(handle.session, handle.objectId, `function () { return (${ARGUS_SCRIPT}).text(this); }`);
+      text = await this.withFrameText(ctx, read, 0);
+    } else {
+      const ctx = await documentContext(this.page, this.page.mainFrameId);
+      text = await this.frameText(ctx, 0);
+    }
+    return text.length > maxChars ? { text: text.slice(0, maxChars), truncated: true } : { text, truncated: false };
+  }
+
+  private async frameText(ctx: FrameContext, nesting: number): Promise<string> {
+    const read = await evalValue<{ text: string; frames: number }>(ctx, `${ARGUS_SCRIPT}.text(null)`);
+    return this.withFrameText(ctx, read, nesting);
+  }
+
+  /** Replaces each frame marker of a text read with `[frame "name"]` and that frame's own text. */
+  private async withFrameText(ctx: FrameContext, read: { text: string; frames: number }, nesting: number): Promise<string> {
+    if (!read.frames) return read.text;
+    const inner = await Promise.all(
+      Array.from({ length: read.frames }, async (_, index) => {
+        if (nesting >= MAX_FRAME_NESTING) return '';
+        const childId = await this.childFrameId(ctx, index, 'textFrameAt');
+        const child = childId ? await frameContext(this.page, childId) : undefined;
+        if (!child) return '';
+        const body = await this.frameText(child, nesting + 1).catch(() => '');
+        const frame = this.page.frames.get(childId ?? '');
+        const where = frame?.url ? ` ${frame.url.replace(/^[a-z]+:\/\/(?:www\.)?/i, '').split(/[?#]/)[0]!.slice(0, 60)}` : '';
+        return body ? `[frame${where}]\n${body}\n[/frame]` : '';
+      }),
+    );
+    // eslint-disable-next-line no-control-regex -- the walker marks frames with NUL-delimited indexes
+    return read.text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => inner[Number(index)] ?? '').replace(/\n{2,}/g, '\n').trim();
+  }
+
+  private async childFrameId(ctx: FrameContext, index: number, list: 'frameAt' | 'textFrameAt' = 'frameAt'): Promise<string | undefined> {
     try {
-      const object = await evalObject(ctx, `globalThis.__argus.frameAt(${index})`);
+      const object = await evalObject(ctx, `globalThis.__argus.${list}(${index})`);
       if (!object?.objectId) return undefined;
       const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
       return node.frameId;

@@ -34,7 +34,10 @@ function hint(text: string): string {
 export function nodeLine(node: WalkNode): string {
   let line = node.r;
   if (node.n) line += ` ${quoteName(node.n)}`;
-  else if (node.h) line += ` ${hint(node.h)}`;
+  // the walker sets a hint where there is no name, and beside a name only where it says what the name cannot (`file`);
+  // a row context (`in "pay the gas bill"`) is left on a node only where its name does not tell it apart
+  const extra = node.x ? (node.h ? `${node.h}, in ${quoteName(node.x)}` : `in ${quoteName(node.x)}`) : node.h;
+  if (extra) line += ` ${hint(extra)}`;
   if (node.ref) line += ` ${node.ref}`;
   if (node.s) for (const state of node.s) line += ` [${state}]`;
   if (node.v !== undefined) line += `: ${node.v}`;
@@ -65,6 +68,37 @@ function rowLine(row: WalkNode): string | undefined {
     } else return undefined;
   }
   return `row: ${texts.join(' | ')}`;
+}
+
+/**
+ * Drops row contexts that are not needed: a control whose name no other control shares is told apart
+ * by its name. Returns a copy; the walker's tree is left as it was.
+ */
+function pruneContexts(root: WalkNode): WalkNode {
+  const counts = new Map<string, number>();
+  const count = (node: WalkNode) => {
+    if (node.ref && node.n) counts.set(node.n, (counts.get(node.n) ?? 0) + 1);
+    for (const child of node.c ?? []) if (typeof child !== 'string') count(child);
+  };
+  count(root);
+  const prune = (node: WalkNode): WalkNode => {
+    const kids = node.c?.map((child) => (typeof child === 'string' ? child : prune(child)));
+    const { x, c: _c, ...rest } = node;
+    const keep = x !== undefined && node.ref !== undefined && (!node.n || (counts.get(node.n) ?? 0) > 1);
+    return { ...rest, ...(keep ? { x } : {}), ...(kids ? { c: kids } : {}) };
+  };
+  return prune(root);
+}
+
+/** The open modal dialog (`[modal]`), first in document order. */
+function findModal(items: Item[]): WalkNode | undefined {
+  for (const item of items) {
+    if (typeof item === 'string') continue;
+    if (item.s?.includes('modal')) return item;
+    const inner = item.c ? findModal(item.c) : undefined;
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 /** The default view: the page's structure, text clipped, every interactive element with its ref. */
@@ -107,7 +141,7 @@ const RUN_WRAP = 400;
 
 interface Entry {
   level: number;
-  kind: 'item' | 'heading' | 'open';
+  kind: 'item' | 'heading' | 'open' | 'label';
   /** context lines and text labels, already rendered */
   text?: string;
   /** an interactive item or a heading */
@@ -129,6 +163,8 @@ export function clipWords(name: string, max: number): string {
  */
 function shortNames(nodes: WalkNode[]): Map<string, string> {
   const sorted = [...new Set(nodes.map((node) => node.n).filter((name): name is string => Boolean(name)))].sort();
+  // an option is what the user asked for: it keeps its name up to the limit
+  const options = new Set(nodes.filter((node) => node.r === 'option' && node.n).map((node) => node.n!));
   const sharedStem = (stem: string, self: string): boolean => {
     let low = 0;
     let high = sorted.length;
@@ -142,6 +178,10 @@ function shortNames(nodes: WalkNode[]): Map<string, string> {
   };
   const out = new Map<string, string>();
   for (const name of sorted) {
+    if (options.has(name)) {
+      out.set(name, clipWords(name, INTERACTIVE_NAME_LIMIT));
+      continue;
+    }
     let short = name;
     for (let max = INTERACTIVE_NAME_MAX; ; max = Math.ceil(max * 1.5)) {
       short = clipWords(name, Math.min(max, INTERACTIVE_NAME_LIMIT));
@@ -164,11 +204,36 @@ function contentNamed(node: WalkNode): WalkNode {
   return { ...rest, n: text };
 }
 
+/** Holds a control (a row of day links, a cell with a button). */
+function holdsControl(item: Item | undefined): boolean {
+  if (item === undefined || typeof item === 'string') return false;
+  return Boolean(item.ref) || (item.c ?? []).some(holdsControl);
+}
+
+function isContextOf(item: Item | undefined, text: string): boolean {
+  return item !== undefined && typeof item !== 'string' && item.x !== undefined && text.startsWith(item.x.replace(/…$/, ''));
+}
+
+/** Short text that labels the controls around it (a calendar's "May 2026", "page 2 of 5", a price before its Buy button). */
+const GROUP_LABEL_MAX = 30;
+
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
 function collectInteractive(items: Item[], level: number, parentRole: string, out: Entry[]): void {
-  for (const item of items) {
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
     if (typeof item === 'string') {
       if (LABELLING_CONTEXT.has(parentRole) && item.length <= 60) out.push({ level, text: `text: ${item}`, kind: 'item' });
+      else if (
+        item.length <= GROUP_LABEL_MAX &&
+        /[\p{L}\p{N}]/u.test(item) &&
+        holdsControl(items[index - 1]) &&
+        holdsControl(items[index + 1]) &&
+        // a todo's text that the controls around it already carry as their row context
+        !isContextOf(items[index - 1], item) &&
+        !isContextOf(items[index + 1], item)
+      ) {
+        out.push({ level, text: `text: ${item}`, kind: 'label' });
+      }
       continue;
     }
     if (item.ref) {
@@ -218,7 +283,10 @@ function body(node: WalkNode, names: Map<string, string>): string {
 
 function formatInteractive(root: Item[], maxDepth: number): FormattedSnapshot {
   const entries: Entry[] = [];
-  collectInteractive(root, 0, 'root', entries);
+  // an open modal dialog is all a person can act on: its controls first, the rest marked inert
+  const modal = findModal(root);
+  collectInteractive(modal ? [modal] : root, 0, 'root', entries);
+  if (modal) entries.push({ level: 0, text: '[modal: background inert]', kind: 'label' });
   const names = shortNames(entries.flatMap((entry) => (entry.node ? [entry.node] : [])));
   const lines: string[] = [];
   /** one element a line, as if no run were joined: what `--diff` compares */
@@ -280,7 +348,7 @@ export interface FormattedSnapshot {
 
 export function formatSnapshot(root: WalkNode, options: FormatOptions = {}): FormattedSnapshot {
   const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
-  const items = root.c ?? [];
+  const items = pruneContexts(root).c ?? [];
   if (options.interactive) return formatInteractive(items, maxDepth);
   const out: string[] = [];
   formatFull(items, 0, maxDepth, out);

@@ -1,10 +1,18 @@
 import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
+import { namesKit } from './page-names.js';
+import { rolesKit } from './page-roles.js';
+import { textKit } from './page-text.js';
+import { visibilityKit } from './page-visibility.js';
 import { installArgus } from './page-walker.js';
 
-/** The walker's source, evaluated in each frame's isolated world (installs itself once per document). */
-export const ARGUS_SCRIPT = `(${installArgus.toString()})()`;
+/**
+ * The walker's source, evaluated in each frame's isolated world (installs itself once per document).
+ * Its modules are self-contained factory functions, serialised here into one expression: each gets
+ * what it depends on as arguments, since nothing outside a function's body survives `.toString()`.
+ */
+export const ARGUS_SCRIPT = `((vis) => (${installArgus.toString()})(vis, (${textKit.toString()})(vis), (${namesKit.toString()})(), (${rolesKit.toString()})()))((${visibilityKit.toString()})())`;
 
 /**
  * An in-page expression that resolves true once `test` (a JS expression) holds, re-checked by a

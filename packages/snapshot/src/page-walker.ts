@@ -1,3 +1,7 @@
+import type { NamesKit } from './page-names.js';
+import type { RolesKit } from './page-roles.js';
+import type { TextKit } from './page-text.js';
+import type { Rgb, VisibilityKit } from './page-visibility.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
 /** What `installArgus` puts on the isolated world's `globalThis.__argus`. */
@@ -10,6 +14,11 @@ export interface ArgusPageApi {
   lastIds: number[];
   label(el: Element): string;
   coverage(selector: string): { total: number; ids: number[]; missed: string[] };
+  /** Elements the engine found click-type listeners on (CDP), so the walk gives them refs. */
+  markListened(...els: Element[]): void;
+  /** Visible text of `root` (the body by default), iframes marked for the engine to fill in (see TextKit). */
+  text(root: Element | null): { text: string; frames: number };
+  textFrameAt(index: number): Element | null;
   locate(kind: 'role' | 'text' | 'label', role: string, value: string | null, exact: boolean, max: number): LocateResult;
 }
 
@@ -27,41 +36,20 @@ export interface LocateResult {
  * roles, names, states, values, and ids for interactive elements. Ids live in a WeakMap, so a DOM
  * node keeps its id for the life of the document and a re-created node gets a new one.
  */
-export function installArgus(): ArgusPageApi {
+export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit, roles: RolesKit): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 6;
+  const VERSION = 7;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const ids = new WeakMap<Element, number>();
   const nodes = new Map<number, WeakRef<Element>>();
   let nextId = 1;
   let frames: Element[] = [];
+  /** iframes met by the last `text` read, by index */
+  let textFrames: Element[] = [];
   const token = Math.random().toString(36).slice(2, 10);
 
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'DATALIST', 'SOURCE', 'TRACK', 'PARAM', 'BASE', 'OPTION', 'OPTGROUP']);
-  const INTERACTIVE_ROLES = new Set([
-    'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-    'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'gridcell', 'scrollbar', 'listbox',
-  ]);
-  const NAME_FROM_CONTENT = new Set([
-    'button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox',
-    'radio', 'switch', 'columnheader', 'rowheader', 'tooltip', 'clickable', 'legend', 'caption',
-  ]);
-  /** roles that never get their own line unless named: their content is hoisted into the parent */
-  const HOIST = new Set(['generic', 'presentation', 'none', 'paragraph', 'group', 'region', 'figure', 'blockquote', 'code', 'term', 'definition', 'legend', 'caption', 'note', 'emphasis', 'strong', 'time', 'mark', 'deletion', 'insertion', 'subscript', 'superscript']);
-  const INPUT_ROLES: Record<string, string> = {
-    checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox', submit: 'button',
-    reset: 'button', button: 'button', image: 'button', file: 'button', color: 'button',
-  };
-  const SIMPLE_ROLES: Record<string, string> = {
-    BUTTON: 'button', TEXTAREA: 'textbox', NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary', SEARCH: 'search',
-    FORM: 'form', ARTICLE: 'article', DIALOG: 'dialog', UL: 'list', OL: 'list', MENU: 'list', LI: 'listitem', TABLE: 'table',
-    TR: 'row', TD: 'cell', CAPTION: 'caption', P: 'paragraph', BLOCKQUOTE: 'blockquote', FIGURE: 'figure', HR: 'separator',
-    PROGRESS: 'progressbar', METER: 'meter', OUTPUT: 'status', FIELDSET: 'group', LEGEND: 'legend', DETAILS: 'group',
-    IFRAME: 'iframe', FRAME: 'iframe', H1: 'heading', H2: 'heading', H3: 'heading', H4: 'heading', H5: 'heading', H6: 'heading',
-    PRE: 'code', DT: 'term', DD: 'definition', SECTION: 'region',
-  };
-
   const norm = (s: string) => s.replace(/\s+/g, ' ');
   const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1).trimEnd() + '…' : s);
 
@@ -75,237 +63,37 @@ export function installArgus(): ArgusPageApi {
     return id;
   }
 
-  function implicitRole(el: Element, tag: string): string | null {
-    const simple = SIMPLE_ROLES[tag];
-    if (simple) return simple;
-    switch (tag) {
-      case 'A':
-      case 'AREA':
-        return el.hasAttribute('href') ? 'link' : null;
-      case 'INPUT': {
-        const type = ((el as HTMLInputElement).type || 'text').toLowerCase();
-        if (type === 'hidden') return null;
-        if (INPUT_ROLES[type]) return INPUT_ROLES[type]!;
-        return el.hasAttribute('list') ? 'combobox' : 'textbox';
-      }
-      case 'SELECT':
-        return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
-      case 'IMG':
-        return el.getAttribute('alt') === '' && !el.hasAttribute('title') ? 'presentation' : 'img';
-      case 'SVG':
-      case 'svg':
-        return 'img';
-      case 'TH':
-        return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
-      case 'HEADER':
-      case 'FOOTER':
-        return el.parentElement?.closest('article,aside,main,nav,section,[role=article],[role=main],[role=region]')
-          ? null
-          : tag === 'HEADER'
-            ? 'banner'
-            : 'contentinfo';
-      case 'SUMMARY':
-        return el.parentElement?.tagName === 'DETAILS' ? 'button' : null;
-      default:
-        return null;
-    }
-  }
+  /** Marker items for text a person cannot see: it may name the control it is in, never page text. */
+  const HIDDEN = '#hidden';
+  /** Marker items for an icon font's ligature or glyph (`favorite`): a hint, not a name. */
+  const ICON = '#icon';
+  const isMarker = (item: WalkNode | string): boolean => typeof item !== 'string' && (item.r === HIDDEN || item.r === ICON);
 
-  function textOfIds(el: Element, attr: string): string {
-    const root = el.getRootNode() as Document | ShadowRoot;
-    const parts: string[] = [];
-    for (const id of (el.getAttribute(attr) || '').split(/\s+/)) {
-      if (!id) continue;
-      const target = root.getElementById ? root.getElementById(id) : null;
-      if (target) parts.push(target.getAttribute('aria-label') || (target as HTMLElement).innerText || target.textContent || '');
-    }
-    return norm(parts.join(' ')).trim();
-  }
-
-  /** Text of a label minus the control(s) it wraps (a wrapping label's textContent includes option texts). */
-  function labelText(label: Element): string {
+  /** Joins walked items into plain text (names from content); `hidden` lets visually hidden text in. */
+  function flatText(items: Array<WalkNode | string>, hidden = false): string {
     let out = '';
-    const visit = (node: Node) => {
-      for (let child = node.firstChild; child; child = child.nextSibling) {
-        if (child.nodeType === 3) out += child.nodeValue;
-        else if (child.nodeType === 1) {
-          const tag = (child as Element).tagName;
-          if (tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'INPUT' || tag === 'BUTTON' || SKIP.has(tag)) continue;
-          if (tag === 'IMG') out += ' ' + ((child as Element).getAttribute('alt') || '') + ' ';
-          else visit(child);
-        }
-      }
-    };
-    visit(label);
+    for (const item of items) {
+      if (typeof item === 'string') out += item === '\n' ? ' ' : item;
+      else if (item.r === HIDDEN) out += hidden ? item.n : '';
+      else if (item.r !== ICON) out += ' ' + (item.n || (item.c ? flatText(item.c, hidden) : '')) + ' ';
+    }
     return norm(out).trim();
   }
 
-  function explicitName(el: Element, tag: string, role: string): string {
-    let name = el.hasAttribute('aria-labelledby') ? textOfIds(el, 'aria-labelledby') : '';
-    if (name) return name;
-    name = (el.getAttribute('aria-label') || '').trim();
-    if (name) return norm(name);
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'METER' || tag === 'PROGRESS' || tag === 'OUTPUT') {
-      const labels = (el as HTMLInputElement).labels;
-      if (labels && labels.length) {
-        name = Array.from(labels, labelText).join(' ').trim();
-        if (name) return name;
+  /** The first icon-font ligature among the items (`favorite`), for a hint. */
+  function iconText(items: Array<WalkNode | string>): string {
+    for (const item of items) {
+      if (typeof item === 'string') continue;
+      if (item.r === ICON && item.n && /^[a-z][a-z0-9_ -]*$/i.test(item.n)) return item.n;
+      if (item.c && !item.i) {
+        const inner = iconText(item.c);
+        if (inner) return inner;
       }
-      if (tag === 'INPUT') {
-        const input = el as HTMLInputElement;
-        const type = input.type;
-        if (type === 'submit' || type === 'reset' || type === 'button') return norm(input.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
-        if (type === 'image') return el.getAttribute('alt') || input.value || '';
-      }
-    }
-    if (tag === 'IMG' || tag === 'AREA') return norm(el.getAttribute('alt') || '').trim();
-    if (tag === 'FIELDSET') {
-      const legend = el.querySelector(':scope > legend');
-      if (legend) return norm(legend.textContent || '').trim();
-    }
-    if (tag === 'TABLE') {
-      const caption = (el as HTMLTableElement).caption;
-      if (caption) return norm(caption.textContent || '').trim();
-    }
-    if (tag === 'svg' || tag === 'SVG') {
-      const title = el.querySelector(':scope > title');
-      if (title) return norm(title.textContent || '').trim();
-    }
-    return role === 'iframe' ? (el.getAttribute('title') || '').trim() : '';
-  }
-
-  function lateName(el: Element): string {
-    const title = el.getAttribute('title');
-    if (title && title.trim()) return norm(title).trim();
-    const placeholder = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
-    return placeholder ? norm(placeholder).trim() : '';
-  }
-
-  const ICON_CLASS = /(?:^|[-_])(?:icon|ico|fa|fas|far|fab|glyphicon|bi|mdi|ti|lucide|octicon|material-icons|material-symbols[a-z-]*|svg)(?:$|[-_])/i;
-  const ICON_PREFIX = /^(?:fa[srlbd]?|icon|ico|glyphicon|bi|mdi|ti|lucide|octicon|svg|i)[-_]+/i;
-
-  const GENERIC_ICON = /^(?:icon|ico|icons|fa[srlbd]?|solid|regular|light|lg|sm|xs|\d*x|fw|inline|small|large|wrapper|container|sprite|svg|img|image|button|btn|link|default|primary|secondary)$/i;
-
-  function iconToken(cls: string): string {
-    for (const token of cls.split(/\s+/)) {
-      if (!token || !ICON_CLASS.test(token)) continue;
-      const stripped = token.replace(ICON_PREFIX, '').replace(/[-_]+(?:icon|ico)$/i, '').replace(/^-+|-+$/g, '');
-      if (stripped && !GENERIC_ICON.test(stripped)) return stripped;
     }
     return '';
   }
 
-  /** A short description for a control that has no accessible name. Never empty. */
-  function fallbackHint(el: Element): string {
-    const candidates: Element[] = [el];
-    const inner = el.querySelectorAll('svg, i, span, img, use, [class*=icon], [data-icon]');
-    for (let k = 0; k < inner.length && k < 6; k++) candidates.push(inner[k]!);
-    for (const candidate of candidates) {
-      const title = candidate.getAttribute('title') || candidate.querySelector?.('title')?.textContent;
-      if (title && title.trim()) return 'icon: ' + clip(norm(title).trim(), 40);
-      const alt = candidate.tagName === 'IMG' ? candidate.getAttribute('alt') : null;
-      if (alt && alt.trim()) return 'icon: ' + clip(norm(alt).trim(), 40);
-      const dataIcon = candidate.getAttribute('data-icon');
-      if (dataIcon) return 'icon: ' + dataIcon;
-      const href = candidate.tagName.toLowerCase() === 'use' ? candidate.getAttribute('href') || candidate.getAttribute('xlink:href') : null;
-      if (href && href.includes('#')) return 'icon: ' + href.slice(href.indexOf('#') + 1).replace(ICON_PREFIX, '');
-      const cls = typeof candidate.className === 'string' ? candidate.className : candidate.getAttribute('class') || '';
-      const token = cls ? iconToken(cls) : '';
-      if (token) return 'icon: ' + token;
-    }
-    const src = el.tagName === 'IMG' || el.tagName === 'INPUT' ? el.getAttribute('src') : el.querySelector('img')?.getAttribute('src');
-    if (src) {
-      const file = src.split(/[?#]/)[0]!.split('/').pop() || '';
-      if (file) return 'img: ' + clip(file.replace(/\.[a-z0-9]+$/i, ''), 40);
-    }
-    const href = el.getAttribute('href');
-    if (href && !href.startsWith('javascript:')) {
-      // the most telling part of a URL is usually its last path segment (an article slug)
-      const path = href.replace(/^[a-z]+:\/\/[^/]+|^\/\/[^/]+/i, '').split(/[?#]/)[0] || '';
-      const segments = path.split('/').filter((part) => part && !/^(?:(?:index|default)(?:\.[a-z]+)?|\d+)$/i.test(part));
-      const last = (segments.pop() || href).replace(/\.[a-z]+$/i, '');
-      return 'href: ' + clip(last, 40);
-    }
-    if (el.id) return 'id: ' + clip(el.id, 40);
-    const cls = (typeof el.className === 'string' ? el.className : '').trim().split(/\s+/)[0];
-    if (cls) return 'class: ' + clip(cls, 40);
-    const testid = el.getAttribute('data-testid');
-    if (testid) return 'testid: ' + testid;
-    return el.tagName.toLowerCase();
-  }
-
-  /** An unnamed frame is told apart by where it comes from: `src: ads.example/frame`. */
-  function frameHint(el: Element): string {
-    const src = el.getAttribute('src') || '';
-    if (!src || src === 'about:blank') return el.id ? 'id: ' + clip(el.id, 40) : 'src: ' + (src || 'none');
-    const short = src.replace(/^[a-z]+:\/\/(?:www\.)?/i, '').replace(/^\/\//, '').split(/[?#]/)[0]!.replace(/\/+$/, '');
-    return 'src: ' + clip(short, 40);
-  }
-
-  function states(el: Element, tag: string, role: string): string[] | undefined {
-    const out: string[] = [];
-    const attr = (name: string) => el.getAttribute(name);
-    if (tag === 'INPUT' && (role === 'checkbox' || role === 'radio')) {
-      const input = el as HTMLInputElement;
-      if (input.indeterminate) out.push('checked=mixed');
-      else if (input.checked) out.push('checked');
-    } else {
-      const checked = attr('aria-checked');
-      if (checked === 'true') out.push('checked');
-      else if (checked === 'mixed') out.push('checked=mixed');
-    }
-    if (attr('aria-selected') === 'true') out.push('selected');
-    const pressed = attr('aria-pressed');
-    if (pressed === 'true') out.push('pressed');
-    else if (pressed === 'mixed') out.push('pressed=mixed');
-    const expanded = attr('aria-expanded');
-    if (expanded === 'true' || expanded === 'false') out.push(expanded === 'true' ? 'expanded' : 'expanded=false');
-    else if (tag === 'SUMMARY' && role === 'button') out.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'expanded=false');
-    if (attr('aria-disabled') === 'true' || ((tag === 'BUTTON' || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') && el.matches(':disabled'))) out.push('disabled');
-    if (attr('aria-required') === 'true' || (el as HTMLInputElement).required === true) out.push('required');
-    const invalid = attr('aria-invalid');
-    if ((invalid && invalid !== 'false') || ((tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') && el.matches(':user-invalid'))) out.push('invalid');
-    if (role === 'heading') out.push('level=' + (attr('aria-level') || (/^H[1-6]$/.test(tag) ? tag[1] : '2')));
-    const current = attr('aria-current');
-    if (current && current !== 'false') out.push(current === 'true' ? 'current' : 'current=' + current);
-    return out.length ? out : undefined;
-  }
-
-  function valueOf(el: Element, tag: string, role: string, max: number): string | undefined {
-    if (tag === 'INPUT') {
-      const input = el as HTMLInputElement;
-      const type = input.type;
-      if (type === 'checkbox' || type === 'radio' || type === 'submit' || type === 'reset' || type === 'button' || type === 'image') return undefined;
-      if (type === 'file') return input.files && input.files.length ? Array.from(input.files, (f) => f.name).join(', ') : undefined;
-      if (!input.value) return undefined;
-      return type === 'password' ? '••••' : clip(norm(input.value), max);
-    }
-    if (tag === 'TEXTAREA') return (el as HTMLTextAreaElement).value ? clip(norm((el as HTMLTextAreaElement).value), max) : undefined;
-    if (tag === 'SELECT') {
-      const selected = Array.from((el as HTMLSelectElement).selectedOptions, (o) => norm(o.label || o.text).trim());
-      return selected.length ? clip(selected.join(', '), max) : undefined;
-    }
-    const now = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
-    if (now && (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter' || role === 'scrollbar')) return now;
-    if (tag === 'PROGRESS' || tag === 'METER') return String((el as HTMLProgressElement).value);
-    if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && (el as HTMLElement).isContentEditable) {
-      const text = norm(el.textContent || '').trim();
-      return text ? clip(text, max) : undefined;
-    }
-    return undefined;
-  }
-
-  /** Joins walked items into plain text (names from content). */
-  function flatText(items: Array<WalkNode | string>): string {
-    let out = '';
-    for (const item of items) {
-      if (typeof item === 'string') out += item === '\n' ? ' ' : item;
-      else out += ' ' + (item.n || (item.c ? flatText(item.c) : '')) + ' ';
-    }
-    return norm(out).trim();
-  }
-
-  /** Merges adjacent text runs; '\n' marks a block boundary that must not be merged across. */
+  /** Merges adjacent text runs; '\n' marks a block boundary that must not be merged across. Markers go. */
   function finish(items: Array<WalkNode | string>, max: number): Array<WalkNode | string> {
     const out: Array<WalkNode | string> = [];
     let text = '';
@@ -318,7 +106,7 @@ export function installArgus(): ArgusPageApi {
       if (typeof item === 'string') {
         if (item === '\n') flush();
         else text += item;
-      } else {
+      } else if (!isMarker(item)) {
         flush();
         out.push(item);
       }
@@ -338,6 +126,9 @@ export function installArgus(): ArgusPageApi {
 
   let textMax = 100;
   let lastIds: number[] = [];
+  /** elements the engine found click-type listeners on (DOMDebugger.getEventListeners) */
+  let listened = new WeakSet<Element>();
+  const ROW_CONTEXT_MAX = 30;
 
   function walkChildren(parent: Node, out: Array<WalkNode | string>, ctx: Ctx): void {
     const host = parent as Element;
@@ -355,17 +146,77 @@ export function installArgus(): ArgusPageApi {
   interface Ctx {
     /** inside an element that already is interactive (a pointer cursor there is inherited) */
     inInteractive: boolean;
+    /** inside a link, button or other control with real semantics: nothing in it gets a ref of its own from a cursor */
+    inSemantic: boolean;
     parentPointer: boolean;
     ariaHidden: boolean;
     hiddenVisibility: boolean;
+    /** laid out but not visible (opacity 0, clipped to nothing, off-screen): no page text, no controls */
+    boxHidden: boolean;
+    /** the parent's own text cannot be read (font-size 0, colour of its background, indented away) */
+    textHidden: boolean;
+    /** the parent draws its text in an icon font */
+    icon: boolean;
+    /** the background text is drawn on (null: unknown, e.g. an image) */
+    bg: Rgb;
   }
+
+  /** One entry of a repeated collection (a todo item, a post in a feed, a table row). */
+  function isRow(el: Element, tag: string, role: string): boolean {
+    if (tag === 'TR' || tag === 'LI' || tag === 'ARTICLE' || role === 'row' || role === 'listitem' || role === 'article') return true;
+    const cls = typeof el.className === 'string' ? el.className : '';
+    if (!cls) return false;
+    const same = (other: Element | null) => other !== null && other.tagName === tag && other.className === cls;
+    return same(el.previousElementSibling) || same(el.nextElementSibling);
+  }
+
+  /**
+   * Gives each control in a row that has no context yet the row's first text that is not the
+   * control's own name (`pay the gas bill`, `@maria`), so same-named or unnamed controls in repeated
+   * rows can be told apart. The format prints it only where it is needed.
+   */
+  function markRow(items: Array<WalkNode | string>): void {
+    const texts: Array<{ text: string; from: WalkNode | null }> = [];
+    const controls: WalkNode[] = [];
+    const visit = (list: Array<WalkNode | string>, owner: WalkNode | null) => {
+      for (const item of list) {
+        if (texts.length > 8 && controls.length > 20) return;
+        if (typeof item === 'string') {
+          const text = norm(item).trim();
+          if (text.length > 1 && /[\p{L}\p{N}]/u.test(text)) texts.push({ text, from: owner });
+          continue;
+        }
+        if (isMarker(item)) continue;
+        if (item.i && item.x === undefined) controls.push(item);
+        if (item.n && item.r !== 'img') texts.push({ text: item.n, from: item.i ? item : owner });
+        if (item.c) visit(item.c, item.i ? item : owner);
+      }
+    };
+    visit(items, null);
+    for (const control of controls) {
+      const found = texts.find((entry) => entry.from !== control && entry.text !== control.n && entry.text !== control.h);
+      if (found) control.x = clip(found.text, ROW_CONTEXT_MAX);
+    }
+  }
+
+  /** A listener on an element that holds controls or much text is a delegation host, not a control. */
+  function delegationHost(el: Element): boolean {
+    if (el.querySelector('a[href], button, input, select, textarea, [role], [tabindex], [onclick]')) return true;
+    return el.childElementCount > 3 || (el.textContent || '').length > 200;
+  }
+
+  const CLICK_SIGNAL = /(?:^|[-_\s])(?:btn|button|icon|ico|like|reply|share|close|delete|remove|destroy|edit|toggle|more|menu|star|fav|favorite|heart|vote|upvote|downvote|retweet|bookmark|follow|prev|next)(?:$|[-_\s])/i;
 
   function walkNode(node: Node, out: Array<WalkNode | string>, ctx: Ctx): void {
     if (node.nodeType === 3) {
-      if (!ctx.ariaHidden && !ctx.hiddenVisibility) {
-        const value = node.nodeValue;
-        if (value) out.push(value);
-      }
+      if (ctx.ariaHidden || ctx.hiddenVisibility) return;
+      const value = node.nodeValue;
+      if (!value) return;
+      if (!value.trim()) {
+        if (!ctx.boxHidden && !ctx.textHidden) out.push(value);
+      } else if (ctx.boxHidden || ctx.textHidden) out.push({ r: HIDDEN, n: ' ' + norm(value) + ' ' });
+      else if (ctx.icon) out.push({ r: ICON, n: norm(value).trim() });
+      else out.push(value);
       return;
     }
     if (node.nodeType !== 1) return;
@@ -376,36 +227,45 @@ export function installArgus(): ArgusPageApi {
     const display = style.display;
     if (display === 'none') return;
     const hiddenVisibility = style.visibility !== 'visible';
+    const ownBoxHidden = !ctx.boxHidden && vis.hiddenBox(el, style);
+    const boxHidden = ctx.boxHidden || ownBoxHidden;
     const ariaHidden = ctx.ariaHidden || el.getAttribute('aria-hidden') === 'true';
     const explicitRole = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || '';
-    let role = explicitRole || implicitRole(el, tag) || '';
+    let role = explicitRole || roles.implicitRole(el, tag) || '';
     if (role === 'presentation' || role === 'none') role = explicitRole && el.hasAttribute('tabindex') ? '' : role;
 
     const pointer = style.cursor === 'pointer';
+    const hasListener = listened.has(el) && tag !== 'HTML' && tag !== 'BODY' && !delegationHost(el);
     let interactive = false;
-    if (!hiddenVisibility) {
-      if (INTERACTIVE_ROLES.has(role) && role !== 'gridcell' && role !== 'listbox' && role !== 'scrollbar') interactive = true;
-      else if (tag === 'A' && el.hasAttribute('href')) interactive = true;
-      else if (el.hasAttribute('tabindex') || el.hasAttribute('onclick')) interactive = true;
+    // a native checkbox or radio made transparent over a styled box is still what a click on it toggles
+    const stillOperable = boxHidden && ownBoxHidden && tag === 'INPUT' && parseFloat(style.opacity) < 0.05 && /^(?:checkbox|radio|file)$/.test((el as HTMLInputElement).type);
+    if (!hiddenVisibility && (!boxHidden || stillOperable)) {
+      if (roles.INTERACTIVE_ROLES.has(role) && role !== 'gridcell' && role !== 'listbox' && role !== 'scrollbar') interactive = true;
+      else if (tag === 'A' && (el.hasAttribute('href') || el.hasAttribute('title') || hasListener || pointer)) interactive = true;
+      else if (el.hasAttribute('tabindex') || el.hasAttribute('onclick') || hasListener) interactive = true;
       else if ((role === 'gridcell' || role === 'listbox') && (el.hasAttribute('tabindex') || pointer)) interactive = true;
       else if ((el as HTMLElement).isContentEditable && !(el.parentElement && (el.parentElement as HTMLElement).isContentEditable)) interactive = true;
       else if (pointer && !ctx.parentPointer && !ctx.inInteractive && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') interactive = true;
+      else if (pointer && !ctx.inSemantic && tag !== 'LABEL' && (el.hasAttribute('title') || el.hasAttribute('aria-label') || (!(el.textContent || '').trim() && CLICK_SIGNAL.test(typeof el.className === 'string' ? el.className : '')))) {
+        // a control of its own inside a clickable card: an icon-only `<span class="like">` with its own cursor
+        interactive = true;
+      }
       if (interactive) {
         const rect = el.getBoundingClientRect();
         if (rect.width <= 0 || rect.height <= 0) interactive = false;
       }
     }
-    if (interactive && !role) role = pointer || el.hasAttribute('onclick') ? 'clickable' : 'generic';
+    if (interactive && !role) role = tag === 'A' ? 'link' : pointer || hasListener || el.hasAttribute('onclick') ? 'clickable' : 'generic';
     if (interactive && (el as HTMLElement).isContentEditable && (!role || role === 'generic' || role === 'clickable')) role = 'textbox';
 
     if (role === 'iframe') {
-      if (hiddenVisibility) return;
+      if (hiddenVisibility || boxHidden) return;
       const rect = el.getBoundingClientRect();
       if (rect.width <= 0 || rect.height <= 0) return;
-      const name = explicitName(el, tag, role);
+      const name = names.explicitName(el, tag, role);
       const frameNode: WalkNode = { r: 'iframe', f: frames.length };
       if (name) frameNode.n = clip(name, textMax);
-      else frameNode.h = frameHint(el);
+      else frameNode.h = names.frameHint(el);
       if (el.hasAttribute('tabindex') || el.hasAttribute('onclick')) {
         frameNode.i = 1;
         frameNode.id = idOf(el);
@@ -416,15 +276,26 @@ export function installArgus(): ArgusPageApi {
       return;
     }
 
+    const bg = vis.background(style, ctx.bg);
+    const semantic = interactive && role !== 'clickable' && role !== 'generic';
     const childCtx: Ctx = {
       inInteractive: ctx.inInteractive || interactive,
+      inSemantic: ctx.inSemantic || semantic,
       parentPointer: pointer,
       // a control kept inside aria-hidden content (a menu hidden from screen readers only) still needs
       // its text as its name; an aria-hidden part inside the control (an icon glyph) hides itself
       ariaHidden: interactive ? false : ariaHidden,
       hiddenVisibility,
+      // inside a control a person can see, what is only visually hidden still names it (sr-only text)
+      boxHidden: interactive ? false : boxHidden,
+      textHidden: vis.hiddenText(style, bg),
+      icon: vis.iconFont(style),
+      bg,
     };
+    if (interactive && boxHidden) childCtx.textHidden = true;
     const block = !display.startsWith('inline') && display !== 'contents';
+    const row = isRow(el, tag, role);
+    const start = out.length;
 
     // aria-hidden content is dropped except controls inside it that can still be clicked
     if (ariaHidden && !interactive) {
@@ -434,12 +305,14 @@ export function installArgus(): ArgusPageApi {
       return;
     }
 
-    if (!interactive && (!role || HOIST.has(role) || hiddenVisibility) && !(role && (role === 'region' || role === 'group') && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')))) {
+    if (!interactive && (!role || roles.HOIST.has(role) || hiddenVisibility || boxHidden) && !(role && (role === 'region' || role === 'group') && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')))) {
       if (tag === 'svg' || tag === 'CANVAS' || tag === 'VIDEO' || tag === 'AUDIO') return;
       if (tag === 'BR') {
         out.push('\n');
         return;
       }
+      // a table's caption is its name, printed once on the table's line
+      if (tag === 'CAPTION' && el.parentElement?.tagName === 'TABLE') return;
       if (tag === 'DETAILS' && !(el as HTMLDetailsElement).open) {
         const summary = el.querySelector(':scope > summary');
         if (summary) walkNode(summary, out, childCtx);
@@ -448,11 +321,12 @@ export function installArgus(): ArgusPageApi {
       if (block) out.push('\n');
       walkChildren(el, out, childCtx);
       if (block) out.push('\n');
+      if (row) markRow(out.slice(start));
       return;
     }
     if (role === 'img' && !interactive) {
-      if (hiddenVisibility) return;
-      const name = explicitName(el, tag, role) || lateName(el);
+      if (hiddenVisibility || boxHidden) return;
+      const name = names.explicitName(el, tag, role) || names.lateName(el);
       if (!name) return;
       out.push({ r: 'img', n: clip(name, textMax) });
       return;
@@ -461,44 +335,62 @@ export function installArgus(): ArgusPageApi {
     const result: WalkNode = { r: role };
     const items: Array<WalkNode | string> = [];
     if (tag !== 'SELECT' && tag !== 'TEXTAREA' && tag !== 'svg' && tag !== 'IMG') walkChildren(el, items, childCtx);
-    let name = explicitName(el, tag, role);
+    let name = names.explicitName(el, tag, role);
     // a clickable wrapper around real content (a card, a whole section) keeps its content as children
-    const container = (role === 'clickable' || role === 'generic') && items.some((item) => typeof item !== 'string' && !item.i && item.f === undefined);
-    const fromContent = NAME_FROM_CONTENT.has(role) && !container;
+    const container = (role === 'clickable' || role === 'generic') && items.some((item) => typeof item !== 'string' && !isMarker(item) && !item.i && item.f === undefined);
+    const fromContent = roles.NAME_FROM_CONTENT.has(role) && !container;
     if (!name && fromContent) {
       name = flatText(items);
       if (role === 'clickable' && name.length > textMax) name = '';
     }
-    if (!name) name = lateName(el);
+    // a control whose content is empty or only visually hidden (an icon, sr-only text) is named by
+    // its title first, as Chrome does, then by the hidden text
+    if (!name) name = names.lateName(el);
+    if (!name && fromContent && interactive) name = flatText(items, true);
     if (name) result.n = clip(name, textMax);
-    if (fromContent && name && role !== 'columnheader' && role !== 'rowheader') {
+    if (fromContent && name) {
       const kept = onlyInteractive(items, []);
       if (kept.length) result.c = kept;
     } else {
       const kids = finish(items, textMax);
       if (kids.length) result.c = kids;
     }
-    const st = states(el, tag, role);
+    const st = roles.states(el, tag, role);
     if (st) result.s = st;
     if (interactive) {
       result.i = 1;
       const id = idOf(el);
       result.id = id;
       lastIds.push(id);
-      const value = valueOf(el, tag, role, textMax);
+      const value = roles.valueOf(el, tag, role, textMax);
       if (value !== undefined) result.v = value;
-      if (!result.n && (!result.c || (role !== 'clickable' && role !== 'generic'))) result.h = fallbackHint(el);
+      if (tag === 'INPUT' && (el as HTMLInputElement).type === 'file') result.h = 'file';
+      else if (!result.n && (!result.c || (role !== 'clickable' && role !== 'generic'))) {
+        const icon = iconText(items);
+        const beside = role === 'textbox' || role === 'combobox' || role === 'searchbox' || role === 'spinbutton' ? names.besideLabel(el) : '';
+        result.h = beside ? clip(beside, ROW_CONTEXT_MAX) : icon ? 'icon: ' + icon : names.fallbackHint(el);
+      }
     }
     if (block) out.push('\n');
     out.push(result);
     if (block) out.push('\n');
+    if (row) markRow(out.slice(start));
+  }
+
+  /** The background behind `el`'s content: the page's canvas (white) under every painted ancestor. */
+  function backgroundAt(el: Element | null): Rgb {
+    const chain: Element[] = [];
+    for (let at = el; at; at = at.parentElement) chain.unshift(at);
+    let bg: Rgb = [255, 255, 255];
+    for (const at of chain) bg = vis.background(getComputedStyle(at), bg);
+    return bg;
   }
 
   function label(el: Element): string {
     const role = roleOf(el);
     const name = nameOf(el, role);
     // one line, quotes escaped: a page cannot end the quoted name early in an action's report
-    return name ? `${role} "${clip(norm(name).trim(), 60).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `${role} (${fallbackHint(el).replace(/[()]/g, '')})`;
+    return name ? `${role} "${clip(norm(name).trim(), 60).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `${role} (${names.fallbackHint(el).replace(/[()]/g, '')})`;
   }
 
   function snapshot(options: WalkOptions): WalkResult {
@@ -520,8 +412,21 @@ export function installArgus(): ArgusPageApi {
     }
     const items: Array<WalkNode | string> = [];
     if (root) {
-      const ctx: Ctx = { inInteractive: false, parentPointer: false, ariaHidden: false, hiddenVisibility: false };
-      if (root === document.body || root === document.documentElement) walkChildren(root, items, ctx);
+      const whole = root === document.body || root === document.documentElement;
+      const start = whole ? root : root.parentElement;
+      const startStyle = start ? getComputedStyle(start) : null;
+      const ctx: Ctx = {
+        inInteractive: false,
+        inSemantic: false,
+        parentPointer: false,
+        ariaHidden: false,
+        hiddenVisibility: false,
+        boxHidden: false,
+        textHidden: startStyle ? vis.hiddenText(startStyle, backgroundAt(start)) : false,
+        icon: false,
+        bg: backgroundAt(start),
+      };
+      if (whole) walkChildren(root, items, ctx);
       else walkNode(root, items, ctx);
     }
     const kids = finish(items, textMax);
@@ -565,14 +470,14 @@ export function installArgus(): ArgusPageApi {
   }
 
   function roleOf(el: Element): string {
-    return (el.getAttribute('role') || '').trim().split(/\s+/)[0] || implicitRole(el, el.tagName) || 'generic';
+    return (el.getAttribute('role') || '').trim().split(/\s+/)[0] || roles.implicitRole(el, el.tagName) || 'generic';
   }
 
   /** The accessible name, as the snapshot computes it. */
   function nameOf(el: Element, role: string): string {
-    let name = explicitName(el, el.tagName, role);
-    if (!name && NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
-    return name || lateName(el);
+    let name = names.explicitName(el, el.tagName, role);
+    if (!name && roles.NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
+    return name || names.lateName(el);
   }
 
   /**
@@ -605,7 +510,7 @@ export function installArgus(): ArgusPageApi {
         const elRole = roleOf(el);
         if (kind === 'role' ? elRole !== role : !(el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable || elRole === 'textbox' || elRole === 'combobox' || elRole === 'searchbox' || elRole === 'checkbox' || elRole === 'radio' || elRole === 'switch' || elRole === 'slider' || elRole === 'spinbutton')) return;
         if (kind === 'label' && (el as HTMLInputElement).type === 'hidden') return;
-        if (kind === 'role' ? !matches(nameOf(el, elRole)) : ![explicitName(el, el.tagName, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''].some((text) => text && matches(text))) return;
+        if (kind === 'role' ? !matches(nameOf(el, elRole)) : ![names.explicitName(el, el.tagName, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''].some((text) => text && matches(text))) return;
         if (shown(el)) found.push(el);
       });
     }
@@ -626,6 +531,15 @@ export function installArgus(): ArgusPageApi {
     label,
     coverage,
     locate,
+    markListened(...els: Element[]) {
+      listened = new WeakSet(els);
+    },
+    text(root: Element | null) {
+      textFrames = [];
+      const text = texts.text(root ?? document.body ?? document.documentElement, textFrames);
+      return { text, frames: textFrames.length };
+    },
+    textFrameAt: (index: number) => textFrames[index] ?? null,
   };
   G.__argus = api;
   return api;

@@ -9,6 +9,8 @@ export interface WalkNode {
   n?: string;
   /** fallback description for nameless controls, e.g. `icon: reply` (unquoted in the output) */
   h?: string;
+  /** context from the repeated row the control sits in (a todo's text, a post's author), for unnamed or same-named controls */
+  x?: string;
   /** walker id of the element (interactive elements only) */
   id?: number;
   /** ref assigned by the engine from `id` */

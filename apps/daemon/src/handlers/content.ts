@@ -1,6 +1,6 @@
 import type { Page } from '@argus/cdp';
 import type { Handlers } from '@argus/protocol';
-import { elementHtml, elementText } from '@argus/snapshot';
+import { elementHtml } from '@argus/snapshot';
 import { selectedFrameRoot } from '../frame-scope.js';
 import type { Services } from '../services.js';
 
@@ -8,7 +8,7 @@ export function contentHandlers(services: Services): Handlers['content'] {
   const { manager } = services;
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
-    text: (input) => manager.onTab(input.tab, (page) => elementText(manager.engine(page), input.target ?? frameRoot(page), input.maxChars)),
+    text: (input) => manager.onTab(input.tab, (page) => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars)),
     html: (input) => manager.onTab(input.tab, (page) => elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars)),
   };
 }
