@@ -44,6 +44,11 @@ export function nodeLine(node: WalkNode): string {
   return line;
 }
 
+/** Short text the walker found labelling a small group of controls (a calendar's month, "page 2 of 5", a price). */
+function isGroupLabel(item: WalkNode): item is WalkNode & { n: string } {
+  return item.r === 'text' && item.n !== undefined && !item.ref;
+}
+
 function bare(node: WalkNode): boolean {
   return !node.n && !node.ref && !node.s && node.v === undefined && !node.h;
 }
@@ -71,20 +76,29 @@ function rowLine(row: WalkNode): string | undefined {
 }
 
 /**
- * Drops row contexts that are not needed: a control whose name no other control shares is told apart
- * by its name. Returns a copy; the walker's tree is left as it was.
+ * Drops row contexts that tell nothing apart: a control keeps its row context (`in "Green mug"`) only
+ * where another control that reads the same (role, name, hint) sits in a different row, as the Edit
+ * buttons of a table or the unnamed checkboxes of a todo list do. Returns a copy; the walker's tree is
+ * left as it was.
  */
 function pruneContexts(root: WalkNode): WalkNode {
-  const counts = new Map<string, number>();
+  const contexts = new Map<string, Map<string, string>>();
+  const key = (node: WalkNode) => `${node.r}\u0000${node.n ?? ''}\u0000${node.n ? '' : (node.h ?? '')}`;
+  // contexts seen per look-alike control, each once per destination (links to one place are one action)
   const count = (node: WalkNode) => {
-    if (node.ref && node.n) counts.set(node.n, (counts.get(node.n) ?? 0) + 1);
+    if (node.ref && node.x !== undefined) {
+      const seen = contexts.get(key(node)) ?? new Map<string, string>();
+      seen.set(node.u ?? `\u0000${node.x}`, node.x);
+      contexts.set(key(node), seen);
+    }
     for (const child of node.c ?? []) if (typeof child !== 'string') count(child);
   };
   count(root);
   const prune = (node: WalkNode): WalkNode => {
     const kids = node.c?.map((child) => (typeof child === 'string' ? child : prune(child)));
-    const { x, c: _c, ...rest } = node;
-    const keep = x !== undefined && node.ref !== undefined && (!node.n || (counts.get(node.n) ?? 0) > 1);
+    const { x, u: _u, c: _c, ...rest } = node;
+    const seen = contexts.get(key(node));
+    const keep = x !== undefined && node.ref !== undefined && seen !== undefined && new Set(seen.values()).size > 1;
     return { ...rest, ...(keep ? { x } : {}), ...(kids ? { c: kids } : {}) };
   };
   return prune(root);
@@ -106,8 +120,8 @@ function formatFull(items: Item[], level: number, maxDepth: number, out: string[
   for (const item of items) {
     if (level > maxDepth) return;
     const pad = INDENT.repeat(level);
-    if (typeof item === 'string') {
-      out.push(`${pad}text: ${item}`);
+    if (typeof item === 'string' || isGroupLabel(item)) {
+      out.push(`${pad}text: ${typeof item === 'string' ? item : item.n}`);
       continue;
     }
     if (item.r === 'row') {
@@ -204,18 +218,34 @@ function contentNamed(node: WalkNode): WalkNode {
   return { ...rest, n: text };
 }
 
-/** Holds a control (a row of day links, a cell with a button). */
-function holdsControl(item: Item | undefined): boolean {
-  if (item === undefined || typeof item === 'string') return false;
-  return Boolean(item.ref) || (item.c ?? []).some(holdsControl);
+/** The first (or last) control in an item, in document order. */
+function edgeControl(item: Item | undefined, last: boolean): WalkNode | undefined {
+  if (item === undefined || typeof item === 'string') return undefined;
+  if (item.ref) return item;
+  const kids = item.c ?? [];
+  for (let index = 0; index < kids.length; index++) {
+    const found = edgeControl(kids[last ? kids.length - 1 - index : index], last);
+    if (found) return found;
+  }
+  return undefined;
 }
 
-function isContextOf(item: Item | undefined, text: string): boolean {
-  return item !== undefined && typeof item !== 'string' && item.x !== undefined && text.startsWith(item.x.replace(/…$/, ''));
+/** The nearest item before or after `index` that is not text. */
+function neighbour(items: Item[], index: number, step: 1 | -1): Item | undefined {
+  for (let at = index + step; at >= 0 && at < items.length; at += step) if (typeof items[at] !== 'string') return items[at];
+  return undefined;
 }
 
-/** Short text that labels the controls around it (a calendar's "May 2026", "page 2 of 5", a price before its Buy button). */
-const GROUP_LABEL_MAX = 30;
+/**
+ * A label that only repeats what the control beside it already prints (its name, its hint such as
+ * `(Last name:)`, or its row context `in "pay the gas bill"`) adds nothing in interactive mode.
+ */
+function echoedBy(control: WalkNode | undefined, text: string): boolean {
+  if (!control) return false;
+  const clean = (value: string) => value.toLowerCase().replace(/…$/, '').replace(/[\s:]+$/, '').trim();
+  const label = clean(text);
+  return [control.n, control.h, control.x].some((value) => value !== undefined && clean(value) !== '' && (clean(value).startsWith(label) || label.startsWith(clean(value))));
+}
 
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
 function collectInteractive(items: Item[], level: number, parentRole: string, out: Entry[]): void {
@@ -223,16 +253,12 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
     const item = items[index]!;
     if (typeof item === 'string') {
       if (LABELLING_CONTEXT.has(parentRole) && item.length <= 60) out.push({ level, text: `text: ${item}`, kind: 'item' });
-      else if (
-        item.length <= GROUP_LABEL_MAX &&
-        /[\p{L}\p{N}]/u.test(item) &&
-        holdsControl(items[index - 1]) &&
-        holdsControl(items[index + 1]) &&
-        // a todo's text that the controls around it already carry as their row context
-        !isContextOf(items[index - 1], item) &&
-        !isContextOf(items[index + 1], item)
-      ) {
-        out.push({ level, text: `text: ${item}`, kind: 'label' });
+      continue;
+    }
+    if (isGroupLabel(item)) {
+      // the walker marked it as the label of the few controls around it (see page-walker.ts, group labels)
+      if (!echoedBy(edgeControl(neighbour(items, index, -1), true), item.n) && !echoedBy(edgeControl(neighbour(items, index, 1), false), item.n)) {
+        out.push({ level, text: `text: ${item.n}`, kind: 'label' });
       }
       continue;
     }
@@ -281,11 +307,24 @@ function body(node: WalkNode, names: Map<string, string>): string {
   return nodeLine({ ...node, r: '', ...(n ? { n } : {}), ...(h ? { h } : {}) }).trimStart();
 }
 
+/** Text repeated this often (`Advertisement`, `By`, `Premium`) labels no group in particular. */
+const BOILERPLATE_REPEATS = 3;
+
+/** Drops group labels whose text recurs across the page: they tell no control apart. */
+function dropBoilerplate(entries: Entry[]): void {
+  const counts = new Map<string, number>();
+  for (const entry of entries) if (entry.kind === 'label' && entry.text) counts.set(entry.text, (counts.get(entry.text) ?? 0) + 1);
+  let kept = 0;
+  for (const entry of entries) if (!(entry.kind === 'label' && entry.text && (counts.get(entry.text) ?? 0) >= BOILERPLATE_REPEATS)) entries[kept++] = entry;
+  entries.length = kept;
+}
+
 function formatInteractive(root: Item[], maxDepth: number): FormattedSnapshot {
   const entries: Entry[] = [];
   // an open modal dialog is all a person can act on: its controls first, the rest marked inert
   const modal = findModal(root);
   collectInteractive(modal ? [modal] : root, 0, 'root', entries);
+  dropBoilerplate(entries);
   if (modal) entries.push({ level: 0, text: '[modal: background inert]', kind: 'label' });
   const names = shortNames(entries.flatMap((entry) => (entry.node ? [entry.node] : [])));
   const lines: string[] = [];

@@ -1,6 +1,7 @@
 import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
+import { groupsKit } from './page-groups.js';
 import { namesKit } from './page-names.js';
 import { rolesKit } from './page-roles.js';
 import { textKit } from './page-text.js';
@@ -12,7 +13,7 @@ import { installArgus } from './page-walker.js';
  * Its modules are self-contained factory functions, serialised here into one expression: each gets
  * what it depends on as arguments, since nothing outside a function's body survives `.toString()`.
  */
-export const ARGUS_SCRIPT = `((vis) => (${installArgus.toString()})(vis, (${textKit.toString()})(vis), (${namesKit.toString()})(), (${rolesKit.toString()})()))((${visibilityKit.toString()})())`;
+export const ARGUS_SCRIPT = `((vis) => (${installArgus.toString()})(vis, (${textKit.toString()})(vis), (${namesKit.toString()})(), (${rolesKit.toString()})(), (${groupsKit.toString()})()))((${visibilityKit.toString()})())`;
 
 /**
  * An in-page expression that resolves true once `test` (a JS expression) holds, re-checked by a

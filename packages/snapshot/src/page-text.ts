@@ -19,6 +19,7 @@ export function textKit(vis: VisibilityKit): TextKit {
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'DATALIST', 'SOURCE', 'TRACK', 'PARAM', 'BASE', 'OPTION', 'OPTGROUP', 'INPUT', 'TEXTAREA']);
 
   function text(root: Element, frames: Element[]): string {
+    vis.begin();
     const out: string[] = [];
     const visit = (node: Node, textHidden: boolean, boxHidden: boolean, hiddenVisibility: boolean, background: Rgb) => {
       if (node.nodeType === 3) {
@@ -33,7 +34,7 @@ export function textKit(vis: VisibilityKit): TextKit {
       const display = style.display;
       if (display === 'none') return;
       const hiddenHere = style.visibility !== 'visible';
-      const boxHere = boxHidden || vis.hiddenBox(el, style);
+      const boxHere = boxHidden || vis.hiddenBox(el, style, display);
       const bg = vis.background(style, background);
       if (tag === 'BR') {
         out.push('\n');

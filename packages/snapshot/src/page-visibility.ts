@@ -3,12 +3,14 @@ export type Rgb = [number, number, number] | null;
 
 /** What a sighted user cannot see, beyond `display:none` / `visibility:hidden` (which the walkers test themselves). */
 export interface VisibilityKit {
+  /** Called at the start of each walk: forgets what it measured of the page last time. */
+  begin(): void;
   /**
    * The element and everything in it is invisible though laid out: opacity 0, clipped to nothing
    * (`clip: rect(0 0 0 0)`, `clip-path: inset(50%)`, a 0- or 1-pixel box with overflow hidden, the
    * "sr-only" pattern), scaled to nothing, or positioned outside the page.
    */
-  hiddenBox(el: Element, style: CSSStyleDeclaration): boolean;
+  hiddenBox(el: Element, style: CSSStyleDeclaration, display: string): boolean;
   /** The element's own text cannot be read: font-size 0, transparent, the colour of its background, indented off-screen. */
   hiddenText(style: CSSStyleDeclaration, background: Rgb): boolean;
   /** The background text is drawn on, given the parent's: this element's colour when it paints one. */
@@ -24,6 +26,8 @@ export interface VisibilityKit {
  * tooling/test-kit/pages/hidden-text.html.
  */
 export function visibilityKit(): VisibilityKit {
+  // no cache of parsed colours here: a per-document Map of them made the renderer stop answering
+  // after a few clicks on the date picker fixture (apps/daemon/test/widgets.test.ts), for reasons not found
   const parse = (color: string): [number, number, number, number] | null => {
     const match = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color);
     if (!match) return null;
@@ -43,12 +47,31 @@ export function visibilityKit(): VisibilityKit {
     return /^(?:circle|ellipse)\(\s*0(?:px|%)?[\s)]/.test(path) || /^polygon\((?:\s*0(?:px|%)?\s+0(?:px|%)?\s*,?)+\)$/.test(path);
   };
 
+  /** Replaced elements are transformed and clipped even when inline. */
+  const REPLACED = new Set(['IMG', 'INPUT', 'SELECT', 'TEXTAREA', 'VIDEO', 'CANVAS', 'IFRAME', 'OBJECT', 'EMBED', 'svg']);
+  /** Outside the page on the left or the top can never be scrolled to; far right of it neither. */
+  const offPage = (el: Element, rect: DOMRect = el.getBoundingClientRect()): boolean => {
+    const left = rect.right + window.scrollX;
+    const top = rect.bottom + window.scrollY;
+    if (left <= 0 || top <= 0) return true;
+    // far to the right only counts past the page's own width (read once a walk: it costs a layout query)
+    if (pageWidth < 0) pageWidth = Math.max(document.documentElement.scrollWidth, window.innerWidth);
+    return rect.left + window.scrollX >= pageWidth + 1000;
+  };
+  let pageWidth = -1;
+
   return {
-    hiddenBox(el: Element, style: CSSStyleDeclaration): boolean {
+    begin(): void {
+      pageWidth = -1;
+    },
+    hiddenBox(el: Element, style: CSSStyleDeclaration, display: string): boolean {
       if (parseFloat(style.opacity) < 0.05) return true;
       const position = style.position;
       if ((position === 'absolute' || position === 'fixed') && style.clip !== 'auto' && clipsAway(style.clip)) return true;
       if (clipPathAway(style.clipPath)) return true;
+      // transforms and overflow do not apply to inline boxes (an absolutely placed one is blockified),
+      // and reading computed styles is the walk's main cost
+      if (display === 'inline' && !REPLACED.has(el.tagName)) return position === 'relative' && offPage(el);
       const transform = style.transform;
       if (transform.startsWith('matrix(0, 0, 0, 0,') || transform.startsWith('matrix3d(0, 0, 0, 0,')) return true;
       const clipsOverflow = style.overflowX !== 'visible' || style.overflowY !== 'visible';
@@ -56,14 +79,7 @@ export function visibilityKit(): VisibilityKit {
       if (!clipsOverflow && !placed) return false;
       const rect = el.getBoundingClientRect();
       if (clipsOverflow && (rect.width <= 1 || rect.height <= 1)) return true;
-      if (placed) {
-        // outside the page on the left or the top can never be scrolled to; far right of it neither
-        const left = rect.right + window.scrollX;
-        const top = rect.bottom + window.scrollY;
-        const width = Math.max(document.documentElement.scrollWidth, window.innerWidth);
-        if (left <= 0 || top <= 0 || rect.left + window.scrollX >= width + 1000) return true;
-      }
-      return false;
+      return placed && offPage(el, rect);
     },
     hiddenText(style: CSSStyleDeclaration, background: Rgb): boolean {
       if (parseFloat(style.fontSize) < 1) return true;
@@ -71,9 +87,10 @@ export function visibilityKit(): VisibilityKit {
       const color = parse(style.color);
       if (!color) return false;
       if (color[3] < 0.1) return style.webkitTextStrokeWidth === '0px' || !style.webkitTextStrokeWidth;
-      if (!background || parse(style.textShadow.split(')')[0] + ')')) return false;
+      if (!background) return false;
       const distance = Math.abs(color[0] - background[0]) + Math.abs(color[1] - background[1]) + Math.abs(color[2] - background[2]);
-      return distance < 24;
+      // a text shadow draws the letters anyway
+      return distance < 24 && !parse(style.textShadow.split(')')[0] + ')');
     },
     background(style: CSSStyleDeclaration, parent: Rgb): Rgb {
       if (style.backgroundImage !== 'none') return null;

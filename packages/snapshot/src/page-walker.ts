@@ -1,3 +1,4 @@
+import type { GroupsKit } from './page-groups.js';
 import type { NamesKit } from './page-names.js';
 import type { RolesKit } from './page-roles.js';
 import type { TextKit } from './page-text.js';
@@ -36,9 +37,9 @@ export interface LocateResult {
  * roles, names, states, values, and ids for interactive elements. Ids live in a WeakMap, so a DOM
  * node keeps its id for the life of the document and a re-created node gets a new one.
  */
-export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit, roles: RolesKit): ArgusPageApi {
+export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit, roles: RolesKit, groups: GroupsKit): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 7;
+  const VERSION = 8;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const ids = new WeakMap<Element, number>();
@@ -128,7 +129,8 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
   let lastIds: number[] = [];
   /** elements the engine found click-type listeners on (DOMDebugger.getEventListeners) */
   let listened = new WeakSet<Element>();
-  const ROW_CONTEXT_MAX = 30;
+  /** a field's hint from the label beside it is cut at this many characters */
+  const BESIDE_MAX = 30;
 
   function walkChildren(parent: Node, out: Array<WalkNode | string>, ctx: Ctx): void {
     const host = parent as Element;
@@ -153,50 +155,61 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     hiddenVisibility: boolean;
     /** laid out but not visible (opacity 0, clipped to nothing, off-screen): no page text, no controls */
     boxHidden: boolean;
-    /** the parent's own text cannot be read (font-size 0, colour of its background, indented away) */
-    textHidden: boolean;
-    /** the parent draws its text in an icon font */
-    icon: boolean;
-    /** the background text is drawn on (null: unknown, e.g. an image) */
-    bg: Rgb;
-  }
-
-  /** One entry of a repeated collection (a todo item, a post in a feed, a table row). */
-  function isRow(el: Element, tag: string, role: string): boolean {
-    if (tag === 'TR' || tag === 'LI' || tag === 'ARTICLE' || role === 'row' || role === 'listitem' || role === 'article') return true;
-    const cls = typeof el.className === 'string' ? el.className : '';
-    if (!cls) return false;
-    const same = (other: Element | null) => other !== null && other.tagName === tag && other.className === cls;
-    return same(el.previousElementSibling) || same(el.nextElementSibling);
+    /** how the parent draws its text: worked out when a text node in it is met */
+    look: Look;
+    /** inside prose, a label, a heading or a control: its text never labels a group of controls */
+    prose: boolean;
   }
 
   /**
-   * Gives each control in a row that has no context yet the row's first text that is not the
-   * control's own name (`pay the gas bill`, `@maria`), so same-named or unnamed controls in repeated
-   * rows can be told apart. The format prints it only where it is needed.
+   * How an element draws its text. Reading computed colours and fonts is most of a walk's cost, and
+   * most elements hold no text of their own, so each is worked out once, when a text node asks.
    */
-  function markRow(items: Array<WalkNode | string>): void {
-    const texts: Array<{ text: string; from: WalkNode | null }> = [];
-    const controls: WalkNode[] = [];
-    const visit = (list: Array<WalkNode | string>, owner: WalkNode | null) => {
-      for (const item of list) {
-        if (texts.length > 8 && controls.length > 20) return;
-        if (typeof item === 'string') {
-          const text = norm(item).trim();
-          if (text.length > 1 && /[\p{L}\p{N}]/u.test(text)) texts.push({ text, from: owner });
-          continue;
-        }
-        if (isMarker(item)) continue;
-        if (item.i && item.x === undefined) controls.push(item);
-        if (item.n && item.r !== 'img') texts.push({ text: item.n, from: item.i ? item : owner });
-        if (item.c) visit(item.c, item.i ? item : owner);
-      }
-    };
-    visit(items, null);
-    for (const control of controls) {
-      const found = texts.find((entry) => entry.from !== control && entry.text !== control.n && entry.text !== control.h);
-      if (found) control.x = clip(found.text, ROW_CONTEXT_MAX);
+  interface Look {
+    style: CSSStyleDeclaration | null;
+    parent: Look | null;
+    /** text in a control that is itself visually hidden only names it */
+    forceHidden: boolean;
+    /** the background text is drawn on (null: unknown, e.g. an image); undefined until asked */
+    bg?: Rgb;
+    hidden?: boolean;
+    icon?: boolean;
+  }
+  const WHITE: Rgb = [255, 255, 255];
+  const iconFonts = new Map<string, boolean>();
+
+  function lookBackground(look: Look): Rgb {
+    if (look.bg === undefined) {
+      const under = look.parent ? lookBackground(look.parent) : WHITE;
+      look.bg = look.style ? vis.background(look.style, under) : under;
     }
+    return look.bg;
+  }
+
+  /** The text cannot be read: font-size 0, the colour of its background, indented away. */
+  function lookHidden(look: Look): boolean {
+    if (look.hidden === undefined) look.hidden = look.forceHidden || (look.style !== null && vis.hiddenText(look.style, lookBackground(look)));
+    return look.hidden;
+  }
+
+  /** The text is drawn in an icon font: a ligature or a glyph, not words. */
+  function lookIcon(look: Look): boolean {
+    if (look.icon === undefined) {
+      const family = look.style ? look.style.fontFamily : '';
+      let icon = iconFonts.get(family);
+      if (icon === undefined) {
+        icon = look.style !== null && vis.iconFont(look.style);
+        iconFonts.set(family, icon);
+      }
+      look.icon = icon;
+    }
+    return look.icon;
+  }
+
+  /** Where a link with the walker id `id` goes (row contexts compare destinations). */
+  function hrefOf(id: number): string | undefined {
+    const el = nodes.get(id)?.deref();
+    return el && el.tagName === 'A' ? (el as HTMLAnchorElement).href || undefined : undefined;
   }
 
   /** A listener on an element that holds controls or much text is a delegation host, not a control. */
@@ -213,21 +226,26 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       const value = node.nodeValue;
       if (!value) return;
       if (!value.trim()) {
-        if (!ctx.boxHidden && !ctx.textHidden) out.push(value);
-      } else if (ctx.boxHidden || ctx.textHidden) out.push({ r: HIDDEN, n: ' ' + norm(value) + ' ' });
-      else if (ctx.icon) out.push({ r: ICON, n: norm(value).trim() });
-      else out.push(value);
+        if (!ctx.boxHidden && !lookHidden(ctx.look)) out.push(value);
+      } else if (ctx.boxHidden || lookHidden(ctx.look)) out.push({ r: HIDDEN, n: ' ' + norm(value) + ' ' });
+      else if (lookIcon(ctx.look)) out.push({ r: ICON, n: norm(value).trim() });
+      else {
+        out.push(value);
+        if (!ctx.prose) groups.textLabel(node, out);
+      }
       return;
     }
     if (node.nodeType !== 1) return;
     const el = node as Element;
     const tag = el.tagName;
     if (SKIP.has(tag)) return;
+    /** labels made by this element's children wait in `pending` until it is done */
+    const pendingAtStart = groups.pending();
     const style = getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return;
     const hiddenVisibility = style.visibility !== 'visible';
-    const ownBoxHidden = !ctx.boxHidden && vis.hiddenBox(el, style);
+    const ownBoxHidden = !ctx.boxHidden && vis.hiddenBox(el, style, display);
     const boxHidden = ctx.boxHidden || ownBoxHidden;
     const ariaHidden = ctx.ariaHidden || el.getAttribute('aria-hidden') === 'true';
     const explicitRole = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || '';
@@ -276,7 +294,6 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       return;
     }
 
-    const bg = vis.background(style, ctx.bg);
     const semantic = interactive && role !== 'clickable' && role !== 'generic';
     const childCtx: Ctx = {
       inInteractive: ctx.inInteractive || interactive,
@@ -288,13 +305,11 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       hiddenVisibility,
       // inside a control a person can see, what is only visually hidden still names it (sr-only text)
       boxHidden: interactive ? false : boxHidden,
-      textHidden: vis.hiddenText(style, bg),
-      icon: vis.iconFont(style),
-      bg,
+      look: { style, parent: ctx.look, forceHidden: interactive && boxHidden },
+      prose: ctx.prose || interactive || ariaHidden || groups.prose(tag, role),
     };
-    if (interactive && boxHidden) childCtx.textHidden = true;
     const block = !display.startsWith('inline') && display !== 'contents';
-    const row = isRow(el, tag, role);
+    const row = groups.isRow(el, tag, role);
     const start = out.length;
 
     // aria-hidden content is dropped except controls inside it that can still be clicked
@@ -320,8 +335,11 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       }
       if (block) out.push('\n');
       walkChildren(el, out, childCtx);
+      if (groups.pending() > pendingAtStart) groups.settle(out, start);
+      // the element itself may label the group it sits in (its parent settles it)
+      if (!childCtx.prose) groups.elementLabel(el, out, block ? start + 1 : start);
       if (block) out.push('\n');
-      if (row) markRow(out.slice(start));
+      if (row) groups.markRow(out.slice(start), hrefOf);
       return;
     }
     if (role === 'img' && !interactive) {
@@ -335,6 +353,7 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     const result: WalkNode = { r: role };
     const items: Array<WalkNode | string> = [];
     if (tag !== 'SELECT' && tag !== 'TEXTAREA' && tag !== 'svg' && tag !== 'IMG') walkChildren(el, items, childCtx);
+    if (groups.pending() > pendingAtStart) groups.settle(items, 0);
     let name = names.explicitName(el, tag, role);
     // a clickable wrapper around real content (a card, a whole section) keeps its content as children
     const container = (role === 'clickable' || role === 'generic') && items.some((item) => typeof item !== 'string' && !isMarker(item) && !item.i && item.f === undefined);
@@ -368,13 +387,14 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       else if (!result.n && (!result.c || (role !== 'clickable' && role !== 'generic'))) {
         const icon = iconText(items);
         const beside = role === 'textbox' || role === 'combobox' || role === 'searchbox' || role === 'spinbutton' ? names.besideLabel(el) : '';
-        result.h = beside ? clip(beside, ROW_CONTEXT_MAX) : icon ? 'icon: ' + icon : names.fallbackHint(el);
+        result.h = beside ? clip(beside, BESIDE_MAX) : icon ? 'icon: ' + icon : names.fallbackHint(el);
       }
     }
     if (block) out.push('\n');
     out.push(result);
     if (block) out.push('\n');
-    if (row) markRow(out.slice(start));
+    // the row's own content: the row node itself would read as a row nested in it
+    if (row) groups.markRow(result.c ?? [], hrefOf);
   }
 
   /** The background behind `el`'s content: the page's canvas (white) under every painted ancestor. */
@@ -422,12 +442,15 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
         ariaHidden: false,
         hiddenVisibility: false,
         boxHidden: false,
-        textHidden: startStyle ? vis.hiddenText(startStyle, backgroundAt(start)) : false,
-        icon: false,
-        bg: backgroundAt(start),
+        // the start's own background is in backgroundAt already; its font is not an icon font's
+        look: { style: startStyle, parent: null, forceHidden: false, bg: backgroundAt(start), icon: false },
+        prose: false,
       };
+      groups.reset();
+      vis.begin();
       if (whole) walkChildren(root, items, ctx);
       else walkNode(root, items, ctx);
+      if (groups.pending()) groups.settle(items, 0);
     }
     const kids = finish(items, textMax);
     const tree: WalkNode = { r: 'root' };

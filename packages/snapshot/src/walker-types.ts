@@ -11,6 +11,8 @@ export interface WalkNode {
   h?: string;
   /** context from the repeated row the control sits in (a todo's text, a post's author), for unnamed or same-named controls */
   x?: string;
+  /** where a link with a row context goes: same-named links to the same place need no context */
+  u?: string;
   /** walker id of the element (interactive elements only) */
   id?: number;
   /** ref assigned by the engine from `id` */
