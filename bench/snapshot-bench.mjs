@@ -83,10 +83,15 @@ const CENSUS_FN = `function (selector, listened) {
   return count;
 }`;
 
-/** Elements with click-type listeners, as remote objects in the isolated world (for the census). */
+/**
+ * Elements with click-type listeners, as remote objects in the isolated world (for the census). Asked
+ * of the page's own document: asked of the isolated world's, Chromium wraps the page's handlers into
+ * that world and the renderer locks up (see packages/snapshot/src/listeners.ts).
+ */
 async function listenedObjects(page, contextId) {
-  const { result } = await page.session.send('Runtime.evaluate', { expression: 'document', contextId });
+  const { result } = await page.session.send('Runtime.evaluate', { expression: 'document', contextId: page.frames.mainWorld(page.mainFrameId), objectGroup: 'census' });
   const { listeners } = await page.session.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
+  await page.session.send('Runtime.releaseObjectGroup', { objectGroup: 'census' }).catch(() => undefined);
   const ids = [...new Set(listeners.filter((l) => /^(?:click|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|dblclick)$/.test(l.type) && l.backendNodeId).map((l) => l.backendNodeId))];
   const objects = await Promise.all(ids.map((backendNodeId) => page.session.send('DOM.resolveNode', { backendNodeId, executionContextId: contextId }).then((r) => r.object.objectId).catch(() => undefined)));
   return objects.filter(Boolean);

@@ -1,9 +1,9 @@
-import type { Page, Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
-import { ARGUS_SCRIPT, OBJECT_GROUP, callOnElement, documentContext, evalObject, evalValue, frameContext, untilInPage, type FrameContext } from './frame-eval.js';
-import { markListeners } from './listeners.js';
+import { ARGUS_SCRIPT, OBJECT_GROUP, callInWorld, callOnElement, documentContext, evalObject, evalValue, frameContext, untilInPage, type FrameContext } from './frame-eval.js';
+import { ListenerCache, listenerTargets } from './listeners.js';
 import { formatSnapshot } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
 import { describeLocator, parseLocator, type Locator } from './locator.js';
@@ -62,6 +62,7 @@ export class SnapshotEngine {
   private readonly baselines = new Map<string, string[]>();
   private lastRefs: RefEntry[] = [];
   private nextSnapshot = 1;
+  private readonly listenerCache = new ListenerCache();
 
   constructor(readonly page: Page) {}
 
@@ -158,8 +159,9 @@ export class SnapshotEngine {
     if (!ctx) return undefined;
     let result: WalkResult;
     try {
-      await markListeners(ctx);
-      result = await evalValue<WalkResult>(ctx, `${ARGUS_SCRIPT}.snapshot(${JSON.stringify(walk)})`);
+      const listened = await listenerTargets(ctx, this.page.frames.mainWorld(frameId), this.listenerCache);
+      // the elements with click listeners go with the walk's own call: one round-trip
+      result = await callInWorld<WalkResult>(ctx, `function (walk, ...listened) { const a = ${ARGUS_SCRIPT}; a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return a.snapshot(walk); }`, walk, listened);
     } catch (error) {
       if (nesting > 0) return undefined; // a frame that went away mid-snapshot is simply left out
       throw error;
@@ -310,7 +312,11 @@ export class SnapshotEngine {
     const entry = this.entryFor(ref);
     const ctx = await frameContext(this.page, entry.frameId);
     if (!ctx) throw staleError(ref);
-    const object = await evalObject(ctx, `globalThis.__argus ? globalThis.__argus.get(${entry.id}, ${JSON.stringify(entry.token)}) : null`).catch(() => undefined);
+    const object = await evalObject(ctx, `globalThis.__argus ? globalThis.__argus.get(${entry.id}, ${JSON.stringify(entry.token)}) : null`).catch((error: unknown) => {
+      // a page that does not answer (or a caller that left) is not a stale ref: say what happened
+      if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
+      return undefined;
+    });
     if (!object?.objectId) throw staleError(ref);
     // the walker id resolves to the same DOM node for the document's life, so its backend id is looked up once
     entry.backendNodeId ??= (await ctx.session.send('DOM.describeNode', { objectId: object.objectId })).node.backendNodeId;

@@ -87,6 +87,20 @@ export async function evalObject(ctx: FrameContext, expression: string): Promise
   return result;
 }
 
+/** Calls `fn` in the frame's isolated world with JSON `value` first, then remote objects; returns its JSON value. */
+export async function callInWorld<T>(ctx: FrameContext, fn: string, value: unknown, objectIds: string[]): Promise<T> {
+  const params: Protocol.Runtime.CallFunctionOnRequest = {
+    functionDeclaration: fn,
+    executionContextId: ctx.contextId,
+    arguments: [{ value }, ...objectIds.map((objectId) => ({ objectId }))],
+    returnByValue: true,
+    objectGroup: OBJECT_GROUP,
+  };
+  const { result, exceptionDetails } = await ctx.session.send('Runtime.callFunctionOn', params);
+  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  return result.value as T;
+}
+
 /** Calls `fn` with `this` bound to the element; returns its JSON value (promises are awaited). */
 export async function callOnElement<T>(session: Session, objectId: string, fn: string, args: unknown[] = []): Promise<T> {
   const params: Protocol.Runtime.CallFunctionOnRequest = {

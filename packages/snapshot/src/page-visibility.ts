@@ -26,12 +26,17 @@ export interface VisibilityKit {
  * tooling/test-kit/pages/hidden-text.html.
  */
 export function visibilityKit(): VisibilityKit {
-  // no cache of parsed colours here: a per-document Map of them made the renderer stop answering
-  // after a few clicks on the date picker fixture (apps/daemon/test/widgets.test.ts), for reasons not found
+  // parsed colours by their computed string: a page uses a handful of colours on thousands of elements
+  // (a cache like this once looked like the cause of renderers that stopped answering; that was the
+  // listener lookup from the isolated world, see listeners.ts)
+  const colours = new Map<string, [number, number, number, number] | null>();
   const parse = (color: string): [number, number, number, number] | null => {
+    let parsed = colours.get(color);
+    if (parsed !== undefined) return parsed;
     const match = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color);
-    if (!match) return null;
-    return [Number(match[1]), Number(match[2]), Number(match[3]), match[4] === undefined ? 1 : Number(match[4])];
+    parsed = match ? [Number(match[1]), Number(match[2]), Number(match[3]), match[4] === undefined ? 1 : Number(match[4])] : null;
+    if (colours.size < 500) colours.set(color, parsed);
+    return parsed;
   };
   /** A clip rectangle (`rect(0px, 0px, 0px, 0px)`, `rect(1px 1px 1px 1px)`) that leaves at most a pixel. */
   const clipsAway = (clip: string): boolean => {
@@ -74,7 +79,8 @@ export function visibilityKit(): VisibilityKit {
       if (display === 'inline' && !REPLACED.has(el.tagName)) return position === 'relative' && offPage(el);
       const transform = style.transform;
       if (transform.startsWith('matrix(0, 0, 0, 0,') || transform.startsWith('matrix3d(0, 0, 0, 0,')) return true;
-      const clipsOverflow = style.overflowX !== 'visible' || style.overflowY !== 'visible';
+      // one read of the shorthand: `visible` only when both axes are
+      const clipsOverflow = style.overflow !== 'visible';
       const placed = position !== 'static' || transform !== 'none';
       if (!clipsOverflow && !placed) return false;
       const rect = el.getBoundingClientRect();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine } from '../src/index.js';
-import { html, openPage, servePages, startBrowser, type Served, type TestBrowser } from './harness.js';
+import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
+import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 /**
  * -i keeps short text that labels a small group of controls, decided by the page's structure; running
@@ -31,11 +32,11 @@ const ROWS = html(`
 `);
 
 let tb: TestBrowser;
-let served: Served;
+let served: FixtureServer;
 let page: Page;
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), servePages({ '/labels': LABELS, '/rows': ROWS })]);
+  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/labels': LABELS, '/rows': ROWS } })]);
 });
 afterAll(async () => {
   await tb?.close();
