@@ -226,7 +226,9 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       const value = node.nodeValue;
       if (!value) return;
       if (!value.trim()) {
-        if (!ctx.boxHidden && !lookHidden(ctx.look)) out.push(value);
+        // whitespace between elements is in nearly every element: asking whether it can be seen would
+        // work out the colours and fonts of every container (most of a walk's cost); a separator is harmless
+        if (!ctx.boxHidden) out.push(value);
       } else if (ctx.boxHidden || lookHidden(ctx.look)) out.push({ r: HIDDEN, n: ' ' + norm(value) + ' ' });
       else if (lookIcon(ctx.look)) out.push({ r: ICON, n: norm(value).trim() });
       else {
