@@ -59,7 +59,16 @@ describe('a relay URL written as soon as the service worker starts is applied (i
     await writeStorage(cdp, sessionId, worker.extensionId, { relayUrl: relay.url, launchToken });
     // no sleep before or after the write: the extension must take it from here on its own
     const ok = await connected(relay, 30_000);
-    const state = (await evaluateInWorker(cdp, worker.targetId, 'Promise.all([chrome.storage.session.get("status"), chrome.storage.local.get(null)])')) as [
+    // The relay counts the extension connected when it sends its welcome; the extension records
+    // `authenticated_connected` once it has read that welcome (offscreen document -> worker ->
+    // storage), a moment later. Wait for that record on its own change event (bounded), then read.
+    const state = (await evaluateInWorker(cdp, worker.targetId, `new Promise((resolve) => {
+      const done = () => Promise.all([chrome.storage.session.get('status'), chrome.storage.local.get(null)]).then(resolve);
+      const connectedState = (status) => status && status.state === 'authenticated_connected';
+      chrome.storage.onChanged.addListener((changes, area) => { if (area === 'session' && changes.status && connectedState(changes.status.newValue)) done(); });
+      chrome.storage.session.get('status').then(({ status }) => { if (connectedState(status)) done(); });
+      setTimeout(done, 10000);
+    })`)) as [
       { status?: { state?: string } },
       { nodeId?: string; relayUrl?: string },
     ];
