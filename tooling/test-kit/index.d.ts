@@ -87,6 +87,16 @@ export interface ArgusChromeProcess {
 export function listArgusChromeProcesses(): ArgusChromeProcess[];
 /** Pids of listArgusChromeProcesses(). */
 export function listArgusChromes(): number[];
+/** A live process as /proc shows it. */
+export interface LiveProcess {
+  pid: number;
+  /** Its command line. */
+  args: string[];
+  /** Its process group. */
+  pgrp: number;
+}
+/** Every live, non-zombie process but this one (Linux /proc; [] elsewhere). */
+export function liveProcesses(): LiveProcess[];
 /** Live, non-zombie members of a process group (a launched Chrome leads its own). */
 export function processGroupMembers(pgid: number): number[];
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { listArgusChromeProcesses, processGroupMembers } from '@argus/test-kit';
+import { listArgusChromeProcesses, processGroupMembers, waitUntil } from '@argus/test-kit';
 import { describe, expect, it } from 'vitest';
 import { useCli } from './cli-harness.js';
 
@@ -10,16 +10,6 @@ const cli = useCli('argus-cli-lost-');
 
 function parentOf(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
-}
-
-/** Polls (a test may; the product never does) until `check` holds or `timeoutMs` passes. */
-async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return true;
 }
 
 describe('a daemon killed in the middle of a command', () => {
@@ -57,9 +47,9 @@ describe('a daemon killed in the middle of a command', () => {
       expect(JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid).toBe(state.pid);
 
       // the watchdog kills the browser's whole process group and removes its profile
-      expect(await eventually(() => processGroupMembers(browser.pid).length === 0, 10_000)).toBe(true);
+      await waitUntil(() => processGroupMembers(browser.pid).length === 0, 10_000, "Chrome's process group to be gone");
       expect(listArgusChromeProcesses().filter((proc) => proc.userDataDir === profile)).toEqual([]);
-      expect(await eventually(() => !existsSync(profile), 10_000)).toBe(true);
+      await waitUntil(() => !existsSync(profile), 10_000, 'the temp profile to be removed');
     } finally {
       counter.close();
       // a failed assertion above may leave the daemon alive: end it (its watchdog then ends Chrome)

@@ -1,44 +1,24 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { processGroupMembers } from '@argus/test-kit';
+import { liveProcesses, processGroupMembers, waitUntil } from '@argus/test-kit';
 import { launchChrome } from '../src/index.js';
 
 /** The built package: the owner process below is plain Node, it cannot load TypeScript sources. */
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
 
 /** Live (non-zombie) processes whose command line contains `needle`. */
-function processesWith(needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (cmdline.includes(needle) && stat[stat.lastIndexOf(')') + 2] !== 'Z') found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
-
-/** Polls (a test may; the product never does) until `check` holds or `timeoutMs` passes. */
-async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return true;
-}
+const processesWith = (needle: string): number[] => liveProcesses().filter((proc) => proc.args.join(' ').includes(needle)).map((proc) => proc.pid);
 
 /** Chrome processes (browser, zygotes, renderers, utilities) of one profile. */
 const chromeOf = (profile: string): number[] => processesWith(`--user-data-dir=${profile}`);
 /** The watchdog guarding one profile. */
-const watchdogOf = (profile: string): number[] => processesWith('argus-watchdog').filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile));
+const watchdogOf = (profile: string): number[] =>
+  liveProcesses()
+    .filter((proc) => proc.args.join(' ').includes('argus-watchdog') && proc.args.join(' ').includes(profile))
+    .map((proc) => proc.pid);
 
 /** A Node process that launches Chrome like the daemon does, reports it, then idles until killed. */
 async function startOwner(): Promise<{ pid: number; chromePid: number; profile: string }> {
@@ -74,11 +54,11 @@ describe('Chrome dies with the process that launched it', () => {
 
     process.kill(owner.pid, 'SIGKILL');
 
-    expect(await eventually(() => processGroupMembers(owner.chromePid).length === 0, 15_000)).toBe(true);
+    await waitUntil(() => processGroupMembers(owner.chromePid).length === 0, 15_000, "Chrome's process group to be gone");
     expect(chromeOf(owner.profile)).toEqual([]);
-    expect(await eventually(() => !existsSync(owner.profile), 15_000)).toBe(true);
+    await waitUntil(() => !existsSync(owner.profile), 15_000, 'the temp profile to be removed');
     // the watchdog itself is gone too
-    expect(await eventually(() => watchdogOf(owner.profile).length === 0, 5_000)).toBe(true);
+    await waitUntil(() => watchdogOf(owner.profile).length === 0, 5_000, 'the watchdog to exit');
   });
 
   it('a normal kill() stands the watchdog down: no Chrome, no profile, no watchdog left', async () => {
@@ -91,6 +71,6 @@ describe('Chrome dies with the process that launched it', () => {
     expect(chromeOf(profile)).toEqual([]);
     expect(existsSync(profile)).toBe(false);
     // told `closed`, the watchdog exits without touching anything
-    expect(await eventually(() => watchdogOf(profile).length === 0, 5_000)).toBe(true);
+    await waitUntil(() => watchdogOf(profile).length === 0, 5_000, 'the watchdog to exit');
   });
 });

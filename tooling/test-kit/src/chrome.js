@@ -27,13 +27,41 @@ function isArgusProfileFlag(flag, prefixes) {
 }
 
 /**
- * Process state letter from /proc/<pid>/stat (`R`, `S`, `Z`, ...); the command name in parentheses
- * may itself contain spaces and parentheses, so read after the last `)`.
- * @param {string} pid
+ * @typedef {object} LiveProcess
+ * @property {number} pid
+ * @property {string[]} args its command line
+ * @property {number} pgrp its process group
  */
-function processState(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+
+/**
+ * Every live (non-zombie) process but this one, read from /proc. Linux only; [] where /proc is
+ * unavailable. The command name in /proc/<pid>/stat (in parentheses) may itself hold spaces and
+ * parentheses, so its fields are read after the last `)`.
+ * @returns {LiveProcess[]}
+ */
+export function liveProcesses() {
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  /** @type {LiveProcess[]} */
+  const found = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // after the command name: state ppid pgrp ...
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      found.push({ pid: Number(entry), args, pgrp: Number(pgrp) });
+    } catch {
+      // The process exited while we looked at it.
+    }
+  }
+  return found.sort((a, b) => a.pid - b.pid);
 }
 
 /**
@@ -51,26 +79,13 @@ function processState(pid) {
  */
 export function listArgusChromeProcesses() {
   const prefixes = profileFlagPrefixes();
-  let entries;
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
   /** @type {ArgusChromeProcess[]} */
   const found = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const flag = args.find((arg) => isArgusProfileFlag(arg, prefixes));
-      if (!flag || processState(entry) === 'Z') continue;
-      found.push({ pid: Number(entry), cmdline: args.join(' '), userDataDir: flag.slice('--user-data-dir='.length) });
-    } catch {
-      // The process exited while we looked at it.
-    }
+  for (const { pid, args } of liveProcesses()) {
+    const flag = args.find((arg) => isArgusProfileFlag(arg, prefixes));
+    if (flag) found.push({ pid, cmdline: args.join(' '), userDataDir: flag.slice('--user-data-dir='.length) });
   }
-  return found.sort((a, b) => a.pid - b.pid);
+  return found;
 }
 
 /**
@@ -88,24 +103,7 @@ export function listArgusChromes() {
  * @returns {number[]}
  */
 export function processGroupMembers(pgid) {
-  let entries;
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  /** @type {number[]} */
-  const found = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // after the command name: state ppid pgrp ...
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z') found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found.sort((a, b) => a - b);
+  return liveProcesses()
+    .filter((proc) => proc.pgrp === pgid)
+    .map((proc) => proc.pid);
 }
