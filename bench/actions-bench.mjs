@@ -44,19 +44,31 @@ const chromePath = await visitPages(realPages, server, async (page, name) => {
   rows.push({ name, refs: refs.length, counts });
 });
 
-const codes = [...new Set(rows.flatMap((row) => Object.keys(row.counts)))].sort((a, b) => (a === 'ok' ? -1 : b === 'ok' ? 1 : a.localeCompare(b)));
+const codes = [...new Set(rows.flatMap((row) => Object.keys(row.counts)))].sort((a, b) =>
+  a === 'ok' ? -1 : b === 'ok' ? 1 : a.localeCompare(b),
+);
 const pad = (value, width) => String(value).padStart(width);
-console.log(`action sweep: hover on up to ${MAX_REFS} refs of each of ${realPages.length} real pages, Chromium ${chromePath}`);
-console.log(`${'page'.padEnd(18)}${pad('refs', 6)}${codes.map((code) => pad(code, Math.max(code.length + 2, 6))).join('')}`);
+console.log(
+  `action sweep: hover on up to ${MAX_REFS} refs of each of ${realPages.length} real pages, Chromium ${chromePath}`,
+);
+console.log(
+  `${'page'.padEnd(18)}${pad('refs', 6)}${codes.map((code) => pad(code, Math.max(code.length + 2, 6))).join('')}`,
+);
 const totals = {};
 for (const row of rows) {
-  console.log(`${row.name.padEnd(18)}${pad(row.refs, 6)}${codes.map((code) => pad(row.counts[code] ?? 0, Math.max(code.length + 2, 6))).join('')}`);
+  console.log(
+    `${row.name.padEnd(18)}${pad(row.refs, 6)}${codes.map((code) => pad(row.counts[code] ?? 0, Math.max(code.length + 2, 6))).join('')}`,
+  );
   for (const [code, count] of Object.entries(row.counts)) totals[code] = (totals[code] ?? 0) + count;
 }
 const tried = rows.reduce((sum, row) => sum + row.refs, 0);
-console.log(`${'total'.padEnd(18)}${pad(tried, 6)}${codes.map((code) => pad(totals[code] ?? 0, Math.max(code.length + 2, 6))).join('')}`);
-console.log(`ok: ${(100 * (totals.ok ?? 0) / Math.max(tried, 1)).toFixed(1)}% of ${tried} refs`);
+console.log(
+  `${'total'.padEnd(18)}${pad(tried, 6)}${codes.map((code) => pad(totals[code] ?? 0, Math.max(code.length + 2, 6))).join('')}`,
+);
+console.log(`ok: ${((100 * (totals.ok ?? 0)) / Math.max(tried, 1)).toFixed(1)}% of ${tried} refs`);
 const hoverMedian = median(hoverTimes);
 const evalMedian = median(evalTimes);
-console.log(`hover median ${hoverMedian.toFixed(2)} ms vs raw CDP Runtime.evaluate ${evalMedian.toFixed(2)} ms in the same run: ${(hoverMedian / evalMedian).toFixed(1)}x`);
+console.log(
+  `hover median ${hoverMedian.toFixed(2)} ms vs raw CDP Runtime.evaluate ${evalMedian.toFixed(2)} ms in the same run: ${(hoverMedian / evalMedian).toFixed(1)}x`,
+);
 for (const [code, list] of samples) console.log(`${code} samples:\n  ${list.join('\n  ')}`);

@@ -37,7 +37,8 @@ try {
   console.log(`CLI start-up, warm daemon, ${runs} runs (pnpm: ${samples['pnpm argus url'].length}), medians:`);
   console.log('| command | median | vs node -e 0 |');
   console.log('|---|---|---|');
-  for (const [name, values] of Object.entries(samples)) console.log(`| \`${name}\` | ${ms(median(values))} | ${(median(values) / base).toFixed(2)}x |`);
+  for (const [name, values] of Object.entries(samples))
+    console.log(`| \`${name}\` | ${ms(median(values))} | ${(median(values) / base).toFixed(2)}x |`);
 } finally {
   spawnSync(process.execPath, [cli, 'stop'], { env });
   rmSync(stateDir, { recursive: true, force: true });

@@ -58,10 +58,15 @@ try {
     rows.push({ name, ...stats(samples) });
   };
   // interleaving would mix warm-up effects; each series runs on its own, baselines first
-  await measure('raw CDP Runtime.evaluate 1', () => page.session.send('Runtime.evaluate', { expression: '1', returnByValue: true }));
+  await measure('raw CDP Runtime.evaluate 1', () =>
+    page.session.send('Runtime.evaluate', { expression: '1', returnByValue: true }),
+  );
   await measure('typed client page.url (http)', () => http.client.page.url.query({}));
   await measure('typed client page.url (ws)', () => ws.client.page.url.query({}));
-  for (const [transport, handle] of [['http', http], ['ws', ws]]) {
+  for (const [transport, handle] of [
+    ['http', http],
+    ['ws', ws],
+  ]) {
     await measure(`click by ref (${transport})`, async () => {
       const result = await handle.client.input.click.mutate({ target: ref });
       if (result.navigated) throw new Error('the click navigated');
@@ -81,7 +86,10 @@ try {
       originals.set(session, session.send);
       session.send = function (method, params) {
         const start = performance.now();
-        return originals.get(session).call(this, method, params).finally(() => calls.push({ method, ms: performance.now() - start, start }));
+        return originals
+          .get(session)
+          .call(this, method, params)
+          .finally(() => calls.push({ method, ms: performance.now() - start, start }));
       };
     }
     const phases = { act: [], engine: [] };
@@ -115,8 +123,10 @@ try {
       } finally {
         manager.onTab = onTab;
       }
-      console.log(`profile, medians of ${RUNS}: engine click ${fmt(median(phases.engine))} ms | + page.act (navigation check) ${fmt(median(phases.act))} ms | ` +
-        `daemon handler (onTab) ${fmt(median(inHandler))} ms | end to end (ws) ${fmt(median(endToEnd))} ms`);
+      console.log(
+        `profile, medians of ${RUNS}: engine click ${fmt(median(phases.engine))} ms | + page.act (navigation check) ${fmt(median(phases.act))} ms | ` +
+          `daemon handler (onTab) ${fmt(median(inHandler))} ms | end to end (ws) ${fmt(median(endToEnd))} ms`,
+      );
       console.log('  CDP calls of the last engine click, in order (start offset, duration; concurrent calls overlap):');
       const first = lastClick[0]?.start ?? 0;
       for (const call of lastClick) console.log(`    +${fmt(call.start - first)}  ${fmt(call.ms)}  ${call.method}`);
@@ -132,7 +142,9 @@ try {
   rmSync(workspace, { recursive: true, force: true });
 }
 
-console.log(`click bench: ${RUNS} clicks per transport after ${WARMUP} warm-up, button "Increment" on buttons.html (no navigation)`);
+console.log(
+  `click bench: ${RUNS} clicks per transport after ${WARMUP} warm-up, button "Increment" on buttons.html (no navigation)`,
+);
 console.log(`${'series'.padEnd(32)}${'median'.padStart(9)}${'p90'.padStart(9)}`);
 for (const row of rows) console.log(`${row.name.padEnd(32)}${fmt(row.median)} ms${fmt(row.p90)} ms`);
 const get = (name) => rows.find((row) => row.name === name);

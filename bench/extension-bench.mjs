@@ -67,7 +67,12 @@ const launchToken = randomBytes(24).toString('base64url');
 const daemon = await startDaemon({
   stateDir: join(workspace, '.argus'),
   workspace,
-  env: { ...process.env, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9', ARGUS_RELAY_PORT: '0', ARGUS_RELAY_LAUNCH_TOKEN: launchToken },
+  env: {
+    ...process.env,
+    ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+    ARGUS_RELAY_PORT: '0',
+    ARGUS_RELAY_LAUNCH_TOKEN: launchToken,
+  },
 });
 const handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
 const { client } = handle;
@@ -80,18 +85,29 @@ try {
   // (b) extension: the user's Chromium, through the extension and the relay
   const connected = await client.session.connect.mutate({ extension: true });
   user = await launchUserBrowser();
-  await user.evalInWorker(`chrome.storage.local.set(${JSON.stringify({ relayUrl: connected.extension.relayUrl, launchToken, enabled: true })})`);
+  await user.evalInWorker(
+    `chrome.storage.local.set(${JSON.stringify({ relayUrl: connected.extension.relayUrl, launchToken, enabled: true })})`,
+  );
   await client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
   const { targetId } = await user.cdp.send('Target.createTarget', { url: server.urlFor('/form.html') });
-  await waitUntil(async () => (await client.tabs.list.query({})).tabs.some((tab) => tab.id === targetId), 10_000, 'the user tab');
+  await waitUntil(
+    async () => (await client.tabs.list.query({})).tabs.some((tab) => tab.id === targetId),
+    10_000,
+    'the user tab',
+  );
   await client.tabs.select.mutate({ id: targetId });
   const extension = await timeEval(client, 'eval 1, extension mode');
 
-  console.log(`ratio extension / managed: x${(extension.median / managed.median).toFixed(2)} (median), +${ms(extension.median - managed.median)} per command`);
+  console.log(
+    `ratio extension / managed: x${(extension.median / managed.median).toFixed(2)} (median), +${ms(extension.median - managed.median)} per command`,
+  );
 
   // (c) the floor: the same tab over the user's own direct CDP connection (no relay, no daemon)
   const { sessionId } = await user.cdp.send('Target.attachToTarget', { targetId, flatten: true });
-  const direct = await timeRounds(() => user.cdp.send('Runtime.evaluate', { expression: '1+1' }, sessionId), 'Runtime.evaluate, direct CDP');
+  const direct = await timeRounds(
+    () => user.cdp.send('Runtime.evaluate', { expression: '1+1' }, sessionId),
+    'Runtime.evaluate, direct CDP',
+  );
   await user.cdp.send('Target.detachFromTarget', { sessionId });
   console.log(`ratio extension mode / direct CDP: x${(extension.median / direct.median).toFixed(2)} (median)`);
 } finally {

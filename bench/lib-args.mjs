@@ -11,7 +11,12 @@ import { parseArgs } from 'node:util';
  * @returns {T}
  */
 export function benchOptions(defaults, argv = process.argv.slice(2)) {
-  const options = Object.fromEntries(Object.entries(defaults).map(([name, fallback]) => [name, { type: typeof fallback === 'boolean' ? 'boolean' : 'string' }]));
+  const options = Object.fromEntries(
+    Object.entries(defaults).map(([name, fallback]) => [
+      name,
+      { type: typeof fallback === 'boolean' ? 'boolean' : 'string' },
+    ]),
+  );
   const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   const read = Object.entries(defaults).map(([name, fallback]) => {
     const raw = values[name];

@@ -16,7 +16,9 @@ export function realPages(only = '') {
  * `{ name, path }` entries to visit.
  */
 export async function servePages(extra = {}) {
-  const server = await startFixtureServer({ pages: Object.fromEntries(Object.entries(extra).map(([name, html]) => [`/${name}/`, html])) });
+  const server = await startFixtureServer({
+    pages: Object.fromEntries(Object.entries(extra).map(([name, html]) => [`/${name}/`, html])),
+  });
   return { server, extra: Object.keys(extra).map((name) => ({ name, path: `/${name}/` })) };
 }
 
@@ -37,7 +39,9 @@ export async function visitPages(pages, server, visit) {
       for (const { name, path } of pages) {
         const page = await browser.newPage();
         try {
-          await page.navigate(server.urlFor(path), { timeoutMs: 20_000 }).catch((error) => console.error(`${name}: ${error.message}`));
+          await page
+            .navigate(server.urlFor(path), { timeoutMs: 20_000 })
+            .catch((error) => console.error(`${name}: ${error.message}`));
           await visit(page, name);
         } finally {
           await browser.closePage(page.targetId).catch(() => undefined);

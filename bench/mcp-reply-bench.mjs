@@ -25,10 +25,21 @@ const SERVER = `${pluginDir}dist/argus-mcp.js`;
 const fixtures = await startFixtureServer();
 const workspace = mkdtempSync(join(tmpdir(), 'argus-reply-bench-'));
 const stateDir = join(workspace, '.argus');
-const env = { ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9', ...(process.env.CHROME_PATH ? { CHROME_PATH: process.env.CHROME_PATH } : {}), ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) };
+const env = {
+  ARGUS_STATE_DIR: stateDir,
+  ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+  ...(process.env.CHROME_PATH ? { CHROME_PATH: process.env.CHROME_PATH } : {}),
+  ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+};
 
 async function start(args) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER, ...args], env, cwd: workspace, stderr: 'inherit' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER, ...args],
+    env,
+    cwd: workspace,
+    stderr: 'inherit',
+  });
   const client = new Client({ name: 'argus-reply-bench', version: '0' });
   await client.connect(transport);
   return client;
@@ -46,7 +57,11 @@ function envelopeChars(reply) {
   return reply.length - stripped.length;
 }
 
-const text = (result) => result.content.filter((item) => item.type === 'text').map((item) => item.text).join('\n');
+const text = (result) =>
+  result.content
+    .filter((item) => item.type === 'text')
+    .map((item) => item.text)
+    .join('\n');
 const tokens = (chars) => Math.ceil(chars / 4);
 
 // the title of /form.html is "Sign up": 7 characters; the eval below reads a 14-character title
@@ -93,9 +108,14 @@ try {
     on: tokens(on[index].chars),
     overhead: tokens(envelopeChars(on[index].text)),
     overheadChars: envelopeChars(on[index].text),
-    error: off[index].error || on[index].error ? (on[index].error ? on[index].text : off[index].text).slice(0, 120) : undefined,
+    error:
+      off[index].error || on[index].error
+        ? (on[index].error ? on[index].text : off[index].text).slice(0, 120)
+        : undefined,
   }));
-  if (OPTIONS.verbose) for (const [index, reply] of on.entries()) console.log(`--- ${CALLS[index][0]} (${reply.chars} chars)\n${reply.text}`);
+  if (OPTIONS.verbose)
+    for (const [index, reply] of on.entries())
+      console.log(`--- ${CALLS[index][0]} (${reply.chars} chars)\n${reply.text}`);
 } finally {
   const state = readState(stateDir);
   if (state && isProcessAlive(state.pid)) {
@@ -112,10 +132,17 @@ if (OPTIONS.json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   console.log('tool               off  on  envelope (tokens, chars/4)');
-  for (const row of rows) console.log(`${row.tool.padEnd(17)} ${String(row.off).padStart(4)} ${String(row.on).padStart(3)}  +${row.overhead} (${row.overheadChars} chars)${row.first ? '  first reply of the session' : ''}${row.error ? `  ERROR ${row.error}` : ''}`);
+  for (const row of rows)
+    console.log(
+      `${row.tool.padEnd(17)} ${String(row.off).padStart(4)} ${String(row.on).padStart(3)}  +${row.overhead} (${row.overheadChars} chars)${row.first ? '  first reply of the session' : ''}${row.error ? `  ERROR ${row.error}` : ''}`,
+    );
   const later = rows.slice(1).filter((row) => row.overheadChars > 0);
   const max = Math.max(...later.map((row) => row.overhead));
-  console.log(`\nenvelope overhead after the first reply: max ${max} tokens over ${later.length} wrapped replies (goal <= 12)`);
+  console.log(
+    `\nenvelope overhead after the first reply: max ${max} tokens over ${later.length} wrapped replies (goal <= 12)`,
+  );
   const evalRow = rows[rows.length - 1];
-  console.log(`eval of document.title ("Example title!", 14 chars): ${evalRow.on} tokens with the envelope, ${evalRow.off} without`);
+  console.log(
+    `eval of document.title ("Example title!", 14 chars): ${evalRow.on} tokens with the envelope, ${evalRow.off} without`,
+  );
 }

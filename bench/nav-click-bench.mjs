@@ -30,7 +30,11 @@ const daemon = await startDaemon({
   workspace,
   env: { ...process.env, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
 });
-const { client, close } = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token, transport: 'http' });
+const { client, close } = createArgusClient({
+  url: `http://127.0.0.1:${daemon.port}`,
+  token: daemon.token,
+  transport: 'http',
+});
 const rows = [];
 try {
   await client.page.goto.mutate({ url: server.urlFor('/todo-hash.html') });
@@ -43,7 +47,8 @@ try {
   const hash = async () => {
     const i = hashClicks++;
     const result = await client.input.click.mutate({ target: i % 2 ? '#all' : '#active' });
-    if (!result.navigated || !result.url.includes(i % 2 ? '#/' : '#/active')) throw new Error(`the link did not route: ${JSON.stringify(result)}`);
+    if (!result.navigated || !result.url.includes(i % 2 ? '#/' : '#/active'))
+      throw new Error(`the link did not route: ${JSON.stringify(result)}`);
   };
   for (let i = 0; i < WARMUP; i++) {
     await button();
@@ -67,7 +72,9 @@ try {
   rmSync(workspace, { recursive: true, force: true });
 }
 
-console.log(`nav-click bench: ${RUNS} clicks per series, interleaved, after ${WARMUP} warm-up, todo-hash.html, typed client over http`);
+console.log(
+  `nav-click bench: ${RUNS} clicks per series, interleaved, after ${WARMUP} warm-up, todo-hash.html, typed client over http`,
+);
 console.log(`${'series'.padEnd(28)}${'median'.padStart(9)}${'p90'.padStart(9)}`);
 for (const row of rows) console.log(`${row.name.padEnd(28)}${fmt(row.median)} ms${fmt(row.p90)} ms`);
 const [button, hash] = rows;

@@ -27,18 +27,33 @@ async function measure(label, args) {
   await client.close();
   const chars = JSON.stringify(result).length;
   const perTool = result.tools.map((tool) => ({ name: tool.name, tokens: Math.ceil(JSON.stringify(tool).length / 4) }));
-  return { profile: label, tools: result.tools.length, chars, tokens: Math.ceil(chars / 4), budget: BUDGET[label] ?? null, startAndListMs: Math.round(ms), perTool };
+  return {
+    profile: label,
+    tools: result.tools.length,
+    chars,
+    tokens: Math.ceil(chars / 4),
+    budget: BUDGET[label] ?? null,
+    startAndListMs: Math.round(ms),
+    perTool,
+  };
 }
 
-const rows = [await measure('core', ['--profile', 'core']), await measure('full', ['--profile', 'full']), await measure('click,fill,snapshot', ['--tools', 'click,fill,snapshot'])];
+const rows = [
+  await measure('core', ['--profile', 'core']),
+  await measure('full', ['--profile', 'full']),
+  await measure('click,fill,snapshot', ['--tools', 'click,fill,snapshot']),
+];
 
 if (benchOptions({ json: false }).json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   console.log('profile               tools   chars  tokens  budget  start+list');
   for (const row of rows) {
-    const verdict = row.budget === null ? '-' : row.tokens <= row.budget ? `<= ${row.budget} ok` : `> ${row.budget} OVER`;
-    console.log(`${row.profile.padEnd(20)} ${String(row.tools).padStart(6)} ${String(row.chars).padStart(7)} ${String(row.tokens).padStart(7)}  ${verdict.padEnd(10)} ${row.startAndListMs} ms`);
+    const verdict =
+      row.budget === null ? '-' : row.tokens <= row.budget ? `<= ${row.budget} ok` : `> ${row.budget} OVER`;
+    console.log(
+      `${row.profile.padEnd(20)} ${String(row.tools).padStart(6)} ${String(row.chars).padStart(7)} ${String(row.tokens).padStart(7)}  ${verdict.padEnd(10)} ${row.startAndListMs} ms`,
+    );
   }
   const coreRow = rows.find((row) => row.profile === 'core');
   console.log(`\nper tool (core profile, tokens): ${coreRow.perTool.map((t) => `${t.name} ${t.tokens}`).join(', ')}`);

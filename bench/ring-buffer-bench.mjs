@@ -30,13 +30,26 @@ function consoleEvent(i) {
       ],
       executionContextId: 1,
       timestamp: 1_700_000_000_000 + i,
-      stackTrace: { callFrames: [{ functionName: 'tick', scriptId: '1', url: 'http://127.0.0.1/app.js', lineNumber: 10, columnNumber: 4 }] },
+      stackTrace: {
+        callFrames: [
+          { functionName: 'tick', scriptId: '1', url: 'http://127.0.0.1/app.js', lineNumber: 10, columnNumber: 4 },
+        ],
+      },
     },
   };
 }
 
 const events = Array.from({ length: EVENTS }, (_, i) => consoleEvent(i));
-const records = events.map((event) => ({ level: 'log', text: `message ${event.params.timestamp}`, url: 'http://127.0.0.1/app.js', line: 11, column: 5, stack: undefined, source: 'console', timestamp: event.params.timestamp }));
+const records = events.map((event) => ({
+  level: 'log',
+  text: `message ${event.params.timestamp}`,
+  url: 'http://127.0.0.1/app.js',
+  line: 11,
+  column: 5,
+  stack: undefined,
+  source: 'console',
+  timestamp: event.params.timestamp,
+}));
 
 function time(run) {
   const started = process.hrtime.bigint();
@@ -68,17 +81,22 @@ const cases = {
     });
     off();
     detach();
-    if (delivered !== EVENTS || capture.console.size !== Math.min(CAPACITY, EVENTS)) throw new Error('PageCapture dropped events');
+    if (delivered !== EVENTS || capture.console.size !== Math.min(CAPACITY, EVENTS))
+      throw new Error('PageCapture dropped events');
     return ms;
   },
 };
 
 // warm up the JIT on every path, then measure
 for (const run of Object.values(cases)) run();
-console.log(`ring-buffer bench: ${EVENTS.toLocaleString('en-US')} console messages, capacity ${CAPACITY.toLocaleString('en-US')}, median of ${RUNS} runs`);
+console.log(
+  `ring-buffer bench: ${EVENTS.toLocaleString('en-US')} console messages, capacity ${CAPACITY.toLocaleString('en-US')}, median of ${RUNS} runs`,
+);
 const baseline = median(Array.from({ length: RUNS }, cases['Array.push (unbounded baseline)']));
 for (const [name, run] of Object.entries(cases)) {
   const ms = name.startsWith('Array') ? baseline : median(Array.from({ length: RUNS }, run));
   const perSecond = Math.round((EVENTS / ms) * 1000);
-  console.log(`  ${name.padEnd(50)} ${ms.toFixed(2).padStart(8)} ms  ${perSecond.toLocaleString('en-US').padStart(14)} events/s  ${(ms / baseline).toFixed(1).padStart(6)}x baseline`);
+  console.log(
+    `  ${name.padEnd(50)} ${ms.toFixed(2).padStart(8)} ms  ${perSecond.toLocaleString('en-US').padStart(14)} events/s  ${(ms / baseline).toFixed(1).padStart(6)}x baseline`,
+  );
 }

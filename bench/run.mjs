@@ -6,11 +6,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const scripts = readdirSync(here).filter((file) => file.endsWith('.mjs') && file !== 'run.mjs' && !file.startsWith('lib-'));
+const scripts = readdirSync(here).filter(
+  (file) => file.endsWith('.mjs') && file !== 'run.mjs' && !file.startsWith('lib-'),
+);
 const [name, ...rest] = process.argv.slice(2);
 const match = name && scripts.find((file) => file === `${name}-bench.mjs` || file === `${name}.mjs`);
 if (!match) {
-  console.log(`usage: pnpm bench <name>\navailable: ${scripts.map((file) => file.replace(/(-bench)?\.mjs$/, '')).join(', ')}`);
+  console.log(
+    `usage: pnpm bench <name>\navailable: ${scripts.map((file) => file.replace(/(-bench)?\.mjs$/, '')).join(', ')}`,
+  );
   process.exit(name ? 2 : 0);
 }
 const result = spawnSync(process.execPath, [join(here, match), ...rest], { stdio: 'inherit' });

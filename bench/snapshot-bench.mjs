@@ -23,13 +23,21 @@ function generatedPage() {
   parts.push('</ul></nav></header><main>');
   for (let s = 0; s < 76; s++) {
     parts.push(`<section><h2>Topic ${s}</h2><div class="wrap"><div class="inner">`);
-    for (let p = 0; p < 5; p++) parts.push(`<p>Paragraph ${p} of topic ${s} with <a href="/t/${s}/${p}">a link</a> and <strong>bold</strong> <em>words</em> in <span>running text</span>.</p>`);
-    parts.push(`<ul>${Array.from({ length: 6 }, (_, i) => `<li><span class="icon"></span><span>Item ${i}</span></li>`).join('')}</ul>`);
-    parts.push(`<form><label>Field ${s} <input name="f${s}"></label><select><option>One</option><option>Two</option></select><button type="button">Save ${s}</button></form>`);
+    for (let p = 0; p < 5; p++)
+      parts.push(
+        `<p>Paragraph ${p} of topic ${s} with <a href="/t/${s}/${p}">a link</a> and <strong>bold</strong> <em>words</em> in <span>running text</span>.</p>`,
+      );
+    parts.push(
+      `<ul>${Array.from({ length: 6 }, (_, i) => `<li><span class="icon"></span><span>Item ${i}</span></li>`).join('')}</ul>`,
+    );
+    parts.push(
+      `<form><label>Field ${s} <input name="f${s}"></label><select><option>One</option><option>Two</option></select><button type="button">Save ${s}</button></form>`,
+    );
     parts.push('</div></div></section>');
   }
   parts.push('<table><thead><tr><th>Name</th><th>Value</th><th>Action</th></tr></thead><tbody>');
-  for (let r = 0; r < 120; r++) parts.push(`<tr><td>Row ${r}</td><td><span>${r * 7}</span></td><td><button type="button">Edit</button></td></tr>`);
+  for (let r = 0; r < 120; r++)
+    parts.push(`<tr><td>Row ${r}</td><td><span>${r * 7}</span></td><td><button type="button">Edit</button></td></tr>`);
   parts.push('</tbody></table></main><footer><p>Footer</p></footer></body></html>');
   return parts.join('');
 }
@@ -89,11 +97,36 @@ const CENSUS_FN = `function (selector, listened) {
  * that world and the renderer locks up (see packages/snapshot/src/listeners.ts).
  */
 async function listenedObjects(page, contextId) {
-  const { result } = await page.session.send('Runtime.evaluate', { expression: 'document', contextId: page.frames.mainWorld(page.mainFrameId), objectGroup: 'census' });
-  const { listeners } = await page.session.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
+  const { result } = await page.session.send('Runtime.evaluate', {
+    expression: 'document',
+    contextId: page.frames.mainWorld(page.mainFrameId),
+    objectGroup: 'census',
+  });
+  const { listeners } = await page.session.send('DOMDebugger.getEventListeners', {
+    objectId: result.objectId,
+    depth: -1,
+    pierce: true,
+  });
   await page.session.send('Runtime.releaseObjectGroup', { objectGroup: 'census' }).catch(() => undefined);
-  const ids = [...new Set(listeners.filter((l) => /^(?:click|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|dblclick)$/.test(l.type) && l.backendNodeId).map((l) => l.backendNodeId))];
-  const objects = await Promise.all(ids.map((backendNodeId) => page.session.send('DOM.resolveNode', { backendNodeId, executionContextId: contextId }).then((r) => r.object.objectId).catch(() => undefined)));
+  const ids = [
+    ...new Set(
+      listeners
+        .filter(
+          (l) =>
+            /^(?:click|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|dblclick)$/.test(l.type) &&
+            l.backendNodeId,
+        )
+        .map((l) => l.backendNodeId),
+    ),
+  ];
+  const objects = await Promise.all(
+    ids.map((backendNodeId) =>
+      page.session
+        .send('DOM.resolveNode', { backendNodeId, executionContextId: contextId })
+        .then((r) => r.object.objectId)
+        .catch(() => undefined),
+    ),
+  );
   return objects.filter(Boolean);
 }
 
@@ -105,7 +138,10 @@ async function coverageOf(page, engine, text) {
     executionContextId: contextId,
     arguments: listened.map((objectId) => ({ objectId })),
   });
-  const result = await page.evaluate(`(() => { const c = globalThis.__argus.coverage('[data-argus-census]'); for (const el of document.querySelectorAll('[data-argus-census]')) el.removeAttribute('data-argus-census'); return { ...c, token: globalThis.__argus.token }; })()`, { contextId });
+  const result = await page.evaluate(
+    `(() => { const c = globalThis.__argus.coverage('[data-argus-census]'); for (const el of document.querySelectorAll('[data-argus-census]')) el.removeAttribute('data-argus-census'); return { ...c, token: globalThis.__argus.token }; })()`,
+    { contextId },
+  );
   const shown = new Set(refsIn(text));
   let covered = 0;
   for (const id of result.ids) {
@@ -150,8 +186,12 @@ const chromePath = await visitPages([...realPages, ...extra], server, async (pag
 
 const pct = (c) => (c.total ? (100 * c.covered) / c.total : 100);
 const pad = (value, width) => String(value).padStart(width);
-console.log(`snapshot bench: ${realPages.length} real pages + generated-5k, ${RUNS} timed runs each (medians), Chromium ${chromePath}`);
-console.log(`${'page'.padEnd(18)}${pad('elems', 7)}${pad('chars', 8)}${pad('tok', 7)}${pad('-i chars', 10)}${pad('-i tok', 8)}${pad('refs', 6)}${pad('cov', 8)}${pad('-i cov', 8)}${pad('snap ms', 9)}${pad('AX ms', 8)}${pad('ratio', 7)}`);
+console.log(
+  `snapshot bench: ${realPages.length} real pages + generated-5k, ${RUNS} timed runs each (medians), Chromium ${chromePath}`,
+);
+console.log(
+  `${'page'.padEnd(18)}${pad('elems', 7)}${pad('chars', 8)}${pad('tok', 7)}${pad('-i chars', 10)}${pad('-i tok', 8)}${pad('refs', 6)}${pad('cov', 8)}${pad('-i cov', 8)}${pad('snap ms', 9)}${pad('AX ms', 8)}${pad('ratio', 7)}`,
+);
 for (const row of rows) {
   console.log(
     `${row.name.padEnd(18)}${pad(row.elements, 7)}${pad(row.fullChars, 8)}${pad(Math.round(row.fullChars / 4), 7)}${pad(row.iChars, 10)}${pad(Math.round(row.iChars / 4), 8)}${pad(row.refs, 6)}` +
@@ -164,13 +204,25 @@ const covered = real.reduce((t, r) => t + r.fullCoverage.covered, 0);
 const total = real.reduce((t, r) => t + r.fullCoverage.total, 0);
 const iCovered = real.reduce((t, r) => t + r.interactiveCoverage.covered, 0);
 console.log('');
-console.log(`real pages total: ${sum(real, 'fullChars')} chars (${Math.round(sum(real, 'fullChars') / 4)} tok) default, ${sum(real, 'iChars')} chars (${Math.round(sum(real, 'iChars') / 4)} tok) -i; coverage ${covered}/${total} default, ${iCovered}/${total} -i`);
-console.log(`real pages median: default ${Math.round(median(real.map((r) => r.fullChars / 4)))} tok (target <= 4000), -i ${Math.round(median(real.map((r) => r.iChars / 4)))} tok (target <= 750)`);
-console.log(`real pages median: snapshot ${median(real.map((r) => r.ms)).toFixed(1)} ms (target <= 40), getFullAXTree ${median(real.map((r) => r.axMs)).toFixed(1)} ms, ratio ${median(real.map((r) => r.ms / r.axMs)).toFixed(2)}`);
-console.log(`min coverage on a real page: default ${Math.min(...real.map((r) => pct(r.fullCoverage))).toFixed(1)}%, -i ${Math.min(...real.map((r) => pct(r.interactiveCoverage))).toFixed(1)}% (target >= 99%)`);
+console.log(
+  `real pages total: ${sum(real, 'fullChars')} chars (${Math.round(sum(real, 'fullChars') / 4)} tok) default, ${sum(real, 'iChars')} chars (${Math.round(sum(real, 'iChars') / 4)} tok) -i; coverage ${covered}/${total} default, ${iCovered}/${total} -i`,
+);
+console.log(
+  `real pages median: default ${Math.round(median(real.map((r) => r.fullChars / 4)))} tok (target <= 4000), -i ${Math.round(median(real.map((r) => r.iChars / 4)))} tok (target <= 750)`,
+);
+console.log(
+  `real pages median: snapshot ${median(real.map((r) => r.ms)).toFixed(1)} ms (target <= 40), getFullAXTree ${median(real.map((r) => r.axMs)).toFixed(1)} ms, ratio ${median(real.map((r) => r.ms / r.axMs)).toFixed(2)}`,
+);
+console.log(
+  `min coverage on a real page: default ${Math.min(...real.map((r) => pct(r.fullCoverage))).toFixed(1)}%, -i ${Math.min(...real.map((r) => pct(r.interactiveCoverage))).toFixed(1)}% (target >= 99%)`,
+);
 const gen = rows.find((row) => row.name === 'generated-5k');
-if (gen) console.log(`generated-5k: ${gen.elements} elements, snapshot ${gen.ms.toFixed(1)} ms vs getFullAXTree ${gen.axMs.toFixed(1)} ms: ratio ${(gen.ms / gen.axMs).toFixed(2)} (target <= 0.7)`);
+if (gen)
+  console.log(
+    `generated-5k: ${gen.elements} elements, snapshot ${gen.ms.toFixed(1)} ms vs getFullAXTree ${gen.axMs.toFixed(1)} ms: ratio ${(gen.ms / gen.axMs).toFixed(2)} (target <= 0.7)`,
+  );
 for (const row of rows) {
   const missed = [...row.fullCoverage.missed, ...row.interactiveCoverage.missed];
-  if (missed.length && pct(row.fullCoverage) < 100) console.log(`  ${row.name} missed: ${missed.slice(0, 3).join(' | ').slice(0, 400)}`);
+  if (missed.length && pct(row.fullCoverage) < 100)
+    console.log(`  ${row.name} missed: ${missed.slice(0, 3).join(' | ').slice(0, 400)}`);
 }

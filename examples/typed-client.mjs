@@ -40,7 +40,10 @@ try {
 
   await client.input.fill.mutate({ target: refOf(snapshot.text, /"Name"/), text: 'Ada Lovelace' });
   await client.input.fill.mutate({ target: refOf(snapshot.text, /"Email"/), text: 'ada@example.com' });
-  const chosen = await client.input.select.mutate({ target: refOf(snapshot.text, /combobox "Country"/), value: 'Canada' });
+  const chosen = await client.input.select.mutate({
+    target: refOf(snapshot.text, /combobox "Country"/),
+    value: 'Canada',
+  });
   console.log(`select: ${chosen.selected.label} (${chosen.selected.value})`);
   const click = await client.input.click.mutate({ target: refOf(snapshot.text, /button "Sign up"/) });
   console.log(`click: ${click.element}, navigated: ${click.navigated}`);

@@ -17,7 +17,9 @@ export default defineConfig({
   clean: true,
   minify: false,
   // `require` for bundled CommonJS (ws) that loads Node built-ins; esbuild's shim uses it when defined
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);" },
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);",
+  },
   async onSuccess() {
     cpSync('static', 'dist', { recursive: true });
   },

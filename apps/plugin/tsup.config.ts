@@ -15,7 +15,15 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  dts: { entry: { index: 'src/index.ts', server: 'src/server.ts', opencode: 'src/opencode.ts', http: 'src/http-endpoint.ts', 'daemon-entry': 'src/daemon-entry.ts' } },
+  dts: {
+    entry: {
+      index: 'src/index.ts',
+      server: 'src/server.ts',
+      opencode: 'src/opencode.ts',
+      http: 'src/http-endpoint.ts',
+      'daemon-entry': 'src/daemon-entry.ts',
+    },
+  },
   splitting: true,
   sourcemap: true,
   clean: true,

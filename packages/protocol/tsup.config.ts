@@ -1,7 +1,15 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/router.ts', 'src/config.ts', 'src/config-files.ts', 'src/errors.ts', 'src/daemon-state.ts', 'src/snapshot-refs.ts'],
+  entry: [
+    'src/index.ts',
+    'src/router.ts',
+    'src/config.ts',
+    'src/config-files.ts',
+    'src/errors.ts',
+    'src/daemon-state.ts',
+    'src/snapshot-refs.ts',
+  ],
   format: ['esm'],
   dts: true,
   sourcemap: true,

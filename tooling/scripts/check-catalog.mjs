@@ -10,7 +10,8 @@ const manifests = [join(root, 'package.json'), join(root, 'bench', 'package.json
 for (const group of ['packages', 'apps', 'tooling']) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
-  for (const name of readdirSync(dir)) if (existsSync(join(dir, name, 'package.json'))) manifests.push(join(dir, name, 'package.json'));
+  for (const name of readdirSync(dir))
+    if (existsSync(join(dir, name, 'package.json'))) manifests.push(join(dir, name, 'package.json'));
 }
 
 const problems = [];
@@ -28,4 +29,6 @@ if (problems.length) {
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`catalog check: ${manifests.length} package.json files, every dependency from the catalog or the workspace`);
+console.log(
+  `catalog check: ${manifests.length} package.json files, every dependency from the catalog or the workspace`,
+);

@@ -47,11 +47,16 @@ export function findViolations(packages, { tooling = DEFAULT_TOOLING } = {}) {
       if (to === pkg.name || exempt.has(to)) continue;
       const add = (rule) => violations.push({ from: pkg.name, to, where, rule });
       if (pkg.name === PROTOCOL) add('@argus/protocol is the root of the graph and depends on no other @argus package');
-      else if (pkg.group === 'packages' && apps.has(to)) add('a library under packages/ must not depend on an app under apps/');
+      else if (pkg.group === 'packages' && apps.has(to))
+        add('a library under packages/ must not depend on an app under apps/');
       else if (ADAPTERS.includes(pkg.name) && BROWSER_INTERNALS.includes(to)) {
-        add('the CLI and the plugin are adapters: they reach the browser through the daemon (@argus/client), never through cdp or snapshot');
+        add(
+          'the CLI and the plugin are adapters: they reach the browser through the daemon (@argus/client), never through cdp or snapshot',
+        );
       } else if (pkg.name in LAYERS && !LAYERS[/** @type {keyof typeof LAYERS} */ (pkg.name)].includes(to)) {
-        add(`${pkg.name} may depend only on ${LAYERS[/** @type {keyof typeof LAYERS} */ (pkg.name)].join(', ')} (layers: protocol <- security <- cdp <- snapshot)`);
+        add(
+          `${pkg.name} may depend only on ${LAYERS[/** @type {keyof typeof LAYERS} */ (pkg.name)].join(', ')} (layers: protocol <- security <- cdp <- snapshot)`,
+        );
       }
     }
   }
@@ -106,7 +111,9 @@ function readWorkspace() {
   for (const group of /** @type {const} */ (['packages', 'apps'])) {
     const groupDir = join(root, group);
     if (!existsSync(groupDir)) continue;
-    for (const entry of readdirSync(groupDir, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(groupDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .sort((a, b) => a.name.localeCompare(b.name))) {
       const dir = join(groupDir, entry.name);
       const manifestFile = join(dir, 'package.json');
       if (!existsSync(manifestFile)) continue; // not created yet
@@ -152,14 +159,34 @@ function selfTest() {
   /** @type {Array<[string, PackageInfo[], string[]]>} */
   const cases = [
     ['clean graph', clean, []],
-    ['protocol imports security', [pkg('@argus/protocol', 'packages', ['@argus/security'])], ['@argus/protocol -> @argus/security']],
-    ['library depends on an app', [pkg('@argus/relay', 'packages', ['@argus/daemon'])], ['@argus/relay -> @argus/daemon']],
-    ['library depends on an unlisted app', [pkg('@argus/relay', 'packages', ['@argus/web']), pkg('@argus/web', 'apps', [])], ['@argus/relay -> @argus/web']],
+    [
+      'protocol imports security',
+      [pkg('@argus/protocol', 'packages', ['@argus/security'])],
+      ['@argus/protocol -> @argus/security'],
+    ],
+    [
+      'library depends on an app',
+      [pkg('@argus/relay', 'packages', ['@argus/daemon'])],
+      ['@argus/relay -> @argus/daemon'],
+    ],
+    [
+      'library depends on an unlisted app',
+      [pkg('@argus/relay', 'packages', ['@argus/web']), pkg('@argus/web', 'apps', [])],
+      ['@argus/relay -> @argus/web'],
+    ],
     ['cli imports cdp', [pkg('@argus/cli', 'apps', ['@argus/cdp'])], ['@argus/cli -> @argus/cdp']],
-    ['plugin imports snapshot', [pkg('@argus/plugin', 'apps', ['@argus/snapshot'])], ['@argus/plugin -> @argus/snapshot']],
+    [
+      'plugin imports snapshot',
+      [pkg('@argus/plugin', 'apps', ['@argus/snapshot'])],
+      ['@argus/plugin -> @argus/snapshot'],
+    ],
     ['security imports cdp', [pkg('@argus/security', 'packages', ['@argus/cdp'])], ['@argus/security -> @argus/cdp']],
     ['cdp imports snapshot', [pkg('@argus/cdp', 'packages', ['@argus/snapshot'])], ['@argus/cdp -> @argus/snapshot']],
-    ['client imports cdp', [pkg('@argus/client', 'packages', ['@argus/cdp', '@argus/protocol'])], ['@argus/client -> @argus/cdp']],
+    [
+      'client imports cdp',
+      [pkg('@argus/client', 'packages', ['@argus/cdp', '@argus/protocol'])],
+      ['@argus/client -> @argus/cdp'],
+    ],
   ];
   let failed = 0;
   for (const [label, input, expected] of cases) {
@@ -175,11 +202,14 @@ function selfTest() {
 }
 
 function main() {
-  if (parseArgs({ options: { 'self-test': { type: 'boolean', default: false } } }).values['self-test']) return selfTest();
+  if (parseArgs({ options: { 'self-test': { type: 'boolean', default: false } } }).values['self-test'])
+    return selfTest();
   const { packages, tooling } = readWorkspace();
   const violations = findViolations(packages, { tooling });
   if (violations.length > 0) {
-    console.error(`dependency check: ${packages.length} packages, ${violations.length} violation${violations.length === 1 ? '' : 's'}`);
+    console.error(
+      `dependency check: ${packages.length} packages, ${violations.length} violation${violations.length === 1 ? '' : 's'}`,
+    );
     for (const v of violations) console.error(`  ${v.from} -> ${v.to} (${v.where}): ${v.rule}`);
     process.exit(1);
   }

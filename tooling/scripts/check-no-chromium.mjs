@@ -16,7 +16,9 @@ const STEP_MS = 100;
 
 const command = process.argv.slice(2);
 if (command.length === 0) {
-  console.error('usage: check-no-chromium.mjs <command> [args...]   (runs the command, then checks it left no Chromium)');
+  console.error(
+    'usage: check-no-chromium.mjs <command> [args...]   (runs the command, then checks it left no Chromium)',
+  );
   process.exit(2);
 }
 
@@ -41,7 +43,9 @@ while (alive.length > 0 && Date.now() < deadline) {
 }
 
 if (alive.length > 0) {
-  console.error(`${alive.length} Chromium process(es) started by this run still running ${GRACE_MS / 1000} s after it (something did not close its browser; killed now):`);
+  console.error(
+    `${alive.length} Chromium process(es) started by this run still running ${GRACE_MS / 1000} s after it (something did not close its browser; killed now):`,
+  );
   for (const proc of alive) {
     console.error(`  pid ${proc.pid}: ${proc.cmdline.slice(0, 200)}`);
     try {

@@ -23,7 +23,10 @@ function prose(text) {
 
 /** Markdown table cell: no pipes or newlines may break the row. */
 function cell(text) {
-  return prose(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+  return prose(text)
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function code(text) {
@@ -36,7 +39,10 @@ function kebab(name) {
 
 /** GitHub's heading anchor for a heading that is just `name` in backticks. */
 function anchor(name) {
-  return `#${name.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-')}`;
+  return `#${name
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-')}`;
 }
 
 function typeLabel(field) {
@@ -93,10 +99,20 @@ function renderCommand(command, describeInput) {
     lines.push('No input.', '');
   } else {
     const withCli = command.cli !== false;
-    lines.push(withCli ? '| Field | CLI | Type | Required / default | Description |' : '| Field | Type | Required / default | Description |');
+    lines.push(
+      withCli
+        ? '| Field | CLI | Type | Required / default | Description |'
+        : '| Field | Type | Required / default | Description |',
+    );
     lines.push(withCli ? '|---|---|---|---|---|' : '|---|---|---|---|');
     for (const field of fields) {
-      const row = [code(field.name), ...(withCli ? [cliForm(command, field)] : []), typeLabel(field), requirement(field), cell(field.description)];
+      const row = [
+        code(field.name),
+        ...(withCli ? [cliForm(command, field)] : []),
+        typeLabel(field),
+        requirement(field),
+        cell(field.description),
+      ];
       lines.push(`| ${row.join(' | ')} |`);
     }
     lines.push('');
@@ -112,7 +128,9 @@ function renderCommand(command, describeInput) {
       lines.push('| Field | Type | Description |', '|---|---|---|');
       for (const field of outputs) {
         const note = untrusted.has(field.name) ? ' _(page content: untrusted)_' : '';
-        lines.push(`| ${code(field.name)}${field.optional ? ' (optional)' : ''} | ${typeLabel(field)} | ${cell(field.description)}${note} |`);
+        lines.push(
+          `| ${code(field.name)}${field.optional ? ' (optional)' : ''} | ${typeLabel(field)} | ${cell(field.description)}${note} |`,
+        );
       }
       lines.push('');
     }
@@ -145,7 +163,9 @@ export function render({ listCommands, describeInput }) {
   for (const command of commands) {
     const verb = command.cli === false ? '—' : code(`argus ${command.cli.verb}`);
     const tool = command.tool === false ? '—' : code(command.tool);
-    out.push(`| [${code(command.name)}](${anchor(command.name)}) | ${verb} | ${tool} | ${command.kind} | ${command.scope} | ${cell(command.summary)} |`);
+    out.push(
+      `| [${code(command.name)}](${anchor(command.name)}) | ${verb} | ${tool} | ${command.kind} | ${command.scope} | ${cell(command.summary)} |`,
+    );
   }
   out.push('');
   for (const command of commands) out.push(renderCommand(command, describeInput));
@@ -155,7 +175,9 @@ export function render({ listCommands, describeInput }) {
 async function main() {
   const { check } = parseArgs({ options: { check: { type: 'boolean', default: false } } }).values;
   if (!existsSync(protocolEntry)) {
-    console.error(`${relative(root, protocolEntry)} is missing: build the protocol first with \`pnpm --filter @argus/protocol build\`.`);
+    console.error(
+      `${relative(root, protocolEntry)} is missing: build the protocol first with \`pnpm --filter @argus/protocol build\`.`,
+    );
     process.exit(1);
   }
   const protocol = await import(pathToFileURL(protocolEntry).href);

@@ -46,6 +46,7 @@ for (const { dir, name } of packages()) {
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   console.log(`  ${name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
 }
-if (missing.length) console.error(`no test report from: ${missing.join(', ')} (does its test script pass --outputFile.json=${REPORT}?)`);
+if (missing.length)
+  console.error(`no test report from: ${missing.join(', ')} (does its test script pass --outputFile.json=${REPORT}?)`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);

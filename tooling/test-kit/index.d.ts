@@ -74,7 +74,6 @@ export const realPagesDir: string;
 /** `argus-chrome-`: directory-name prefix of every Chrome profile Argus creates in os.tmpdir(). */
 export const PROFILE_PREFIX: string;
 
-
 export interface ArgusChromeProcess {
   pid: number;
   /** Arguments joined by spaces. */

@@ -15,7 +15,13 @@ const commands = listCommands().map((command) => ({
   summary: command.summary,
   pageContent: command.pageContent ?? [],
   fields: describeInput(command.input).map(({ name, type, optional, defaultValue, description, values, itemType }) => ({
-    name, type, optional, defaultValue: defaultValue === undefined ? null : defaultValue, description, values, itemType,
+    name,
+    type,
+    optional,
+    defaultValue: defaultValue === undefined ? null : defaultValue,
+    description,
+    values,
+    itemType,
   })),
 }));
 const out = join(here, '..', 'src', 'generated', 'commands.json');

@@ -64,7 +64,10 @@ export function findCommand(words: readonly string[]): { command: CliCommand; us
   for (const used of [2, 1]) {
     if (words.length < used) continue;
     const verb = words.slice(0, used).join(' ');
-    const command = commands.find((candidate) => candidate.cli !== false && (candidate.cli.verb === verb || candidate.cli.verbAliases?.includes(verb)));
+    const command = commands.find(
+      (candidate) =>
+        candidate.cli !== false && (candidate.cli.verb === verb || candidate.cli.verbAliases?.includes(verb)),
+    );
     if (command) return { command, used };
   }
   return undefined;
@@ -72,14 +75,17 @@ export function findCommand(words: readonly string[]): { command: CliCommand; us
 
 /** Edit distance (insert, delete, substitute, swap two neighbours), for "did you mean". */
 function distance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = rows[i] as number[];
       const above = rows[i - 1] as number[];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
     }
   }
   return (rows[a.length] as number[])[b.length] as number;
@@ -96,7 +102,9 @@ export function nearestVerbs(word: string, extra: readonly string[] = []): strin
   const limit = Math.max(1, Math.floor(word.length / 3));
   return [...verbs]
     .map((verb) => ({ verb, cost: distance(word.toLowerCase(), verb) }))
-    .filter((candidate) => candidate.cost <= limit || (word.length >= 3 && candidate.verb.startsWith(word.toLowerCase())))
+    .filter(
+      (candidate) => candidate.cost <= limit || (word.length >= 3 && candidate.verb.startsWith(word.toLowerCase())),
+    )
     .sort((a, b) => a.cost - b.cost || a.verb.localeCompare(b.verb))
     .slice(0, 3)
     .map((candidate) => candidate.verb);
@@ -107,7 +115,8 @@ function coerce(field: FieldInfo, raw: string, verb: string): unknown {
   switch (field.type) {
     case 'number': {
       const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} takes a number, got "${raw}". See \`argus ${verb} --help\`.`);
+      if (raw.trim() === '' || !Number.isFinite(value))
+        throw new UsageError(`${flag} takes a number, got "${raw}". See \`argus ${verb} --help\`.`);
       return value;
     }
     case 'boolean':
@@ -115,7 +124,8 @@ function coerce(field: FieldInfo, raw: string, verb: string): unknown {
       if (/^(false|0|no|off)$/i.test(raw)) return false;
       throw new UsageError(`${flag} is a switch (true/false), got "${raw}".`);
     case 'enum':
-      if (!field.values.includes(raw)) throw new UsageError(`${flag} must be one of ${field.values.join(', ')}; got "${raw}".`);
+      if (!field.values.includes(raw))
+        throw new UsageError(`${flag} must be one of ${field.values.join(', ')}; got "${raw}".`);
       return raw;
     case 'array':
       return raw.split(',').map((item) => (field.itemType === 'number' ? Number(item) : item));
@@ -141,7 +151,8 @@ function optionTable(command: CliCommand): ParseArgsOptionsConfig {
   for (const field of command.fields) {
     const type = field.type === 'boolean' ? 'boolean' : 'string';
     const capital = field.name[0]?.toUpperCase() + field.name.slice(1);
-    for (const name of new Set([kebab(field.name), field.name, `no-${kebab(field.name)}`, `no${capital}`])) table[name] = { type };
+    for (const name of new Set([kebab(field.name), field.name, `no-${kebab(field.name)}`, `no${capital}`]))
+      table[name] = { type };
   }
   for (const [short, name] of Object.entries(aliases)) {
     const field = command.fields.find((candidate) => candidate.name === name);
@@ -155,7 +166,10 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
   if (command.cli === false) throw new UsageError(`${command.name} has no CLI verb.`);
   const verb = command.cli.verb;
   const fields = new Map(command.fields.map((field) => [field.name, field]));
-  const positionalSpec = (command.cli.positionals ?? []).map((name) => ({ name: name.replace(/\.\.\.$/, ''), rest: name.endsWith('...') }));
+  const positionalSpec = (command.cli.positionals ?? []).map((name) => ({
+    name: name.replace(/\.\.\.$/, ''),
+    rest: name.endsWith('...'),
+  }));
   const input: Record<string, unknown> = {};
   const positionals: string[] = [];
   let seen = -1;
@@ -173,7 +187,8 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     else {
       // one letter, alone: `-i`; a group (`-id`) or an attached value (`-d3`) is not an option here
       const alias = command.cli.aliases?.[token.rawName.slice(1)];
-      if (!alias || arg !== token.rawName) throw new UsageError(`Unknown option ${arg} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+      if (!alias || arg !== token.rawName)
+        throw new UsageError(`Unknown option ${arg} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
       name = alias;
     }
     let negated = false;
@@ -182,7 +197,8 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
       negated = true;
     }
     const field = fields.get(name);
-    if (!field) throw new UsageError(`Unknown option --${kebab(name)} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+    if (!field)
+      throw new UsageError(`Unknown option --${kebab(name)} for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
     if (field.type === 'boolean' && !token.inlineValue) {
       input[name] = !negated;
       continue;
@@ -196,7 +212,8 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     if (positionals.length === 0) break;
     const field = fields.get(spec.name);
     if (!field) continue;
-    if (input[spec.name] !== undefined) throw new UsageError(`${spec.name} was given twice (as an argument and as --${kebab(spec.name)}).`);
+    if (input[spec.name] !== undefined)
+      throw new UsageError(`${spec.name} was given twice (as an argument and as --${kebab(spec.name)}).`);
     if (spec.rest && field.type === 'array') {
       // `argus upload e5 a.png b.png`: each remaining argument is one item (a path may hold spaces or commas)
       input[spec.name] = positionals.splice(0).map((item) => (field.itemType === 'number' ? Number(item) : item));
@@ -205,11 +222,16 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     const raw = spec.rest ? positionals.splice(0).join(' ') : (positionals.shift() as string);
     input[spec.name] = coerce(field, raw, verb);
   }
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}" for \`argus ${verb}\`. See \`argus ${verb} --help\`.`);
+  if (positionals.length > 0)
+    throw new UsageError(
+      `Unexpected argument "${positionals[0]}" for \`argus ${verb}\`. See \`argus ${verb} --help\`.`,
+    );
   for (const field of fields.values()) {
     if (!field.optional && input[field.name] === undefined) {
       const isPositional = positionalSpec.some((spec) => spec.name === field.name);
-      throw new UsageError(`Missing ${isPositional ? `<${field.name}>` : `--${kebab(field.name)}`} for \`argus ${verb}\`. Usage: ${usageLine(command)}`);
+      throw new UsageError(
+        `Missing ${isPositional ? `<${field.name}>` : `--${kebab(field.name)}`} for \`argus ${verb}\`. Usage: ${usageLine(command)}`,
+      );
     }
   }
   return input;
@@ -224,7 +246,13 @@ export function usageLine(command: CliCommand): string {
     const label = name.endsWith('...') ? `${bare}...` : bare;
     return field?.optional ? `[${label}]` : `<${label}>`;
   });
-  const hasFlags = fields.some((field) => !(command.cli !== false && (command.cli.positionals ?? []).some((name) => name.replace(/\.\.\.$/, '') === field.name)));
+  const hasFlags = fields.some(
+    (field) =>
+      !(
+        command.cli !== false &&
+        (command.cli.positionals ?? []).some((name) => name.replace(/\.\.\.$/, '') === field.name)
+      ),
+  );
   return ['argus', command.cli.verb, ...positionals, ...(hasFlags ? ['[options]'] : [])].join(' ');
 }
 

@@ -8,16 +8,24 @@ async function readStdin(): Promise<string> {
 }
 
 function parseJson(text: string, verb: string, shape: string): unknown {
-  if (!text.trim()) throw new UsageError(`\`argus ${verb}\` reads ${shape} as JSON on stdin, and stdin was empty. See \`argus ${verb} --help\`.`);
+  if (!text.trim())
+    throw new UsageError(
+      `\`argus ${verb}\` reads ${shape} as JSON on stdin, and stdin was empty. See \`argus ${verb} --help\`.`,
+    );
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`\`argus ${verb}\` got invalid JSON on stdin (${(error as Error).message}). Expected ${shape}.`);
+    throw new UsageError(
+      `\`argus ${verb}\` got invalid JSON on stdin (${(error as Error).message}). Expected ${shape}.`,
+    );
   }
 }
 
 /** Maps one `[verb, ...args]` command line onto `{ command, input }`, as if it was typed after `argus`. */
-export function commandLine(words: readonly unknown[], label: string): { command: string; input: Record<string, unknown> } {
+export function commandLine(
+  words: readonly unknown[],
+  label: string,
+): { command: string; input: Record<string, unknown> } {
   if (words.length === 0 || !words.every((word) => ['string', 'number', 'boolean'].includes(typeof word))) {
     throw new UsageError(`${label}: expected a non-empty array of strings like ["click", "e3"].`);
   }
@@ -41,26 +49,47 @@ export function commandLine(words: readonly unknown[], label: string): { command
  * `batch` reads `[{command, input} | [verb, ...args], ...]` on stdin; `tab-each` takes a command line.
  * Returns undefined for every other command.
  */
-export async function compoundInput(command: CliCommand, args: readonly string[], stdin: () => Promise<string> = readStdin): Promise<Record<string, unknown> | undefined> {
+export async function compoundInput(
+  command: CliCommand,
+  args: readonly string[],
+  stdin: () => Promise<string> = readStdin,
+): Promise<Record<string, unknown> | undefined> {
   if (command.name === 'batch.tabEach') {
     if (args.length === 0) throw new UsageError('Usage: argus tab-each <verb> [args], e.g. `argus tab-each url`.');
     return commandLine(args, 'tab-each');
   }
   if (command.name !== 'batch.chain' && command.name !== 'batch.run') return undefined;
   const verb = command.name === 'batch.chain' ? 'chain' : 'batch';
-  if (args.length > 0) throw new UsageError(`\`argus ${verb}\` takes no arguments: it reads its commands as JSON on stdin. See \`argus ${verb} --help\`.`);
-  if (process.stdin.isTTY && stdin === readStdin) throw new UsageError(`\`argus ${verb}\` reads JSON on stdin, e.g. echo '[["goto","example.com"],["title"]]' | argus ${verb}`);
-  const shape = verb === 'chain' ? 'an array of [verb, ...args] arrays' : 'an array of {"command": "page.url", "input": {}} objects or [verb, ...args] arrays';
+  if (args.length > 0)
+    throw new UsageError(
+      `\`argus ${verb}\` takes no arguments: it reads its commands as JSON on stdin. See \`argus ${verb} --help\`.`,
+    );
+  if (process.stdin.isTTY && stdin === readStdin)
+    throw new UsageError(
+      `\`argus ${verb}\` reads JSON on stdin, e.g. echo '[["goto","example.com"],["title"]]' | argus ${verb}`,
+    );
+  const shape =
+    verb === 'chain'
+      ? 'an array of [verb, ...args] arrays'
+      : 'an array of {"command": "page.url", "input": {}} objects or [verb, ...args] arrays';
   const parsed = parseJson(await stdin(), verb, shape);
-  if (!Array.isArray(parsed) || parsed.length === 0) throw new UsageError(`\`argus ${verb}\` expected ${shape} on stdin.`);
+  if (!Array.isArray(parsed) || parsed.length === 0)
+    throw new UsageError(`\`argus ${verb}\` expected ${shape} on stdin.`);
   const steps = parsed.map((item: unknown, index) => {
     const label = `${verb} step ${index}`;
     if (Array.isArray(item)) return commandLine(item, label);
-    if (verb === 'batch' && item && typeof item === 'object' && typeof (item as { command?: unknown }).command === 'string') {
+    if (
+      verb === 'batch' &&
+      item &&
+      typeof item === 'object' &&
+      typeof (item as { command?: unknown }).command === 'string'
+    ) {
       const { command: path, input } = item as { command: string; input?: unknown };
       return { command: path, input: input ?? {} };
     }
-    throw new UsageError(`${label}: expected ${verb === 'chain' ? '[verb, ...args]' : '{command, input} or [verb, ...args]'}.`);
+    throw new UsageError(
+      `${label}: expected ${verb === 'chain' ? '[verb, ...args]' : '{command, input} or [verb, ...args]'}.`,
+    );
   });
   return verb === 'chain' ? { steps } : { commands: steps };
 }

@@ -1,5 +1,13 @@
 import { ArgusError } from '@argus/protocol/errors';
-import { type Connection, connectToDaemon, createArgusClient, daemonAnswers, daemonUrl, startDaemon, waitForExit } from '@argus/client';
+import {
+  type Connection,
+  connectToDaemon,
+  createArgusClient,
+  daemonAnswers,
+  daemonUrl,
+  startDaemon,
+  waitForExit,
+} from '@argus/client';
 import { daemonEntry } from '@argus/plugin/daemon-entry';
 
 /** After `daemon.stop`: waits (bounded) until the daemon process has exited, its browser closed with it. */
@@ -35,14 +43,22 @@ export async function runningDaemon(): Promise<Connection | undefined> {
 
 /** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */
 export async function connect(onStart?: () => void): Promise<Connection> {
-  return connectToDaemon({ autoStart: true, daemonEntry: daemonEntry(), transport: 'http', ...(onStart ? { onStart } : {}) });
+  return connectToDaemon({
+    autoStart: true,
+    daemonEntry: daemonEntry(),
+    transport: 'http',
+    ...(onStart ? { onStart } : {}),
+  });
 }
 
 /**
  * Runs one call; if the recorded daemon does not answer (stale state file, reused pid), starts a
  * fresh daemon and retries once.
  */
-export async function withDaemon<T>(run: (connection: Connection) => Promise<T>, onStart?: () => void): Promise<{ value: T; connection: Connection }> {
+export async function withDaemon<T>(
+  run: (connection: Connection) => Promise<T>,
+  onStart?: () => void,
+): Promise<{ value: T; connection: Connection }> {
   let connection = await connect(onStart);
   try {
     return { value: await run(connection), connection };
@@ -51,16 +67,30 @@ export async function withDaemon<T>(run: (connection: Connection) => Promise<T>,
     if (await daemonAnswers(connection.state)) throw error;
     onStart?.();
     const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir });
-    connection = { ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http' })), state, started: true };
+    connection = {
+      ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http' })),
+      state,
+      started: true,
+    };
     return { value: await run(connection), connection };
   }
 }
 
 /** Calls a manifest command by contract path, e.g. `page.goto`. */
-export function call(connection: Connection, path: string, kind: 'query' | 'mutation' | 'subscription', input: unknown): Promise<unknown> {
+export function call(
+  connection: Connection,
+  path: string,
+  kind: 'query' | 'mutation' | 'subscription',
+  input: unknown,
+): Promise<unknown> {
   const [namespace, name] = path.split('.') as [string, string];
   // The CLI dispatches dynamically from the manifest; the typed surface is for scripts.
-  const procedure = (connection.client as unknown as Record<string, Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>>)[namespace]?.[name];
+  const procedure = (
+    connection.client as unknown as Record<
+      string,
+      Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>
+    >
+  )[namespace]?.[name];
   if (!procedure) throw new ArgusError('invalid_input', `Unknown command ${path}`);
   return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
 }
@@ -68,7 +98,13 @@ export function call(connection: Connection, path: string, kind: 'query' | 'muta
 interface Subscribable {
   subscribe(
     input: unknown,
-    opts: { onStarted?: () => void; onData: (value: unknown) => void; onError: (error: unknown) => void; onComplete: () => void; onStopped: () => void },
+    opts: {
+      onStarted?: () => void;
+      onData: (value: unknown) => void;
+      onError: (error: unknown) => void;
+      onComplete: () => void;
+      onStopped: () => void;
+    },
   ): { unsubscribe(): void };
 }
 
@@ -83,7 +119,13 @@ export async function subscribe(
   handlers: { signal: AbortSignal; onData: (value: unknown) => void; onStarted?: () => void },
 ): Promise<void> {
   const { WebSocket } = await import('ws');
-  const handle = createArgusClient({ url: daemonUrl(connection.state), token: connection.state.token, transport: 'http', WebSocket, cwd: process.cwd() });
+  const handle = createArgusClient({
+    url: daemonUrl(connection.state),
+    token: connection.state.token,
+    transport: 'http',
+    WebSocket,
+    cwd: process.cwd(),
+  });
   const [namespace, name] = path.split('.') as [string, string];
   const procedure = (handle.client as unknown as Record<string, Record<string, Subscribable>>)[namespace]?.[name];
   try {

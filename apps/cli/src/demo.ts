@@ -18,13 +18,19 @@ export async function runDemo(out: (line: string) => void, err: (line: string) =
   const page = join(dir, 'demo.html');
   copyFileSync(join(dirname(fileURLToPath(import.meta.url)), 'demo.html'), page);
   const started = performance.now();
-  const { connection } = await withDaemon(async (connection) => {
-    const status = (await call(connection, 'daemon.status', 'query', {})) as { pid: number; stateDir: string };
-    out(`daemon: pid ${status.pid}, state in ${status.stateDir}${connection.started ? ' (started now)' : ''}`);
-    return status;
-  }, startingNotice('page.goto', err));
+  const { connection } = await withDaemon(
+    async (connection) => {
+      const status = (await call(connection, 'daemon.status', 'query', {})) as { pid: number; stateDir: string };
+      out(`daemon: pid ${status.pid}, state in ${status.stateDir}${connection.started ? ' (started now)' : ''}`);
+      return status;
+    },
+    startingNotice('page.goto', err),
+  );
   try {
-    const nav = (await call(connection, 'pages.loadHtml', 'mutation', { file: page })) as { title: string; url: string };
+    const nav = (await call(connection, 'pages.loadHtml', 'mutation', { file: page })) as {
+      title: string;
+      url: string;
+    };
     out(`opened: ${nav.title} (${nav.url})`);
     const snap = (await call(connection, 'snapshot.take', 'mutation', { interactive: true })) as { text: string };
     out('\n$ argus snapshot -i');

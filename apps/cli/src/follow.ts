@@ -6,7 +6,11 @@ import type { CliCommand } from './spec.js';
  * until Ctrl-C (or the stream ends, e.g. the tab closed), then unsubscribes, closes the socket and
  * exits 0.
  */
-export async function runFollow(command: CliCommand, input: Record<string, unknown>, options: { json: boolean; out: (line: string) => void; err: (line: string) => void }): Promise<number> {
+export async function runFollow(
+  command: CliCommand,
+  input: Record<string, unknown>,
+  options: { json: boolean; out: (line: string) => void; err: (line: string) => void },
+): Promise<number> {
   const { call, subscribe, withDaemon } = await import('./connection.js');
   const line = command.name === 'capture.networkFollow' ? networkLine : consoleLine;
   const controller = new AbortController();
@@ -19,7 +23,10 @@ export async function runFollow(command: CliCommand, input: Record<string, unkno
       await call(connection, 'daemon.status', 'query', {});
       await subscribe(connection, command.name, input, {
         signal: controller.signal,
-        onStarted: () => options.err(`following ${command.cli === false ? command.name : `argus ${command.cli.verb}`} (Ctrl-C to stop)`),
+        onStarted: () =>
+          options.err(
+            `following ${command.cli === false ? command.name : `argus ${command.cli.verb}`} (Ctrl-C to stop)`,
+          ),
         onData: (value) => options.out(options.json ? JSON.stringify(value) : line(value as never)),
       });
     });

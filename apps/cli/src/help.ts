@@ -10,7 +10,20 @@ const BUILTINS: Array<[string, string]> = [
 ];
 
 /** The verbs a first-time user needs, in the order of a first session; `argus --help` leads with them. */
-export const FIRST_VERBS = ['goto', 'snapshot', 'click', 'fill', 'select', 'press', 'type', 'text', 'wait', 'screenshot', 'tabs', 'eval'];
+export const FIRST_VERBS = [
+  'goto',
+  'snapshot',
+  'click',
+  'fill',
+  'select',
+  'press',
+  'type',
+  'text',
+  'wait',
+  'screenshot',
+  'tabs',
+  'eval',
+];
 
 /** Help groups by manifest namespace: a command's family tells where it is listed. */
 export const HELP_GROUPS: ReadonlyArray<{ title: string; namespaces: readonly string[] }> = [
@@ -35,20 +48,30 @@ type Verbed = CliCommand & { cli: CliSpec };
 
 export function generalHelp(): string {
   const verbs = cliCommands().filter((command) => command.cli !== false) as Verbed[];
-  const width = Math.max(...verbs.map((command) => command.cli.verb.length), ...BUILTINS.map(([verb]) => verb.length)) + 2;
+  const width =
+    Math.max(...verbs.map((command) => command.cli.verb.length), ...BUILTINS.map(([verb]) => verb.length)) + 2;
   const line = (verb: string, summary: string) => `  ${verb.padEnd(width)}${brief(summary, WIDTH - width - 2)}`;
   const byVerb = new Map(verbs.map((command) => [command.cli.verb, command]));
-  const lines = ['argus: a browser runtime for AI agents and the people who operate them.', '', 'Usage: argus <verb> [args] [--json] [--help]', '', 'Start here:'];
+  const lines = [
+    'argus: a browser runtime for AI agents and the people who operate them.',
+    '',
+    'Usage: argus <verb> [args] [--json] [--help]',
+    '',
+    'Start here:',
+  ];
   for (const verb of FIRST_VERBS) {
     const command = byVerb.get(verb);
     if (command) lines.push(line(verb, command.summary));
   }
   const first = new Set(FIRST_VERBS);
   for (const group of HELP_GROUPS) {
-    const members = verbs.filter((command) => group.namespaces.includes(command.name.split('.')[0] ?? '') && !first.has(command.cli.verb));
+    const members = verbs.filter(
+      (command) => group.namespaces.includes(command.name.split('.')[0] ?? '') && !first.has(command.cli.verb),
+    );
     if (!members.length) continue;
     lines.push('', `${group.title}:`);
-    for (const command of members.sort((a, b) => a.cli.verb.localeCompare(b.cli.verb))) lines.push(line(command.cli.verb, command.summary));
+    for (const command of members.sort((a, b) => a.cli.verb.localeCompare(b.cli.verb)))
+      lines.push(line(command.cli.verb, command.summary));
   }
   lines.push('', 'Set-up and agents:');
   for (const [verb, summary] of BUILTINS) lines.push(line(verb, summary));
@@ -79,7 +102,8 @@ export function commandHelp(command: CliCommand): string {
   if (command.cli === false) return '';
   const verbed = command as Verbed;
   const lines = [`Usage: ${usageLine(command)}`, '', command.summary];
-  if (command.cli.verbAliases?.length) lines.push('', `Also: ${command.cli.verbAliases.map((alias) => `argus ${alias}`).join(', ')}`);
+  if (command.cli.verbAliases?.length)
+    lines.push('', `Also: ${command.cli.verbAliases.map((alias) => `argus ${alias}`).join(', ')}`);
   const fields = command.fields;
   if (fields.length) {
     lines.push('', 'Arguments and options:');
@@ -90,13 +114,20 @@ export function commandHelp(command: CliCommand): string {
     fields.forEach((field, index) => {
       const label = labels[index] as string;
       // a switch defaults to off: saying so is noise; other defaults are worth knowing
-      const showDefault = field.defaultValue !== undefined && field.defaultValue !== null && field.defaultValue !== false;
-      const extra = [field.optional ? '' : 'required', showDefault ? `default ${JSON.stringify(field.defaultValue)}` : ''].filter(Boolean).join(', ');
+      const showDefault =
+        field.defaultValue !== undefined && field.defaultValue !== null && field.defaultValue !== false;
+      const extra = [
+        field.optional ? '' : 'required',
+        showDefault ? `default ${JSON.stringify(field.defaultValue)}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       const text = `${field.description}${extra ? ` (${extra})` : ''}`;
       if (label.length + 2 > column) lines.push(`  ${label}`, `  ${' '.repeat(column)}${text}`);
       else lines.push(`  ${label.padEnd(column)}${text}`);
     });
   }
-  if (command.cli.examples?.length) lines.push('', 'Examples:', ...command.cli.examples.map((example) => `  ${example}`));
+  if (command.cli.examples?.length)
+    lines.push('', 'Examples:', ...command.cli.examples.map((example) => `  ${example}`));
   return lines.join('\n');
 }

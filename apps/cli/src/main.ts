@@ -33,8 +33,12 @@ async function withoutDaemon(name: string, json: boolean): Promise<number | unde
   const { stateDirFor } = await import('@argus/client');
   const stateDir = stateDirFor(process.cwd(), process.env);
   if (json) out(JSON.stringify({ running: false, stateDir }, null, 2));
-  else if (name === 'daemon.stop') out(`no Argus daemon is running for this workspace (state dir ${stateDir}); nothing to stop`);
-  else out(`no Argus daemon is running for this workspace (state dir ${stateDir}); the next command that needs the browser starts one, e.g. \`argus goto <url>\``);
+  else if (name === 'daemon.stop')
+    out(`no Argus daemon is running for this workspace (state dir ${stateDir}); nothing to stop`);
+  else
+    out(
+      `no Argus daemon is running for this workspace (state dir ${stateDir}); the next command that needs the browser starts one, e.g. \`argus goto <url>\``,
+    );
   // `status` exits 3 (not running), as service managers do; `stop` has nothing to do and succeeds
   return name === 'daemon.status' ? 3 : 0;
 }
@@ -89,7 +93,10 @@ async function main(argv: string[]): Promise<number> {
     progress.starting();
     notice();
   };
-  const { value, connection } = await withDaemon((connection) => call(connection, command.name, command.kind, input), onStart).finally(() => progress.stop());
+  const { value, connection } = await withDaemon(
+    (connection) => call(connection, command.name, command.kind, input),
+    onStart,
+  ).finally(() => progress.stop());
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
   if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
@@ -100,7 +107,10 @@ async function main(argv: string[]): Promise<number> {
   }
   // a chain that stopped at a failing step, or a batch with failures, is a failed command
   const outcome = value as { ok?: unknown; failed?: unknown } | null;
-  return (command.name === 'batch.chain' && outcome?.ok === false) || (command.name === 'batch.run' && Number(outcome?.failed) > 0) ? 1 : 0;
+  return (command.name === 'batch.chain' && outcome?.ok === false) ||
+    (command.name === 'batch.run' && Number(outcome?.failed) > 0)
+    ? 1
+    : 0;
 }
 
 main(process.argv.slice(2)).then(
@@ -112,12 +122,18 @@ main(process.argv.slice(2)).then(
       error instanceof UsageError
         ? { code: 'usage', message: error.message, exit: 2 }
         : error instanceof ArgusError
-          ? { code: error.code, message: error.message, details: error.details, exit: error.code === 'invalid_input' ? 2 : 1 }
+          ? {
+              code: error.code,
+              message: error.message,
+              details: error.details,
+              exit: error.code === 'invalid_input' ? 2 : 1,
+            }
           : { code: 'internal', message: (error as Error)?.stack ?? String(error), exit: 1 };
     process.exitCode = failure.exit;
     if (jsonErrors) {
       const { exit: _exit, ...body } = failure;
       err(JSON.stringify({ error: body }));
-    } else err(failure.code === 'usage' ? `usage error: ${failure.message}` : `error[${failure.code}]: ${failure.message}`);
+    } else
+      err(failure.code === 'usage' ? `usage error: ${failure.message}` : `error[${failure.code}]: ${failure.message}`);
   },
 );

@@ -40,7 +40,9 @@ function bytes(value: number): string {
 
 /** `#12 error  text  (url:line:col)` plus the stack for errors. */
 export function consoleLine(entry: ConsoleView): string {
-  const where = entry.url ? `  (${entry.url}${entry.line ? `:${entry.line}${entry.column ? `:${entry.column}` : ''}` : ''})` : '';
+  const where = entry.url
+    ? `  (${entry.url}${entry.line ? `:${entry.line}${entry.column ? `:${entry.column}` : ''}` : ''})`
+    : '';
   const head = `#${entry.seq} ${(entry.source === 'exception' ? 'uncaught' : entry.level).padEnd(8)} ${entry.text}${where}`;
   return entry.stack && entry.level === 'error' ? `${head}\n${entry.stack.replace(/^(?! {4})/gm, '    ')}` : head;
 }
@@ -61,7 +63,9 @@ function compact(value: unknown): string {
 
 function stepLine(step: StepView): string {
   const label = step.tab ? `tab ${step.tab}` : `[${step.index}] ${step.command}`;
-  return step.ok ? `${label}  ok  ${compact(step.output)}` : `${label}  error[${step.error?.code}]: ${step.error?.message}`;
+  return step.ok
+    ? `${label}  ok  ${compact(step.output)}`
+    : `${label}  error[${step.error?.code}]: ${step.error?.message}`;
 }
 
 function headerLines(headers: Record<string, string>): string[] {
@@ -79,14 +83,21 @@ function tail(output: Output, noun: string): string {
 export const captureRenderers: Record<string, (output: Output) => string> = {
   'capture.console': (output) => {
     const messages = output.messages as ConsoleView[];
-    return [...(messages.length ? messages.map(consoleLine) : ['(no console messages)']), tail(output, 'messages')].join('\n');
+    return [
+      ...(messages.length ? messages.map(consoleLine) : ['(no console messages)']),
+      tail(output, 'messages'),
+    ].join('\n');
   },
   'capture.network': (output) => {
     const requests = output.requests as NetworkView[];
     return [...(requests.length ? requests.map(networkLine) : ['(no requests)']), tail(output, 'requests')].join('\n');
   },
   'capture.networkGet': (output) => {
-    const entry = output as unknown as NetworkView & { statusText: string; mimeType: string; encodedBytes: number | null };
+    const entry = output as unknown as NetworkView & {
+      statusText: string;
+      mimeType: string;
+      encodedBytes: number | null;
+    };
     const lines = [
       networkLine(entry),
       `type ${entry.mimeType || '-'}; ${entry.encodedBytes === null ? '' : `${bytes(entry.encodedBytes)} on the wire, `}${bytes(entry.decodedBytes)} decoded`,
@@ -96,19 +107,32 @@ export const captureRenderers: Record<string, (output: Output) => string> = {
       ...headerLines(output.responseHeaders as Record<string, string>),
     ];
     if (output.redacted) lines.push('[credential headers redacted; --reveal shows them (admin token)]');
-    if (output.body !== null) lines.push('body:', output.base64 ? `(base64) ${String(output.body)}` : String(output.body));
+    if (output.body !== null)
+      lines.push('body:', output.base64 ? `(base64) ${String(output.body)}` : String(output.body));
     if (output.bodyNote) lines.push(`[${String(output.bodyNote)}]`);
     return lines.join('\n');
   },
   'capture.dialogs': (output) => {
-    const dialogs = output.dialogs as Array<{ seq: number; type: string; message: string; handled: string; promptText: string | null }>;
+    const dialogs = output.dialogs as Array<{
+      seq: number;
+      type: string;
+      message: string;
+      handled: string;
+      promptText: string | null;
+    }>;
     const armed = output.armed as { accept: boolean; promptText: string | null } | null;
     return [
-      ...(dialogs.length ? dialogs.map((d) => `#${d.seq} ${d.type} "${d.message}" ${d.handled}${d.promptText !== null ? ` with "${d.promptText}"` : ''}`) : ['(no dialogs)']),
+      ...(dialogs.length
+        ? dialogs.map(
+            (d) =>
+              `#${d.seq} ${d.type} "${d.message}" ${d.handled}${d.promptText !== null ? ` with "${d.promptText}"` : ''}`,
+          )
+        : ['(no dialogs)']),
       `next dialog: ${armed ? `${armed.accept ? 'accept' : 'dismiss'}${armed.promptText !== null ? ` with "${armed.promptText}"` : ''}` : 'default (alert/beforeunload accepted, confirm/prompt dismissed)'}`,
     ].join('\n');
   },
-  'capture.dialogAccept': (output) => `next dialog will be accepted${(output.armed as { promptText: string | null }).promptText !== null ? ` with "${(output.armed as { promptText: string }).promptText}"` : ''}`,
+  'capture.dialogAccept': (output) =>
+    `next dialog will be accepted${(output.armed as { promptText: string | null }).promptText !== null ? ` with "${(output.armed as { promptText: string }).promptText}"` : ''}`,
   'capture.dialogDismiss': () => 'next dialog will be dismissed',
   'capture.debugTrace': (output) =>
     [
@@ -123,6 +147,7 @@ export const captureRenderers: Record<string, (output: Output) => string> = {
     if (!output.ok) lines.push(`chain stopped at step ${output.failedStep}`);
     return lines.join('\n');
   },
-  'batch.run': (output) => [...(output.results as StepView[]).map(stepLine), `${output.succeeded} ok, ${output.failed} failed`].join('\n'),
+  'batch.run': (output) =>
+    [...(output.results as StepView[]).map(stepLine), `${output.succeeded} ok, ${output.failed} failed`].join('\n'),
   'batch.tabEach': (output) => (output.results as StepView[]).map(stepLine).join('\n') || '(no tabs)',
 };

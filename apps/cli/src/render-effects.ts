@@ -13,7 +13,8 @@ export function effectsLines(output: Effects): string[] {
   if (output.navigated && output.url) lines.push(`navigated to ${output.url}`);
   for (const tab of output.openedTabs ?? []) lines.push(`opened tab ${tab.id} ${tab.url}`);
   if (output.download) lines.push(`download started: ${output.download.filename || output.download.url}`);
-  for (const dialog of output.dialogs ?? []) lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
+  for (const dialog of output.dialogs ?? [])
+    lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
   for (const error of output.consoleErrors ?? []) lines.push(`console error: ${error}`);
   return lines;
 }

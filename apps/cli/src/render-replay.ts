@@ -15,12 +15,21 @@ const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.to
  * instead of a ref (refs die with the page): `argus click 'role=button[name="Sign in"]'`. Undefined
  * when the result has no locator (a key press, an element only a ref can name).
  */
-export function replayLine(command: CliCommand, output: Record<string, unknown>, input: Record<string, unknown>): string | undefined {
+export function replayLine(
+  command: CliCommand,
+  output: Record<string, unknown>,
+  input: Record<string, unknown>,
+): string | undefined {
   if (command.cli === false || typeof output.locator !== 'string') return undefined;
   const words = ['argus', command.cli.verb];
   const positionals = (command.cli.positionals ?? []).map((name) => name.replace(/\.\.\.$/, ''));
   for (const name of positionals) {
-    const value = name === 'target' || name === 'from' ? output.locator : name === 'to' && typeof output.toLocator === 'string' ? output.toLocator : input[name];
+    const value =
+      name === 'target' || name === 'from'
+        ? output.locator
+        : name === 'to' && typeof output.toLocator === 'string'
+          ? output.toLocator
+          : input[name];
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) words.push(shellWord(String(item)));
   }

@@ -27,17 +27,21 @@ function clip(text: string, max: number): string {
 
 /** One pending pairing request: code, who asks (origin or "local process"), fingerprint, node id. */
 function pendingLine(request: PendingView): string {
-  const from = request.fromExtension ? `extension ${request.origin ?? ''}` : `LOCAL PROCESS (no extension origin${request.origin ? `: ${clip(request.origin, 60)}` : ''})`;
+  const from = request.fromExtension
+    ? `extension ${request.origin ?? ''}`
+    : `LOCAL PROCESS (no extension origin${request.origin ? `: ${clip(request.origin, 60)}` : ''})`;
   return `pending ${request.code}  from ${from}  fingerprint ${request.fingerprint}  node ${clip(request.nodeId, 40)}  expires in ${Math.round(request.expiresInMs / 1000)} s`;
 }
 
 /** One line on the extension relay and the extension connected to it (status, connect, pair). */
 export function extensionLine(extension: ExtensionView | undefined): string {
-  if (!extension || extension.state === 'relay_stopped') return 'relay not started (`argus connect --extension` starts it)';
+  if (!extension || extension.state === 'relay_stopped')
+    return 'relay not started (`argus connect --extension` starts it)';
   const where = `relay ${extension.relayUrl}`;
   if (extension.connected) return `connected (node ${extension.nodeId ?? '?'}, ${extension.tabs} tabs) via ${where}`;
   const error = extension.lastError ? `; last error: ${extension.lastError}` : '';
-  if (extension.pendingPairings > 0) return `waiting for pair approval (${extension.pendingPairings} pending: \`argus pair\`), ${where}${error}`;
+  if (extension.pendingPairings > 0)
+    return `waiting for pair approval (${extension.pendingPairings} pending: \`argus pair\`), ${where}${error}`;
   return `not connected: open the extension popup and connect it to ${extension.relayUrl}${error}`;
 }
 
@@ -54,7 +58,11 @@ export const sessionRenderers: Record<string, (output: Output) => string> = {
       ...(output.approved ? [`approved ${output.approved}`] : []),
       ...(pending.length ? pending.map(pendingLine) : output.approved ? [] : ['no pending pairing requests']),
       ...(pending.length ? ['approve only the code your extension popup shows, with the same node id'] : []),
-      ...(local ? [`${local} request(s) came from local processes, not from a browser extension: do not approve them unless you started them`] : []),
+      ...(local
+        ? [
+            `${local} request(s) came from local processes, not from a browser extension: do not approve them unless you started them`,
+          ]
+        : []),
       `extension ${extensionLine(output.extension as ExtensionView)}`,
     ].join('\n');
   },

@@ -30,6 +30,10 @@ export const tokenRenderers: Record<string, (output: Output) => string> = {
       `allows  ${(output.commands as string[]).join(' ')}`,
     ].join('\n'),
   'token.list': (output) =>
-    [...(output.tokens as TokenView[]).map(tokenLine), `tunnel  ${output.tunnel ?? 'not listening (argus share opens it)'}`].join('\n'),
-  'token.revoke': (output) => `revoked ${output.kind} token ${output.revoked}${output.kind === 'shared' ? ` (${output.closedTabs} tabs closed)` : ''}`,
+    [
+      ...(output.tokens as TokenView[]).map(tokenLine),
+      `tunnel  ${output.tunnel ?? 'not listening (argus share opens it)'}`,
+    ].join('\n'),
+  'token.revoke': (output) =>
+    `revoked ${output.kind} token ${output.revoked}${output.kind === 'shared' ? ` (${output.closedTabs} tabs closed)` : ''}`,
 };

@@ -18,7 +18,10 @@ function scalar(value: unknown): string {
 function generic(output: unknown): string {
   if (output === null || typeof output !== 'object') return scalar(output);
   return Object.entries(output as Output)
-    .map(([key, value]) => `${key}: ${value !== null && typeof value === 'object' ? JSON.stringify(value) : scalar(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${value !== null && typeof value === 'object' ? JSON.stringify(value) : scalar(value)}`,
+    )
     .join('\n');
 }
 
@@ -28,7 +31,8 @@ const RENDERERS: Record<string, (output: Output) => string> = {
   ...readingRenderers,
   ...interactionRenderers,
   ...tokenRenderers,
-  'snapshot.take': (output) => String(output.text ?? '') + (output.cursor ? `\n[truncated: continue with --cursor ${String(output.cursor)}]` : ''),
+  'snapshot.take': (output) =>
+    String(output.text ?? '') + (output.cursor ? `\n[truncated: continue with --cursor ${String(output.cursor)}]` : ''),
   'content.text': (output) => String(output.text ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'content.html': (output) => String(output.html ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'page.url': (output) => String(output.url),
@@ -38,7 +42,12 @@ const RENDERERS: Record<string, (output: Output) => string> = {
       .map((tab) => `${tab.active ? '*' : ' '} ${tab.id}  ${tab.title || '(untitled)'}  ${tab.url}`)
       .join('\n') || '(no tabs)',
   'daemon.status': (output) => {
-    const browser = output.browser as { running: boolean; pid: number | null; version: string | null; crashed: boolean };
+    const browser = output.browser as {
+      running: boolean;
+      pid: number | null;
+      version: string | null;
+      crashed: boolean;
+    };
     return [
       `daemon  running (pid ${output.pid}, v${output.version}, up ${Math.round(Number(output.uptimeMs) / 1000)} s)`,
       `mode    ${output.mode}`,
@@ -66,7 +75,12 @@ function renderBody(command: CliCommand, output: unknown): string {
   if (output && typeof output === 'object' && 'element' in output) {
     const o = output as Output & Effects;
     const verb = command.cli === false ? command.name : command.cli.verb;
-    const detail = 'value' in o ? ` = ${JSON.stringify(o.value)}` : 'selected' in o ? ` -> ${JSON.stringify((o.selected as { label: string }).label)}` : '';
+    const detail =
+      'value' in o
+        ? ` = ${JSON.stringify(o.value)}`
+        : 'selected' in o
+          ? ` -> ${JSON.stringify((o.selected as { label: string }).label)}`
+          : '';
     return [`${verb} ${o.element}${detail}`, ...effectsLines(o)].join('\n');
   }
   if (output && typeof output === 'object' && 'navigated' in output && 'consoleErrors' in output) {

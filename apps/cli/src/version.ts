@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
  * (only for `argus --version`, never on the hot path).
  */
 export function cliVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    name?: unknown;
+    version?: unknown;
+  };
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }

@@ -10,7 +10,11 @@ function parse(line: string[]): Record<string, unknown> {
 
 describe('argus argument parsing', () => {
   it('long flags, inline values, one-letter aliases and --no- switches', () => {
-    expect(parse(['snapshot', '-i', '-d', '3', '--scope=e5'])).toMatchObject({ interactive: true, depth: 3, scope: 'e5' });
+    expect(parse(['snapshot', '-i', '-d', '3', '--scope=e5'])).toMatchObject({
+      interactive: true,
+      depth: 3,
+      scope: 'e5',
+    });
     expect(parse(['snapshot', '--interactive=false', '--depth', '2'])).toMatchObject({ interactive: false, depth: 2 });
     expect(parse(['snapshot', '--no-interactive'])).toMatchObject({ interactive: false });
   });
@@ -30,15 +34,27 @@ describe('argus argument parsing', () => {
       }
       throw new Error('accepted');
     };
-    expect(refusal(['snapshot', '-id', '3'])).toBe('Unknown option -id for `argus snapshot`. See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '-id', '3'])).toBe(
+      'Unknown option -id for `argus snapshot`. See `argus snapshot --help`.',
+    );
     expect(refusal(['snapshot', '-d3'])).toBe('Unknown option -d3 for `argus snapshot`. See `argus snapshot --help`.');
-    expect(refusal(['snapshot', '--bogus'])).toBe('Unknown option --bogus for `argus snapshot`. See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '--bogus'])).toBe(
+      'Unknown option --bogus for `argus snapshot`. See `argus snapshot --help`.',
+    );
     expect(refusal(['snapshot', '--depth'])).toBe('--depth needs a value. See `argus snapshot --help`.');
-    expect(refusal(['snapshot', '--depth', 'deep'])).toBe('--depth takes a number, got "deep". See `argus snapshot --help`.');
+    expect(refusal(['snapshot', '--depth', 'deep'])).toBe(
+      '--depth takes a number, got "deep". See `argus snapshot --help`.',
+    );
   });
 
   it('global flags come out anywhere before --, never after', () => {
-    expect(takeGlobalFlags(['snapshot', '--json', '-i', '-h', '--', '--json'])).toEqual({ flags: { json: true, help: true, untrustedEnvelope: false }, rest: ['snapshot', '-i', '--', '--json'] });
-    expect(takeGlobalFlags(['eval', '--json=1', '-hx', '--untrusted-envelope'])).toEqual({ flags: { json: false, help: false, untrustedEnvelope: true }, rest: ['eval', '--json=1', '-hx'] });
+    expect(takeGlobalFlags(['snapshot', '--json', '-i', '-h', '--', '--json'])).toEqual({
+      flags: { json: true, help: true, untrustedEnvelope: false },
+      rest: ['snapshot', '-i', '--', '--json'],
+    });
+    expect(takeGlobalFlags(['eval', '--json=1', '-hx', '--untrusted-envelope'])).toEqual({
+      flags: { json: false, help: false, untrustedEnvelope: true },
+      rest: ['eval', '--json=1', '-hx'],
+    });
   });
 });

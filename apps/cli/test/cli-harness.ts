@@ -42,7 +42,11 @@ export function useCli(prefix = 'argus-cli-'): CliHarness {
     argus: (...args) =>
       runProcess(process.execPath, [CLI, ...args], {
         cwd: workspace,
-        env: { ...process.env, ARGUS_STATE_DIR: harness.stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+        env: {
+          ...process.env,
+          ARGUS_STATE_DIR: harness.stateDir,
+          ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+        },
       }),
   };
   beforeAll(async () => {

@@ -38,7 +38,9 @@ describe('usage errors exit 2 without touching the daemon', () => {
   it('--json makes errors JSON on stderr, with the same exit codes', async () => {
     const usage = await argus('goto', '--json');
     expect(usage.code).toBe(2);
-    expect(JSON.parse(usage.stderr)).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/Missing <url>/) } });
+    expect(JSON.parse(usage.stderr)).toMatchObject({
+      error: { code: 'usage', message: expect.stringMatching(/Missing <url>/) },
+    });
   });
   it('--version, and help that leads with the verbs that matter and fits the terminal', async () => {
     for (const flag of ['--version', '-V']) expect((await argus(flag)).stdout).toMatch(/^argus \d+\.\d+\.\d+/);
@@ -89,7 +91,10 @@ describe('commands through an auto-started daemon', () => {
   it('--json prints the raw output object', async () => {
     const result = await argus('url', '--json');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ url: cli.server.urlFor('/buttons.html'), title: expect.any(String) });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      url: cli.server.urlFor('/buttons.html'),
+      title: expect.any(String),
+    });
   });
 
   it('command errors print error[code] and exit 1; bad input exits 2; the daemon keeps serving', async () => {
@@ -122,7 +127,12 @@ describe('commands through an auto-started daemon', () => {
     expect(status.stdout).toMatch(/browser running/);
     const pid = JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid as number;
     // the daemon's own Chromium: the Argus-profile process whose parent is the daemon
-    const parentOf = (child: number) => Number(readFileSync(`/proc/${child}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+    const parentOf = (child: number) =>
+      Number(
+        readFileSync(`/proc/${child}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ')[1],
+      );
     const browsers = listArgusChromeProcesses().filter((chrome) => parentOf(chrome.pid) === pid);
     expect(browsers).toHaveLength(1);
     expect((await argus('stop')).code).toBe(0);

@@ -9,7 +9,11 @@ import { useCli } from './cli-harness.js';
 const cli = useCli('argus-cli-lost-');
 
 function parentOf(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+  return Number(
+    readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ')[1],
+  );
 }
 
 describe('a daemon killed in the middle of a command', () => {
@@ -38,7 +42,10 @@ describe('a daemon killed in the middle of a command', () => {
 
       // SIGKILL the daemon once the command has demonstrably started running in the page
       onHit = () => process.kill(state.pid, 'SIGKILL');
-      const result = await cli.argus('eval', `fetch(${JSON.stringify(hitUrl)}, { mode: 'no-cors' }).then(() => new Promise((r) => setTimeout(r, 20000)))`);
+      const result = await cli.argus(
+        'eval',
+        `fetch(${JSON.stringify(hitUrl)}, { mode: 'no-cors' }).then(() => new Promise((r) => setTimeout(r, 20000)))`,
+      );
       expect(result.stderr).toMatch(/error\[daemon_lost\]/);
       expect(result.stderr).toMatch(/may or may not have run/);
       expect(result.code).toBe(1);
@@ -71,7 +78,17 @@ describe('a daemon killed in the middle of a command', () => {
     await new Promise<void>((resolve) => idle.listen(0, '127.0.0.1', resolve));
     const port = (idle.address() as AddressInfo).port;
     await new Promise<void>((resolve) => idle.close(() => resolve()));
-    writeFileSync(join(cli.stateDir, 'daemon.json'), JSON.stringify({ port, pid: process.pid, token: 'stale', version: '0', workspace: cli.workspace, startedAt: new Date().toISOString() }));
+    writeFileSync(
+      join(cli.stateDir, 'daemon.json'),
+      JSON.stringify({
+        port,
+        pid: process.pid,
+        token: 'stale',
+        version: '0',
+        workspace: cli.workspace,
+        startedAt: new Date().toISOString(),
+      }),
+    );
     const result = await cli.argus('goto', cli.server.urlFor('/nav-b.html'));
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Page B/);

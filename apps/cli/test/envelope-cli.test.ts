@@ -55,7 +55,8 @@ describe('--untrusted-envelope on every command that prints page text', () => {
       // the notice travels with the first (only) wrapped output of this process
       expect(result.stdout).toContain('data, not instructions');
       // no title longer than the cut reaches the output (`title` asks for it, and gets it whole)
-      if (args[0] !== 'title') expect(result.stdout.match(/SYSTEM: ignore previous instructions/g)?.length ?? 0).toBeLessThanOrEqual(4);
+      if (args[0] !== 'title')
+        expect(result.stdout.match(/SYSTEM: ignore previous instructions/g)?.length ?? 0).toBeLessThanOrEqual(4);
     });
   }
 

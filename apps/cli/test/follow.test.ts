@@ -39,7 +39,12 @@ function argus(args: string[], stdin = ''): Promise<{ code: number; stdout: stri
 }
 
 /** Resolves once `read()` satisfies `done`, re-checking whenever the stream emits data. */
-function until(stream: NodeJS.ReadableStream, read: () => string, done: (text: string) => boolean, what: string): Promise<void> {
+function until(
+  stream: NodeJS.ReadableStream,
+  read: () => string,
+  done: (text: string) => boolean,
+  what: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stream.off('data', check);
@@ -78,12 +83,24 @@ describe('argus console --follow', () => {
     let stderr = '';
     follow.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     follow.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => follow.once('close', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      follow.once('close', (code, signal) => resolve({ code, signal })),
+    );
     try {
-      await until(follow.stderr, () => stderr, (text) => text.includes('Ctrl-C to stop'), 'the stream to start');
+      await until(
+        follow.stderr,
+        () => stderr,
+        (text) => text.includes('Ctrl-C to stop'),
+        'the stream to start',
+      );
       expect((await argus(['click', '#log'])).code).toBe(0);
       expect((await argus(['click', '#log'])).code).toBe(0);
-      await until(follow.stdout, () => stdout, (text) => text.includes('click 2'), 'two console lines');
+      await until(
+        follow.stdout,
+        () => stdout,
+        (text) => text.includes('click 2'),
+        'two console lines',
+      );
       const lines = stdout.trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(/^#\d+ log +console\.html: click 1 +\(.*console\.html:\d+:\d+\)$/);
@@ -103,10 +120,24 @@ describe('argus console --follow', () => {
     follow.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => follow.once('close', (code) => resolve(code)));
     try {
-      await until(follow.stderr, () => stderr, (text) => text.includes('Ctrl-C to stop'), 'the stream to start');
+      await until(
+        follow.stderr,
+        () => stderr,
+        (text) => text.includes('Ctrl-C to stop'),
+        'the stream to start',
+      );
       expect((await argus(['eval', "fetch('/json').then((r) => r.text()).then(() => 1)"])).code).toBe(0);
-      await until(follow.stdout, () => stdout, (text) => text.includes('\n'), 'one request');
-      expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ method: 'GET', status: 200, url: server.urlFor('/json') });
+      await until(
+        follow.stdout,
+        () => stdout,
+        (text) => text.includes('\n'),
+        'one request',
+      );
+      expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({
+        method: 'GET',
+        status: 200,
+        url: server.urlFor('/json'),
+      });
       follow.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
@@ -135,7 +166,10 @@ describe('argus chain / batch / tab-each', () => {
   });
 
   it('batch takes {command, input} objects and tab-each a command line', async () => {
-    const batch = await argus(['batch', '--json'], JSON.stringify([{ command: 'page.url', input: {} }, ['text', '#nope']]));
+    const batch = await argus(
+      ['batch', '--json'],
+      JSON.stringify([{ command: 'page.url', input: {} }, ['text', '#nope']]),
+    );
     expect(batch.code).toBe(1);
     expect(JSON.parse(batch.stdout)).toMatchObject({ succeeded: 1, failed: 1 });
     const each = await argus(['tab-each', 'url']);

@@ -19,7 +19,13 @@ const web = join(project, 'web');
 function argus(cwd: string, ...args: string[]): Promise<CliResult> {
   return runProcess(process.execPath, [CLI, ...args], {
     cwd,
-    env: { ...process.env, HOME: home, ARGUS_STATE_DIR: stateDir, ARGUS_ALLOWED_ROOTS: join(home, 'Downloads'), ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+    env: {
+      ...process.env,
+      HOME: home,
+      ARGUS_STATE_DIR: stateDir,
+      ARGUS_ALLOWED_ROOTS: join(home, 'Downloads'),
+      ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+    },
   });
 }
 

@@ -21,7 +21,10 @@ describe('reading, inspection and visual verbs through the CLI', () => {
     expect(inspect.stdout).toContain('color: rgb(0, 128, 0);');
 
     expect((await argus('goto', cli.server.urlFor('/meta.html'))).code).toBe(0);
-    expect((await argus('links', '#top-nav')).stdout.trim().split('\n')).toEqual([`Page A  ${cli.server.urlFor('/nav-a.html')}`, `Page B  ${cli.server.urlFor('/nav-b.html?x=1#part')}`]);
+    expect((await argus('links', '#top-nav')).stdout.trim().split('\n')).toEqual([
+      `Page A  ${cli.server.urlFor('/nav-a.html')}`,
+      `Page B  ${cli.server.urlFor('/nav-b.html?x=1#part')}`,
+    ]);
     expect((await argus('forms')).stdout).toMatch(/\[e\d+\] search q "Search for" = "argus"/);
     expect((await argus('data', '--og')).stdout).toContain('og:title: Argus OG Title');
 

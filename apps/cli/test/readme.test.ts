@@ -56,12 +56,16 @@ describe('README examples, run against the bundled demo page', () => {
     }
   });
 
-  it('`argus demo` (the README\'s demo command) prints the same snapshot and greeting, progress on stderr', async () => {
+  it("`argus demo` (the README's demo command) prints the same snapshot and greeting, progress on stderr", async () => {
     const started = performance.now();
     // its own state dir: the demo starts and stops a daemon of its own
     const demo = await runProcess(process.execPath, [CLI, 'demo'], {
       cwd: cli.workspace,
-      env: { ...process.env, ARGUS_STATE_DIR: join(cli.workspace, 'demo-state'), ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+      env: {
+        ...process.env,
+        ARGUS_STATE_DIR: join(cli.workspace, 'demo-state'),
+        ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+      },
       timeoutMs: 60_000,
     });
     console.log(`argus demo: ${Math.round(performance.now() - started)} ms wall`);

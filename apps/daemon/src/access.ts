@@ -1,7 +1,16 @@
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallContext } from '@argus/protocol';
-import { assertUrlAllowed, browserFileRefusal, hasScope, parseRoots, type PathPolicy, projectRoot, type UrlPolicy, urlRefusal } from '@argus/security';
+import {
+  assertUrlAllowed,
+  browserFileRefusal,
+  hasScope,
+  parseRoots,
+  type PathPolicy,
+  projectRoot,
+  type UrlPolicy,
+  urlRefusal,
+} from '@argus/security';
 
 export interface AccessOptions {
   /** The daemon's own project (ARGUS_WORKSPACE, else the git top-level of where it started). */
@@ -42,7 +51,12 @@ export class Access {
   }
 
   /** From the validated configuration (`files.allowedRoots`, `files.allowFileUrls`; env ARGUS_ALLOWED_ROOTS, ARGUS_ALLOW_FILE_URLS). */
-  static fromSettings(files: { allowedRoots?: string[] | undefined; allowFileUrls?: boolean | undefined } | undefined, workspace: string, stateDir: string, home: string = process.env.HOME || homedir()): Access {
+  static fromSettings(
+    files: { allowedRoots?: string[] | undefined; allowFileUrls?: boolean | undefined } | undefined,
+    workspace: string,
+    stateDir: string,
+    home: string = process.env.HOME || homedir(),
+  ): Access {
     return new Access({
       workspace,
       stateDir,

@@ -11,7 +11,19 @@ export interface AxTextOptions {
 }
 
 const NAME_MAX = 200;
-const FLAG_PROPERTIES = new Set(['checked', 'disabled', 'expanded', 'focused', 'modal', 'multiselectable', 'pressed', 'readonly', 'required', 'selected', 'busy']);
+const FLAG_PROPERTIES = new Set([
+  'checked',
+  'disabled',
+  'expanded',
+  'focused',
+  'modal',
+  'multiselectable',
+  'pressed',
+  'readonly',
+  'required',
+  'selected',
+  'busy',
+]);
 const VALUE_PROPERTIES = new Set(['level', 'invalid', 'autocomplete', 'haspopup', 'orientation', 'valuetext']);
 const CONTAINERS = new Set(['generic', 'none', 'presentation', 'GenericContainer', 'Section', 'LineBreak']);
 
@@ -37,7 +49,13 @@ function line(node: AXNode): string {
     if (FLAG_PROPERTIES.has(property.name)) {
       if (raw === true || raw === 'true') parts.push(`[${property.name}]`);
       else if (raw === 'mixed') parts.push(`[${property.name}=mixed]`);
-    } else if (VALUE_PROPERTIES.has(property.name) && raw !== undefined && raw !== '' && raw !== false && raw !== 'false') {
+    } else if (
+      VALUE_PROPERTIES.has(property.name) &&
+      raw !== undefined &&
+      raw !== '' &&
+      raw !== false &&
+      raw !== 'false'
+    ) {
       parts.push(`[${property.name}=${String(raw)}]`);
     }
   }
@@ -49,7 +67,10 @@ function line(node: AXNode): string {
  * [states]`. By default ignored nodes and unnamed containers are skipped (their children move up),
  * as are inline text boxes and text that only repeats its parent's name.
  */
-export function formatAxTree(nodes: readonly AXNode[], options: AxTextOptions): { text: string; nodes: number; truncated: boolean } {
+export function formatAxTree(
+  nodes: readonly AXNode[],
+  options: AxTextOptions,
+): { text: string; nodes: number; truncated: boolean } {
   const byId = new Map(nodes.map((node) => [node.nodeId, node]));
   const roots = nodes.filter((node) => !node.parentId || !byId.has(node.parentId));
   const lines: string[] = [];

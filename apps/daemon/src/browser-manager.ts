@@ -92,7 +92,10 @@ export class BrowserManager {
     if (this.crashed) {
       const reason = this.crashed;
       this.crashed = undefined;
-      throw new ArgusError('browser_crashed', `The browser ${reason}. It will be relaunched on your next command; tabs and refs from before are gone.`);
+      throw new ArgusError(
+        'browser_crashed',
+        `The browser ${reason}. It will be relaunched on your next command; tabs and refs from before are gone.`,
+      );
     }
     if (this.browser && !this.browser.closed) return this.browser;
     // shared by every command: never bound by (or cancelled with) the one that happened to start it
@@ -103,7 +106,10 @@ export class BrowserManager {
   }
 
   private browserOptions(): BrowserOptions {
-    return { capture: { capacity: this.options.captureCapacity }, ...(this.options.guard ? { guard: this.options.guard } : {}) };
+    return {
+      capture: { capacity: this.options.captureCapacity },
+      ...(this.options.guard ? { guard: this.options.guard } : {}),
+    };
   }
 
   private async start(): Promise<Browser> {
@@ -112,15 +118,21 @@ export class BrowserManager {
     if (this.mode === 'extension' && this.options.extensionTransport) {
       // user tabs are attached on demand (tabs.select / a tab id); agent-opened tabs are attached on creation
       const transport = await this.options.extensionTransport();
-      browser = await Browser.connect(transport, { autoAttach: false, ...this.browserOptions() }).catch(async (error: unknown) => {
-        await transport.close().catch(() => undefined);
-        throw error;
-      });
+      browser = await Browser.connect(transport, { autoAttach: false, ...this.browserOptions() }).catch(
+        async (error: unknown) => {
+          await transport.close().catch(() => undefined);
+          throw error;
+        },
+      );
     } else if (this.mode === 'connect' && this.options.cdpUrl) {
       const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
       browser = await Browser.connect(await connectCri(endpoint), this.browserOptions());
     } else {
-      const chrome = await launchChrome({ headless: this.options.headless, extraFlags: this.options.extraFlags, ...(this.options.chromePath ? { env: { ...process.env, CHROME_PATH: this.options.chromePath } } : {}) });
+      const chrome = await launchChrome({
+        headless: this.options.headless,
+        extraFlags: this.options.extraFlags,
+        ...(this.options.chromePath ? { env: { ...process.env, CHROME_PATH: this.options.chromePath } } : {}),
+      });
       this.chrome = chrome;
       try {
         browser = await Browser.connect(await connectCri(chrome.wsEndpoint), this.browserOptions());
@@ -141,7 +153,13 @@ export class BrowserManager {
     this.launches++;
     this.browser = browser;
     this.versionCache = (await browser.version().catch(() => ({ product: 'unknown' }))).product;
-    await Promise.all([...this.startHooks].map((hook) => hook(browser).catch((error: unknown) => this.options.log.warn('browser.start_hook_failed', { message: (error as Error).message }))));
+    await Promise.all(
+      [...this.startHooks].map((hook) =>
+        hook(browser).catch((error: unknown) =>
+          this.options.log.warn('browser.start_hook_failed', { message: (error as Error).message }),
+        ),
+      ),
+    );
     browser.onPage((event, page) => {
       if (event !== 'removed') return;
       this.clients.forget(page.id);
@@ -149,7 +167,12 @@ export class BrowserManager {
     });
     this.clients.reset();
     this.activeTabId = browser.attachedPages()[0]?.id;
-    this.options.log.info('browser.started', { mode: this.mode, pid: this.pid, ms: Math.round(performance.now() - started), version: this.versionCache });
+    this.options.log.info('browser.started', {
+      mode: this.mode,
+      pid: this.pid,
+      ms: Math.round(performance.now() - started),
+      version: this.versionCache,
+    });
     return browser;
   }
 
@@ -285,19 +308,36 @@ export class BrowserManager {
   translate(error: unknown, page?: Page): ArgusError {
     if (error instanceof ArgusError) return error;
     if (error instanceof PageUnresponsiveError) return unresponsive(error, page);
-    if (error instanceof CommandCancelledError) return new ArgusError('cancelled', `${error.message}; nothing more was done.`, { cause: error });
+    if (error instanceof CommandCancelledError)
+      return new ArgusError('cancelled', `${error.message}; nothing more was done.`, { cause: error });
     if (error instanceof CdpTimeoutError) {
-      return new ArgusError('timeout', `${error.message}. Retry with a longer --timeout-ms; if it keeps happening, see .argus/daemon.log.`, { cause: error });
+      return new ArgusError(
+        'timeout',
+        `${error.message}. Retry with a longer --timeout-ms; if it keeps happening, see .argus/daemon.log.`,
+        { cause: error },
+      );
     }
     if (error instanceof TransportClosedError) {
       if (this.crashed || !this.running) {
-        return new ArgusError('browser_crashed', 'The browser went away during the command. It will be relaunched on your next command.', { cause: error });
+        return new ArgusError(
+          'browser_crashed',
+          'The browser went away during the command. It will be relaunched on your next command.',
+          { cause: error },
+        );
       }
-      return new ArgusError('target_closed', `Tab ${page?.id ?? ''} closed during the command. Run \`argus tabs\` to pick another.`, { cause: error });
+      return new ArgusError(
+        'target_closed',
+        `Tab ${page?.id ?? ''} closed during the command. Run \`argus tabs\` to pick another.`,
+        { cause: error },
+      );
     }
     if (error instanceof ProtocolError) {
       if (/No node|Could not find node|does not belong to the document|Cannot find context/i.test(error.message)) {
-        return new ArgusError('ref_stale', `The element is gone from the page (${error.message}). Run \`argus snapshot\` and use a new ref.`, { cause: error });
+        return new ArgusError(
+          'ref_stale',
+          `The element is gone from the page (${error.message}). Run \`argus snapshot\` and use a new ref.`,
+          { cause: error },
+        );
       }
       return new ArgusError('internal', `Chrome refused the command: ${error.message}`, { cause: error });
     }

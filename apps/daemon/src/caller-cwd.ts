@@ -30,7 +30,9 @@ export function callerCwd(raw: unknown): string | undefined {
     throw refuse(`The caller directory "${cwd.slice(0, 200)}" must be an absolute path (${CWD_HEADER} header).`);
   }
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
-    throw refuse(`The caller directory ${cwd} does not exist or is not a directory. Run the command from an existing directory.`);
+    throw refuse(
+      `The caller directory ${cwd} does not exist or is not a directory. Run the command from an existing directory.`,
+    );
   }
   return resolve(cwd);
 }

@@ -49,7 +49,10 @@ export function dialogEntry(record: DialogRecord, seq: number) {
 }
 
 /** Headers as shown: credentials redacted unless revealed. */
-export function shownHeaders(headers: Record<string, string>, reveal: boolean): { headers: Record<string, string>; redacted: boolean } {
+export function shownHeaders(
+  headers: Record<string, string>,
+  reveal: boolean,
+): { headers: Record<string, string>; redacted: boolean } {
   if (reveal) return { headers: { ...headers }, redacted: false };
   const redacted = redactHeaders(headers);
   return { headers: redacted, redacted: Object.keys(headers).some((name) => redacted[name] !== headers[name]) };

@@ -1,4 +1,16 @@
-import { type AnyCommand, ArgusError, type Authorize, type CallContext, type Handlers, NEVER_SHARED_COMMANDS, NEVER_SHARED_PREFIXES, commandByName, commandByVerb, isArgusError, manifest } from '@argus/protocol';
+import {
+  type AnyCommand,
+  ArgusError,
+  type Authorize,
+  type CallContext,
+  type Handlers,
+  NEVER_SHARED_COMMANDS,
+  NEVER_SHARED_PREFIXES,
+  commandByName,
+  commandByVerb,
+  isArgusError,
+  manifest,
+} from '@argus/protocol';
 import { authorizeToken } from '@argus/security';
 import { runAs } from './caller.js';
 import type { Logger } from './logger.js';
@@ -21,9 +33,16 @@ export function resolveShareCommands(names: readonly string[]): string[] {
   const resolved = new Set<string>();
   for (const name of names) {
     const command = commandByName(name) ?? commandByVerb(name);
-    if (!command) throw new ArgusError('invalid_input', `Unknown command "${name}" in --commands. Use CLI verbs (goto, snapshot) or contract paths (page.goto); see \`argus help\`.`);
+    if (!command)
+      throw new ArgusError(
+        'invalid_input',
+        `Unknown command "${name}" in --commands. Use CLI verbs (goto, snapshot) or contract paths (page.goto); see \`argus help\`.`,
+      );
     if (!isShareable(command)) {
-      throw new ArgusError('invalid_input', `${command.name} cannot be shared: shared tokens never get admin commands, streams, files, cookies, state or tokens. Leave it out of --commands.`);
+      throw new ArgusError(
+        'invalid_input',
+        `${command.name} cannot be shared: shared tokens never get admin commands, streams, files, cookies, state or tokens. Leave it out of --commands.`,
+      );
     }
     resolved.add(command.name);
   }
@@ -39,13 +58,21 @@ function logDenial(log: Logger, ctx: CallContext, command: string, reason: strin
 export function authorizeClient(ctx: CallContext, command: AnyCommand, input: unknown): void {
   if (ctx.owner === undefined) return;
   if (!isShareable(command)) {
-    throw new ArgusError('forbidden_scope', `${command.name} is never available to a shared token (client "${ctx.client ?? ''}").`, { details: { reason: 'command' } });
+    throw new ArgusError(
+      'forbidden_scope',
+      `${command.name} is never available to a shared token (client "${ctx.client ?? ''}").`,
+      { details: { reason: 'command' } },
+    );
   }
   const fields = (input ?? {}) as Record<string, unknown>;
   const field = FILE_FIELDS.find((name) => fields[name] !== undefined && fields[name] !== false);
   if (field) {
     const inline = command.name === 'page.screenshot' ? '; the image comes back inline (base64)' : '';
-    throw new ArgusError('path_forbidden', `A shared token cannot read or write files on the daemon's machine (--${field} given). Leave it out${inline}.`, { details: { reason: `file:${field}` } });
+    throw new ArgusError(
+      'path_forbidden',
+      `A shared token cannot read or write files on the daemon's machine (--${field} given). Leave it out${inline}.`,
+      { details: { reason: `file:${field}` } },
+    );
   }
 }
 
@@ -60,7 +87,12 @@ export function createAuthorize(log: Logger): Authorize {
       authorizeClient(ctx, command, input);
     } catch (error) {
       if (ctx.owner !== undefined && isArgusError(error)) {
-        const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.details?.needed ? 'scope' : 'command';
+        const reason =
+          typeof error.details?.reason === 'string'
+            ? error.details.reason
+            : error.details?.needed
+              ? 'scope'
+              : 'command';
         logDenial(log, ctx, command.name, reason, error.code);
       }
       throw error;
@@ -85,12 +117,14 @@ export function runAsClient(handlers: Handlers, log: Logger): Handlers {
       const handler = source[namespace]![key]!;
       wrapped[namespace]![key] = (input, ctx) => {
         if (ctx.owner === undefined) return handler(input, ctx);
-        const actual = command.name === 'page.screenshot' ? { ...(input as Record<string, unknown>), base64: true } : input;
+        const actual =
+          command.name === 'page.screenshot' ? { ...(input as Record<string, unknown>), base64: true } : input;
         return runAs({ id: ctx.owner, name: ctx.client ?? ctx.owner }, async () => {
           try {
             return await (handler(actual, ctx) as Promise<unknown>);
           } catch (error) {
-            if (isArgusError(error) && error.code === 'tab_not_found') logDenial(log, ctx, command.name, 'tab', error.code);
+            if (isArgusError(error) && error.code === 'tab_not_found')
+              logDenial(log, ctx, command.name, 'tab', error.code);
             throw error;
           }
         });

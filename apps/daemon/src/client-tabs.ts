@@ -64,7 +64,10 @@ export class ClientTabs {
     const activeId = this.actives.get(client.id);
     const active = activeId ? browser.page(activeId) : undefined;
     if (active && !active.closed) return active;
-    const own = browser.attachedPages().filter((page) => !page.closed && this.owners.get(page.id) === client.id).at(-1);
+    const own = browser
+      .attachedPages()
+      .filter((page) => !page.closed && this.owners.get(page.id) === client.id)
+      .at(-1);
     if (own) {
       this.actives.set(client.id, own.id);
       return own;
@@ -77,7 +80,10 @@ export class ClientTabs {
   /** Opens a tab for the client in its own browser context. */
   async newPage(browser: Browser, client: Caller): Promise<Page> {
     if (this.mode() === 'extension') {
-      throw new ArgusError('unsupported', 'A shared token cannot open tabs in extension mode (the tabs would be in the user\'s own browser). Switch the daemon to managed mode (`argus connect --managed`).');
+      throw new ArgusError(
+        'unsupported',
+        "A shared token cannot open tabs in extension mode (the tabs would be in the user's own browser). Switch the daemon to managed mode (`argus connect --managed`).",
+      );
     }
     let context = this.contexts.get(client.id);
     if (!context) {

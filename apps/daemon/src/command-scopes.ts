@@ -24,7 +24,8 @@ export function withCommandScopes(handlers: Handlers): Handlers {
       target[key] =
         command.kind === 'subscription'
           ? handler
-          : (input, ctx) => runInCommandScope({ signal: ctx.signal, timeoutMs: deadlineFor(input) }, async () => handler(input, ctx));
+          : (input, ctx) =>
+              runInCommandScope({ signal: ctx.signal, timeoutMs: deadlineFor(input) }, async () => handler(input, ctx));
     }
     wrapped[namespace] = target;
   }

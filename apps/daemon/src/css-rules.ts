@@ -119,7 +119,9 @@ export async function elementStyles(handle: ElementHandle, options: { userAgent:
     await session.send('DOM.enable', {});
     await session.send('CSS.enable');
     await session.send('DOM.getDocument', { depth: 0 });
-    const { nodeIds } = await session.send('DOM.pushNodesByBackendIdsToFrontend', { backendNodeIds: [handle.backendNodeId] });
+    const { nodeIds } = await session.send('DOM.pushNodesByBackendIdsToFrontend', {
+      backendNodeIds: [handle.backendNodeId],
+    });
     const nodeId = nodeIds[0];
     if (!nodeId) return { rules: [], inline: [], box: null };
     const matched = await session.send('CSS.getMatchedStylesForNode', { nodeId });
@@ -127,23 +129,42 @@ export async function elementStyles(handle: ElementHandle, options: { userAgent:
     for (const match of matched.matchedCSSRules ?? []) {
       const rule = match.rule;
       if (rule.origin === 'user-agent' && !options.userAgent) continue;
-      const selectors = match.matchingSelectors.map((index) => rule.selectorList.selectors[index]).filter((value) => value !== undefined);
-      const scores = selectors.map((value) => (value.specificity ? ([value.specificity.a, value.specificity.b, value.specificity.c] as [number, number, number]) : specificity(value.text)));
+      const selectors = match.matchingSelectors
+        .map((index) => rule.selectorList.selectors[index])
+        .filter((value) => value !== undefined);
+      const scores = selectors.map((value) =>
+        value.specificity
+          ? ([value.specificity.a, value.specificity.b, value.specificity.c] as [number, number, number])
+          : specificity(value.text),
+      );
       const best = scores.sort((x, y) => y[0] - x[0] || y[1] - x[1] || y[2] - x[2])[0] ?? [0, 0, 0];
       const sheet = rule.styleSheetId ? sheets.get(rule.styleSheetId) : undefined;
-      const line = rule.style.range ? rule.style.range.startLine + (sheet?.inline ? sheet.startLine : 0) + 1 : undefined;
+      const line = rule.style.range
+        ? rule.style.range.startLine + (sheet?.inline ? sheet.startLine : 0) + 1
+        : undefined;
       rules.push({
         selector: selectors.map((value) => value.text).join(', ') || rule.selectorList.text,
         specificity: best,
         origin: rule.origin,
         source: sheet?.url ? `${sheet.url}${line ? `:${line}` : ''}` : null,
-        media: [...(rule.media ?? []).map((media) => `@media ${media.text}`), ...(rule.containerQueries ?? []).map((query) => `@container ${query.text}`), ...(rule.supports ?? []).map((supports) => `@supports ${supports.text}`)],
+        media: [
+          ...(rule.media ?? []).map((media) => `@media ${media.text}`),
+          ...(rule.containerQueries ?? []).map((query) => `@container ${query.text}`),
+          ...(rule.supports ?? []).map((supports) => `@supports ${supports.text}`),
+        ],
         declarations: declarations(rule.style),
       });
     }
     const model = await session
       .send('DOM.getBoxModel', { backendNodeId: handle.backendNodeId })
-      .then(({ model: box }) => ({ content: quadRect(box.content), padding: quadRect(box.padding), border: quadRect(box.border), margin: quadRect(box.margin), width: box.width, height: box.height }))
+      .then(({ model: box }) => ({
+        content: quadRect(box.content),
+        padding: quadRect(box.padding),
+        border: quadRect(box.border),
+        margin: quadRect(box.margin),
+        width: box.width,
+        height: box.height,
+      }))
       .catch(() => null); // no box: display none or not rendered
     return { rules, inline: declarations(matched.inlineStyle), box: model };
   } finally {

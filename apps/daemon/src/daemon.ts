@@ -104,7 +104,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       } catch (error) {
         log.error('browser.close_failed', { message: (error as Error).message });
       }
-      await relay.close().catch((error: unknown) => log.error('relay.close_failed', { message: (error as Error).message }));
+      await relay
+        .close()
+        .catch((error: unknown) => log.error('relay.close_failed', { message: (error as Error).message }));
       await tunnel.close();
       shares.flush();
       await server?.close();
@@ -156,9 +158,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
     // then the operator's policy (domains, approvals); both refuse by throwing
     authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
-    onError: ({ path, error, stack }) => log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
+    onError: ({ path, error, stack }) =>
+      log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
   });
-  server = await startServer({ router, tokens: () => tokens, onActivity: touch, onRefused: (event, fields) => log.warn(event, fields), ...(options.port === undefined ? {} : { port: options.port }) });
+  server = await startServer({
+    router,
+    tokens: () => tokens,
+    onActivity: touch,
+    onRefused: (event, fields) => log.warn(event, fields),
+    ...(options.port === undefined ? {} : { port: options.port }),
+  });
   writeStateFile(options.stateDir, {
     port: server.port,
     pid: process.pid,
@@ -169,7 +178,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
   // a restarted daemon (idle shutdown) keeps serving its remote agents where they connected before
   if (shares.tunnel && shares.hasLive()) {
-    await tunnel.listen(shares.tunnel.host, shares.tunnel.port).catch((error: unknown) => log.warn('tunnel.reopen_failed', { ...shares.tunnel, message: (error as Error).message }));
+    await tunnel
+      .listen(shares.tunnel.host, shares.tunnel.port)
+      .catch((error: unknown) =>
+        log.warn('tunnel.reopen_failed', { ...shares.tunnel, message: (error as Error).message }),
+      );
   }
   touch();
   log.info('daemon.started', { port: server.port, pid: process.pid, workspace: options.workspace, idleTimeoutMs });

@@ -17,10 +17,21 @@ export function createDispatch(router: () => AppRouter): Dispatch {
   return async (path, input, ctx) => {
     const command = commandByName(path);
     if (!command) {
-      throw new ArgusError('invalid_input', `Unknown command "${path}". Use a contract path such as page.goto or content.text (see docs/SURFACE.md).`);
+      throw new ArgusError(
+        'invalid_input',
+        `Unknown command "${path}". Use a contract path such as page.goto or content.text (see docs/SURFACE.md).`,
+      );
     }
-    if (path.startsWith('batch.')) throw new ArgusError('invalid_input', `${path} cannot run inside a batch, chain or tab-each. Flatten the steps into one request.`);
-    if (command.kind === 'subscription') throw new ArgusError('invalid_input', `${path} is a stream; run it on its own (e.g. \`argus ${command.cli === false ? path : command.cli.verb}\`).`);
+    if (path.startsWith('batch.'))
+      throw new ArgusError(
+        'invalid_input',
+        `${path} cannot run inside a batch, chain or tab-each. Flatten the steps into one request.`,
+      );
+    if (command.kind === 'subscription')
+      throw new ArgusError(
+        'invalid_input',
+        `${path} is a stream; run it on its own (e.g. \`argus ${command.cli === false ? path : command.cli.verb}\`).`,
+      );
     return callAs(router(), path, input, ctx);
   };
 }
@@ -35,7 +46,13 @@ export function callAs(router: AppRouter, path: string, input: unknown, ctx: Cal
   const caller = router.createCaller(callerCtx, signal ? { signal } : undefined);
   // The path is a manifest path (checked by the callers); the caller mirrors the manifest.
   const procedure = (caller as unknown as Record<string, Record<string, Procedure>>)[namespace]?.[key];
-  if (!procedure) return Promise.reject(new ArgusError('invalid_input', `Unknown command "${path}". Use a contract path such as page.goto (see docs/SURFACE.md).`));
+  if (!procedure)
+    return Promise.reject(
+      new ArgusError(
+        'invalid_input',
+        `Unknown command "${path}". Use a contract path such as page.goto (see docs/SURFACE.md).`,
+      ),
+    );
   return procedure(input);
 }
 

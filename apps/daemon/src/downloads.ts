@@ -69,7 +69,11 @@ export class DownloadTracker {
       } else if (event.state === 'canceled') record.state = 'canceled';
       this.wake();
     });
-    await root.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: this.dir, eventsEnabled: true });
+    await root.send('Browser.setDownloadBehavior', {
+      behavior: 'allowAndName',
+      downloadPath: this.dir,
+      eventsEnabled: true,
+    });
   }
 
   /** Moves Chrome's guid-named file to the suggested name (never overwriting another file). */
@@ -93,7 +97,11 @@ export class DownloadTracker {
    * file is first copied into a temp file opened without following links beside the target (the
    * downloads dir may be on another filesystem), then put in place by link or rename.
    */
-  async moveTo(record: DownloadRecord, target: string, options: { overwrite: boolean; policy: PathPolicy }): Promise<void> {
+  async moveTo(
+    record: DownloadRecord,
+    target: string,
+    options: { overwrite: boolean; policy: PathPolicy },
+  ): Promise<void> {
     if (!record.path) return;
     const isDir = existsSync(target) && statSync(target).isDirectory();
     let dest = target;
@@ -135,13 +143,22 @@ export class DownloadTracker {
           resolve(chosen);
         } else if (chosen.state === 'canceled') {
           cleanup();
-          reject(new ArgusError('navigation_failed', `The download of ${chosen.url} was cancelled by the browser.`, { details: { id: chosen.id } }));
+          reject(
+            new ArgusError('navigation_failed', `The download of ${chosen.url} was cancelled by the browser.`, {
+              details: { id: chosen.id },
+            }),
+          );
         }
       };
       const timer = setTimeout(() => {
         cleanup();
         const progress = chosen ? ` (${chosen.bytes} of ${chosen.totalBytes || '?'} bytes so far)` : ' (none started)';
-        reject(new ArgusError('timeout', `${what} did not finish within ${timeoutMs} ms${progress}. Retry with a longer --timeout-ms, or check \`argus downloads\`.`));
+        reject(
+          new ArgusError(
+            'timeout',
+            `${what} did not finish within ${timeoutMs} ms${progress}. Retry with a longer --timeout-ms, or check \`argus downloads\`.`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(check);
       check();

@@ -25,14 +25,11 @@ export async function* eventStream<T>(options: {
     notify();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
-  const stop = options.start(
-    (item) => {
-      queue.push(item);
-      if (queue.length > maxQueued) queue.shift();
-      notify();
-    },
-    onAbort,
-  );
+  const stop = options.start((item) => {
+    queue.push(item);
+    if (queue.length > maxQueued) queue.shift();
+    notify();
+  }, onAbort);
   try {
     for (;;) {
       while (queue.length > 0 && !signal?.aborted) yield queue.shift() as T;

@@ -22,7 +22,9 @@ export async function guardFileUrls(browser: Browser, access: Access, log: Logge
       return;
     }
     log.warn('file_url.blocked', { url: event.request.url, resourceType: event.resourceType, reason: refusal });
-    void root.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'AccessDenied' }).catch(() => undefined);
+    void root
+      .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'AccessDenied' })
+      .catch(() => undefined);
   });
   await root.send('Fetch.enable', { patterns: [{ urlPattern: 'file:*' }] });
 }
@@ -35,8 +37,12 @@ export function assertPageAllowed(page: Page, access: Access): void {
   for (const frame of page.frames.all()) {
     const refusal = access.browserRefusal(frame.url);
     if (refusal === undefined) continue;
-    throw new ArgusError('url_forbidden', `Tab ${page.id} shows ${frame.url}, which is ${refusal}; its content is not returned. Navigate the tab elsewhere (\`argus goto <url>\`) or close it.`, {
-      details: { url: frame.url, tab: page.id },
-    });
+    throw new ArgusError(
+      'url_forbidden',
+      `Tab ${page.id} shows ${frame.url}, which is ${refusal}; its content is not returned. Navigate the tab elsewhere (\`argus goto <url>\`) or close it.`,
+      {
+        details: { url: frame.url, tab: page.id },
+      },
+    );
   }
 }

@@ -27,7 +27,8 @@ export class FrameScopedEngine extends SnapshotEngine {
 
   override async resolve(target: string): Promise<ElementHandle> {
     const frameId = this.selectedFrame();
-    if (!frameId || typeof target !== 'string' || parseRef(target) || parseLocator(target)) return super.resolve(target);
+    if (!frameId || typeof target !== 'string' || parseRef(target) || parseLocator(target))
+      return super.resolve(target);
     return resolveInFrame(this.page, frameId, target.trim());
   }
 
@@ -44,15 +45,23 @@ export function frameSession(page: Page, frameId: string): Session {
 }
 
 /** The session and isolated world of a frame, or a clear error when it went away. */
-export async function frameWorld(page: Page, frameId: string, world: 'isolated' | 'main' = 'isolated'): Promise<{ session: Session; contextId: number }> {
+export async function frameWorld(
+  page: Page,
+  frameId: string,
+  world: 'isolated' | 'main' = 'isolated',
+): Promise<{ session: Session; contextId: number }> {
   const session = frameSession(page, frameId);
-  const contextId = world === 'main' ? page.frames.mainWorld(frameId) : await page.frames.isolatedWorld(frameId).catch(() => undefined);
+  const contextId =
+    world === 'main' ? page.frames.mainWorld(frameId) : await page.frames.isolatedWorld(frameId).catch(() => undefined);
   if (contextId === undefined) throw frameGone(frameId);
   return { session, contextId };
 }
 
 function frameGone(frameId: string): ArgusError {
-  return new ArgusError('element_not_found', `The selected frame ${frameId} has no document right now (it was removed or is loading). Run \`argus frame main\` or select it again.`);
+  return new ArgusError(
+    'element_not_found',
+    `The selected frame ${frameId} has no document right now (it was removed or is loading). Run \`argus frame main\` or select it again.`,
+  );
 }
 
 async function resolveInFrame(page: Page, frameId: string, selector: string): Promise<ElementHandle> {
@@ -65,9 +74,13 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
   });
   if (exceptionDetails) throw badTargetError(selector);
   if (!result.objectId || result.subtype === 'null') {
-    throw new ArgusError('element_not_found', `No element matches "${selector}" in the selected frame. Run \`argus frame main\` to search the top document, or fix the selector.`, {
-      details: { selector, frameId },
-    });
+    throw new ArgusError(
+      'element_not_found',
+      `No element matches "${selector}" in the selected frame. Run \`argus frame main\` to search the top document, or fix the selector.`,
+      {
+        details: { selector, frameId },
+      },
+    );
   }
   const [{ node }, label] = await Promise.all([
     session.send('DOM.describeNode', { objectId: result.objectId }),
@@ -80,12 +93,18 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
 }
 
 /** With a frame selected (`argus frame`), a whole-page read is of that frame's document: its root as the target. */
-export function selectedFrameRoot(manager: { selectedFrame(page: Page): string | undefined }, page: Page): 'html' | undefined {
+export function selectedFrameRoot(
+  manager: { selectedFrame(page: Page): string | undefined },
+  page: Page,
+): 'html' | undefined {
   return manager.selectedFrame(page) ? 'html' : undefined;
 }
 
 /** Where page-level evaluation runs: the selected frame's main world, or `{}` for the main frame. */
-export async function frameEvalTarget(manager: { selectedFrame(page: Page): string | undefined }, page: Page): Promise<{ session?: Session; contextId?: number }> {
+export async function frameEvalTarget(
+  manager: { selectedFrame(page: Page): string | undefined },
+  page: Page,
+): Promise<{ session?: Session; contextId?: number }> {
   const frameId = manager.selectedFrame(page);
   return frameId ? frameWorld(page, frameId, 'main') : {};
 }

@@ -32,7 +32,13 @@ describe('Logger (pino, asynchronous file destination)', () => {
     const written = lines(file);
     expect(written).toHaveLength(503);
     expect(written.slice(0, 500).map((line) => line.index)).toEqual([...Array(500).keys()]);
-    expect(written[500]).toEqual({ level: 'warn', time: expect.any(String), event: 'command.failed', path: 'page.goto', code: 'timeout' });
+    expect(written[500]).toEqual({
+      level: 'warn',
+      time: expect.any(String),
+      event: 'command.failed',
+      path: 'page.goto',
+      code: 'timeout',
+    });
     expect(Date.parse(String(written[500]?.time))).not.toBeNaN();
     expect(written.slice(501).map((line) => [line.level, line.event])).toEqual([
       ['error', 'boom'],

@@ -44,20 +44,34 @@ export function outputTarget(
     return { path: join(services.stateDir, 'captures', generated), policy: undefined, overwrite: true };
   }
   if (!hasScope(ctx.scopes, 'write')) {
-    throw new ArgusError('forbidden_scope', `Writing a file to a path you choose (${given}) needs the write scope; this token has ${ctx.scopes.join(', ') || 'none'}. Leave the path out to capture into the state dir, or use --base64.`);
+    throw new ArgusError(
+      'forbidden_scope',
+      `Writing a file to a path you choose (${given}) needs the write scope; this token has ${ctx.scopes.join(', ') || 'none'}. Leave the path out to capture into the state dir, or use --base64.`,
+    );
   }
   const policy = services.access.paths(ctx);
   let path = confinePath(given, policy);
   if (/[\\/]$/.test(given) || isDirectory(path)) path = confinePath(join(path, generated), policy);
   // early and friendly; the write itself refuses an existing file again, race-free
-  if (!name.overwrite && existsSync(path)) throw new ArgusError('file_exists', `${path} exists. Pass --overwrite to replace it, or choose another name.`, { details: { path } });
+  if (!name.overwrite && existsSync(path))
+    throw new ArgusError('file_exists', `${path} exists. Pass --overwrite to replace it, or choose another name.`, {
+      details: { path },
+    });
   return { path, policy, overwrite: name.overwrite };
 }
 
 export function writeTarget(target: OutputTarget, data: string | Uint8Array, mode?: number): Promise<void> {
-  return writeOutput(target.path, data, { overwrite: target.overwrite, ...(target.policy ? { policy: target.policy } : {}), ...(mode === undefined ? {} : { mode }) });
+  return writeOutput(target.path, data, {
+    overwrite: target.overwrite,
+    ...(target.policy ? { policy: target.policy } : {}),
+    ...(mode === undefined ? {} : { mode }),
+  });
 }
 
 export function openTarget(target: OutputTarget, mode?: number): Promise<PendingOutput> {
-  return openOutput(target.path, { overwrite: target.overwrite, ...(target.policy ? { policy: target.policy } : {}), ...(mode === undefined ? {} : { mode }) });
+  return openOutput(target.path, {
+    overwrite: target.overwrite,
+    ...(target.policy ? { policy: target.policy } : {}),
+    ...(mode === undefined ? {} : { mode }),
+  });
 }

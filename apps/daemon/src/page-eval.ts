@@ -6,7 +6,13 @@ import type { ElementHandle, SnapshotEngine } from '@argus/snapshot';
  * Runs a self-contained page function in Argus's isolated world of the main frame (page scripts
  * cannot tamper with it), with `this` bound to `document`, or to the element `within` names.
  */
-export async function runInPage<T>(page: Page, engine: SnapshotEngine, within: string | undefined, fn: string, args: unknown[] = []): Promise<T> {
+export async function runInPage<T>(
+  page: Page,
+  engine: SnapshotEngine,
+  within: string | undefined,
+  fn: string,
+  args: unknown[] = [],
+): Promise<T> {
   if (within !== undefined && within.trim()) {
     const handle = await engine.resolve(within);
     return page.callOn<T>(handle.objectId, fn, args, handle.session);
@@ -25,6 +31,8 @@ export async function isolatedContext(page: Page): Promise<number> {
     return await page.frames.isolatedWorld(page.mainFrameId);
   } catch (error) {
     if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
-    throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.', { cause: error });
+    throw new ArgusError('target_closed', 'The page has no document right now. Retry after it loads.', {
+      cause: error,
+    });
   }
 }

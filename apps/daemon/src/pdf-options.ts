@@ -18,11 +18,18 @@ export interface Margins {
 
 /** `"1cm"`, `"10mm 20mm"`, `"1in,0.5in,1in,0.5in"` -> inches, following the CSS `margin` shorthand. */
 export function parseMargins(text: string): Margins {
-  const parts = text.trim().split(/[\s,]+/).filter(Boolean);
+  const parts = text
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   const bad = () =>
-    new ArgusError('invalid_input', `--margins "${text}" is not 1-4 CSS lengths. Use e.g. "1cm", "10mm 20mm" or "0.5in 1in 0.5in 1in" (units: in, cm, mm, pt, pc, px).`, {
-      details: { margins: text },
-    });
+    new ArgusError(
+      'invalid_input',
+      `--margins "${text}" is not 1-4 CSS lengths. Use e.g. "1cm", "10mm 20mm" or "0.5in 1in 0.5in 1in" (units: in, cm, mm, pt, pc, px).`,
+      {
+        details: { margins: text },
+      },
+    );
   if (parts.length < 1 || parts.length > 4) throw bad();
   const inches = parts.map((part) => {
     const match = /^(\d+(?:\.\d+)?|\.\d+)(in|cm|mm|q|pt|pc|px)?$/i.exec(part);

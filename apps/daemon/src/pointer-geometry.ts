@@ -16,9 +16,15 @@ export function parsePoint(value: string): Point | undefined {
 }
 
 /** Centre of an element in viewport coordinates, after scrolling it into view. */
-export async function viewportCenter(engine: SnapshotEngine, page: Page, target: string, timeoutMs: number): Promise<Point> {
+export async function viewportCenter(
+  engine: SnapshotEngine,
+  page: Page,
+  target: string,
+  timeoutMs: number,
+): Promise<Point> {
   const box = await elementBox(engine, target, { timeoutMs });
-  if (box.width <= 0 || box.height <= 0) throw new ArgusError('element_not_interactable', `${target} has no size on screen. Pick a visible element.`);
+  if (box.width <= 0 || box.height <= 0)
+    throw new ArgusError('element_not_interactable', `${target} has no size on screen. Pick a visible element.`);
   const { cssVisualViewport } = await page.session.send('Page.getLayoutMetrics');
   return { x: box.x - cssVisualViewport.pageX + box.width / 2, y: box.y - cssVisualViewport.pageY + box.height / 2 };
 }

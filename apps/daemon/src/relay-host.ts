@@ -61,7 +61,8 @@ export class RelayHost {
   }
 
   private async settle(requestedPort: number | undefined): Promise<RelayServer> {
-    if (this.closed) throw new ArgusError('browser_not_found', 'The daemon is stopping; the extension relay is closed.');
+    if (this.closed)
+      throw new ArgusError('browser_not_found', 'The daemon is stopping; the extension relay is closed.');
     const wanted = requestedPort ?? this.requestedPort ?? this.options.port();
     const current = this.server;
     // 0 means "any free port": whatever the relay already listens on will do
@@ -147,11 +148,25 @@ export class RelayHost {
   view(): ExtensionStateView {
     const server = this.server;
     if (!server) {
-      return { state: 'relay_stopped', relayUrl: null, connected: false, paired: false, nodeId: null, extensionVersion: null, tabs: 0, pendingPairings: 0, lastError: null };
+      return {
+        state: 'relay_stopped',
+        relayUrl: null,
+        connected: false,
+        paired: false,
+        nodeId: null,
+        extensionVersion: null,
+        tabs: 0,
+        pendingPairings: 0,
+        lastError: null,
+      };
     }
     const status: RelayStatus = server.status();
     return {
-      state: status.extensionConnected ? 'connected' : status.pendingPairings > 0 ? 'waiting_for_pair_approval' : 'waiting_for_extension',
+      state: status.extensionConnected
+        ? 'connected'
+        : status.pendingPairings > 0
+          ? 'waiting_for_pair_approval'
+          : 'waiting_for_extension',
       relayUrl: status.url,
       connected: status.extensionConnected,
       paired: status.paired,

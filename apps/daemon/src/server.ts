@@ -32,14 +32,19 @@ export interface RunningServer {
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 function unauthorized(): TRPCError {
-  const cause = new ArgusError('unauthorized', 'Missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.');
+  const cause = new ArgusError(
+    'unauthorized',
+    'Missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.',
+  );
   return new TRPCError({ code: 'UNAUTHORIZED', message: cause.message, cause });
 }
 
 /** Answers a refused upgrade on the raw socket before any WebSocket frame can be read. */
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
-  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
   socket.destroy();
 }
 
@@ -50,7 +55,19 @@ function withName(ctx: CallContext, raw: unknown): CallContext {
 }
 
 function statusText(status: number): string {
-  return ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large' } as Record<number, string>)[status] ?? 'Error';
+  return (
+    (
+      {
+        400: 'Bad Request',
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'Not Found',
+        421: 'Misdirected Request',
+        429: 'Too Many Requests',
+        431: 'Request Header Fields Too Large',
+      } as Record<number, string>
+    )[status] ?? 'Error'
+  );
 }
 
 /**
@@ -66,10 +83,25 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const argus = tooLarge
-    ? { code: 'payload_too_large', message: 'The request line and headers exceed 16 KB: a query input this large does not fit in a URL. Send less (shorter text, fewer items), or use the mutation form of the command.' }
-    : { code: 'invalid_input', message: `The daemon could not parse the HTTP request (${error.code ?? 'malformed'}). Use the Argus client or CLI.` };
-  const body = JSON.stringify({ error: { message: argus.message, code: tooLarge ? -32600 : -32700, data: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'PARSE_ERROR', httpStatus: status, argus } } });
-  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    ? {
+        code: 'payload_too_large',
+        message:
+          'The request line and headers exceed 16 KB: a query input this large does not fit in a URL. Send less (shorter text, fewer items), or use the mutation form of the command.',
+      }
+    : {
+        code: 'invalid_input',
+        message: `The daemon could not parse the HTTP request (${error.code ?? 'malformed'}). Use the Argus client or CLI.`,
+      };
+  const body = JSON.stringify({
+    error: {
+      message: argus.message,
+      code: tooLarge ? -32600 : -32700,
+      data: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'PARSE_ERROR', httpStatus: status, argus },
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -95,7 +127,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     router: options.router,
     basePath: '/trpc/',
     maxBodySize: MAX_MESSAGE_BYTES,
-    createContext: ({ req }): CallContext => withName({ ...contextFor(req), cwd: callerCwd(req.headers[CWD_HEADER]) }, req.headers[CLIENT_HEADER]),
+    createContext: ({ req }): CallContext =>
+      withName({ ...contextFor(req), cwd: callerCwd(req.headers[CWD_HEADER]) }, req.headers[CLIENT_HEADER]),
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
@@ -104,7 +137,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!auth.ok && auth.reason !== 'unauthorized') {
       // a browser page (Origin) or a rebound host name: refused before anything else, body unread
       refused('http.refused', { reason: auth.reason, path: url.split('?')[0] });
-      res.writeHead(auth.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: auth.message }));
+      res
+        .writeHead(auth.status, { 'content-type': 'application/json', connection: 'close' })
+        .end(JSON.stringify({ error: auth.message }));
       return;
     }
     if (url === '/health') {
@@ -144,7 +179,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const release = perToken.acquire(auth.tokenId);
     if (!release) {
       refused('ws.refused', { reason: 'too_many_sockets', tokenId: auth.tokenId });
-      return refuseUpgrade(socket, 429, `Too many open WebSockets for this token (${perToken.count(auth.tokenId)}); close some first.`);
+      return refuseUpgrade(
+        socket,
+        429,
+        `Too many open WebSockets for this token (${perToken.count(auth.tokenId)}); close some first.`,
+      );
     }
     options.onActivity();
     granted.set(req, auth.grant);
@@ -160,7 +199,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       options.onActivity();
       // the caller's directory rides in the upgrade URL (`?cwd=`, URI-encoded): it is not a secret
       const url = req.url ?? '';
-      return withName({ ...contextFor(req), cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(url)?.[1]) }, /[?&]client=([^&]*)/.exec(url)?.[1]);
+      return withName(
+        { ...contextFor(req), cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(url)?.[1]) },
+        /[?&]client=([^&]*)/.exec(url)?.[1],
+      );
     },
   });
   await new Promise<void>((resolve, reject) => {

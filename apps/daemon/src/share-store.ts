@@ -24,7 +24,9 @@ interface SharesFile {
   tokens: SharedToken[];
 }
 
-export type ShareCheck = { ok: true; token: SharedToken } | { ok: false; reason: 'missing' | 'unknown' | 'expired'; id: string | null };
+export type ShareCheck =
+  | { ok: true; token: SharedToken }
+  | { ok: false; reason: 'missing' | 'unknown' | 'expired'; id: string | null };
 
 /** Most shared tokens kept; the oldest expired ones are dropped first when minting. */
 const MAX_SHARES = 256;
@@ -41,7 +43,10 @@ export class ShareStore {
   private data: SharesFile;
   private flushTimer: NodeJS.Timeout | undefined;
 
-  constructor(stateDir: string, private readonly now: () => number = Date.now) {
+  constructor(
+    stateDir: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.file = join(stateDir, SHARES_FILE);
     this.data = this.load();
   }
@@ -49,7 +54,8 @@ export class ShareStore {
   private load(): SharesFile {
     try {
       const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<SharesFile>;
-      if (parsed.version === 1 && Array.isArray(parsed.tokens)) return { version: 1, tunnel: parsed.tunnel ?? null, tokens: parsed.tokens };
+      if (parsed.version === 1 && Array.isArray(parsed.tokens))
+        return { version: 1, tunnel: parsed.tunnel ?? null, tokens: parsed.tokens };
     } catch {
       // no file yet (or unreadable): start empty
     }
@@ -88,8 +94,14 @@ export class ShareStore {
   }
 
   /** Mints a token; undefined when MAX_SHARES live tokens exist already (expired ones are dropped to make room). */
-  mint(grant: { name: string; scope: 'read' | 'write'; commands: string[]; ttlMs: number }): { secret: string; token: SharedToken } | undefined {
-    if (this.data.tokens.length >= MAX_SHARES) this.data.tokens = this.data.tokens.filter((token) => !this.isExpired(token));
+  mint(grant: {
+    name: string;
+    scope: 'read' | 'write';
+    commands: string[];
+    ttlMs: number;
+  }): { secret: string; token: SharedToken } | undefined {
+    if (this.data.tokens.length >= MAX_SHARES)
+      this.data.tokens = this.data.tokens.filter((token) => !this.isExpired(token));
     if (this.data.tokens.length >= MAX_SHARES) return undefined;
     const secret = generateToken();
     const created = this.now();

@@ -2,7 +2,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { join } from 'node:path';
 import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
 
-
 /** Creates the state dir (0700) with a .gitignore so nothing in it is ever committed. */
 export function prepareStateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });

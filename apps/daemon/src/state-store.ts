@@ -27,7 +27,12 @@ export interface SavedState {
   tabs: string[];
 }
 
-const SAME_SITE: Record<string, CookieParam['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None', no_restriction: 'None' };
+const SAME_SITE: Record<string, CookieParam['sameSite']> = {
+  strict: 'Strict',
+  lax: 'Lax',
+  none: 'None',
+  no_restriction: 'None',
+};
 
 /**
  * Accepts a CDP cookie (Network.Cookie), a browser-extension export (`expirationDate`,
@@ -48,7 +53,12 @@ export function normaliseCookie(entry: unknown): CookieParam | string {
   const sameSite = typeof raw.sameSite === 'string' ? SAME_SITE[raw.sameSite.toLowerCase()] : undefined;
   if (sameSite) cookie.sameSite = sameSite;
   if (sameSite === 'None' && !cookie.secure) return `cookie ${raw.name}: SameSite=None needs "secure": true`;
-  const expires = typeof raw.expires === 'number' ? raw.expires : typeof raw.expirationDate === 'number' ? raw.expirationDate : undefined;
+  const expires =
+    typeof raw.expires === 'number'
+      ? raw.expires
+      : typeof raw.expirationDate === 'number'
+        ? raw.expirationDate
+        : undefined;
   if (expires !== undefined && expires > 0 && raw.session !== true) cookie.expires = expires;
   return cookie;
 }
@@ -79,7 +89,11 @@ const WRITE_STORAGE = `(items) => { for (const [key, value] of Object.entries(it
  * Writes each origin's items through a page of that origin: an open tab when there is one, else a
  * temporary tab whose requests are answered with an empty page (Fetch), so nothing reaches the site.
  */
-export async function restoreLocalStorage(browser: Browser, origins: OriginStorage[], warnings: string[]): Promise<number> {
+export async function restoreLocalStorage(
+  browser: Browser,
+  origins: OriginStorage[],
+  warnings: string[],
+): Promise<number> {
   let restored = 0;
   for (const { origin, items } of origins) {
     if (!Object.keys(items).length) continue;

@@ -11,7 +11,10 @@ export class TabQueues {
     const previous = this.tails.get(key) ?? Promise.resolve();
     // a command whose caller went away while it waited its turn never runs
     const signal = currentCommandScope()?.signal;
-    const start = () => (signal?.aborted ? Promise.reject(new CommandCancelledError('The command was cancelled before it ran: its caller went away')) : task());
+    const start = () =>
+      signal?.aborted
+        ? Promise.reject(new CommandCancelledError('The command was cancelled before it ran: its caller went away'))
+        : task();
     const next = previous.then(start, start);
     const tail = next.catch(() => undefined);
     this.tails.set(key, tail);

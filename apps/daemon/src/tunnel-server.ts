@@ -42,8 +42,9 @@ function contextFor(token: SharedToken): CallContext {
 }
 
 function refusal(check: Exclude<ShareCheck, { ok: true }>, expiresAt?: string): string {
-  if (check.reason === 'expired') return `This shared token expired${expiresAt ? ` at ${expiresAt}` : ''}. Ask the operator for a new one (\`argus share\`).`;
-  return 'Missing or wrong bearer token. The tunnel accepts only tokens minted with `argus share` (never the daemon\'s own token); a revoked token stops working at once.';
+  if (check.reason === 'expired')
+    return `This shared token expired${expiresAt ? ` at ${expiresAt}` : ''}. Ask the operator for a new one (\`argus share\`).`;
+  return "Missing or wrong bearer token. The tunnel accepts only tokens minted with `argus share` (never the daemon's own token); a revoked token stops working at once.";
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -104,12 +105,23 @@ export class Tunnel {
   }
 
   /** Checks the bearer token of a request; every refusal is logged. */
-  private async authenticate(req: IncomingMessage, path: string): Promise<{ ok: true; token: SharedToken } | { ok: false; message: string }> {
+  private async authenticate(
+    req: IncomingMessage,
+    path: string,
+  ): Promise<{ ok: true; token: SharedToken } | { ok: false; message: string }> {
     const check = this.options.shares.check(bearerToken(req.headers.authorization));
     if (check.ok) return check;
-    const expiresAt = check.reason === 'expired' ? this.options.shares.list().find((token) => token.id === check.id)?.expiresAt : undefined;
+    const expiresAt =
+      check.reason === 'expired'
+        ? this.options.shares.list().find((token) => token.id === check.id)?.expiresAt
+        : undefined;
     // check.id: a prefix of the presented token's sha256, never the token
-    this.options.log.warn('tunnel.denied', { reason: check.reason, token: check.id, path, remote: req.socket.remoteAddress });
+    this.options.log.warn('tunnel.denied', {
+      reason: check.reason,
+      token: check.id,
+      path,
+      remote: req.socket.remoteAddress,
+    });
     if (check.reason === 'expired' && check.id) await this.options.onExpired?.(check.id).catch(() => undefined);
     return { ok: false, message: refusal(check, expiresAt) };
   }
@@ -118,16 +130,34 @@ export class Tunnel {
     this.options.onActivity();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/health') return json(res, 200, { ok: true });
-    if (req.headers.origin !== undefined) return json(res, 403, { error: { code: 'forbidden', message: 'Cross-origin requests are refused: browsers may not call the Argus tunnel.' } });
+    if (req.headers.origin !== undefined)
+      return json(res, 403, {
+        error: {
+          code: 'forbidden',
+          message: 'Cross-origin requests are refused: browsers may not call the Argus tunnel.',
+        },
+      });
     // DNS rebinding: on loopback, only loopback names (any port: an SSH tunnel's far end has its own)
     if (this.running && isLoopbackHostname(this.running.host) && !isLoopbackHostHeader(req.headers.host, 'any')) {
-      return json(res, 421, { error: { code: 'forbidden', message: 'Host must be a loopback name (127.0.0.1, localhost, [::1]).' } });
+      return json(res, 421, {
+        error: { code: 'forbidden', message: 'Host must be a loopback name (127.0.0.1, localhost, [::1]).' },
+      });
     }
     if (path.startsWith('/trpc/')) return this.trpc(req, res);
-    if (path !== '/mcp') return json(res, 404, { error: { code: 'not_found', message: 'The tunnel serves /trpc and /mcp.' } });
+    if (path !== '/mcp')
+      return json(res, 404, { error: { code: 'not_found', message: 'The tunnel serves /trpc and /mcp.' } });
     const check = await this.authenticate(req, path);
-    if (!check.ok) return json(res, 401, { error: { code: 'unauthorized', message: check.message } }, { 'www-authenticate': 'Bearer' });
-    if (!this.options.mcp) return json(res, 404, { error: { code: 'unsupported', message: 'This daemon was started without the MCP endpoint; use tRPC at /trpc.' } });
+    if (!check.ok)
+      return json(
+        res,
+        401,
+        { error: { code: 'unauthorized', message: check.message } },
+        { 'www-authenticate': 'Bearer' },
+      );
+    if (!this.options.mcp)
+      return json(res, 404, {
+        error: { code: 'unsupported', message: 'This daemon was started without the MCP endpoint; use tRPC at /trpc.' },
+      });
     const ctx = contextFor(check.token);
     const session: TunnelSession = {
       name: check.token.name,
@@ -137,7 +167,8 @@ export class Tunnel {
     };
     await this.options.mcp.handle(req, res, session).catch((error: unknown) => {
       this.options.log.error('tunnel.mcp_failed', { message: (error as Error).message });
-      if (!res.headersSent) json(res, 500, { error: { code: 'internal', message: 'The MCP endpoint failed; see the daemon log.' } });
+      if (!res.headersSent)
+        json(res, 500, { error: { code: 'internal', message: 'The MCP endpoint failed; see the daemon log.' } });
     });
   }
 

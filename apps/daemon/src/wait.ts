@@ -8,12 +8,22 @@ type WaitInput = ParsedInputOf<Manifest['page']['wait']>;
 /** In-page test: the element is connected and visible. */
 const VISIBLE = `((el) => !!el && el.isConnected && (typeof el.checkVisibility === 'function' ? el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true }) : el.getClientRects().length > 0))`;
 
-export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInput, downloads?: DownloadTracker): Promise<{ waitedMs: number; matched: string }> {
+export async function waitFor(
+  page: Page,
+  engine: SnapshotEngine,
+  input: WaitInput,
+  downloads?: DownloadTracker,
+): Promise<{ waitedMs: number; matched: string }> {
   const started = performance.now();
   const done = (matched: string) => ({ waitedMs: Math.round(performance.now() - started), matched });
-  const modes = [input.selector, input.text, input.load, input.idle, input.ms, input.download].filter((value) => value !== undefined && value !== false);
+  const modes = [input.selector, input.text, input.load, input.idle, input.ms, input.download].filter(
+    (value) => value !== undefined && value !== false,
+  );
   if (modes.length !== 1) {
-    throw new ArgusError('invalid_input', 'Give exactly one thing to wait for: a selector, --text, --load, --idle, --download or --ms. Example: `argus wait "#results"`.');
+    throw new ArgusError(
+      'invalid_input',
+      'Give exactly one thing to wait for: a selector, --text, --load, --idle, --download or --ms. Example: `argus wait "#results"`.',
+    );
   }
   if (input.download) {
     if (!downloads) throw new ArgusError('unsupported', 'Downloads are not tracked in this daemon.');
@@ -42,14 +52,22 @@ export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInp
   if (input.selector && parseRef(input.selector)) {
     // a ref exists already or fails fast; wait until it is visible
     const element = await engine.resolve(input.selector);
-    const ok = await page.callOn<boolean>(element.objectId, `function () { const el = this; return ${untilInPage(`${VISIBLE}(el)`, input.timeoutMs)}; }`, [], element.session);
+    const ok = await page.callOn<boolean>(
+      element.objectId,
+      `function () { const el = this; return ${untilInPage(`${VISIBLE}(el)`, input.timeoutMs)}; }`,
+      [],
+      element.session,
+    );
     if (!ok) throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`);
     return done(input.selector);
   }
   const locator = input.selector ? parseLocator(input.selector) : undefined;
   if (locator) {
     if (!(await engine.waitForLocator(locator, input.timeoutMs))) {
-      throw new ArgusError('timeout', `No visible element matched ${describeLocator(locator)} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`);
+      throw new ArgusError(
+        'timeout',
+        `No visible element matched ${describeLocator(locator)} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`,
+      );
     }
     return done(describeLocator(locator));
   }
@@ -62,10 +80,16 @@ export async function waitFor(page: Page, engine: SnapshotEngine, input: WaitInp
       throw new ArgusError('invalid_input', `"${needle}" is not a valid CSS selector.`);
     }
   }
-  const test = mode === 'selector' ? `${VISIBLE}(document.querySelector(${JSON.stringify(needle)}))` : `(document.body?.innerText ?? '').includes(${JSON.stringify(needle)})`;
+  const test =
+    mode === 'selector'
+      ? `${VISIBLE}(document.querySelector(${JSON.stringify(needle)}))`
+      : `(document.body?.innerText ?? '').includes(${JSON.stringify(needle)})`;
   const ok = await page.evaluate<boolean>(untilInPage(test, input.timeoutMs));
   if (!ok) {
-    throw new ArgusError('timeout', `${mode === 'selector' ? `No visible element matched ${needle}` : `The text "${needle}" did not appear`} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`);
+    throw new ArgusError(
+      'timeout',
+      `${mode === 'selector' ? `No visible element matched ${needle}` : `The text "${needle}" did not appear`} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`,
+    );
   }
   return done(mode === 'selector' ? needle : `text "${needle}"`);
 }

@@ -4,7 +4,8 @@ import { refOf, useHarness } from './harness.js';
 const h = useHarness();
 
 /** The id of the element a target resolves to, read in the page. */
-const idOf = async (target: string): Promise<unknown> => (await h.client.page.eval.mutate({ js: 'el.closest("[id]").id', target })).value;
+const idOf = async (target: string): Promise<unknown> =>
+  (await h.client.page.eval.mutate({ js: 'el.closest("[id]").id', target })).value;
 
 /**
  * Issue 12 §8: an action returns the snapshot diff it caused (`diff: true`) and a stable locator for

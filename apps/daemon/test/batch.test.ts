@@ -49,7 +49,11 @@ describe('chain', () => {
   });
 
   it('refuses an empty or oversize chain before running anything', async () => {
-    const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: ArgusError) => error.code);
+    const codeOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'ok',
+        (error: ArgusError) => error.code,
+      );
     expect(await codeOf(h.client.batch.chain.mutate({ steps: [] }))).toBe('invalid_input');
     const many = Array.from({ length: 51 }, () => ({ command: 'page.url', input: {} }));
     expect(await codeOf(h.client.batch.chain.mutate({ steps: many }))).toBe('invalid_input');
@@ -71,7 +75,12 @@ describe('batch', () => {
     });
     expect(result.results.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(result.results.map((r) => r.ok)).toEqual([true, false, false, false, false, false, true]);
-    expect(result.results.slice(2, 6).map((r) => r.error?.code)).toEqual(['invalid_input', 'invalid_input', 'invalid_input', 'invalid_input']);
+    expect(result.results.slice(2, 6).map((r) => r.error?.code)).toEqual([
+      'invalid_input',
+      'invalid_input',
+      'invalid_input',
+      'invalid_input',
+    ]);
     expect(result.results[6]?.output).toMatchObject({ title: 'Sign up' });
     expect(result).toMatchObject({ succeeded: 2, failed: 5 });
   });
@@ -87,7 +96,9 @@ describe('batch', () => {
       ],
     });
     expect(result.results.map((r) => r.error?.code ?? 'ok')).toEqual(['ok', 'forbidden_scope', 'forbidden_scope']);
-    const chain = await reader.client.batch.chain.mutate({ steps: [{ command: 'page.goto', input: { url: h.server.urlFor('/form.html') } }] });
+    const chain = await reader.client.batch.chain.mutate({
+      steps: [{ command: 'page.goto', input: { url: h.server.urlFor('/form.html') } }],
+    });
     expect(chain.results[0]?.error?.code).toBe('forbidden_scope');
     reader.close();
   });
@@ -99,8 +110,14 @@ describe('batch', () => {
     // would give up after 5 s and read "alone"
     const result = await h.client.batch.run.mutate({
       commands: [
-        { command: 'page.goto', input: { tab: first, url: h.server.urlFor('/barrier?name=batch-tabs&count=2&ms=5000&tab=1') } },
-        { command: 'page.goto', input: { tab: second, url: h.server.urlFor('/barrier?name=batch-tabs&count=2&ms=5000&tab=2') } },
+        {
+          command: 'page.goto',
+          input: { tab: first, url: h.server.urlFor('/barrier?name=batch-tabs&count=2&ms=5000&tab=1') },
+        },
+        {
+          command: 'page.goto',
+          input: { tab: second, url: h.server.urlFor('/barrier?name=batch-tabs&count=2&ms=5000&tab=2') },
+        },
         { command: 'content.text', input: { tab: first } },
         { command: 'content.text', input: { tab: second } },
         { command: 'page.goto', input: { tab: first, url: h.server.urlFor('/nav-a.html') } },
@@ -121,7 +138,10 @@ describe('tab-each', () => {
   it('runs one command on every tab with per-tab results', async () => {
     const tabs = (await h.client.tabs.list.query({})).tabs;
     expect(tabs.length).toBeGreaterThanOrEqual(2);
-    const { results } = await h.client.batch.tabEach.mutate({ command: 'page.eval', input: { js: 'location.pathname' } });
+    const { results } = await h.client.batch.tabEach.mutate({
+      command: 'page.eval',
+      input: { js: 'location.pathname' },
+    });
     expect(results.map((r) => r.tab).sort()).toEqual(tabs.map((tab) => tab.id).sort());
     expect(results.every((r) => r.ok)).toBe(true);
     expect(results.map((r) => (r.output as { value: string }).value).sort()).toEqual(['/nav-a.html', '/nav-b.html']);
@@ -132,9 +152,15 @@ describe('tab-each', () => {
     const byUrl = new Map(results.map((r) => [new URL(r.url).pathname, r]));
     expect(byUrl.get('/nav-a.html')).toMatchObject({ ok: true, output: { text: 'Go to page B' } });
     expect(byUrl.get('/nav-b.html')?.ok).toBe(false);
-    const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: ArgusError) => error.code);
+    const codeOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'ok',
+        (error: ArgusError) => error.code,
+      );
     expect(await codeOf(h.client.batch.tabEach.mutate({ command: 'tabs.list', input: {} }))).toBe('invalid_input');
-    expect(await codeOf(h.client.batch.tabEach.mutate({ command: 'page.url', input: { tab: 'x' } }))).toBe('invalid_input');
+    expect(await codeOf(h.client.batch.tabEach.mutate({ command: 'page.url', input: { tab: 'x' } }))).toBe(
+      'invalid_input',
+    );
     expect(await codeOf(h.client.batch.tabEach.mutate({ command: 'page.nope', input: {} }))).toBe('invalid_input');
   });
 });

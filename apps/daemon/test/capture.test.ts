@@ -10,10 +10,13 @@ const h = useHarness();
 
 /** Waits until no request of the active tab is pending in the capture (the events trail the page's own promise). */
 async function settled(): Promise<void> {
-  await vi.waitFor(async () => {
-    const { requests } = await h.client.capture.network.query({ limit: 5_000 });
-    expect(requests.filter((r) => r.state === 'pending').map((r) => r.url)).toEqual([]);
-  }, { timeout: 10_000 });
+  await vi.waitFor(
+    async () => {
+      const { requests } = await h.client.capture.network.query({ limit: 5_000 });
+      expect(requests.filter((r) => r.state === 'pending').map((r) => r.url)).toEqual([]);
+    },
+    { timeout: 10_000 },
+  );
 }
 
 /** A client holding a freshly minted token with one scope. */
@@ -91,14 +94,28 @@ describe('network capture', () => {
     await settled();
     const { requests } = await h.client.capture.network.query({});
     const id = (part: string) => requests.find((r) => r.url.includes(part))?.id ?? -1;
-    ids = { cookie: id('/set-cookie'), json: id('/json'), notFound: id('/status/404'), refused: id(':9/refused'), big: id('bytes=3000000'), huge: id('bytes=25000000'), doc: id('/buttons.html') };
+    ids = {
+      cookie: id('/set-cookie'),
+      json: id('/json'),
+      notFound: id('/status/404'),
+      refused: id(':9/refused'),
+      big: id('bytes=3000000'),
+      huge: id('bytes=25000000'),
+      doc: id('/buttons.html'),
+    };
   });
 
   it('lists requests with method, status, type, timing and sizes', async () => {
     expect(Object.values(ids).every((id) => id > 0)).toBe(true);
     const { requests } = await h.client.capture.network.query({ filter: '/json' });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'GET', status: 200, type: 'Fetch', state: 'finished', mimeType: 'application/json' });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      status: 200,
+      type: 'Fetch',
+      state: 'finished',
+      mimeType: 'application/json',
+    });
     expect(requests[0]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(requests[0]?.decodedBytes).toBeGreaterThan(20);
     const doc = (await h.client.capture.network.query({ filter: '/buttons.html' })).requests[0];
@@ -134,8 +151,12 @@ describe('network capture', () => {
     expect(revealed.redacted).toBe(false);
     for (const scope of ['read', 'write'] as const) {
       const limited = await scopedClient(scope);
-      expect(await codeOf(limited.client.capture.networkGet.query({ id: ids.json!, reveal: true }))).toBe('forbidden_scope');
-      expect((await limited.client.capture.networkGet.query({ id: ids.json! })).requestHeaders.Authorization).toBe('[redacted]');
+      expect(await codeOf(limited.client.capture.networkGet.query({ id: ids.json!, reveal: true }))).toBe(
+        'forbidden_scope',
+      );
+      expect((await limited.client.capture.networkGet.query({ id: ids.json! })).requestHeaders.Authorization).toBe(
+        '[redacted]',
+      );
       limited.close();
     }
     const status = await h.client.daemon.status.query({});
@@ -171,7 +192,9 @@ describe('network capture', () => {
   it('validates ids and sizes before touching the browser', async () => {
     expect(await codeOf(h.client.capture.networkGet.query({ id: 999_999 }))).toBe('invalid_input');
     expect(await codeOf(h.client.capture.networkGet.query({ id: 0 }))).toBe('invalid_input');
-    expect(await codeOf(h.client.capture.networkGet.query({ id: ids.json!, maxBytes: 500_000_000 }))).toBe('invalid_input');
+    expect(await codeOf(h.client.capture.networkGet.query({ id: ids.json!, maxBytes: 500_000_000 }))).toBe(
+      'invalid_input',
+    );
   });
 
   it('--clear empties the network buffer', async () => {
@@ -195,7 +218,10 @@ describe('dialogs', () => {
     expect(confirmDefault.dialogs[0]).toMatchObject({ type: 'confirm', handled: 'dismissed' });
     expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('confirm: false');
 
-    expect((await h.client.capture.dialogAccept.mutate({ text: 'Grace' })).armed).toEqual({ accept: true, promptText: 'Grace' });
+    expect((await h.client.capture.dialogAccept.mutate({ text: 'Grace' })).armed).toEqual({
+      accept: true,
+      promptText: 'Grace',
+    });
     const prompt = await h.client.input.click.mutate({ target: '#prompt' });
     expect(prompt.dialogs[0]).toMatchObject({ type: 'prompt', handled: 'accepted' });
     expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('prompt: Grace');
@@ -225,7 +251,9 @@ describe('debug-trace', () => {
   it('writes one bundle with console, errors, network (redacted), dialogs and a screenshot', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/console.html') });
     await h.client.input.click.mutate({ target: '#throw' });
-    await h.client.page.eval.mutate({ js: "fetch('/json', { headers: { Authorization: 'Bearer trace-secret' } }).then((r) => r.text())" });
+    await h.client.page.eval.mutate({
+      js: "fetch('/json', { headers: { Authorization: 'Bearer trace-secret' } }).then((r) => r.text())",
+    });
     await settled();
     const trace = await h.client.capture.debugTrace.mutate({ path: 'traces/bug.json' });
     expect(trace.path).toBe(join(h.workspace, 'traces/bug.json'));
@@ -256,7 +284,11 @@ describe('streams', () => {
     const ready = new Promise<void>((resolve) => (started = resolve));
     const subscription = ws.client.capture.consoleFollow.subscribe(
       { errors: false },
-      { onStarted: () => started(), onData: (entry) => lines.push(entry.text), onError: (error) => lines.push(`error: ${String(error)}`) },
+      {
+        onStarted: () => started(),
+        onData: (entry) => lines.push(entry.text),
+        onError: (error) => lines.push(`error: ${String(error)}`),
+      },
     );
     await ready;
     await vi.waitFor(() => expect(listeners()).toBe(1));
@@ -275,9 +307,14 @@ describe('streams', () => {
     const seen: Array<{ url: string; status: number | null }> = [];
     let started!: () => void;
     const ready = new Promise<void>((resolve) => (started = resolve));
-    const subscription = ws.client.capture.networkFollow.subscribe({ filter: '/status/' }, { onStarted: () => started(), onData: (entry) => seen.push(entry) });
+    const subscription = ws.client.capture.networkFollow.subscribe(
+      { filter: '/status/' },
+      { onStarted: () => started(), onData: (entry) => seen.push(entry) },
+    );
     await ready;
-    await h.client.page.eval.mutate({ js: "await fetch('/json').then((r) => r.text()); await fetch('/status/503').then((r) => r.text()); 1" });
+    await h.client.page.eval.mutate({
+      js: "await fetch('/json').then((r) => r.text()); await fetch('/status/503').then((r) => r.text()); 1",
+    });
     await vi.waitFor(() => expect(seen.map((r) => r.status)).toEqual([503]));
     subscription.unsubscribe();
     ws.close();

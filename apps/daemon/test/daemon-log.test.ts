@@ -14,8 +14,15 @@ afterEach(() => {
 });
 
 /** Starts `node dist/main.js` on a state dir, waits for its ready line, SIGTERMs it; resolves with its exit code and token. */
-async function runAndTerminate(stateDir: string, cwd: string): Promise<{ code: number | null; token: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN], { cwd, env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_WORKSPACE: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runAndTerminate(
+  stateDir: string,
+  cwd: string,
+): Promise<{ code: number | null; token: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_WORKSPACE: cwd },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -44,7 +51,10 @@ describe('the daemon log of a real daemon process', () => {
     expect(code).toBe(0);
     const file = join(stateDir, 'daemon.log');
     const text = readFileSync(file, 'utf8');
-    const events = text.trim().split('\n').map((line) => JSON.parse(line) as { event: string; reason?: string });
+    const events = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; reason?: string });
     expect(events[0]?.event).toBe('daemon.started');
     expect(events.at(-1)).toMatchObject({ event: 'daemon.stopped', reason: 'SIGTERM' });
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -44,7 +44,10 @@ describe('core page commands on real Chromium', () => {
     expect(snap.refs).toBeGreaterThan(5);
     await h.client.input.fill.mutate({ target: refOf(snap.text, /textbox "Name"/), text: 'Ada' });
     await h.client.input.fill.mutate({ target: `@${refOf(snap.text, /textbox "Email"/)}`, text: 'ada@example.com' });
-    const selected = await h.client.input.select.mutate({ target: refOf(snap.text, /combobox "Country"/), value: 'Canada' });
+    const selected = await h.client.input.select.mutate({
+      target: refOf(snap.text, /combobox "Country"/),
+      value: 'Canada',
+    });
     expect(selected.selected).toEqual({ value: 'ca', label: 'Canada' });
     const clicked = await h.client.input.click.mutate({ target: refOf(snap.text, /button "Sign up"/) });
     expect(clicked.navigated).toBe(false);
@@ -81,7 +84,9 @@ describe('core page commands on real Chromium', () => {
     expect(await codeOf(h.client.page.goto.mutate({ url: 'http://' }))).toBe('invalid_input');
     expect(await codeOf(h.client.page.goto.mutate({ url: 'javascript:alert(1)' }))).toBe('invalid_input');
     expect(await codeOf(h.client.input.click.mutate({ target: 'e99999' }))).toBe('ref_not_found');
-    expect(await codeOf(h.client.input.click.mutate({ target: '#does-not-exist', timeoutMs: 500 }))).toBe('element_not_found');
+    expect(await codeOf(h.client.input.click.mutate({ target: '#does-not-exist', timeoutMs: 500 }))).toBe(
+      'element_not_found',
+    );
     expect(await codeOf(h.client.page.eval.mutate({ js: 'throw new Error("kaboom")' }))).toBe('eval_failed');
     expect(await codeOf(h.client.input.press.mutate({ key: 'NotAKey' }))).toBe('invalid_input');
     expect(await codeOf(h.client.page.goto.mutate({ url: 'http://127.0.0.1:9/' }))).toBe('navigation_failed');
@@ -100,7 +105,9 @@ describe('core page commands on real Chromium', () => {
 
   it('eval returns JSON values and supports await', async () => {
     expect((await h.client.page.eval.mutate({ js: '1 + 1' })).value).toBe(2);
-    expect((await h.client.page.eval.mutate({ js: 'await new Promise(r => setTimeout(() => r("late"), 10))' })).value).toBe('late');
+    expect(
+      (await h.client.page.eval.mutate({ js: 'await new Promise(r => setTimeout(() => r("late"), 10))' })).value,
+    ).toBe('late');
     expect((await h.client.page.eval.mutate({ js: 'const a = 2;\nconst b = 3;\na * b' })).value).toBe(6);
     expect((await h.client.page.eval.mutate({ js: 'el.tagName', target: 'h1' })).value).toBe('H1');
   });
@@ -118,14 +125,22 @@ describe('core page commands on real Chromium', () => {
     const scrolled = await h.client.page.scroll.mutate({});
     expect(scrolled.scrollY).toBeGreaterThan(0);
     await h.client.page.scroll.mutate({ target: 'p:last-of-type' });
-    expect((await h.client.page.wait.mutate({ text: 'Paragraph 50', timeoutMs: 2_000 })).matched).toBe('text "Paragraph 50"');
+    expect((await h.client.page.wait.mutate({ text: 'Paragraph 50', timeoutMs: 2_000 })).matched).toBe(
+      'text "Paragraph 50"',
+    );
     expect((await h.client.page.wait.mutate({ selector: 'h1' })).matched).toBe('h1');
     expect(await codeOf(h.client.page.wait.mutate({ selector: '#never', timeoutMs: 200 }))).toBe('timeout');
     // a locator: the page's own observer ends the wait when a matching element shows up
-    await h.client.page.eval.mutate({ js: `setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button>Ready now</button>'), 150)` });
-    expect((await h.client.page.wait.mutate({ selector: 'role=button[name*="ready"]', timeoutMs: 5_000 })).matched).toBe('role=button[name*="ready"]');
+    await h.client.page.eval.mutate({
+      js: `setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button>Ready now</button>'), 150)`,
+    });
+    expect(
+      (await h.client.page.wait.mutate({ selector: 'role=button[name*="ready"]', timeoutMs: 5_000 })).matched,
+    ).toBe('role=button[name*="ready"]');
     await h.client.input.click.mutate({ target: 'text="Ready now"' });
-    expect(await codeOf(h.client.page.wait.mutate({ selector: 'role=button[name="Never"]', timeoutMs: 200 }))).toBe('timeout');
+    expect(await codeOf(h.client.page.wait.mutate({ selector: 'role=button[name="Never"]', timeoutMs: 200 }))).toBe(
+      'timeout',
+    );
     expect(await codeOf(h.client.page.wait.mutate({}))).toBe('invalid_input');
     expect((await h.client.page.wait.mutate({ load: true })).matched).toBe('load');
     expect((await h.client.page.wait.mutate({ idle: true })).matched).toBe('network idle');

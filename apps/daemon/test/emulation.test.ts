@@ -6,7 +6,8 @@ import { codeOf, useHarness } from './harness.js';
 
 const h = useHarness();
 
-const js = async <T>(code: string, tab?: string): Promise<T> => (await h.client.page.eval.mutate({ js: code, ...(tab ? { tab } : {}) })).value as T;
+const js = async <T>(code: string, tab?: string): Promise<T> =>
+  (await h.client.page.eval.mutate({ js: code, ...(tab ? { tab } : {}) })).value as T;
 
 describe('viewport and emulate', () => {
   beforeAll(async () => {
@@ -14,7 +15,11 @@ describe('viewport and emulate', () => {
   });
 
   it('sets the viewport size and scale; rejects a bad size', async () => {
-    expect(await h.client.emulation.viewport.mutate({ size: '800x600', scale: 2 })).toEqual({ width: 800, height: 600, scale: 2 });
+    expect(await h.client.emulation.viewport.mutate({ size: '800x600', scale: 2 })).toEqual({
+      width: 800,
+      height: 600,
+      scale: 2,
+    });
     expect(await js('[innerWidth, innerHeight, devicePixelRatio]')).toEqual([800, 600, 2]);
     expect(await codeOf(h.client.emulation.viewport.mutate({ size: '800by600' }))).toBe('invalid_input');
     expect(await codeOf(h.client.emulation.viewport.mutate({ size: '0x600' }))).toBe('invalid_input');
@@ -25,8 +30,12 @@ describe('viewport and emulate', () => {
     const result = await h.client.emulation.emulate.mutate({ device: 'iphone-15' });
     expect(result.applied[0]).toMatch(/iPhone 15: 393x852 @3x, mobile, touch/);
     // a page without a viewport meta lays out at 980 px on mobile, like a phone: the screen is the device's
-    expect(await js('[screen.width, devicePixelRatio, navigator.maxTouchPoints > 0, /iPhone/.test(navigator.userAgent)]')).toEqual([393, 3, true, true]);
-    const error = await h.client.emulation.emulate.mutate({ device: 'Nokia 3310' }).catch((e: unknown) => e as ArgusError);
+    expect(
+      await js('[screen.width, devicePixelRatio, navigator.maxTouchPoints > 0, /iPhone/.test(navigator.userAgent)]'),
+    ).toEqual([393, 3, true, true]);
+    const error = await h.client.emulation.emulate
+      .mutate({ device: 'Nokia 3310' })
+      .catch((e: unknown) => e as ArgusError);
     expect(error).toBeInstanceOf(ArgusError);
     expect((error as ArgusError).code).toBe('invalid_input');
     expect((error as ArgusError).message).toContain('iPhone 15, Pixel 8, iPad, Desktop 1080p');
@@ -35,7 +44,9 @@ describe('viewport and emulate', () => {
   it('emulates dark mode, geolocation, offline and CPU; --reset undoes them', async () => {
     await h.client.emulation.emulate.mutate({ media: 'dark', geo: '48.8584,2.2945', cpu: 2 });
     expect(await js('matchMedia("(prefers-color-scheme: dark)").matches')).toBe(true);
-    const position = await js<number[]>('new Promise((ok, ko) => navigator.geolocation.getCurrentPosition((p) => ok([p.coords.latitude, p.coords.longitude]), (e) => ko(new Error(e.message))))');
+    const position = await js<number[]>(
+      'new Promise((ok, ko) => navigator.geolocation.getCurrentPosition((p) => ok([p.coords.latitude, p.coords.longitude]), (e) => ko(new Error(e.message))))',
+    );
     expect(position).toEqual([48.8584, 2.2945]);
     await h.client.emulation.emulate.mutate({ offline: true });
     expect(await js('fetch("/json").then(() => "online", () => "offline")')).toBe('offline');
@@ -72,12 +83,23 @@ describe('user agent and headers', () => {
 describe('cookies and saved state', () => {
   it('sets a cookie for the current site and imports cookies from a file', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
-    expect(await h.client.state.cookieSet.mutate({ cookie: 'flavour=oat' })).toEqual({ name: 'flavour', domain: '127.0.0.1', path: '/' });
+    expect(await h.client.state.cookieSet.mutate({ cookie: 'flavour=oat' })).toEqual({
+      name: 'flavour',
+      domain: '127.0.0.1',
+      path: '/',
+    });
     const file = join(h.workspace, 'cookies.json');
     writeFileSync(
       file,
       JSON.stringify([
-        { name: 'imported', value: 'yes', domain: '127.0.0.1', path: '/', expirationDate: Math.floor(Date.now() / 1000) + 3600, sameSite: 'lax' },
+        {
+          name: 'imported',
+          value: 'yes',
+          domain: '127.0.0.1',
+          path: '/',
+          expirationDate: Math.floor(Date.now() / 1000) + 3600,
+          sameSite: 'lax',
+        },
         { name: 'viaUrl', value: '1', url: h.server.url },
         { name: 'broken' },
       ]),
@@ -99,7 +121,9 @@ describe('cookies and saved state', () => {
     expect(statSync(saved.path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(saved.path, 'utf8')).tabs).toContain(h.server.urlFor('/form.html'));
     // wipe: cookies and storage gone
-    await h.client.page.eval.mutate({ js: 'localStorage.clear(); for (const c of document.cookie.split("; ")) document.cookie = c.split("=")[0] + "=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/"' });
+    await h.client.page.eval.mutate({
+      js: 'localStorage.clear(); for (const c of document.cookie.split("; ")) document.cookie = c.split("=")[0] + "=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/"',
+    });
     expect(await js('document.cookie')).toBe('');
     await h.client.page.goto.mutate({ url: 'about:blank' });
     const loaded = await h.client.state.load.mutate({ name: 'round-trip' });

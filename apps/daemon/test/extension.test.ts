@@ -22,7 +22,11 @@ interface DaemonUnderTest {
 
 async function startTestDaemon(env: NodeJS.ProcessEnv): Promise<DaemonUnderTest> {
   const workspace = mkdtempSync(join(tmpdir(), 'argus-ext-ws-'));
-  const daemon = await startDaemon({ stateDir: join(workspace, '.argus'), workspace, env: { ...process.env, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9', ...env } });
+  const daemon = await startDaemon({
+    stateDir: join(workspace, '.argus'),
+    workspace,
+    env: { ...process.env, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9', ...env },
+  });
   const handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
   return {
     daemon,
@@ -38,7 +42,10 @@ async function startTestDaemon(env: NodeJS.ProcessEnv): Promise<DaemonUnderTest>
 
 /** The CLI as its own process, talking to the in-process daemon through its state dir. */
 function argus(stateDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runProcess(process.execPath, [CLI, ...args], { env: { ...process.env, ARGUS_STATE_DIR: stateDir }, timeoutMs: 30_000 });
+  return runProcess(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ARGUS_STATE_DIR: stateDir },
+    timeoutMs: 30_000,
+  });
 }
 
 /** The ref of the element with this accessible name (snapshot lines may group siblings: `textbox "A" e1 "B" e2`). */
@@ -50,10 +57,14 @@ function refFor(snapshot: string, name: string): string {
 
 async function snapshotUntil(client: ArgusClient, pattern: RegExp, tab?: string): Promise<string> {
   let text = '';
-  await waitUntil(async () => {
-    text = (await client.snapshot.take.mutate({ ...(tab ? { tab } : {}) })).text;
-    return pattern.test(text);
-  }, 10_000, `a snapshot matching ${pattern}`);
+  await waitUntil(
+    async () => {
+      text = (await client.snapshot.take.mutate({ ...(tab ? { tab } : {}) })).text;
+      return pattern.test(text);
+    },
+    10_000,
+    `a snapshot matching ${pattern}`,
+  );
   return text;
 }
 
@@ -91,7 +102,12 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
 
   it('connect --extension starts the relay; a command before the extension connects says what to do', async () => {
     const connected = await d.client.session.connect.mutate({ extension: true });
-    expect(connected).toMatchObject({ mode: 'extension', previousMode: 'managed', switched: true, extension: { state: 'waiting_for_extension', connected: false } });
+    expect(connected).toMatchObject({
+      mode: 'extension',
+      previousMode: 'managed',
+      switched: true,
+      extension: { state: 'waiting_for_extension', connected: false },
+    });
     expect(connected.extension.relayUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     relayPort = Number(new URL(connected.extension.relayUrl ?? '').port);
     const error = await d.client.tabs.list.query({}).catch((e: unknown) => e as ArgusError);
@@ -104,7 +120,11 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     const { extension } = await d.client.daemon.status.query({});
     await user.configure({ relayUrl: extension?.relayUrl ?? '', launchToken });
     const waited = await d.client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
-    expect(waited).toMatchObject({ mode: 'extension', switched: false, extension: { state: 'connected', connected: true, paired: true } });
+    expect(waited).toMatchObject({
+      mode: 'extension',
+      switched: false,
+      extension: { state: 'connected', connected: true, paired: true },
+    });
     const status = await d.client.daemon.status.query({});
     expect(status).toMatchObject({ mode: 'extension', extension: { state: 'connected', connected: true } });
     const cli = await argus(d.daemon.stateDir, 'status');
@@ -114,17 +134,25 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
   });
 
   it('asking for another relay port while the extension is connected is refused with what to do; the extension stays connected', async () => {
-    const error = await d.client.session.connect.mutate({ extension: true, relayPort: relayPort + 1 }).catch((e: unknown) => e);
+    const error = await d.client.session.connect
+      .mutate({ extension: true, relayPort: relayPort + 1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ArgusError);
     expect((error as ArgusError).code).toBe('invalid_input');
-    expect((error as ArgusError).message).toMatch(new RegExp(`port ${relayPort} and an extension is connected.*argus stop.*--relay-port ${relayPort + 1}`));
+    expect((error as ArgusError).message).toMatch(
+      new RegExp(`port ${relayPort} and an extension is connected.*argus stop.*--relay-port ${relayPort + 1}`),
+    );
     const { extension } = await d.client.daemon.status.query({});
     expect(extension).toMatchObject({ relayUrl: `http://127.0.0.1:${relayPort}`, connected: true });
   });
 
   it('lists the user tab and attaches to it on demand (tabs.select), without closing anything', async () => {
     userTab = await user.openTab(server.urlFor('/nav-a.html'));
-    await waitUntil(async () => (await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab), 10_000, 'the user tab in `tabs`');
+    await waitUntil(
+      async () => (await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab),
+      10_000,
+      'the user tab in `tabs`',
+    );
     const cli = await argus(d.daemon.stateDir, 'tabs');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain(userTab);
@@ -162,7 +190,11 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     const clicked = await d.client.input.click.mutate({ target: refFor(snap.text, 'Throw error') });
     expect(clicked.consoleErrors.join('\n')).toMatch(/uncaught error from click/);
     // `capture.console` when this build has it: the buffer also holds the load-time logs
-    const capture = (d.client as unknown as { capture: { console: { query(input: object): Promise<{ messages: Array<{ text: string }> }> } } }).capture;
+    const capture = (
+      d.client as unknown as {
+        capture: { console: { query(input: object): Promise<{ messages: Array<{ text: string }> }> } };
+      }
+    ).capture;
     const listed = await capture.console.query({}).catch((error: unknown) => {
       if (error instanceof ArgusError && /Unknown command/.test(error.message)) return undefined;
       throw error;
@@ -188,7 +220,9 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     const after = await snapshotUntil(d.client, /Child clicked/);
     expect(after.match(/Child clicked/g)).toHaveLength(1);
     // it was the cross-origin frame that changed, not the same-origin one (whose document the top page can read)
-    const sameOrigin = await d.client.page.eval.mutate({ js: `document.getElementById('child').contentDocument.getElementById('child-result').textContent` });
+    const sameOrigin = await d.client.page.eval.mutate({
+      js: `document.getElementById('child').contentDocument.getElementById('child-result').textContent`,
+    });
     expect(sameOrigin.value).toBe('');
   });
 
@@ -198,7 +232,11 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
 
   it('the user closes the tab: the next command fails with target_closed (or picks an agent tab), never hangs', async () => {
     await user.cdp.send('Target.closeTarget', { targetId: userTab });
-    await waitUntil(async () => !(await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab), 10_000, 'the closed tab to leave `tabs`');
+    await waitUntil(
+      async () => !(await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab),
+      10_000,
+      'the closed tab to leave `tabs`',
+    );
     expect(await codeOf(d.client.page.url.query({ tab: userTab }))).toMatch(/target_closed|tab_not_found/);
   });
 
@@ -208,7 +246,11 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     const closed = await d.client.tabs.close.mutate({ id: opened.id });
     expect(closed.closed).toBe(opened.id);
     userTab = await user.openTab(server.urlFor('/nav-a.html'));
-    await waitUntil(async () => (await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab), 10_000, 'the new user tab');
+    await waitUntil(
+      async () => (await d.client.tabs.list.query({})).tabs.some((tab) => tab.id === userTab),
+      10_000,
+      'the new user tab',
+    );
     expect(await codeOf(d.client.tabs.close.mutate({ id: userTab }))).toBe('forbidden_scope');
   });
 
@@ -227,17 +269,25 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     expect(connect.stderr).toBe('');
     expect(connect.stdout).toMatch(/mode\s+extension \(was managed\)/);
     let code = '';
-    await waitUntil(async () => {
-      const listed = await argus(d.daemon.stateDir, 'pair', '--json');
-      code = (JSON.parse(listed.stdout) as { pending: Array<{ code: string }> }).pending[0]?.code ?? '';
-      return code !== '';
-    }, 20_000, 'a pending pairing request');
+    await waitUntil(
+      async () => {
+        const listed = await argus(d.daemon.stateDir, 'pair', '--json');
+        code = (JSON.parse(listed.stdout) as { pending: Array<{ code: string }> }).pending[0]?.code ?? '';
+        return code !== '';
+      },
+      20_000,
+      'a pending pairing request',
+    );
     expect(code).toMatch(/^[A-Z2-9]{3}-[A-Z2-9]{3}$/);
     expect((await argus(d.daemon.stateDir, 'pair', 'ZZZ-ZZZ')).code).toBe(2);
     const approved = await argus(d.daemon.stateDir, 'pair', code.toLowerCase().replace('-', ''));
     expect(approved.stdout).toContain(`approved ${code}`);
     await d.client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
-    await waitUntil(async () => (await d.client.daemon.status.query({})).extension?.connected === true, 15_000, 'the extension to reconnect');
+    await waitUntil(
+      async () => (await d.client.daemon.status.query({})).extension?.connected === true,
+      15_000,
+      'the extension to reconnect',
+    );
 
     await d.client.tabs.select.mutate({ id: userTab });
     expect((await d.client.page.eval.mutate({ js: 'window.__mark' })).value).toBe('kept');

@@ -31,7 +31,10 @@ describe('dangling and swapped symlinks never lead a write outside', () => {
       ['page.mhtml', (path) => h.client.visual.archive.mutate({ path })],
       ['trace.json', (path) => h.client.capture.debugTrace.mutate({ path })],
       ['resp-375x812.png', () => h.client.visual.responsive.mutate({ prefix: 'resp' })],
-      ['report.txt', (path) => h.client.files.download.mutate({ source: h.server.urlFor('/download/report.txt'), path })],
+      [
+        'report.txt',
+        (path) => h.client.files.download.mutate({ source: h.server.urlFor('/download/report.txt'), path }),
+      ],
     ];
     for (const [name, run] of cases) {
       const victim = join(outside, name);
@@ -59,9 +62,16 @@ describe('scopes and overwriting', () => {
     const { token } = await h.client.token.create.mutate({ scope: 'read' });
     const reader = clientFor(token);
     writeFileSync(join(h.workspace, 'notes.txt'), 'precious');
-    expect(await codeOf(reader.client.page.screenshot.mutate({ path: 'notes.txt', overwrite: true }))).toBe('forbidden_scope');
+    expect(await codeOf(reader.client.page.screenshot.mutate({ path: 'notes.txt', overwrite: true }))).toBe(
+      'forbidden_scope',
+    );
     expect(await codeOf(reader.client.page.screenshot.mutate({ path: 'fresh.png' }))).toBe('forbidden_scope');
-    for (const run of [() => reader.client.visual.pdf.mutate({}), () => reader.client.visual.archive.mutate({}), () => reader.client.visual.responsive.mutate({}), () => reader.client.capture.debugTrace.mutate({})]) {
+    for (const run of [
+      () => reader.client.visual.pdf.mutate({}),
+      () => reader.client.visual.archive.mutate({}),
+      () => reader.client.visual.responsive.mutate({}),
+      () => reader.client.capture.debugTrace.mutate({}),
+    ]) {
       expect(await codeOf(run())).toBe('forbidden_scope');
     }
     expect((await reader.client.page.screenshot.mutate({ base64: true })).base64).toBeTruthy();
@@ -82,12 +92,18 @@ describe('the state dir is out of reach for every path', () => {
     const before = readFileSync(stateFile, 'utf8');
     writeFileSync(join(h.workspace, 'upload-target.html'), '<input type="file" id="f">');
     await h.client.pages.loadHtml.mutate({ file: 'upload-target.html' });
-    expect(await codeOf(h.client.files.upload.mutate({ target: '#f', files: ['.argus/daemon.json'] }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.files.upload.mutate({ target: '#f', files: ['.argus/daemon.json'] }))).toBe(
+      'path_forbidden',
+    );
     expect(await codeOf(h.client.pages.loadHtml.mutate({ file: '.argus/daemon.log' }))).toBe('path_forbidden');
     expect(await codeOf(h.client.state.cookieImport.mutate({ file: '.argus/daemon.json' }))).toBe('path_forbidden');
-    expect(await codeOf(h.client.page.screenshot.mutate({ path: '.argus/daemon.json', overwrite: true }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.page.screenshot.mutate({ path: '.argus/daemon.json', overwrite: true }))).toBe(
+      'path_forbidden',
+    );
     symlinkSync(h.daemon.stateDir, join(h.workspace, 'state-link'));
-    expect(await codeOf(h.client.files.upload.mutate({ target: '#f', files: ['state-link/daemon.json'] }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.files.upload.mutate({ target: '#f', files: ['state-link/daemon.json'] }))).toBe(
+      'path_forbidden',
+    );
     expect(readFileSync(stateFile, 'utf8')).toBe(before);
     // captures stay usable: a screenshot taken by default can be uploaded
     const shot = await h.client.page.screenshot.mutate({});
@@ -122,7 +138,9 @@ describe('paths relative to where the caller stands', () => {
     const shot = await fromWeb.client.page.screenshot.mutate({ path: 'out/a.png' });
     expect(shot.path).toBe(join(h.workspace, 'web', 'out', 'a.png'));
     await fromWeb.client.pages.loadHtml.mutate({ file: '../upload-target.html' });
-    expect((await fromWeb.client.files.upload.mutate({ target: '#f', files: ['local.png'] })).files).toEqual([join(h.workspace, 'web', 'local.png')]);
+    expect((await fromWeb.client.files.upload.mutate({ target: '#f', files: ['local.png'] })).files).toEqual([
+      join(h.workspace, 'web', 'local.png'),
+    ]);
     fromWeb.close();
 
     // ~ is the home directory; outside the allowed area unless the operator adds it

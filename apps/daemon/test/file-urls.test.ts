@@ -21,7 +21,9 @@ async function scoped(scope: 'read' | 'write') {
 async function everythingVisible(): Promise<string> {
   const text = await h.client.content.text.query({}).catch((error: Error) => error.message);
   const snapshot = await h.client.snapshot.take.mutate({}).catch((error: Error) => error.message);
-  const html = await h.client.page.eval.mutate({ js: 'document.documentElement.outerHTML' }).catch((error: Error) => ({ value: error.message }));
+  const html = await h.client.page.eval
+    .mutate({ js: 'document.documentElement.outerHTML' })
+    .catch((error: Error) => ({ value: error.message }));
   return JSON.stringify([text, snapshot, html]);
 }
 
@@ -44,7 +46,9 @@ describe('typed URLs are confined at the command input', () => {
       // script URLs are refused earlier still, by the input schema
       expect(await codeOf(client.page.goto.mutate({ url: 'javascript:document.title' }))).toBe('invalid_input');
       expect(await codeOf(client.tabs.open.mutate({ url: 'file:///etc/passwd' }))).toBe('url_forbidden');
-      expect(await codeOf(client.pages.diff.mutate({ from: 'file:///etc/passwd', to: h.server.urlFor('/form.html') }))).toBe('url_forbidden');
+      expect(
+        await codeOf(client.pages.diff.mutate({ from: 'file:///etc/passwd', to: h.server.urlFor('/form.html') })),
+      ).toBe('url_forbidden');
     }
     writer.close();
     const error = await h.client.page.goto.mutate({ url: 'file:///etc/passwd' }).catch((caught: Error) => caught);
@@ -102,7 +106,10 @@ describe('navigations a page starts itself are confined in the browser', () => {
 
   it('files inside the area still load (the policy confines, it does not break load-html)', async () => {
     writeFileSync(join(h.workspace, 'next.html'), '<title>next</title><p>inside the workspace</p>');
-    writeFileSync(join(h.workspace, 'start.html'), '<a id="go" href="next.html">next</a><iframe src="next.html"></iframe>');
+    writeFileSync(
+      join(h.workspace, 'start.html'),
+      '<a id="go" href="next.html">next</a><iframe src="next.html"></iframe>',
+    );
     await h.client.pages.loadHtml.mutate({ file: 'start.html' });
     expect((await h.client.snapshot.take.mutate({})).text).toContain('inside the workspace');
     const clicked = await h.client.input.click.mutate({ target: '#go' });
@@ -118,7 +125,11 @@ describe('URLs as users type them', () => {
     expect(bare.url).toBe(`http://localhost:${port}/form.html`);
     const ip = await h.client.page.goto.mutate({ url: `127.0.0.1:${port}/form.html` });
     expect(ip.url).toBe(`http://127.0.0.1:${port}/form.html`);
-    const error = await h.client.page.goto.mutate({ url: `https://127.0.0.1:${port}/form.html` }).catch((caught: Error) => caught);
-    expect((error as Error).message).toMatch(new RegExp(`try \`argus goto http://127\\.0\\.0\\.1:${port}/form\\.html\``));
+    const error = await h.client.page.goto
+      .mutate({ url: `https://127.0.0.1:${port}/form.html` })
+      .catch((caught: Error) => caught);
+    expect((error as Error).message).toMatch(
+      new RegExp(`try \`argus goto http://127\\.0\\.0\\.1:${port}/form\\.html\``),
+    );
   });
 });

@@ -23,7 +23,14 @@ import { useHarness } from './harness.js';
 const h = useHarness();
 
 /** Commands that end the session or switch its browser when some generated input happens to be valid. */
-const EXCLUDED = new Set(['daemon.stop', 'session.connect', 'session.pair', 'config.set', 'daemon.tokenRevoke', 'daemon.share']);
+const EXCLUDED = new Set([
+  'daemon.stop',
+  'session.connect',
+  'session.pair',
+  'config.set',
+  'daemon.tokenRevoke',
+  'daemon.share',
+]);
 const TIME_BUDGET_MS = 240_000;
 // above the contract's own 30 s load timeouts (goto, load-html): a slow load must end as a typed
 // navigation_timeout, which a shorter limit here would cut off and count as untyped
@@ -77,7 +84,11 @@ function sample(field: FieldInfo): unknown {
 
 /** The required fields with plausible values, and a short wait so element look-ups fail fast. */
 function requiredBase(fields: readonly FieldInfo[]): Record<string, unknown> {
-  const base: Record<string, unknown> = Object.fromEntries(fields.filter((field) => !field.optional && field.defaultValue === undefined).map((field) => [field.name, sample(field)]));
+  const base: Record<string, unknown> = Object.fromEntries(
+    fields
+      .filter((field) => !field.optional && field.defaultValue === undefined)
+      .map((field) => [field.name, sample(field)]),
+  );
   if (fields.some((field) => field.name === 'timeoutMs')) base.timeoutMs = 300;
   return base;
 }
@@ -85,7 +96,14 @@ function requiredBase(fields: readonly FieldInfo[]): Record<string, unknown> {
 function handPicked(command: AnyCommand): unknown[] {
   const fields = describeInput(command.input);
   const base = requiredBase(fields);
-  const out: unknown[] = ['str', 42, [1, 2], { ...base, tabb: 'x' }, { ...base, ['__proto__']: { admin: true } }, { ...base, constructor: { prototype: 1 } }];
+  const out: unknown[] = [
+    'str',
+    42,
+    [1, 2],
+    { ...base, tabb: 'x' },
+    { ...base, ['__proto__']: { admin: true } },
+    { ...base, constructor: { prototype: 1 } },
+  ];
   for (const field of fields) {
     if (!field.optional && field.defaultValue === undefined) {
       const { [field.name]: _dropped, ...rest } = base;
@@ -110,7 +128,11 @@ function ofKind(field: FieldInfo): fc.Arbitrary<unknown> {
     case 'object':
       return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
     default:
-      return fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 50 }), fc.constantFrom('e1', 'e999999', '#x', 'text=Send', 'about:blank'));
+      return fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.string({ unit: 'grapheme', maxLength: 50 }),
+        fc.constantFrom('e1', 'e999999', '#x', 'text=Send', 'about:blank'),
+      );
   }
 }
 
@@ -118,7 +140,10 @@ function ofKind(field: FieldInfo): fc.Arbitrary<unknown> {
 function propertyInputs(command: AnyCommand): unknown[] {
   const fields = describeInput(command.input);
   if (fields.length === 0) return fc.sample(fc.jsonValue({ maxDepth: 3 }), { numRuns: 3, seed: SEED });
-  const record = fc.record(Object.fromEntries(fields.map((field) => [field.name, fc.oneof(ofKind(field), fc.jsonValue({ maxDepth: 4 }))])), { requiredKeys: [] });
+  const record = fc.record(
+    Object.fromEntries(fields.map((field) => [field.name, fc.oneof(ofKind(field), fc.jsonValue({ maxDepth: 4 }))])),
+    { requiredKeys: [] },
+  );
   return fc.sample(record, { numRuns: PROPERTY_RUNS, seed: SEED });
 }
 
@@ -139,7 +164,14 @@ function call(path: string, kind: 'query' | 'mutation', input: unknown, raw?: st
   const url = kind === 'query' ? `/trpc/${path}?input=${encodeURIComponent(body)}` : `/trpc/${path}`;
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: h.daemon.port, path: url, method: kind === 'query' ? 'GET' : 'POST', headers: { authorization: `Bearer ${h.daemon.token}`, 'content-type': 'application/json' }, timeout: PER_REQUEST_MS },
+      {
+        host: '127.0.0.1',
+        port: h.daemon.port,
+        path: url,
+        method: kind === 'query' ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${h.daemon.token}`, 'content-type': 'application/json' },
+        timeout: PER_REQUEST_MS,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -162,63 +194,95 @@ function call(path: string, kind: 'query' | 'mutation', input: unknown, raw?: st
 }
 
 describe('fuzz: malformed input for every command', () => {
-  it('gets typed errors only, the daemon stays up and its memory bounded', { timeout: TIME_BUDGET_MS + 120_000 }, async () => {
-    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
-    const started = Date.now();
-    collectGarbage();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const rssBefore = process.memoryUsage().rss;
-    let peakRss = rssBefore;
-    let tried = 0;
-    let generated = 0;
-    const untyped: string[] = [];
-    const byCode = new Map<string, number>();
-    const record = (label: string, answer: Answer) => {
-      tried += 1;
-      const key = answer.code ?? `http ${answer.status}`;
-      byCode.set(key, (byCode.get(key) ?? 0) + 1);
-      // typed errors may be 5xx (navigation_failed is 502); an untyped one has no Argus code
-      if (answer.status === 0 || answer.status === 500 || answer.code === 'internal' || (answer.status >= 400 && answer.code === undefined)) untyped.push(`${label} -> ${answer.status} ${answer.code ?? '(untyped)'}`);
-    };
-    const commands = listCommands().filter((command) => command.kind !== 'subscription' && !EXCLUDED.has(command.name));
-    const slowest: Array<[string, number]> = [];
-    outer: for (const command of commands) {
-      const commandStarted = Date.now();
-      const kind = command.kind as 'query' | 'mutation';
-      const property = propertyInputs(command);
-      generated += property.length;
-      for (const input of [...handPicked(command), ...property]) {
-        if (Date.now() - started > TIME_BUDGET_MS) break outer;
-        const answer = await call(command.name, kind, input).catch((error: unknown) => ({ status: 0, code: `transport: ${(error as Error).message}` }));
-        record(`${command.name} ${JSON.stringify(input)?.slice(0, 120)}`, answer);
+  it(
+    'gets typed errors only, the daemon stays up and its memory bounded',
+    { timeout: TIME_BUDGET_MS + 120_000 },
+    async () => {
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+      const started = Date.now();
+      collectGarbage();
+      const heapBefore = process.memoryUsage().heapUsed;
+      const rssBefore = process.memoryUsage().rss;
+      let peakRss = rssBefore;
+      let tried = 0;
+      let generated = 0;
+      const untyped: string[] = [];
+      const byCode = new Map<string, number>();
+      const record = (label: string, answer: Answer) => {
+        tried += 1;
+        const key = answer.code ?? `http ${answer.status}`;
+        byCode.set(key, (byCode.get(key) ?? 0) + 1);
+        // typed errors may be 5xx (navigation_failed is 502); an untyped one has no Argus code
+        if (
+          answer.status === 0 ||
+          answer.status === 500 ||
+          answer.code === 'internal' ||
+          (answer.status >= 400 && answer.code === undefined)
+        )
+          untyped.push(`${label} -> ${answer.status} ${answer.code ?? '(untyped)'}`);
+      };
+      const commands = listCommands().filter(
+        (command) => command.kind !== 'subscription' && !EXCLUDED.has(command.name),
+      );
+      const slowest: Array<[string, number]> = [];
+      outer: for (const command of commands) {
+        const commandStarted = Date.now();
+        const kind = command.kind as 'query' | 'mutation';
+        const property = propertyInputs(command);
+        generated += property.length;
+        for (const input of [...handPicked(command), ...property]) {
+          if (Date.now() - started > TIME_BUDGET_MS) break outer;
+          const answer = await call(command.name, kind, input).catch((error: unknown) => ({
+            status: 0,
+            code: `transport: ${(error as Error).message}`,
+          }));
+          record(`${command.name} ${JSON.stringify(input)?.slice(0, 120)}`, answer);
+        }
+        if (kind === 'mutation') {
+          const field = describeInput(command.input).find((entry) => entry.type === 'string');
+          if (field)
+            record(
+              `${command.name} 10 MB ${field.name}`,
+              await call(command.name, kind, { [field.name]: 'z'.repeat(10 * 1024 * 1024) }),
+            );
+          record(`${command.name} broken JSON`, await call(command.name, kind, undefined, '{"a":'));
+        }
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        slowest.push([command.name, Date.now() - commandStarted]);
       }
-      if (kind === 'mutation') {
-        const field = describeInput(command.input).find((entry) => entry.type === 'string');
-        if (field) record(`${command.name} 10 MB ${field.name}`, await call(command.name, kind, { [field.name]: 'z'.repeat(10 * 1024 * 1024) }));
-        record(`${command.name} broken JSON`, await call(command.name, kind, undefined, '{"a":'));
+      slowest.sort((a, b) => b[1] - a[1]);
+      for (const path of [
+        'nope.nope',
+        'page.__proto__',
+        'constructor.prototype',
+        '__proto__.toString',
+        'page',
+        'page.goto.extra',
+        '%00',
+      ]) {
+        record(`unknown ${path}`, await call(path, 'query', {}));
+        record(`unknown ${path}`, await call(path, 'mutation', {}));
       }
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-      slowest.push([command.name, Date.now() - commandStarted]);
-    }
-    slowest.sort((a, b) => b[1] - a[1]);
-    for (const path of ['nope.nope', 'page.__proto__', 'constructor.prototype', '__proto__.toString', 'page', 'page.goto.extra', '%00']) {
-      record(`unknown ${path}`, await call(path, 'query', {}));
-      record(`unknown ${path}`, await call(path, 'mutation', {}));
-    }
-    const health = await h.client.daemon.status.query({});
-    collectGarbage();
-    const retained = process.memoryUsage().heapUsed - heapBefore;
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`fuzz: ${tried} inputs (${generated} from fast-check, seed ${SEED}) over ${commands.length} commands in ${seconds} s; outcomes ${JSON.stringify(Object.fromEntries([...byCode].sort((a, b) => b[1] - a[1])))}; rss ${Math.round(rssBefore / 1e6)} -> peak ${Math.round(peakRss / 1e6)} MB; heap retained after GC ${Math.round(retained / 1e6)} MB; slowest ${slowest.slice(0, 5).map(([name, ms]) => `${name} ${ms} ms`).join(', ')}`);
-    expect(untyped).toEqual([]);
-    expect(health.pid).toBe(process.pid);
-    expect(tried).toBeGreaterThan(1_000);
-    // what stays is the state valid inputs made (tabs the fuzz opened, their capture buffers: ~100 MB
-    // measured); the 81 refused 10 MB strings (810 MB) must not be among it. V8 grows the heap lazily,
-    // so the peak bound is coarse
-    expect(retained).toBeLessThan(250 * 1024 * 1024);
-    expect(peakRss - rssBefore).toBeLessThan(1_500 * 1024 * 1024);
-  });
+      const health = await h.client.daemon.status.query({});
+      collectGarbage();
+      const retained = process.memoryUsage().heapUsed - heapBefore;
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `fuzz: ${tried} inputs (${generated} from fast-check, seed ${SEED}) over ${commands.length} commands in ${seconds} s; outcomes ${JSON.stringify(Object.fromEntries([...byCode].sort((a, b) => b[1] - a[1])))}; rss ${Math.round(rssBefore / 1e6)} -> peak ${Math.round(peakRss / 1e6)} MB; heap retained after GC ${Math.round(retained / 1e6)} MB; slowest ${slowest
+          .slice(0, 5)
+          .map(([name, ms]) => `${name} ${ms} ms`)
+          .join(', ')}`,
+      );
+      expect(untyped).toEqual([]);
+      expect(health.pid).toBe(process.pid);
+      expect(tried).toBeGreaterThan(1_000);
+      // what stays is the state valid inputs made (tabs the fuzz opened, their capture buffers: ~100 MB
+      // measured); the 81 refused 10 MB strings (810 MB) must not be among it. V8 grows the heap lazily,
+      // so the peak bound is coarse
+      expect(retained).toBeLessThan(250 * 1024 * 1024);
+      expect(peakRss - rssBefore).toBeLessThan(1_500 * 1024 * 1024);
+    },
+  );
 });
 
 describe('what the first fuzz runs found', () => {

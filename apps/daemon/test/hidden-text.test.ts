@@ -5,8 +5,23 @@ const h = useHarness();
 
 /** Every hiding technique on the fixture page carries one of these; none may reach an agent. */
 const TECHNIQUES = [
-  'display-none', 'visibility-hidden', 'aria-hidden', 'opacity', 'offscreen', 'font-size', 'same-colour', 'card-colour',
-  'transparent', 'height-zero', 'clip-rect', 'clip-path', 'scale', 'text-indent', 'sr-only-paragraph', 'opacity-link', 'opacity-button',
+  'display-none',
+  'visibility-hidden',
+  'aria-hidden',
+  'opacity',
+  'offscreen',
+  'font-size',
+  'same-colour',
+  'card-colour',
+  'transparent',
+  'height-zero',
+  'clip-rect',
+  'clip-path',
+  'scale',
+  'text-indent',
+  'sr-only-paragraph',
+  'opacity-link',
+  'opacity-button',
 ];
 
 describe('hidden text never reaches an agent (issue 11 item 6)', () => {
@@ -56,7 +71,10 @@ describe('text reads the whole page once (issue 12 §7)', () => {
     const before = lines.indexOf('Before the frames.');
     const after = lines.indexOf('After the frames.');
     const frames = lines.map((line, index) => [line, index] as const).filter(([line]) => line.startsWith('[frame '));
-    expect(frames.map(([line]) => line)).toEqual([expect.stringContaining('127.0.0.1'), expect.stringContaining('localhost')]);
+    expect(frames.map(([line]) => line)).toEqual([
+      expect.stringContaining('127.0.0.1'),
+      expect.stringContaining('localhost'),
+    ]);
     for (const [, index] of frames) {
       expect(index).toBeGreaterThan(before);
       expect(index).toBeLessThan(after);

@@ -40,7 +40,11 @@ describe('a hostile page (while (true) {})', () => {
     expect((await h.client.content.text.query({ tab: other.id })).text).toContain('first page');
 
     // goto stops the hostile script (Runtime.terminateExecution) and loads the new page
-    const away = await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-b.html'), tab: hostile.id, timeoutMs: 10_000 });
+    const away = await h.client.page.goto.mutate({
+      url: h.server.urlFor('/nav-b.html'),
+      tab: hostile.id,
+      timeoutMs: 10_000,
+    });
     expect(away.title).toBe('Page B');
     expect((await h.client.content.text.query({ tab: hostile.id })).text).toContain('Page B');
     await h.client.tabs.close.mutate({ id: other.id });
@@ -50,12 +54,20 @@ describe('a hostile page (while (true) {})', () => {
   it('a page that spins before its load event: goto reports page_unresponsive, not a 30 s wait; reload leaves it again', async () => {
     const tab = await h.client.tabs.open.mutate({});
     const started = performance.now();
-    const error = await errorOf(h.client.page.goto.mutate({ url: h.server.urlFor('/hostile.html?inline=1'), tab: tab.id }));
+    const error = await errorOf(
+      h.client.page.goto.mutate({ url: h.server.urlFor('/hostile.html?inline=1'), tab: tab.id }),
+    );
     expect(error.code).toBe('page_unresponsive');
     expect(performance.now() - started).toBeLessThan(25_000);
     // reload terminates the script first; the page spins again at once, and says so again
-    expect((await errorOf(h.client.page.reload.mutate({ tab: tab.id, timeoutMs: 20_000 }))).code).toBe('page_unresponsive');
-    const away = await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html'), tab: tab.id, timeoutMs: 10_000 });
+    expect((await errorOf(h.client.page.reload.mutate({ tab: tab.id, timeoutMs: 20_000 }))).code).toBe(
+      'page_unresponsive',
+    );
+    const away = await h.client.page.goto.mutate({
+      url: h.server.urlFor('/nav-a.html'),
+      tab: tab.id,
+      timeoutMs: 10_000,
+    });
     expect(away.title).toBe('Page A');
     await h.client.tabs.close.mutate({ id: tab.id });
   });

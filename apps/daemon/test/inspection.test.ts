@@ -7,12 +7,22 @@ const h = useHarness();
 describe('inspection commands on real Chromium', () => {
   it('css: computed values by selector and by ref; camelCase names work', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
-    expect(await h.client.inspect.css.query({ target: '#tip', property: 'color' })).toMatchObject({ property: 'color', value: 'rgb(0, 128, 0)' });
-    expect(await h.client.inspect.css.query({ target: '#plain', property: 'color' })).toMatchObject({ value: 'rgb(0, 0, 0)' });
-    expect(await h.client.inspect.css.query({ target: '#tip', property: 'fontWeight' })).toMatchObject({ property: 'font-weight', value: '700' });
+    expect(await h.client.inspect.css.query({ target: '#tip', property: 'color' })).toMatchObject({
+      property: 'color',
+      value: 'rgb(0, 128, 0)',
+    });
+    expect(await h.client.inspect.css.query({ target: '#plain', property: 'color' })).toMatchObject({
+      value: 'rgb(0, 0, 0)',
+    });
+    expect(await h.client.inspect.css.query({ target: '#tip', property: 'fontWeight' })).toMatchObject({
+      property: 'font-weight',
+      value: '700',
+    });
     const snap = await h.client.snapshot.take.mutate({ interactive: true });
     const ref = refOf(snap.text, /checkbox/);
-    expect(await h.client.inspect.css.query({ target: ref, property: 'display' })).toMatchObject({ value: 'inline-block' });
+    expect(await h.client.inspect.css.query({ target: ref, property: 'display' })).toMatchObject({
+      value: 'inline-block',
+    });
     expect(await codeOf(h.client.inspect.css.query({ target: '#tip', property: 'color; x' }))).toBe('invalid_input');
   });
 
@@ -21,14 +31,23 @@ describe('inspection commands on real Chromium', () => {
     const attrs = await h.client.inspect.attrs.query({ target: '#tip' });
     expect(attrs).toMatchObject({
       tag: 'p',
-      attributes: { id: 'tip', class: 'note', 'data-kind': 'tip', 'data-id': '42', title: 'A tip', style: 'font-weight: bold' },
+      attributes: {
+        id: 'tip',
+        class: 'note',
+        'data-kind': 'tip',
+        'data-id': '42',
+        title: 'A tip',
+        style: 'font-weight: bold',
+      },
     });
   });
 
   it('is: visible, hidden, enabled, disabled, checked, editable, focused', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
-    const is = async (target: string, state: 'visible' | 'hidden' | 'enabled' | 'disabled' | 'checked' | 'editable' | 'focused') =>
-      (await h.client.inspect.is.query({ target, state })).value;
+    const is = async (
+      target: string,
+      state: 'visible' | 'hidden' | 'enabled' | 'disabled' | 'checked' | 'editable' | 'focused',
+    ) => (await h.client.inspect.is.query({ target, state })).value;
     expect(await is('#tip', 'visible')).toBe(true);
     expect(await is('#gone', 'visible')).toBe(false);
     expect(await is('#invisible', 'hidden')).toBe(true);
@@ -46,23 +65,38 @@ describe('inspection commands on real Chromium', () => {
     expect(await is('#focused', 'focused')).toBe(true);
     expect(await is('#readonly', 'focused')).toBe(false);
     expect(await codeOf(h.client.inspect.is.query({ target: '#tip', state: 'checked' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.inspect.is.query({ target: '#no-such-element', state: 'enabled' }))).toBe('element_not_found');
-    expect(await codeOf(h.client.inspect.is.query({ target: '#tip', state: 'shiny' as 'visible' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.inspect.is.query({ target: '#no-such-element', state: 'enabled' }))).toBe(
+      'element_not_found',
+    );
+    expect(await codeOf(h.client.inspect.is.query({ target: '#tip', state: 'shiny' as 'visible' }))).toBe(
+      'invalid_input',
+    );
   });
 
   it('cookies: httpOnly cookies are marked; their values need the admin scope', async () => {
     // an httpOnly session cookie and a persistent one on 127.0.0.1 (cookies ignore the port)
-    await h.client.page.goto.mutate({ url: h.server.urlFor('/set-cookie?name=sid&value=s3cret-session&http-only=1&same-site=Strict') });
+    await h.client.page.goto.mutate({
+      url: h.server.urlFor('/set-cookie?name=sid&value=s3cret-session&http-only=1&same-site=Strict'),
+    });
     await h.client.page.goto.mutate({ url: h.server.urlFor('/set-cookie?name=theme&value=dark&max-age=3600') });
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
     const { cookies, urls } = await h.client.inspect.cookies.query({});
     expect(urls).toEqual([h.server.urlFor('/styles.html')]);
     const sid = cookies.find((cookie) => cookie.name === 'sid');
-    expect(sid).toMatchObject({ value: 's3cret-session', httpOnly: true, sameSite: 'Strict', domain: '127.0.0.1', path: '/', expires: null });
+    expect(sid).toMatchObject({
+      value: 's3cret-session',
+      httpOnly: true,
+      sameSite: 'Strict',
+      domain: '127.0.0.1',
+      path: '/',
+      expires: null,
+    });
     const theme = cookies.find((cookie) => cookie.name === 'theme');
     expect(theme).toMatchObject({ value: 'dark', httpOnly: false });
     expect(Date.parse(theme!.expires!)).toBeGreaterThan(Date.now());
-    expect((await h.client.inspect.cookies.query({ name: 'theme' })).cookies.map((cookie) => cookie.name)).toEqual(['theme']);
+    expect((await h.client.inspect.cookies.query({ name: 'theme' })).cookies.map((cookie) => cookie.name)).toEqual([
+      'theme',
+    ]);
 
     const minted = await h.client.token.create.mutate({ scope: 'read' });
     const reader = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: minted.token });
@@ -85,7 +119,9 @@ describe('inspection commands on real Chromium', () => {
     expect(storage.local).toMatchObject({ theme: 'dark', long: 'x'.repeat(10) });
     expect(storage.session).toEqual({ step: '2' });
     expect(storage.truncated).toBe(true);
-    expect(await h.client.page.eval.mutate({ js: "localStorage.getItem('theme') + sessionStorage.getItem('step')" })).toMatchObject({ value: 'dark2' });
+    expect(
+      await h.client.page.eval.mutate({ js: "localStorage.getItem('theme') + sessionStorage.getItem('step')" }),
+    ).toMatchObject({ value: 'dark2' });
     const one = await h.client.inspect.storage.query({ key: 'theme' });
     expect(one).toMatchObject({ local: { theme: 'dark' }, session: {}, truncated: false });
 
@@ -121,7 +157,10 @@ describe('inspection commands on real Chromium', () => {
       ['#main .note', [1, 1, 0]],
     ]);
     expect(result.rules.every((rule) => rule.origin === 'regular')).toBe(true);
-    expect(result.rules[2]).toMatchObject({ media: ['@media (min-width: 1px)'], declarations: [{ name: 'padding', value: '3px', important: false }] });
+    expect(result.rules[2]).toMatchObject({
+      media: ['@media (min-width: 1px)'],
+      declarations: [{ name: 'padding', value: '3px', important: false }],
+    });
     expect(result.rules[4]!.source).toBe(`${h.server.urlFor('/styles.html')}:9`);
     expect(result.rules[3]!.declarations).toEqual([{ name: 'margin', value: '4px 8px', important: false }]);
     expect(result.inline).toEqual([{ name: 'font-weight', value: 'bold', important: false }]);
@@ -134,6 +173,8 @@ describe('inspection commands on real Chromium', () => {
     expect(withUa.rules.some((rule) => rule.origin === 'user-agent')).toBe(true);
     expect((await h.client.inspect.element.query({ target: '#gone' })).box).toBeNull();
     // DOM and CSS were disabled again: ordinary commands keep working on the tab
-    expect(await h.client.inspect.css.query({ target: '#tip', property: 'color' })).toMatchObject({ value: 'rgb(0, 128, 0)' });
+    expect(await h.client.inspect.css.query({ target: '#tip', property: 'color' })).toMatchObject({
+      value: 'rgb(0, 128, 0)',
+    });
   });
 });

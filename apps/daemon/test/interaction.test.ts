@@ -53,7 +53,11 @@ describe('keyboard combos', () => {
     expect(await js('document.activeElement.id')).toBe('first');
     await h.client.input.click.mutate({ target: '#second' });
     await h.client.input.press.mutate({ key: 'Control+a' });
-    expect(await js('(() => { const el = document.getElementById("second"); return [el.selectionStart, el.selectionEnd]; })()')).toEqual([0, 9]);
+    expect(
+      await js(
+        '(() => { const el = document.getElementById("second"); return [el.selectionStart, el.selectionEnd]; })()',
+      ),
+    ).toEqual([0, 9]);
   });
 });
 
@@ -70,7 +74,15 @@ describe('mouse', () => {
     expect(up.pressed).toEqual([]);
     await h.client.pointer.mouse.mutate({ action: 'click', x: 30, y: 230, button: 'right' });
     const log = await js<string[]>('window.mouseLog');
-    expect(log).toEqual(['mousedown:0:20,20', 'drag-move:1', 'mouseup:0:40,30', 'click:0:40,30', 'mousedown:2:10,10', 'contextmenu:2:10,10', 'mouseup:2:10,10']);
+    expect(log).toEqual([
+      'mousedown:0:20,20',
+      'drag-move:1',
+      'mouseup:0:40,30',
+      'click:0:40,30',
+      'mousedown:2:10,10',
+      'contextmenu:2:10,10',
+      'mouseup:2:10,10',
+    ]);
   });
 
   it('refuses move without coordinates', async () => {
@@ -109,7 +121,11 @@ describe('scroll-into-view', () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/interaction.html') });
     const result = await h.client.pointer.scrollIntoView.mutate({ target: '#far' });
     expect(result.scrollY).toBeGreaterThan(1500);
-    expect(await js('(() => { const r = document.getElementById("far").getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()')).toBe(true);
+    expect(
+      await js(
+        '(() => { const r = document.getElementById("far").getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -138,10 +154,18 @@ describe('upload', () => {
   });
 
   it('refuses paths outside the workspace and missing files', async () => {
-    expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['/etc/hostname'] }))).toBe('path_forbidden');
-    expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['../../etc/passwd'] }))).toBe('path_forbidden');
-    expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['files/missing.txt'] }))).toBe('invalid_input');
-    expect(await codeOf(h.client.files.upload.mutate({ target: 'h1', files: [a], timeoutMs: 500 }))).toBe('element_not_interactable');
+    expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['/etc/hostname'] }))).toBe(
+      'path_forbidden',
+    );
+    expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['../../etc/passwd'] }))).toBe(
+      'path_forbidden',
+    );
+    expect(await codeOf(h.client.files.upload.mutate({ target: '#files', files: ['files/missing.txt'] }))).toBe(
+      'invalid_input',
+    );
+    expect(await codeOf(h.client.files.upload.mutate({ target: 'h1', files: [a], timeoutMs: 500 }))).toBe(
+      'element_not_interactable',
+    );
   });
 
   it('refuses a text field at once, naming it, instead of waiting for a chooser that never opens', async () => {
@@ -173,7 +197,9 @@ describe('downloads', () => {
     const result = await h.client.files.download.mutate({ source: '#dl', path: target });
     expect(result.path).toBe(target);
     expect(readFileSync(target, 'utf8')).toContain('report.txt');
-    expect(await codeOf(h.client.files.download.mutate({ source: '#dl', path: '/etc/argus.txt' }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.files.download.mutate({ source: '#dl', path: '/etc/argus.txt' }))).toBe(
+      'path_forbidden',
+    );
   });
 
   it('wait --download returns the download a click started; downloads lists them', async () => {

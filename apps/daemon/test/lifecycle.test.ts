@@ -12,7 +12,9 @@ describe('stopping the daemon closes Chrome gracefully', () => {
     try {
       const first = await startHarness(env);
       try {
-        await first.client.page.goto.mutate({ url: first.server.urlFor('/set-cookie?name=login&value=kept&max-age=86400') });
+        await first.client.page.goto.mutate({
+          url: first.server.urlFor('/set-cookie?name=login&value=kept&max-age=86400'),
+        });
         expect((await first.client.page.eval.mutate({ js: 'document.cookie' })).value).toBe('login=kept');
       } finally {
         // the daemon's stop: Browser.close, then wait for Chrome to exit (it writes the cookie store)

@@ -69,7 +69,9 @@ describe('actions that leave the document', () => {
     expect(clicked).toMatchObject({ navigated: true, openedTabs: [], download: null });
     expect(clicked.url).toMatch(/nav-b\.html$/);
     // the action waited for the new document's load event
-    expect((await h.client.page.eval.mutate({ js: 'document.readyState + " " + document.title' })).value).toBe('complete Page B');
+    expect((await h.client.page.eval.mutate({ js: 'document.readyState + " " + document.title' })).value).toBe(
+      'complete Page B',
+    );
   });
 
   it('a target=_blank link reports the tab it opened and leaves the active tab alone', async () => {
@@ -123,7 +125,9 @@ describe('timeouts bound every navigation wait', () => {
   it('a client that disconnects cancels its pending navigation; the queued command behind it runs', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
     const controller = new AbortController();
-    const pending = h.client.page.goto.mutate({ url: h.server.urlFor('/hang'), timeoutMs: 60_000 }, { signal: controller.signal }).catch((e: unknown) => e);
+    const pending = h.client.page.goto
+      .mutate({ url: h.server.urlFor('/hang'), timeoutMs: 60_000 }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     // give the request time to reach the daemon and start navigating
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
@@ -132,6 +136,8 @@ describe('timeouts bound every navigation wait', () => {
     const url = await h.client.page.url.query({});
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(url.url).toMatch(/nav-a\.html$/);
-    expect((await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-b.html'), timeoutMs: 5_000 })).title).toBe('Page B');
+    expect((await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-b.html'), timeoutMs: 5_000 })).title).toBe(
+      'Page B',
+    );
   });
 });

@@ -12,7 +12,10 @@ describe('load-html', () => {
   it('renders a local file with its relative assets, and refuses paths outside the workspace', async () => {
     mkdirSync(join(h.workspace, 'site'), { recursive: true });
     writeFileSync(join(h.workspace, 'site', 'style.css'), 'h1 { color: rgb(200, 0, 0); }');
-    writeFileSync(join(h.workspace, 'site', 'index.html'), '<!doctype html><title>Local</title><link rel="stylesheet" href="style.css"><h1>Local page</h1>');
+    writeFileSync(
+      join(h.workspace, 'site', 'index.html'),
+      '<!doctype html><title>Local</title><link rel="stylesheet" href="style.css"><h1>Local page</h1>',
+    );
     const result = await h.client.pages.loadHtml.mutate({ file: 'site/index.html' });
     expect(result.title).toBe('Local');
     expect(result.url).toMatch(/^file:\/\/.*\/site\/index\.html$/);
@@ -28,7 +31,12 @@ describe('style', () => {
     const first = await h.client.pages.style.mutate({ target: '#para', property: 'color', value: 'rgb(0, 128, 0)' });
     expect(first).toMatchObject({ before: null, computed: 'rgb(0, 128, 0)' });
     await h.client.page.eval.mutate({ js: 'document.getElementById("top").style.padding = "3px"' });
-    const second = await h.client.pages.style.mutate({ target: '#top', property: 'padding', value: '20px', important: true });
+    const second = await h.client.pages.style.mutate({
+      target: '#top',
+      property: 'padding',
+      value: '20px',
+      important: true,
+    });
     expect(second.before).toBe('3px');
     expect(await js('document.getElementById("top").style.getPropertyPriority("padding")')).toBe('important');
     const undone = await h.client.pages.style.mutate({ undo: true });
@@ -39,9 +47,13 @@ describe('style', () => {
   });
 
   it('rejects an invalid value or a missing argument', async () => {
-    expect(await codeOf(h.client.pages.style.mutate({ target: '#para', property: 'color', value: 'not-a-colour' }))).toBe('invalid_input');
+    expect(
+      await codeOf(h.client.pages.style.mutate({ target: '#para', property: 'color', value: 'not-a-colour' })),
+    ).toBe('invalid_input');
     expect(await codeOf(h.client.pages.style.mutate({ target: '#para' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.pages.style.mutate({ target: '#para', property: 'color;x', value: 'red' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.pages.style.mutate({ target: '#para', property: 'color;x', value: 'red' }))).toBe(
+      'invalid_input',
+    );
   });
 });
 
@@ -68,12 +80,22 @@ describe('cleanup', () => {
 describe('diff', () => {
   it('diffs the visible text of two pages and closes its temporary tabs', async () => {
     const before = await h.client.tabs.list.query({});
-    const result = await h.client.pages.diff.mutate({ from: h.server.urlFor('/pages-a.html'), to: h.server.urlFor('/pages-b.html') });
+    const result = await h.client.pages.diff.mutate({
+      from: h.server.urlFor('/pages-a.html'),
+      to: h.server.urlFor('/pages-b.html'),
+    });
     expect(result).toMatchObject({ added: 2, removed: 1, identical: false });
     expect(result.diff.split('\n')).toEqual(['- Only in A', '+ Only in B', '+ Also new in B']);
-    const same = await h.client.pages.diff.mutate({ from: h.server.urlFor('/pages-a.html'), to: h.server.urlFor('/pages-a.html') });
+    const same = await h.client.pages.diff.mutate({
+      from: h.server.urlFor('/pages-a.html'),
+      to: h.server.urlFor('/pages-a.html'),
+    });
     expect(same.identical).toBe(true);
-    expect(await codeOf(h.client.pages.diff.mutate({ from: 'http://127.0.0.1:9/nothing', to: h.server.urlFor('/pages-a.html') }))).toBe('navigation_failed');
+    expect(
+      await codeOf(
+        h.client.pages.diff.mutate({ from: 'http://127.0.0.1:9/nothing', to: h.server.urlFor('/pages-a.html') }),
+      ),
+    ).toBe('navigation_failed');
     const after = await h.client.tabs.list.query({});
     expect(after.tabs.map((tab) => tab.id).sort()).toEqual(before.tabs.map((tab) => tab.id).sort());
   });
@@ -82,7 +104,9 @@ describe('diff', () => {
 describe('frame', () => {
   it('makes selectors, eval and text work inside the chosen frame, then goes back to main', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
-    expect(await codeOf(h.client.input.click.mutate({ target: '#child-button', timeoutMs: 500 }))).toBe('element_not_found');
+    expect(await codeOf(h.client.input.click.mutate({ target: '#child-button', timeoutMs: 500 }))).toBe(
+      'element_not_found',
+    );
     const chosen = await h.client.pages.frame.mutate({ target: '#child' });
     expect(chosen).toMatchObject({ name: 'child', main: false });
     expect(chosen.url).toContain('frame-child.html');

@@ -21,7 +21,11 @@ interface PendingJson {
 describe('pairing-slot flood (issue 11 #4): local scripts fill the relay, the real extension still pairs', () => {
   let h: Harness;
   let user: UserBrowser;
-  const argus = (...args: string[]) => runProcess(process.execPath, [CLI, ...args], { env: { ...process.env, ARGUS_STATE_DIR: h.daemon.stateDir }, timeoutMs: 30_000 });
+  const argus = (...args: string[]) =>
+    runProcess(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ARGUS_STATE_DIR: h.daemon.stateDir },
+      timeoutMs: 30_000,
+    });
 
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('Build the CLI first: pnpm --filter @argus/cli build');
@@ -67,12 +71,19 @@ describe('pairing-slot flood (issue 11 #4): local scripts fill the relay, the re
     // the extension creates its node id when it first asks to pair, so read it once the request is in
     let nodeId = '';
     let real: PendingJson | undefined;
-    await waitUntil(async () => {
-      const listed = JSON.parse((await argus('pair', '--json')).stdout) as { pending: PendingJson[] };
-      real = listed.pending.find((request) => request.fromExtension && request.origin !== OTHER_EXTENSION);
-      nodeId = ((await user.evalInWorker(`chrome.storage.local.get('nodeId').then((v) => v.nodeId)`)) as string | undefined) ?? '';
-      return real !== undefined && nodeId !== '';
-    }, 20_000, 'the extension pairing request');
+    await waitUntil(
+      async () => {
+        const listed = JSON.parse((await argus('pair', '--json')).stdout) as { pending: PendingJson[] };
+        real = listed.pending.find((request) => request.fromExtension && request.origin !== OTHER_EXTENSION);
+        nodeId =
+          ((await user.evalInWorker(`chrome.storage.local.get('nodeId').then((v) => v.nodeId)`)) as
+            | string
+            | undefined) ?? '';
+        return real !== undefined && nodeId !== '';
+      },
+      20_000,
+      'the extension pairing request',
+    );
     if (!real) throw new Error('unreachable');
     expect(real.nodeId).toBe(nodeId);
     expect(real.origin).toMatch(/^chrome-extension:\/\/[a-p]{32}$/);
@@ -90,12 +101,20 @@ describe('pairing-slot flood (issue 11 #4): local scripts fill the relay, the re
     const approved = await argus('pair', real.code);
     expect(approved.stdout).toContain(`approved ${real.code}`);
     await h.client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
-    await waitUntil(async () => (await h.client.daemon.status.query({})).extension?.connected === true, 15_000, 'the extension to connect');
+    await waitUntil(
+      async () => (await h.client.daemon.status.query({})).extension?.connected === true,
+      15_000,
+      'the extension to connect',
+    );
     expect((await h.client.daemon.status.query({})).extension).toMatchObject({ connected: true, nodeId });
 
     // and it drives the user's browser
     const tab = await user.openTab(h.server.urlFor('/nav-a.html'));
-    await waitUntil(async () => (await h.client.tabs.list.query({})).tabs.some((listed) => listed.id === tab), 10_000, 'the user tab');
+    await waitUntil(
+      async () => (await h.client.tabs.list.query({})).tabs.some((listed) => listed.id === tab),
+      10_000,
+      'the user tab',
+    );
     await h.client.tabs.select.mutate({ id: tab });
     expect((await h.client.page.url.query({})).url).toContain('/nav-a.html');
     await h.client.session.connect.mutate({ managed: true });

@@ -34,12 +34,13 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'session.pair': 'pairing the extension is an operator decision',
   'token.create': 'minting tokens is an admin operation',
   'token.share': 'sharing the browser with a remote agent is an operator decision',
-  'token.list': 'tokens are the operator\'s business',
+  'token.list': "tokens are the operator's business",
   'token.revoke': 'revoking tokens is an operator decision',
   'config.get': 'configuration belongs to the operator',
   'config.list': 'configuration belongs to the operator',
   'config.set': 'configuration (incl. the policy) belongs to the operator',
-  'approvals.watch': 'a stream until Ctrl-C for the operator; argus-mcp watches it itself to ask its user (elicitation), agents poll argus_approvals',
+  'approvals.watch':
+    'a stream until Ctrl-C for the operator; argus-mcp watches it itself to ask its user (elicitation), agents poll argus_approvals',
   'approvals.approve': 'an agent must never approve its own command',
   'approvals.deny': 'approvals are the operator deciding about the agent',
   'cdp.send': 'raw CDP is admin-only, for operators',
@@ -67,7 +68,9 @@ function stubServices(dir: string): Services {
     idleTimeoutMs: 0,
     requestStop: () => undefined,
   };
-  return new Proxy(real, { get: (target, key) => (typeof key === 'string' && key in target ? target[key] : stub) }) as unknown as Services;
+  return new Proxy(real, {
+    get: (target, key) => (typeof key === 'string' && key in target ? target[key] : stub),
+  }) as unknown as Services;
 }
 
 function missing(check: (command: AnyCommand) => boolean): string[] {
@@ -87,7 +90,9 @@ describe('surface parity (every manifest command, every surface)', () => {
     expect(missing((command) => command.cli !== false || command.name in CLI_EXEMPT)).toEqual([]);
     const verbs = commands.flatMap((command) => (command.cli === false ? [] : [command.cli.verb]));
     expect(verbs.filter((verb, index) => verbs.indexOf(verb) !== index)).toEqual([]);
-    expect(Object.keys(CLI_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.cli !== false)).toEqual([]);
+    expect(
+      Object.keys(CLI_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.cli !== false),
+    ).toEqual([]);
   });
 
   it('every command has an agent tool or a reviewed reason for none; tool names are unique', () => {
@@ -96,20 +101,28 @@ describe('surface parity (every manifest command, every surface)', () => {
     expect(tools.filter((tool) => !/^argus_[a-z][a-z0-9_]*$/.test(tool))).toEqual([]);
     expect(tools.filter((tool, index) => tools.indexOf(tool) !== index)).toEqual([]);
     // no stale entries: an exempted command must exist and still have tool: false
-    expect(Object.keys(TOOL_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.tool !== false)).toEqual([]);
+    expect(
+      Object.keys(TOOL_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.tool !== false),
+    ).toEqual([]);
     // streams cannot be MCP tools at all; of the rest, at most a quarter may go without one
-    const exemptCalls = Object.keys(TOOL_EXEMPT).filter((name) => commands.find((command) => command.name === name)?.kind !== 'subscription');
-    expect(exemptCalls.length).toBeLessThanOrEqual(Math.ceil(commands.filter((command) => command.kind !== 'subscription').length / 4));
+    const exemptCalls = Object.keys(TOOL_EXEMPT).filter(
+      (name) => commands.find((command) => command.name === name)?.kind !== 'subscription',
+    );
+    expect(exemptCalls.length).toBeLessThanOrEqual(
+      Math.ceil(commands.filter((command) => command.kind !== 'subscription').length / 4),
+    );
   });
 
   it('every command has a handler: the daemon builds a router procedure for each', () => {
     const dir = mkdtempSync(join(tmpdir(), 'argus-parity-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const handlers = createHandlers(stubServices(dir)) as unknown as Record<string, Record<string, unknown>>;
-    expect(missing((command) => {
-      const [namespace, key] = command.name.split('.') as [string, string];
-      return typeof handlers[namespace]?.[key] === 'function';
-    })).toEqual([]);
+    expect(
+      missing((command) => {
+        const [namespace, key] = command.name.split('.') as [string, string];
+        return typeof handlers[namespace]?.[key] === 'function';
+      }),
+    ).toEqual([]);
     const router = buildRouter(createHandlers(stubServices(dir)), { authorize: authorizeToken });
     const procedures = (router as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures;
     expect(missing((command) => command.name in procedures)).toEqual([]);

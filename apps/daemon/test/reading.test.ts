@@ -44,8 +44,15 @@ describe('reading commands on real Chromium', () => {
     ]);
     expect(field('exact')).toMatchObject({ type: 'checkbox', checked: true, label: 'Exact match' });
     expect(field('pin')).toMatchObject({ type: 'password', value: '••••', label: 'PIN' });
-    expect(search!.fields.find((candidate) => candidate.tag === 'button')).toMatchObject({ type: 'submit', label: 'Go' });
-    expect(loose).toMatchObject({ name: '', action: null, fields: [{ name: 'loose', id: 'loose', label: 'Outside any form' }] });
+    expect(search!.fields.find((candidate) => candidate.tag === 'button')).toMatchObject({
+      type: 'submit',
+      label: 'Go',
+    });
+    expect(loose).toMatchObject({
+      name: '',
+      action: null,
+      fields: [{ name: 'loose', id: 'loose', label: 'Outside any form' }],
+    });
 
     // the ref is a real ref: fill by it, then read the value back
     await h.client.input.fill.mutate({ target: field('q').ref!, text: 'browsers' });
@@ -60,7 +67,11 @@ describe('reading commands on real Chromium', () => {
     const { forms } = await h.client.read.forms.mutate({});
     const fields = forms[0]!.fields;
     expect(fields.find((f) => f.name === 'email')).toMatchObject({ type: 'email', label: 'Email' });
-    expect(fields.find((f) => f.name === 'terms')).toMatchObject({ type: 'checkbox', checked: false, label: 'I accept the terms' });
+    expect(fields.find((f) => f.name === 'terms')).toMatchObject({
+      type: 'checkbox',
+      checked: false,
+      label: 'I accept the terms',
+    });
     expect(fields.filter((f) => f.name === 'plan').map((f) => [f.value, f.checked])).toEqual([
       ['free', true],
       ['pro', false],
@@ -93,7 +104,14 @@ describe('reading commands on real Chromium', () => {
     await h.client.page.wait.mutate({ load: true });
     const media = await h.client.read.media.query({});
     const pixel = media.images.find((image) => image.alt === 'One pixel');
-    expect(pixel).toMatchObject({ src: h.server.urlFor('/assets/pixel.png'), naturalWidth: 1, naturalHeight: 1, width: 40, height: 20, visible: true });
+    expect(pixel).toMatchObject({
+      src: h.server.urlFor('/assets/pixel.png'),
+      naturalWidth: 1,
+      naturalHeight: 1,
+      width: 40,
+      height: 20,
+      visible: true,
+    });
     expect(media.images.find((image) => image.alt === 'Icon')).toMatchObject({ naturalWidth: 16, naturalHeight: 16 });
     expect(media.images.find((image) => image.alt === 'Hidden')).toMatchObject({ visible: false });
     expect(media.videos).toHaveLength(1);
@@ -119,9 +137,18 @@ describe('reading commands on real Chromium', () => {
     const data = await h.client.read.data.query({});
     expect(data.jsonld[0]).toMatchObject({ '@type': 'Article', headline: 'Argus JSON-LD Headline' });
     expect(data.jsonld[1]).toMatchObject({ error: expect.any(String), raw: '{ this is not json }' });
-    expect(data.og).toMatchObject({ 'og:title': 'Argus OG Title', 'og:type': 'article', 'article:author': 'Ada', 'og:image': ['https://example.com/one.png', 'https://example.com/two.png'] });
+    expect(data.og).toMatchObject({
+      'og:title': 'Argus OG Title',
+      'og:type': 'article',
+      'article:author': 'Ada',
+      'og:image': ['https://example.com/one.png', 'https://example.com/two.png'],
+    });
     expect(data.twitter).toEqual({ 'twitter:card': 'summary_large_image', 'twitter:title': 'Argus Twitter Title' });
-    expect(data.meta).toMatchObject({ description: 'A page full of metadata for Argus reading tests.', charset: 'utf-8', viewport: 'width=device-width, initial-scale=1' });
+    expect(data.meta).toMatchObject({
+      description: 'A page full of metadata for Argus reading tests.',
+      charset: 'utf-8',
+      viewport: 'width=device-width, initial-scale=1',
+    });
     expect(data.canonical).toBe(h.server.urlFor('/meta.html?canonical=1'));
     expect(data.lang).toBe('en-GB');
 

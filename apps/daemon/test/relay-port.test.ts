@@ -38,7 +38,11 @@ async function relayAnswers(port: number): Promise<boolean> {
 }
 
 describe('a running daemon picks up the relay port a later command asks for (issue 13)', () => {
-  const argus = (...args: string[]) => runProcess(process.execPath, [CLI, ...args], { env: { ...process.env, ARGUS_STATE_DIR: h.daemon.stateDir }, timeoutMs: 30_000 });
+  const argus = (...args: string[]) =>
+    runProcess(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ARGUS_STATE_DIR: h.daemon.stateDir },
+      timeoutMs: 30_000,
+    });
 
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('Build the CLI first: pnpm --filter @argus/cli build');
@@ -78,10 +82,14 @@ describe('a running daemon picks up the relay port a later command asks for (iss
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as { port: number }).port;
     try {
-      const error = await h.client.session.connect.mutate({ extension: true, relayPort: taken }).catch((e: unknown) => e);
+      const error = await h.client.session.connect
+        .mutate({ extension: true, relayPort: taken })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ArgusError);
       expect((error as ArgusError).code).toBe('browser_not_found');
-      expect((error as ArgusError).message).toMatch(new RegExp(`Port ${taken} .*in use.*--relay-port.*stays on ${url.replace(/[.]/g, '\\.')}`));
+      expect((error as ArgusError).message).toMatch(
+        new RegExp(`Port ${taken} .*in use.*--relay-port.*stays on ${url.replace(/[.]/g, '\\.')}`),
+      );
       expect((await h.client.daemon.status.query({})).extension?.relayUrl).toBe(url);
       expect(await relayAnswers(Number(new URL(url).port))).toBe(true);
     } finally {

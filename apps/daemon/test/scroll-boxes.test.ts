@@ -11,7 +11,9 @@ describe('clicks inside scrolling boxes', () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/scroll-boxes.html') });
     await h.client.input.click.mutate({ target: 'text="Message 9"' });
     expect(await clicked()).toBe('message 9');
-    expect((await h.client.page.eval.mutate({ js: 'document.getElementById("inbox").scrollTop' })).value).toBeGreaterThan(0);
+    expect(
+      (await h.client.page.eval.mutate({ js: 'document.getElementById("inbox").scrollTop' })).value,
+    ).toBeGreaterThan(0);
   });
 
   it('scrolls nested scroll boxes and a horizontal one', async () => {

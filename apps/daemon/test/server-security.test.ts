@@ -31,7 +31,10 @@ interface UpgradeOutcome {
  * The attacker of issue 11 #3: opens a socket (without a valid token) and, if the daemon lets it
  * open, sends `frames` text frames of `size` bytes. Resolves when the socket is gone.
  */
-function attackSocket(url: string, options: { protocols?: string[]; headers?: Record<string, string>; frames: number; size: number }): Promise<UpgradeOutcome> {
+function attackSocket(
+  url: string,
+  options: { protocols?: string[]; headers?: Record<string, string>; frames: number; size: number },
+): Promise<UpgradeOutcome> {
   return new Promise((resolve) => {
     const outcome: UpgradeOutcome = { opened: false, status: undefined, framesSent: 0 };
     const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {} });
@@ -60,15 +63,24 @@ function attackSocket(url: string, options: { protocols?: string[]; headers?: Re
 }
 
 /** One HTTP request with full control over the headers (fetch cannot set Host). */
-function rawRequest(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<{ status: number; body: string }> {
+function rawRequest(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve({ status: 0, body: '' }) : reject(error)));
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve({ status: 0, body: '' }) : reject(error),
+    );
     req.end(options.body);
   });
 }
@@ -104,7 +116,12 @@ describe('the daemon server: authentication at the WebSocket upgrade, Host and O
 
   it('the typed client works over the WebSocket authenticated at the upgrade; a wrong token fails typed, not hung', async () => {
     expect((await conn.client.daemon.status.query({})).pid).toBe(pid);
-    const wrong = createArgusClient({ url: `http://127.0.0.1:${port}`, token: 'wrong-token', transport: 'ws', WebSocket });
+    const wrong = createArgusClient({
+      url: `http://127.0.0.1:${port}`,
+      token: 'wrong-token',
+      transport: 'ws',
+      WebSocket,
+    });
     try {
       expect(await codeOf(wrong.client.daemon.status.query({}))).toBe('unauthorized');
       // refused again (not hung) on the next call
@@ -137,7 +154,15 @@ describe('the daemon server: authentication at the WebSocket upgrade, Host and O
   it('an unauthenticated 60 MB HTTP body is refused without being buffered', async () => {
     const before = rssMb(pid);
     const body = Buffer.alloc(60 * MB, 0x61);
-    const answers = await Promise.all([0, 1, 2].map(() => rawRequest(port, '/trpc/page.goto', { method: 'POST', headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json' }, body })));
+    const answers = await Promise.all(
+      [0, 1, 2].map(() =>
+        rawRequest(port, '/trpc/page.goto', {
+          method: 'POST',
+          headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json' },
+          body,
+        }),
+      ),
+    );
     for (const answer of answers) expect([0, 401]).toContain(answer.status);
     expect(answers.some((answer) => answer.status === 401)).toBe(true);
     expect(rssMb(pid) - before).toBeLessThan(40);
@@ -152,13 +177,33 @@ describe('the daemon server: authentication at the WebSocket upgrade, Host and O
     expect((await rawRequest(port, STATUS, { headers: { ...auth, host: `evil.example:${port}` } })).status).toBe(421);
     expect((await rawRequest(port, STATUS, { headers: { ...auth, host: `127.0.0.1:${port + 1}` } })).status).toBe(421);
     expect((await rawRequest(port, '/health', { headers: { host: `evil.example:${port}` } })).status).toBe(421);
-    expect((await rawRequest(port, STATUS, { headers: { ...auth, host: `127.0.0.1:${port}`, origin: 'https://evil.example' } })).status).toBe(403);
-    expect((await rawRequest(port, `${STATUS}&token=${token}`, { headers: { host: `127.0.0.1:${port}` } })).status).toBe(401);
+    expect(
+      (
+        await rawRequest(port, STATUS, {
+          headers: { ...auth, host: `127.0.0.1:${port}`, origin: 'https://evil.example' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await rawRequest(port, `${STATUS}&token=${token}`, { headers: { host: `127.0.0.1:${port}` } })).status,
+    ).toBe(401);
     const url = `ws://127.0.0.1:${port}/trpc`;
     const withToken = wsAuthProtocols(token);
-    expect(await attackSocket(url, { protocols: withToken, headers: { host: `evil.example:${port}` }, frames: 0, size: 0 })).toMatchObject({ opened: false, status: 421 });
-    expect(await attackSocket(url, { protocols: withToken, headers: { origin: 'https://evil.example' }, frames: 0, size: 0 })).toMatchObject({ opened: false, status: 403 });
-    expect(await attackSocket(`${url}?token=${token}`, { frames: 0, size: 0 })).toMatchObject({ opened: false, status: 401 });
+    expect(
+      await attackSocket(url, { protocols: withToken, headers: { host: `evil.example:${port}` }, frames: 0, size: 0 }),
+    ).toMatchObject({ opened: false, status: 421 });
+    expect(
+      await attackSocket(url, {
+        protocols: withToken,
+        headers: { origin: 'https://evil.example' },
+        frames: 0,
+        size: 0,
+      }),
+    ).toMatchObject({ opened: false, status: 403 });
+    expect(await attackSocket(`${url}?token=${token}`, { frames: 0, size: 0 })).toMatchObject({
+      opened: false,
+      status: 401,
+    });
   });
 
   it('caps open WebSockets per token (16): the next one gets 429 until one closes', async () => {
@@ -212,11 +257,20 @@ describe('the daemon server: authentication at the WebSocket upgrade, Host and O
   });
 
   it('connect --cdp to another machine needs --allow-remote (typed error remote_forbidden), through the client and the CLI', async () => {
-    const remote = await conn.client.session.connect.mutate({ cdp: 'http://203.0.113.7:9222' }).catch((error: unknown) => error);
+    const remote = await conn.client.session.connect
+      .mutate({ cdp: 'http://203.0.113.7:9222' })
+      .catch((error: unknown) => error);
     expect(remote).toMatchObject({ code: 'remote_forbidden', message: expect.stringContaining('--allow-remote') });
-    expect(await codeOf(conn.client.session.connect.mutate({ cdp: 'ws://devtools.example.com/devtools/browser/x' }))).toBe('remote_forbidden');
-    expect(await codeOf(conn.client.session.connect.mutate({ managed: true, allowRemote: true }))).toBe('invalid_input');
-    const cli = await runProcess(process.execPath, [CLI, 'connect', '--cdp', 'http://203.0.113.7:9222'], { env: { ...process.env, ARGUS_STATE_DIR: join(workspace, '.argus') }, timeoutMs: 30_000 });
+    expect(
+      await codeOf(conn.client.session.connect.mutate({ cdp: 'ws://devtools.example.com/devtools/browser/x' })),
+    ).toBe('remote_forbidden');
+    expect(await codeOf(conn.client.session.connect.mutate({ managed: true, allowRemote: true }))).toBe(
+      'invalid_input',
+    );
+    const cli = await runProcess(process.execPath, [CLI, 'connect', '--cdp', 'http://203.0.113.7:9222'], {
+      env: { ...process.env, ARGUS_STATE_DIR: join(workspace, '.argus') },
+      timeoutMs: 30_000,
+    });
     expect(cli.code).toBe(1);
     expect(cli.stderr).toMatch(/not this machine.*--allow-remote/s);
     // with the opt-in the daemon does try the remote host (0.0.0.0 is not loopback; nothing listens on port 9)

@@ -26,7 +26,7 @@ async function logLines(): Promise<Array<Record<string, unknown>>> {
 }
 
 describe('tunnel listener and shared tokens', () => {
-  it('a shared agent cannot see or act on the operator\'s tabs, and works on its own', async () => {
+  it("a shared agent cannot see or act on the operator's tabs, and works on its own", async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/buttons.html') });
     const operatorTab = (await h.client.tabs.list.query({})).tabs.find((tab) => tab.active)!.id;
     const { minted, agent, close } = await share({ name: 'remote-a' });
@@ -37,7 +37,9 @@ describe('tunnel listener and shared tokens', () => {
     expect((await agent.tabs.list.query({})).tabs).toEqual([]);
     // cannot act on the operator's tab by id (the same answer as for a tab that does not exist)
     expect(await codeOf(agent.content.text.query({ tab: operatorTab }))).toBe('tab_not_found');
-    expect(await codeOf(agent.page.goto.mutate({ url: h.server.urlFor('/form.html'), tab: operatorTab }))).toBe('tab_not_found');
+    expect(await codeOf(agent.page.goto.mutate({ url: h.server.urlFor('/form.html'), tab: operatorTab }))).toBe(
+      'tab_not_found',
+    );
     expect(await codeOf(agent.tabs.select.mutate({ id: operatorTab }))).toBe('tab_not_found');
     expect(await codeOf(agent.tabs.close.mutate({ id: operatorTab }))).toBe('tab_not_found');
 
@@ -78,8 +80,12 @@ describe('tunnel listener and shared tokens', () => {
     const shot = await agent.page.screenshot.mutate({});
     expect(shot.path).toBeNull();
     expect(shot.base64?.length).toBeGreaterThan(100);
-    const reasons = (await logLines()).filter((line) => line.event === 'share.denied' && line.token === minted.id).map((line) => `${line.command}:${line.reason}`);
-    expect(reasons).toEqual(expect.arrayContaining(['page.eval:command', 'page.screenshot:file:path', 'inspect.cookies:command']));
+    const reasons = (await logLines())
+      .filter((line) => line.event === 'share.denied' && line.token === minted.id)
+      .map((line) => `${line.command}:${line.reason}`);
+    expect(reasons).toEqual(
+      expect.arrayContaining(['page.eval:command', 'page.screenshot:file:path', 'inspect.cookies:command']),
+    );
     close();
 
     // an explicit allow-list narrows further; --commands cannot grant what is never shared
@@ -101,7 +107,14 @@ describe('tunnel listener and shared tokens', () => {
     const shareOnMain = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: minted.token });
     expect(await codeOf(shareOnMain.client.tabs.list.query({}))).toBe('unauthorized');
     shareOnMain.close();
-    expect((await logLines()).some((line) => line.event === 'tunnel.denied' && line.reason === 'unknown' && line.token === hashToken(h.daemon.token).slice(0, 12))).toBe(true);
+    expect(
+      (await logLines()).some(
+        (line) =>
+          line.event === 'tunnel.denied' &&
+          line.reason === 'unknown' &&
+          line.token === hashToken(h.daemon.token).slice(0, 12),
+      ),
+    ).toBe(true);
     close();
   });
 
@@ -123,7 +136,11 @@ describe('tunnel listener and shared tokens', () => {
     expect(stored).not.toContain(minted.token);
     expect(stored).toContain(hashToken(minted.token));
 
-    expect(await h.client.token.revoke.mutate({ id: minted.id })).toEqual({ revoked: minted.id, kind: 'shared', closedTabs: 1 });
+    expect(await h.client.token.revoke.mutate({ id: minted.id })).toEqual({
+      revoked: minted.id,
+      kind: 'shared',
+      closedTabs: 1,
+    });
     expect(await codeOf(agent.tabs.list.query({}))).toBe('unauthorized');
     expect((await h.client.tabs.list.query({})).tabs.map((t) => t.id)).not.toContain(tab);
     expect(await codeOf(h.client.token.revoke.mutate({ id: minted.id }))).toBe('invalid_input');
@@ -140,7 +157,11 @@ describe('tunnel listener and shared tokens', () => {
     // its tabs went with it
     expect((await h.client.tabs.list.query({})).tabs.map((entry) => entry.id)).not.toContain(tab);
     expect((await h.client.token.list.query({})).tokens.find((token) => token.id === minted.id)?.expired).toBe(true);
-    expect((await logLines()).some((line) => line.event === 'tunnel.denied' && line.reason === 'expired' && line.token === minted.id)).toBe(true);
+    expect(
+      (await logLines()).some(
+        (line) => line.event === 'tunnel.denied' && line.reason === 'expired' && line.token === minted.id,
+      ),
+    ).toBe(true);
     close();
   });
 });
@@ -151,10 +172,19 @@ describe('tunnel listener: browser and DNS-rebinding requests', () => {
     const { port } = new URL(minted.url);
     const send = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: Number(port), path: '/mcp', method: 'POST', headers: { authorization: `Bearer ${minted.token}`, 'content-type': 'application/json', ...headers } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            path: '/mcp',
+            method: 'POST',
+            headers: { authorization: `Bearer ${minted.token}`, 'content-type': 'application/json', ...headers },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });

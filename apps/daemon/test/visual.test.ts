@@ -21,11 +21,21 @@ describe('screenshot modes', () => {
     expect(clip).toMatchObject({ format: 'png', width: 200, height: 100, path: join(h.workspace, 'shots/clip.png') });
     expect(imageSize(readFileSync(clip.path!))).toEqual({ width: 200, height: 100 });
 
-    const jpeg = await h.client.page.screenshot.mutate({ clip: '0,0,300,150', format: 'jpeg', quality: 40, path: 'shots/clip.jpg' });
+    const jpeg = await h.client.page.screenshot.mutate({
+      clip: '0,0,300,150',
+      format: 'jpeg',
+      quality: 40,
+      path: 'shots/clip.jpg',
+    });
     const jpegBytes = readFileSync(jpeg.path!);
     expect(jpegBytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect(jpeg).toMatchObject({ format: 'jpeg', width: 300, height: 150, bytes: jpegBytes.length });
-    const better = await h.client.page.screenshot.mutate({ clip: '0,0,300,150', format: 'jpeg', quality: 100, base64: true });
+    const better = await h.client.page.screenshot.mutate({
+      clip: '0,0,300,150',
+      format: 'jpeg',
+      quality: 100,
+      base64: true,
+    });
     expect(better.bytes).toBeGreaterThan(jpeg.bytes);
 
     // format from the extension; base64 next to the file
@@ -36,11 +46,15 @@ describe('screenshot modes', () => {
     expect(imageSize(readFileSync(webp.path!))).toEqual({ width: webp.width, height: webp.height });
 
     // base64 alone writes no file
-    const before = existsSync(join(h.daemon.stateDir, 'captures')) ? readdirSync(join(h.daemon.stateDir, 'captures')).length : 0;
+    const before = existsSync(join(h.daemon.stateDir, 'captures'))
+      ? readdirSync(join(h.daemon.stateDir, 'captures')).length
+      : 0;
     const inline = await h.client.page.screenshot.mutate({ base64: true, ref: '#title' });
     expect(inline.path).toBeNull();
     expect(imageSize(Buffer.from(inline.base64!, 'base64'))).toEqual({ width: inline.width, height: inline.height });
-    const after = existsSync(join(h.daemon.stateDir, 'captures')) ? readdirSync(join(h.daemon.stateDir, 'captures')).length : 0;
+    const after = existsSync(join(h.daemon.stateDir, 'captures'))
+      ? readdirSync(join(h.daemon.stateDir, 'captures')).length
+      : 0;
     expect(after).toBe(before);
 
     // default location: <stateDir>/captures
@@ -56,7 +70,9 @@ describe('screenshot modes', () => {
     const plain = await h.client.page.screenshot.mutate({ base64: true });
     const annotated = await h.client.page.screenshot.mutate({ base64: true, annotate: true });
     expect(annotated.base64).not.toBe(plain.base64);
-    expect((await h.client.page.eval.mutate({ js: "document.getElementById('__argus_overlay__') === null" })).value).toBe(true);
+    expect(
+      (await h.client.page.eval.mutate({ js: "document.getElementById('__argus_overlay__') === null" })).value,
+    ).toBe(true);
     // the page looks as before once the overlay is gone
     expect((await h.client.page.screenshot.mutate({ base64: true })).base64).toBe(plain.base64);
   });
@@ -68,7 +84,9 @@ describe('screenshot modes', () => {
     expect(await codeOf(h.client.page.screenshot.mutate({ clip: '0,0,10,10', full: true }))).toBe('invalid_input');
     expect(await codeOf(h.client.page.screenshot.mutate({ quality: 50 }))).toBe('invalid_input');
     expect(await codeOf(h.client.page.screenshot.mutate({ format: 'gif' as 'png' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.page.screenshot.mutate({ path: '/etc/shot.png', format: 'jpeg' }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.page.screenshot.mutate({ path: '/etc/shot.png', format: 'jpeg' }))).toBe(
+      'path_forbidden',
+    );
   });
 });
 
@@ -81,7 +99,13 @@ describe('pdf, responsive, archive', () => {
     expect(portrait).toMatchObject({ bytes: bytes.length, format: 'letter', landscape: false });
     expect(mediaBox(bytes)).toEqual([612, 792]);
 
-    const landscape = await h.client.visual.pdf.mutate({ path: 'out/landscape.pdf', landscape: true, format: 'a4', margins: '1cm 2cm', background: true });
+    const landscape = await h.client.visual.pdf.mutate({
+      path: 'out/landscape.pdf',
+      landscape: true,
+      format: 'a4',
+      margins: '1cm 2cm',
+      background: true,
+    });
     const [width, height] = mediaBox(readFileSync(landscape.path));
     // A4 is 841.9 x 595.3 pt; Chrome rounds its page size to whole device pixels
     expect(Math.abs(width - 841.9)).toBeLessThan(1.5);
@@ -102,7 +126,12 @@ describe('pdf, responsive, archive', () => {
   it('responsive: three viewports in one call, then the viewport is restored', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
     // read after the next frame: the renderer applies a viewport change on its next frame
-    const size = async () => (await h.client.page.eval.mutate({ js: 'await new Promise((r) => requestAnimationFrame(r)); [innerWidth, innerHeight]' })).value;
+    const size = async () =>
+      (
+        await h.client.page.eval.mutate({
+          js: 'await new Promise((r) => requestAnimationFrame(r)); [innerWidth, innerHeight]',
+        })
+      ).value;
     const original = await size();
     const result = await h.client.visual.responsive.mutate({ prefix: 'shots/home' });
     expect(result.shots.map((shot) => [shot.viewport, shot.width, shot.height])).toEqual([
@@ -118,7 +147,12 @@ describe('pdf, responsive, archive', () => {
 
     // an override set before (as `argus viewport` does) is put back afterwards
     const page = await h.daemon.services.manager.page();
-    await page.session.send('Emulation.setDeviceMetricsOverride', { width: 1000, height: 700, deviceScaleFactor: 1, mobile: false });
+    await page.session.send('Emulation.setDeviceMetricsOverride', {
+      width: 1000,
+      height: 700,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
     const full = await h.client.visual.responsive.mutate({ full: true });
     expect(full.shots[0]!.path.startsWith(join(h.daemon.stateDir, 'captures'))).toBe(true);
     expect(full.shots[0]!.height).toBeGreaterThanOrEqual(812);
@@ -130,7 +164,12 @@ describe('pdf, responsive, archive', () => {
     const mobile = { width: 500, height: 700, deviceScaleFactor: 2, mobile: true };
     recordMetricsOverride(page, mobile);
     await page.session.send('Emulation.setDeviceMetricsOverride', mobile);
-    const device = async () => (await h.client.page.eval.mutate({ js: 'await new Promise((r) => requestAnimationFrame(r)); [innerWidth, innerHeight, screen.width, devicePixelRatio]' })).value;
+    const device = async () =>
+      (
+        await h.client.page.eval.mutate({
+          js: 'await new Promise((r) => requestAnimationFrame(r)); [innerWidth, innerHeight, screen.width, devicePixelRatio]',
+        })
+      ).value;
     const emulated = await device();
     await h.client.visual.responsive.mutate({});
     expect(await device()).toEqual(emulated);

@@ -19,14 +19,25 @@ describe('snapshots keep the page answering (the walker hang)', () => {
     for (let round = 0; round < 12; round++) {
       const result = await h.client.input.click.mutate({ target: toggle, diff: true });
       // odd rounds close the details again
-      expect(result.diff).toMatch(round % 2 === 0 ? /^~ button "Show details" e\d+ \[expanded\]$/m : /^~ button "Show details" e\d+ \[expanded=false\]$/m);
+      expect(result.diff).toMatch(
+        round % 2 === 0
+          ? /^~ button "Show details" e\d+ \[expanded\]$/m
+          : /^~ button "Show details" e\d+ \[expanded=false\]$/m,
+      );
     }
     expect((await h.client.content.text.query({})).text).toContain('Orders');
     expect((await h.client.page.url.query({})).url).toContain('/action-report.html');
   });
 
   it('diffed actions on widget pages (delegated handlers, listeners on rows, frames, shadow roots) leave each page answering', async () => {
-    for (const path of ['/todo.html', '/datepicker.html', '/feed.html', '/frames.html', '/shadow.html', '/modal-form.html']) {
+    for (const path of [
+      '/todo.html',
+      '/datepicker.html',
+      '/feed.html',
+      '/frames.html',
+      '/shadow.html',
+      '/modal-form.html',
+    ]) {
       await h.client.page.goto.mutate({ url: h.server.urlFor(path) });
       for (let round = 0; round < 5; round++) {
         const result = await h.client.input.press.mutate({ key: 'Shift', diff: true });

@@ -28,7 +28,9 @@ describe('widgets an agent can operate from one snapshot -i (issue 12 §2-§5)',
     const back = await snapshotI();
     expect(back).toContain('text: May 2026');
     await h.client.input.click.mutate({ target: refOf(back, /"14"/) });
-    expect((await h.client.snapshot.take.mutate({ interactive: true })).text).toMatch(/textbox "Date" e\d+: 2026-05-14/);
+    expect((await h.client.snapshot.take.mutate({ interactive: true })).text).toMatch(
+      /textbox "Date" e\d+: 2026-05-14/,
+    );
   });
 
   it('a feed: icon-only controls styled as pointers get refs, told apart by their post', async () => {

@@ -20,7 +20,9 @@ describe('extension mode: driving a user tab through the relay', () => {
     crossSite = await startFixtureServer({ hostname: 'localhost' });
     harness = await startHarness();
     // the "user" opens a tab through their own browser (here: the test's own CDP connection)
-    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', { url: fixtures.urlFor('/buttons.html') }));
+    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', {
+      url: fixtures.urlFor('/buttons.html'),
+    }));
     transport = harness.relay.transport();
   });
 
@@ -35,10 +37,16 @@ describe('extension mode: driving a user tab through the relay', () => {
   });
 
   it('lists the tab the user opened and announces it when discovery is on', async () => {
-    const { targetInfos } = (await transport.send('Target.getTargets', {}, undefined)) as { targetInfos: Array<{ targetId: string; url: string; type: string }> };
+    const { targetInfos } = (await transport.send('Target.getTargets', {}, undefined)) as {
+      targetInfos: Array<{ targetId: string; url: string; type: string }>;
+    };
     expect(targetInfos.map((t) => t.targetId)).toContain(userTargetId);
     expect(targetInfos.every((t) => t.type === 'page')).toBe(true);
-    const created = nextEvent(transport, 'Target.targetCreated', (e) => (e.params as { targetInfo: { targetId: string } }).targetInfo.targetId === userTargetId);
+    const created = nextEvent(
+      transport,
+      'Target.targetCreated',
+      (e) => (e.params as { targetInfo: { targetId: string } }).targetInfo.targetId === userTargetId,
+    );
     await transport.send('Target.setDiscoverTargets', { discover: true }, undefined);
     await created;
     const version = (await transport.send('Browser.getVersion', {}, undefined)) as { product: string };
@@ -47,9 +55,17 @@ describe('extension mode: driving a user tab through the relay', () => {
 
   it('attaches to the user tab on demand and evaluates in it', async () => {
     const attached = nextEvent(transport, 'Target.attachedToTarget');
-    ({ sessionId } = (await transport.send('Target.attachToTarget', { targetId: userTargetId, flatten: true }, undefined)) as { sessionId: string });
+    ({ sessionId } = (await transport.send(
+      'Target.attachToTarget',
+      { targetId: userTargetId, flatten: true },
+      undefined,
+    )) as { sessionId: string });
     const event = await attached;
-    expect(event.params).toMatchObject({ sessionId, targetInfo: { targetId: userTargetId, type: 'page' }, waitingForDebugger: false });
+    expect(event.params).toMatchObject({
+      sessionId,
+      targetInfo: { targetId: userTargetId, type: 'page' },
+      waitingForDebugger: false,
+    });
     await transport.send('Page.enable', {}, sessionId);
     await transport.send('Runtime.enable', {}, sessionId);
     expect(await evaluate(transport, sessionId, '1 + 1')).toBe(2);
@@ -60,9 +76,17 @@ describe('extension mode: driving a user tab through the relay', () => {
     await transport.send('Page.navigate', { url: fixtures.urlFor('/buttons.html') }, sessionId);
     await loaded;
     expect(await evaluate(transport, sessionId, `document.getElementById('count').textContent`)).toBe('Count: 0');
-    const box = (await evaluate(transport, sessionId, `(() => { const r = document.getElementById('increment').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`)) as { x: number; y: number };
+    const box = (await evaluate(
+      transport,
+      sessionId,
+      `(() => { const r = document.getElementById('increment').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+    )) as { x: number; y: number };
     for (const type of ['mousePressed', 'mouseReleased']) {
-      await transport.send('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 }, sessionId);
+      await transport.send(
+        'Input.dispatchMouseEvent',
+        { type, x: box.x, y: box.y, button: 'left', clickCount: 1 },
+        sessionId,
+      );
     }
     expect(await evaluate(transport, sessionId, `document.getElementById('count').textContent`)).toBe('Count: 1');
   });
@@ -80,14 +104,28 @@ describe('extension mode: driving a user tab through the relay', () => {
   });
 
   it('auto-attaches a cross-origin iframe (OOPIF) as a flat child session and evaluates in it', async () => {
-    await transport.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, sessionId);
-    const child = nextEvent(transport, 'Target.attachedToTarget', (e) => e.sessionId === sessionId && (e.params as { targetInfo: { type: string } }).targetInfo.type === 'iframe');
-    await transport.send('Page.navigate', { url: fixtures.urlFor(`/frames.html?xorigin=${encodeURIComponent(crossSite.urlFor('/frame-child.html'))}`) }, sessionId);
+    await transport.send(
+      'Target.setAutoAttach',
+      { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
+      sessionId,
+    );
+    const child = nextEvent(
+      transport,
+      'Target.attachedToTarget',
+      (e) => e.sessionId === sessionId && (e.params as { targetInfo: { type: string } }).targetInfo.type === 'iframe',
+    );
+    await transport.send(
+      'Page.navigate',
+      { url: fixtures.urlFor(`/frames.html?xorigin=${encodeURIComponent(crossSite.urlFor('/frame-child.html'))}`) },
+      sessionId,
+    );
     const { sessionId: childId } = (await child).params as { sessionId: string };
     await transport.send('Runtime.runIfWaitingForDebugger', {}, childId);
     let text: unknown;
     for (let i = 0; i < 50 && text !== 'Child button'; i++) {
-      text = await evaluate(transport, childId, `document.getElementById('child-button')?.textContent ?? null`).catch(() => null);
+      text = await evaluate(transport, childId, `document.getElementById('child-button')?.textContent ?? null`).catch(
+        () => null,
+      );
       if (text !== 'Child button') await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(text).toBe('Child button');
@@ -95,19 +133,45 @@ describe('extension mode: driving a user tab through the relay', () => {
   });
 
   it('auto-attaches and closes a tab the agent opened, but refuses to close the user tab', async () => {
-    await transport.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, undefined);
-    const attached = nextEvent(transport, 'Target.attachedToTarget', (e) => e.sessionId === undefined && (e.params as { targetInfo: { url: string } }).targetInfo.url.includes('/frame-child'));
-    const { targetId } = (await transport.send('Target.createTarget', { url: fixtures.urlFor('/frame-child.html') }, undefined)) as { targetId: string };
+    await transport.send(
+      'Target.setAutoAttach',
+      { autoAttach: true, waitForDebuggerOnStart: false, flatten: true },
+      undefined,
+    );
+    const attached = nextEvent(
+      transport,
+      'Target.attachedToTarget',
+      (e) =>
+        e.sessionId === undefined &&
+        (e.params as { targetInfo: { url: string } }).targetInfo.url.includes('/frame-child'),
+    );
+    const { targetId } = (await transport.send(
+      'Target.createTarget',
+      { url: fixtures.urlFor('/frame-child.html') },
+      undefined,
+    )) as { targetId: string };
     const { sessionId: agentSession } = (await attached).params as { sessionId: string };
     expect(await evaluate(transport, agentSession, '40 + 2')).toBe(42);
-    const { targetInfos } = (await transport.send('Target.getTargets', {}, undefined)) as { targetInfos: Array<{ targetId: string }> };
+    const { targetInfos } = (await transport.send('Target.getTargets', {}, undefined)) as {
+      targetInfos: Array<{ targetId: string }>;
+    };
     expect(targetInfos.map((t) => t.targetId)).toContain(targetId);
 
-    const detached = nextEvent(transport, 'Target.detachedFromTarget', (e) => (e.params as { sessionId: string }).sessionId === agentSession);
+    const detached = nextEvent(
+      transport,
+      'Target.detachedFromTarget',
+      (e) => (e.params as { sessionId: string }).sessionId === agentSession,
+    );
     await transport.send('Target.closeTarget', { targetId }, undefined);
     await detached;
-    await expect(transport.send('Target.closeTarget', { targetId: userTargetId }, undefined)).rejects.toMatchObject({ code: 'forbidden_scope' });
-    await transport.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }, undefined);
+    await expect(transport.send('Target.closeTarget', { targetId: userTargetId }, undefined)).rejects.toMatchObject({
+      code: 'forbidden_scope',
+    });
+    await transport.send(
+      'Target.setAutoAttach',
+      { autoAttach: false, waitForDebuggerOnStart: false, flatten: true },
+      undefined,
+    );
   });
 
   it('reports an unsupported root method with a clear error', async () => {
@@ -116,10 +180,20 @@ describe('extension mode: driving a user tab through the relay', () => {
   });
 
   it('emits detachedFromTarget when the user closes the tab', async () => {
-    const detached = nextEvent(transport, 'Target.detachedFromTarget', (e) => (e.params as { sessionId: string }).sessionId === sessionId);
-    const destroyed = nextEvent(transport, 'Target.targetDestroyed', (e) => (e.params as { targetId: string }).targetId === userTargetId);
+    const detached = nextEvent(
+      transport,
+      'Target.detachedFromTarget',
+      (e) => (e.params as { sessionId: string }).sessionId === sessionId,
+    );
+    const destroyed = nextEvent(
+      transport,
+      'Target.targetDestroyed',
+      (e) => (e.params as { targetId: string }).targetId === userTargetId,
+    );
     await harness.browser.send('Target.closeTarget', { targetId: userTargetId });
     await Promise.all([detached, destroyed]);
-    await expect(transport.send('Runtime.evaluate', { expression: '1' }, sessionId)).rejects.toMatchObject({ code: 'target_closed' });
+    await expect(transport.send('Runtime.evaluate', { expression: '1' }, sessionId)).rejects.toMatchObject({
+      code: 'target_closed',
+    });
   });
 });

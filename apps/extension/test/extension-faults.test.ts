@@ -62,11 +62,15 @@ describe('extension mode: faults and refusals', () => {
   beforeAll(async () => {
     fixtures = await startFixtureServer();
     harness = await startHarness();
-    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', { url: fixtures.urlFor('/buttons.html') }));
+    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', {
+      url: fixtures.urlFor('/buttons.html'),
+    }));
     const ops = await OpsClient.connect(harness.relay.url, harness.daemonToken);
     const listed = await ops.call('list-1', 'tabs.list', {});
     ops.close();
-    const tab = (listed.result as { tabs: Array<{ tabId: number; targetId: string }> }).tabs.find((t) => t.targetId === userTargetId);
+    const tab = (listed.result as { tabs: Array<{ tabId: number; targetId: string }> }).tabs.find(
+      (t) => t.targetId === userTargetId,
+    );
     if (!tab) throw new Error('user tab not listed');
     userTabId = tab.tabId;
   });
@@ -87,7 +91,11 @@ describe('extension mode: faults and refusals', () => {
     const slowIncrement = {
       sessionId,
       method: 'Runtime.evaluate',
-      params: { expression: `window.__hits = (window.__hits ?? 0) + 1; new Promise(r => setTimeout(() => r(window.__hits), 1500))`, awaitPromise: true, returnByValue: true },
+      params: {
+        expression: `window.__hits = (window.__hits ?? 0) + 1; new Promise(r => setTimeout(() => r(window.__hits), 1500))`,
+        awaitPromise: true,
+        returnByValue: true,
+      },
     };
     const inflight = ops.call('increment-once', 'cdp.send', slowIncrement);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -101,7 +109,11 @@ describe('extension mode: faults and refusals', () => {
     expect((replay.result as { result: { result: { value: number } } }).result.result.value).toBe(1);
     expect(relay.status().extensionConnected).toBe(true);
 
-    const check = await ops.call('check-hits', 'cdp.send', { sessionId, method: 'Runtime.evaluate', params: { expression: 'window.__hits', returnByValue: true } });
+    const check = await ops.call('check-hits', 'cdp.send', {
+      sessionId,
+      method: 'Runtime.evaluate',
+      params: { expression: 'window.__hits', returnByValue: true },
+    });
     expect((check.result as { result: { result: { value: number } } }).result.result.value).toBe(1);
     // a second replay is served from the cache too
     const again = await ops.call('increment-once', 'cdp.send', slowIncrement);
@@ -122,14 +134,24 @@ describe('extension mode: faults and refusals', () => {
     const socket = new WebSocket(`${harness.relay.url.replace('http', 'ws')}/extension`, { headers: { origin } });
     await new Promise((resolve) => socket.once('open', resolve));
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    socket.send(JSON.stringify({ version: 1, type: 'hello', nodeId: 'node-intruder-0001', pairingToken: 'forged', extensionVersion: '0.0.0' }));
+    socket.send(
+      JSON.stringify({
+        version: 1,
+        type: 'hello',
+        nodeId: 'node-intruder-0001',
+        pairingToken: 'forged',
+        extensionVersion: '0.0.0',
+      }),
+    );
     expect(await closed).toBe(4401);
     expect(harness.relay.status().extensionConnected).toBe(true); // the real node was not displaced
   });
 
   it('refuses a non-extension Origin on /extension and web origins elsewhere', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const socket = new WebSocket(`${harness.relay.url.replace('http', 'ws')}/extension`, { headers: { origin: 'https://evil.example' } });
+      const socket = new WebSocket(`${harness.relay.url.replace('http', 'ws')}/extension`, {
+        headers: { origin: 'https://evil.example' },
+      });
       socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       socket.once('open', () => reject(new Error('upgrade should be refused')));
     });
@@ -138,7 +160,11 @@ describe('extension mode: faults and refusals', () => {
     expect(config.status).toBe(403);
     const preflight = await fetch(`${harness.relay.url}/pair`, {
       method: 'OPTIONS',
-      headers: { origin: `chrome-extension://${harness.extensionId}`, 'access-control-request-method': 'POST', 'access-control-request-private-network': 'true' },
+      headers: {
+        origin: `chrome-extension://${harness.extensionId}`,
+        'access-control-request-method': 'POST',
+        'access-control-request-private-network': 'true',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
@@ -149,7 +175,9 @@ describe('extension mode: faults and refusals', () => {
     const headers = { authorization: `Bearer ${harness.daemonToken}` };
     const first = await connectRelayCdp(url, headers);
     await first.event('Argus.leaseGranted');
-    expect(await first.send('Runtime.evaluate', { expression: '1 + 1', returnByValue: true })).toMatchObject({ result: { value: 2 } });
+    expect(await first.send('Runtime.evaluate', { expression: '1 + 1', returnByValue: true })).toMatchObject({
+      result: { value: 2 },
+    });
 
     const second = await connectRelayCdp(url, headers);
     await second.event('Argus.leaseWaiting');
@@ -172,7 +200,9 @@ describe('extension mode: faults and refusals', () => {
     expect(relay.port).toBe(port);
     await waitUntil(() => relay.status().extensionConnected, 15_000, 'the extension to reconnect');
     expect(relay.status()).toMatchObject({ paired: true, extensionConnected: true });
-    const status = (await harness.evalInWorker(`chrome.storage.session.get('status').then((s) => s.status)`)) as { state: string };
+    const status = (await harness.evalInWorker(`chrome.storage.session.get('status').then((s) => s.status)`)) as {
+      state: string;
+    };
     expect(status.state).toBe('authenticated_connected');
   });
 
@@ -181,13 +211,18 @@ describe('extension mode: faults and refusals', () => {
     const relay = await harness.restartRelay({ launchToken: undefined });
     await waitUntil(() => relay.pendingPairings().length === 1, 15_000, 'a pending pairing request');
     const [request] = relay.pendingPairings();
-    const status = (await harness.evalInWorker(`chrome.storage.session.get('status').then((s) => s.status)`)) as { state: string; pairingCode?: string };
+    const status = (await harness.evalInWorker(`chrome.storage.session.get('status').then((s) => s.status)`)) as {
+      state: string;
+      pairingCode?: string;
+    };
     expect(status).toMatchObject({ state: 'waiting_for_pair_approval', pairingCode: request?.code });
     expect(relay.status().extensionConnected).toBe(false);
     expect(relay.approvePairing('WRONG-CODE')).toBe(false);
     expect(relay.approvePairing(request?.code ?? '')).toBe(true);
     await waitUntil(() => relay.status().extensionConnected, 15_000, 'the approved extension to connect');
-    const stored = (await harness.evalInWorker(`chrome.storage.local.get('pairingToken')`)) as { pairingToken?: string };
+    const stored = (await harness.evalInWorker(`chrome.storage.local.get('pairingToken')`)) as {
+      pairingToken?: string;
+    };
     expect(stored.pairingToken).toMatch(/^[\w-]{40,}$/);
   });
 });

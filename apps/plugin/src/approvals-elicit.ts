@@ -10,10 +10,18 @@ export interface ApprovalSource {
   watchApprovals(onPending: (pending: PendingApproval) => void, onEnd: () => void): Promise<() => void>;
 }
 
-const QUESTION: { type: 'object'; properties: { approve: { type: 'boolean'; title: string; description: string } }; required: string[] } = {
+const QUESTION: {
+  type: 'object';
+  properties: { approve: { type: 'boolean'; title: string; description: string } };
+  required: string[];
+} = {
   type: 'object',
   properties: {
-    approve: { type: 'boolean', title: 'Approve', description: 'Yes runs the command now; no denies it (the agent gets approval_denied).' },
+    approve: {
+      type: 'boolean',
+      title: 'Approve',
+      description: 'Yes runs the command now; no denies it (the agent gets approval_denied).',
+    },
   },
   required: ['approve'],
 };

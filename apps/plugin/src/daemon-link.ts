@@ -21,9 +21,12 @@ type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknow
 export function invoke(connection: Connection, command: AnyCommand, input: unknown): Promise<unknown> {
   const [namespace, name] = command.name.split('.') as [string, string];
   // Dynamic dispatch by contract path: the typed surface is for scripts, adapters route by name.
-  const procedure = (connection.client as unknown as Record<string, Record<string, Procedure> | undefined>)[namespace]?.[name];
+  const procedure = (connection.client as unknown as Record<string, Record<string, Procedure> | undefined>)[
+    namespace
+  ]?.[name];
   if (!procedure) return Promise.reject(new ArgusError('unsupported', `The daemon has no command ${command.name}.`));
-  if (command.kind === 'subscription') return Promise.reject(new ArgusError('unsupported', `${command.name} is a stream; tools cannot call it.`));
+  if (command.kind === 'subscription')
+    return Promise.reject(new ArgusError('unsupported', `${command.name} is a stream; tools cannot call it.`));
   return command.kind === 'query' ? procedure.query(input) : procedure.mutate(input);
 }
 
@@ -57,7 +60,15 @@ export class DaemonLink {
   }
 
   private connect(): Promise<Connection> {
-    const pending = connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http', name: this.name, WebSocket });
+    const pending = connectToDaemon({
+      autoStart: true,
+      daemonEntry: this.entry(),
+      cwd: this.options.cwd,
+      env: this.options.env,
+      transport: 'http',
+      name: this.name,
+      WebSocket,
+    });
     // A failed connect must not stick: the next call tries again.
     pending.catch(() => {
       if (this.connection === pending) this.connection = undefined;
@@ -78,7 +89,16 @@ export class DaemonLink {
       if (stateDir && state && !(await daemonAnswers(state))) {
         await startDaemon({ daemonEntry: this.entry(), stateDir, env: this.options.env, cwd: this.options.cwd });
       }
-      return connectToDaemon({ autoStart: true, daemonEntry: this.entry(), cwd: this.options.cwd, env: this.options.env, transport: 'http', name: this.name, WebSocket, ...(stateDir ? { stateDir } : {}) });
+      return connectToDaemon({
+        autoStart: true,
+        daemonEntry: this.entry(),
+        cwd: this.options.cwd,
+        env: this.options.env,
+        transport: 'http',
+        name: this.name,
+        WebSocket,
+        ...(stateDir ? { stateDir } : {}),
+      });
     })();
     next.catch(() => {
       if (this.connection === next) this.connection = undefined;
@@ -108,7 +128,10 @@ export class DaemonLink {
    */
   async watchApprovals(onPending: (pending: PendingApproval) => void, onEnd: () => void): Promise<() => void> {
     const connection = await (this.connection ??= this.connect());
-    const subscription = connection.client.approvals.watch.subscribe({}, { onData: onPending, onError: onEnd, onComplete: onEnd });
+    const subscription = connection.client.approvals.watch.subscribe(
+      {},
+      { onData: onPending, onError: onEnd, onComplete: onEnd },
+    );
     return () => subscription.unsubscribe();
   }
 

@@ -9,13 +9,14 @@ import { isEmpty } from './render.js';
  * page reaches a client that shows structured data to a model outside the boundary.
  */
 export function envelopeOutput(command: AnyCommand, output: unknown, envelope: ContentEnvelope | undefined): unknown {
-  if (!envelope || !command.pageContent?.length || !output || typeof output !== 'object' || Array.isArray(output)) return output;
+  if (!envelope || !command.pageContent?.length || !output || typeof output !== 'object' || Array.isArray(output))
+    return output;
   const copy: Record<string, unknown> = { ...(output as Record<string, unknown>) };
   for (const field of command.pageContent) {
     const value = copy[field];
     // nothing from the page (no dialog, no console error): nothing to mark
     if (isEmpty(value)) continue;
-    copy[field] = envelope.mark(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
+    copy[field] = envelope.mark(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
   }
   return copy;
 }

@@ -21,10 +21,18 @@ export function createMcpHttpEndpoint(): McpHttpEndpoint {
     async handle(req: IncomingMessage, res: ServerResponse, session: TunnelSession): Promise<void> {
       if (req.method !== 'POST') {
         // stateless: no standalone SSE stream to open (GET) and no session to end (DELETE)
-        res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST JSON-RPC to /mcp.' }, id: null }));
+        res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'Method not allowed: POST JSON-RPC to /mcp.' },
+            id: null,
+          }),
+        );
         return;
       }
-      const allowed = specs.filter((spec) => session.commands.includes(spec.command.name)).map((spec) => withoutFields(spec, FILE_FIELDS));
+      const allowed = specs
+        .filter((spec) => session.commands.includes(spec.command.name))
+        .map((spec) => withoutFields(spec, FILE_FIELDS));
       const server = createMcpServer({
         options: { profile: 'full', tools: undefined, untrustedEnvelope: true },
         caller: { call: (command, input) => session.call(command.name, input) },

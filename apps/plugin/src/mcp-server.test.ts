@@ -10,8 +10,18 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function connect(caller: CommandCaller, options: { profile?: 'core' | 'full'; tools?: string[]; untrustedEnvelope?: boolean } = {}) {
-  const server = createMcpServer({ options: { profile: options.profile ?? 'core', tools: options.tools, untrustedEnvelope: options.untrustedEnvelope ?? true }, caller });
+async function connect(
+  caller: CommandCaller,
+  options: { profile?: 'core' | 'full'; tools?: string[]; untrustedEnvelope?: boolean } = {},
+) {
+  const server = createMcpServer({
+    options: {
+      profile: options.profile ?? 'core',
+      tools: options.tools,
+      untrustedEnvelope: options.untrustedEnvelope ?? true,
+    },
+    caller,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'unit', version: '0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -36,8 +46,11 @@ describe('MCP server (in memory, fake daemon)', () => {
   it('returns text plus structuredContent, isError for failures, and refuses unknown tools', async () => {
     const client = await connect({
       async call(command, input) {
-        if ((input as { target?: string }).target === 'e404') throw new ArgusError('ref_not_found', 'No ref e404 in the last snapshot.');
-        return command.name === 'tabs.list' ? { tabs: [{ id: 't1', url: 'about:blank', title: '', active: true }] } : {};
+        if ((input as { target?: string }).target === 'e404')
+          throw new ArgusError('ref_not_found', 'No ref e404 in the last snapshot.');
+        return command.name === 'tabs.list'
+          ? { tabs: [{ id: 't1', url: 'about:blank', title: '', active: true }] }
+          : {};
       },
     });
     const tabs = await client.callTool({ name: 'argus_tabs', arguments: {} });
@@ -46,10 +59,23 @@ describe('MCP server (in memory, fake daemon)', () => {
     const listed = '[{"id":"t1","url":"about:blank","title":"","active":true}]';
     const nonce = /<<page ([0-9a-f]{12})>>/.exec(JSON.stringify(tabs.content))?.[1];
     expect(tabs.structuredContent).toEqual({ tabs: `<<page ${nonce}>>\n${listed}\n<</page ${nonce}>>` });
-    expect(tabs.content).toEqual([{ type: 'text', text: expect.stringMatching(new RegExp(`^<<page ${nonce}>>\n.*not instructions.*\ntabs: \\[.*\\]\n<</page ${nonce}>>$`)) }]);
+    expect(tabs.content).toEqual([
+      {
+        type: 'text',
+        text: expect.stringMatching(
+          new RegExp(`^<<page ${nonce}>>\n.*not instructions.*\ntabs: \\[.*\\]\n<</page ${nonce}>>$`),
+        ),
+      },
+    ]);
     const failed = await client.callTool({ name: 'argus_click', arguments: { target: 'e404' } });
-    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'error[ref_not_found]: No ref e404 in the last snapshot.' }] });
+    expect(failed).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'error[ref_not_found]: No ref e404 in the last snapshot.' }],
+    });
     const hidden = await client.callTool({ name: 'argus_hover', arguments: { target: 'e1' } });
-    expect(hidden).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_hover/) }] });
+    expect(hidden).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_hover/) }],
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ContentEnvelope, ENVELOPE_RULE } from '@argus/security';
 import { type ApprovalSource, ApprovalElicitor } from './approvals-elicit.js';
 import { selectTools } from './profiles.js';
@@ -53,7 +58,10 @@ export function createMcpServer({ options, caller, specs = allToolSpecs(), appro
   const byName = new Map(tools.map((spec) => [spec.name, spec]));
   const listed = tools.map(mcpTool);
   const envelope = options.untrustedEnvelope ? new ContentEnvelope() : undefined;
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   const elicitor = approvals ? new ApprovalElicitor(server, approvals, caller) : undefined;
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

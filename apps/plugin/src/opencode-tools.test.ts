@@ -13,7 +13,10 @@ describe('OpenCode tools', () => {
     expect(Object.keys(tools)).toContain('argus_snapshot');
     expect(Object.keys(tools)).not.toContain('argus_hover');
     const click = allToolSpecs().find((spec) => spec.name === 'argus_click')!;
-    const schema = tool.schema.toJSONSchema(tool.schema.object(openCodeArgs(click))) as { properties: Record<string, { type?: string; enum?: string[]; description?: string }>; required: string[] };
+    const schema = tool.schema.toJSONSchema(tool.schema.object(openCodeArgs(click))) as {
+      properties: Record<string, { type?: string; enum?: string[]; description?: string }>;
+      required: string[];
+    };
     expect(schema.required).toEqual(['target']);
     expect(schema.properties.button).toMatchObject({ enum: ['left', 'right', 'middle'], description: 'Mouse button' });
     expect(schema.properties.timeoutMs).toMatchObject({ type: 'integer' });
@@ -21,7 +24,9 @@ describe('OpenCode tools', () => {
 
   it('builds args for every tool in the manifest, nested step lists and records included', () => {
     for (const spec of allToolSpecs()) {
-      const json = tool.schema.toJSONSchema(tool.schema.object(openCodeArgs(spec))) as { properties: Record<string, unknown> };
+      const json = tool.schema.toJSONSchema(tool.schema.object(openCodeArgs(spec))) as {
+        properties: Record<string, unknown>;
+      };
       expect(Object.keys(json.properties).sort(), spec.name).toEqual(Object.keys(spec.inputSchema.properties).sort());
     }
   });
@@ -36,8 +41,12 @@ describe('OpenCode tools', () => {
       },
     };
     const tools = openCodeTools({ caller, tools: ['text'], untrustedEnvelope: false });
-    await expect(tools.argus_text!.execute({ target: undefined } as never, context)).resolves.toBe('truncated: false\nHello');
+    await expect(tools.argus_text!.execute({ target: undefined } as never, context)).resolves.toBe(
+      'truncated: false\nHello',
+    );
     expect(calls).toEqual([{}]);
-    await expect(tools.argus_text!.execute({ target: 'gone' } as never, context)).rejects.toThrow('error[ref_stale]: Ref is stale.');
+    await expect(tools.argus_text!.execute({ target: 'gone' } as never, context)).rejects.toThrow(
+      'error[ref_stale]: Ref is stale.',
+    );
   });
 });

@@ -27,10 +27,14 @@ function propertyType(z: OpenCodeZod, json: JsonSchema): OpenCodeType {
     case 'boolean':
       return z.boolean();
     case 'array':
-      return z.array(json.items && typeof json.items === 'object' ? propertyType(z, json.items as JsonSchema) : z.unknown());
+      return z.array(
+        json.items && typeof json.items === 'object' ? propertyType(z, json.items as JsonSchema) : z.unknown(),
+      );
     case 'object':
       // A few inputs carry a list of steps ({ command, input }); an object without properties is a record.
-      return json.properties && typeof json.properties === 'object' ? z.object(shapeOf(z, json)) : z.record(z.string(), z.unknown());
+      return json.properties && typeof json.properties === 'object'
+        ? z.object(shapeOf(z, json))
+        : z.record(z.string(), z.unknown());
     default:
       return z.unknown();
   }
@@ -58,7 +62,12 @@ export interface OpenCodeToolsOptions extends ToolSelection {
 }
 
 /** OpenCode tool definitions for the selected manifest tools; failures throw `error[code]: message`. */
-export function openCodeTools({ caller, untrustedEnvelope = true, specs = allToolSpecs(), ...selection }: OpenCodeToolsOptions): Record<string, ToolDefinition> {
+export function openCodeTools({
+  caller,
+  untrustedEnvelope = true,
+  specs = allToolSpecs(),
+  ...selection
+}: OpenCodeToolsOptions): Record<string, ToolDefinition> {
   const envelope = untrustedEnvelope ? new ContentEnvelope() : undefined;
   const entries = selectTools(specs, selection).map((spec) => {
     const definition = tool({
@@ -66,12 +75,25 @@ export function openCodeTools({ caller, untrustedEnvelope = true, specs = allToo
       args: openCodeArgs(spec),
       async execute(args): Promise<ToolResult> {
         // Optional args OpenCode left undefined are dropped, so the daemon applies its defaults.
-        const input = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined));
+        const input = Object.fromEntries(
+          Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined),
+        );
         const outcome = await runTool(spec, input, { caller, envelope });
         if (!outcome.ok) throw new Error(outcome.text);
         if (!outcome.image) return outcome.text;
         const { data, mimeType, path } = outcome.image;
-        return { title: spec.name, output: outcome.text, attachments: [{ type: 'file', mime: mimeType, url: `data:${mimeType};base64,${data}`, filename: path?.split('/').pop() ?? `screenshot.${mimeType.split('/')[1]}` }] };
+        return {
+          title: spec.name,
+          output: outcome.text,
+          attachments: [
+            {
+              type: 'file',
+              mime: mimeType,
+              url: `data:${mimeType};base64,${data}`,
+              filename: path?.split('/').pop() ?? `screenshot.${mimeType.split('/')[1]}`,
+            },
+          ],
+        };
       },
     });
     return [spec.name, definition as unknown as ToolDefinition] as const;

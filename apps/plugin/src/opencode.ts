@@ -5,7 +5,11 @@ import { isProfile } from './profiles.js';
 
 function stringList(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string') return value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   return undefined;
 }
 
@@ -21,7 +25,9 @@ export const ArgusPlugin: Plugin = async ({ directory }, options = {}) => {
   const profile = typeof options.profile === 'string' && isProfile(options.profile) ? options.profile : undefined;
   const tools = openCodeTools({
     caller: link,
-    profile: profile ?? (isProfile(process.env.ARGUS_MCP_PROFILE ?? '') ? (process.env.ARGUS_MCP_PROFILE as 'core' | 'full') : undefined),
+    profile:
+      profile ??
+      (isProfile(process.env.ARGUS_MCP_PROFILE ?? '') ? (process.env.ARGUS_MCP_PROFILE as 'core' | 'full') : undefined),
     tools: stringList(options.tools) ?? stringList(process.env.ARGUS_MCP_TOOLS),
     untrustedEnvelope: options.untrustedEnvelope !== false,
   });

@@ -9,7 +9,10 @@ describe('argus-mcp options', () => {
     expect(parseOptions(['--profile', 'full'], {}).profile).toBe('full');
     expect(parseOptions(['--profile=full'], {}).profile).toBe('full');
     expect(parseOptions(['--tools', 'click, fill,'], {}).tools).toEqual(['click', 'fill']);
-    expect(parseOptions([], { ARGUS_MCP_PROFILE: 'full', ARGUS_MCP_TOOLS: 'snapshot' })).toMatchObject({ profile: 'full', tools: ['snapshot'] });
+    expect(parseOptions([], { ARGUS_MCP_PROFILE: 'full', ARGUS_MCP_TOOLS: 'snapshot' })).toMatchObject({
+      profile: 'full',
+      tools: ['snapshot'],
+    });
     expect(parseOptions(['--profile', 'core'], { ARGUS_MCP_PROFILE: 'full' }).profile).toBe('core');
     expect(parseOptions(['--no-untrusted-envelope'], {}).untrustedEnvelope).toBe(false);
     expect(parseOptions(['--untrusted-envelope=false'], {}).untrustedEnvelope).toBe(false);

@@ -24,13 +24,17 @@ Options:
 `;
 
 function splitList(value: string | undefined): string[] | undefined {
-  const items = value?.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   return items?.length ? items : undefined;
 }
 
 function parseProfile(value: string | undefined): Profile {
   if (value === undefined || value === '') return 'core';
-  if (!isProfile(value)) throw new ArgusError('invalid_input', `Unknown profile "${value}"; use ${PROFILES.join(' or ')}.`);
+  if (!isProfile(value))
+    throw new ArgusError('invalid_input', `Unknown profile "${value}"; use ${PROFILES.join(' or ')}.`);
   return value;
 }
 
@@ -68,12 +72,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const value = (): string => {
       if (token.inlineValue) return token.value ?? '';
       // a flag right after is not a value (`--tools --profile full`)
-      if (token.value === undefined || token.value.startsWith('--')) throw new ArgusError('invalid_input', `${token.rawName} needs a value.`);
+      if (token.value === undefined || token.value.startsWith('--'))
+        throw new ArgusError('invalid_input', `${token.rawName} needs a value.`);
       return token.value;
     };
     if (token.name === 'profile') profile = value();
     else if (token.name === 'tools') tools = value();
-    else if (token.name === 'untrusted-envelope') untrustedEnvelope = token.inlineValue ? parseBoolean(token.value ?? '', token.rawName) : true;
+    else if (token.name === 'untrusted-envelope')
+      untrustedEnvelope = token.inlineValue ? parseBoolean(token.value ?? '', token.rawName) : true;
     else if (token.name === 'no-untrusted-envelope') untrustedEnvelope = false;
     else if (token.name === 'help') help = true;
     else throw new ArgusError('invalid_input', `Unknown option ${arg}. Run argus-mcp --help.`);

@@ -11,7 +11,20 @@ describe('tool profiles', () => {
   it('core is the CORE_TOOLS names present in the manifest, and the default', () => {
     const core = names(selectTools(specs, { profile: 'core' }));
     expect(core).toEqual(specs.map((spec) => spec.name).filter((name) => CORE_TOOLS.includes(name)));
-    for (const tool of ['argus_goto', 'argus_snapshot', 'argus_click', 'argus_fill', 'argus_type', 'argus_press', 'argus_select', 'argus_text', 'argus_screenshot', 'argus_tabs', 'argus_eval', 'argus_wait']) {
+    for (const tool of [
+      'argus_goto',
+      'argus_snapshot',
+      'argus_click',
+      'argus_fill',
+      'argus_type',
+      'argus_press',
+      'argus_select',
+      'argus_text',
+      'argus_screenshot',
+      'argus_tabs',
+      'argus_eval',
+      'argus_wait',
+    ]) {
       expect(core).toContain(tool);
     }
     expect(names(selectTools(specs))).toEqual(core);
@@ -22,7 +35,9 @@ describe('tool profiles', () => {
     for (const field of CORE_HIDDEN_FIELDS) expect(coreClick.inputSchema.properties).not.toHaveProperty(field);
     expect(coreClick.inputSchema.required).toEqual(['target']);
     expect(coreClick.command.input.shape).toHaveProperty('tab');
-    expect(selectTools(specs, { profile: 'full' }).find((spec) => spec.name === 'argus_click')!.inputSchema.properties).toHaveProperty('tab');
+    expect(
+      selectTools(specs, { profile: 'full' }).find((spec) => spec.name === 'argus_click')!.inputSchema.properties,
+    ).toHaveProperty('tab');
     expect(selectTools(specs, { tools: ['click'] })[0]!.inputSchema.properties).toHaveProperty('timeoutMs');
   });
 
@@ -37,17 +52,27 @@ describe('tool profiles', () => {
   });
 
   it('full is every tool in the manifest', () => {
-    expect(selectTools(specs, { profile: 'full' })).toHaveLength(listCommands().filter((command) => command.tool !== false && command.kind !== 'subscription').length);
+    expect(selectTools(specs, { profile: 'full' })).toHaveLength(
+      listCommands().filter((command) => command.tool !== false && command.kind !== 'subscription').length,
+    );
   });
 
   it('--tools picks by full or short name, accepts profile names, and overrides the profile', () => {
-    expect(names(selectTools(specs, { profile: 'full', tools: ['click', 'argus_fill'] }))).toEqual(['argus_click', 'argus_fill']);
+    expect(names(selectTools(specs, { profile: 'full', tools: ['click', 'argus_fill'] }))).toEqual([
+      'argus_click',
+      'argus_fill',
+    ]);
     const coreAndHover = names(selectTools(specs, { tools: ['core', 'hover'] }));
     expect(coreAndHover).toContain('argus_hover');
     expect(coreAndHover).toContain('argus_snapshot');
   });
 
   it('unknown tool names fail with invalid_input naming them and what exists', () => {
-    expect(() => selectTools(specs, { tools: ['click', 'teleport'] })).toThrowError(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/Unknown tool teleport\. Available: .*argus_click/) }));
+    expect(() => selectTools(specs, { tools: ['click', 'teleport'] })).toThrowError(
+      expect.objectContaining({
+        code: 'invalid_input',
+        message: expect.stringMatching(/Unknown tool teleport\. Available: .*argus_click/),
+      }),
+    );
   });
 });

@@ -53,7 +53,9 @@ export function isProfile(value: string): value is Profile {
 export function withoutFields(spec: ToolSpec, hidden: readonly string[]): ToolSpec {
   const names = Object.keys(spec.inputSchema.properties);
   if (!names.some((name) => hidden.includes(name))) return spec;
-  const properties = Object.fromEntries(Object.entries(spec.inputSchema.properties).filter(([name]) => !hidden.includes(name)));
+  const properties = Object.fromEntries(
+    Object.entries(spec.inputSchema.properties).filter(([name]) => !hidden.includes(name)),
+  );
   const required = ((spec.inputSchema.required as string[] | undefined) ?? []).filter((name) => !hidden.includes(name));
   return { ...spec, inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) } };
 }
@@ -83,7 +85,10 @@ export function selectTools(specs: readonly ToolSpec[], selection: ToolSelection
     else unknown.push(name);
   }
   if (unknown.length > 0) {
-    throw new ArgusError('invalid_input', `Unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Available: ${specs.map((spec) => spec.name).join(', ')}, or a profile (${PROFILES.join(', ')}).`);
+    throw new ArgusError(
+      'invalid_input',
+      `Unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Available: ${specs.map((spec) => spec.name).join(', ')}, or a profile (${PROFILES.join(', ')}).`,
+    );
   }
   return specs.filter((spec) => chosen.has(spec.name));
 }

@@ -5,7 +5,7 @@ import type { ContentEnvelope } from '@argus/security';
 export type OutputObject = Record<string, unknown>;
 
 function scalar(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
 /** Null, undefined or an empty list: nothing to show (and, for page content, nothing to mark). */
@@ -36,10 +36,13 @@ export function renderOutput(command: AnyCommand, output: unknown, envelope?: Co
   // field (a snapshot, a page's text) needs no label and comes last; several are labelled blocks
   // (a snapshot's `text` is never labelled: a `key: ` prefix would make its refs read as a value)
   const multiLine = page.filter(([, text]) => text.includes('\n')).length;
-  const bare = (key: string, text: string) => key === 'text' || (text.includes('\n') ? multiLine === 1 : page.length === 1 && key === 'value');
+  const bare = (key: string, text: string) =>
+    key === 'text' || (text.includes('\n') ? multiLine === 1 : page.length === 1 && key === 'value');
   const last = (key: string, text: string) => Number(bare(key, text) || text.includes('\n'));
   page.sort(([ka, a], [kb, b]) => last(ka, a) - last(kb, b));
-  const block = page.map(([key, text]) => (bare(key, text) ? text : text.includes('\n') ? `${key}:\n${text}` : `${key}: ${text}`)).join('\n');
+  const block = page
+    .map(([key, text]) => (bare(key, text) ? text : text.includes('\n') ? `${key}:\n${text}` : `${key}: ${text}`))
+    .join('\n');
   if (block) lines.push(envelope ? envelope.wrap(block) : block);
   return lines.join('\n') || 'ok';
 }

@@ -10,7 +10,9 @@ import { type ToolSpec, allToolSpecs } from './tool-specs.js';
 const spec = (name: string): ToolSpec => allToolSpecs().find((candidate) => candidate.name === name)!;
 
 /** A caller that records calls and answers from a function. */
-function fakeCaller(answer: (command: string, input: unknown) => unknown): CommandCaller & { calls: Array<[string, unknown]> } {
+function fakeCaller(
+  answer: (command: string, input: unknown) => unknown,
+): CommandCaller & { calls: Array<[string, unknown]> } {
   const calls: Array<[string, unknown]> = [];
   return {
     calls,
@@ -26,7 +28,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('runTool', () => {
   it('passes the raw arguments to the manifest command and renders key lines', async () => {
-    const caller = fakeCaller(() => ({ navigated: false, url: 'http://x/', dialogs: [], consoleErrors: [], element: 'button "Go"' }));
+    const caller = fakeCaller(() => ({
+      navigated: false,
+      url: 'http://x/',
+      dialogs: [],
+      consoleErrors: [],
+      element: 'button "Go"',
+    }));
     const outcome = await runTool(spec('argus_click'), { target: 'e3' }, { caller, envelope: undefined });
     expect(caller.calls).toEqual([['input.click', { target: 'e3' }]]);
     expect(outcome).toMatchObject({ ok: true, structured: { element: 'button "Go"' } });
@@ -38,8 +46,14 @@ describe('runTool', () => {
     const missing = await runTool(spec('argus_click'), {}, { caller, envelope: undefined });
     expect(missing).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(missing.text).toMatch(/^error\[invalid_input\]: Invalid arguments for argus_click: target: /);
-    const unknown = await runTool(spec('argus_click'), { target: 'e1', selector: '#x' }, { caller, envelope: undefined });
-    expect(unknown.text).toMatch(/unknown argument selector \(expected: target, button, double, diff, tab, timeoutMs\)/);
+    const unknown = await runTool(
+      spec('argus_click'),
+      { target: 'e1', selector: '#x' },
+      { caller, envelope: undefined },
+    );
+    expect(unknown.text).toMatch(
+      /unknown argument selector \(expected: target, button, double, diff, tab, timeoutMs\)/,
+    );
     const wrongType = await runTool(spec('argus_snapshot'), { depth: 'deep' }, { caller, envelope: undefined });
     expect(wrongType.text).toMatch(/depth: /);
     const badUrl = await runTool(spec('argus_goto'), { url: 'javascript:alert(1)' }, { caller, envelope: undefined });
@@ -48,22 +62,51 @@ describe('runTool', () => {
   });
 
   it('maps daemon errors to error[code]: message, and anything else to internal', async () => {
-    const stale = await runTool(spec('argus_click'), { target: 'e9' }, { caller: fakeCaller(() => { throw new ArgusError('ref_stale', 'Ref e9 is stale: take a new snapshot.'); }), envelope: undefined });
+    const stale = await runTool(
+      spec('argus_click'),
+      { target: 'e9' },
+      {
+        caller: fakeCaller(() => {
+          throw new ArgusError('ref_stale', 'Ref e9 is stale: take a new snapshot.');
+        }),
+        envelope: undefined,
+      },
+    );
     expect(stale).toMatchObject({ ok: false, text: 'error[ref_stale]: Ref e9 is stale: take a new snapshot.' });
-    const boom = await runTool(spec('argus_tabs'), {}, { caller: fakeCaller(() => { throw new Error('boom'); }), envelope: undefined });
+    const boom = await runTool(
+      spec('argus_tabs'),
+      {},
+      {
+        caller: fakeCaller(() => {
+          throw new Error('boom');
+        }),
+        envelope: undefined,
+      },
+    );
     expect(boom.text).toBe('error[internal]: boom');
   });
 
   it('wraps page-content fields in the envelope, in the text and in structured content', async () => {
     const envelope = new ContentEnvelope('n0nce');
-    const caller = fakeCaller(() => ({ url: 'http://x/', title: 'T', text: 'button "Go" e1\nlink "Home" e2', refs: 2 }));
+    const caller = fakeCaller(() => ({
+      url: 'http://x/',
+      title: 'T',
+      text: 'button "Go" e1\nlink "Home" e2',
+      refs: 2,
+    }));
     const outcome = await runTool(spec('argus_snapshot'), {}, { caller, envelope });
     if (!outcome.ok) throw outcome.error;
     expect(outcome.structured.text).toBe(envelope.mark('button "Go" e1\nlink "Home" e2'));
     expect(outcome.structured.title).toBe(envelope.mark('T'));
     // the title and the snapshot in one boundary; this first reply states the notice
-    expect(outcome.text).toBe(`url: http://x/\nrefs: 2\n<<page n0nce>>\n${ENVELOPE_NOTICE}\ntitle: T\nbutton "Go" e1\nlink "Home" e2\n<</page n0nce>>`);
-    const evaluated = await runTool(spec('argus_eval'), { js: '1' }, { caller: fakeCaller(() => ({ value: { a: 1 }, type: 'object' })), envelope });
+    expect(outcome.text).toBe(
+      `url: http://x/\nrefs: 2\n<<page n0nce>>\n${ENVELOPE_NOTICE}\ntitle: T\nbutton "Go" e1\nlink "Home" e2\n<</page n0nce>>`,
+    );
+    const evaluated = await runTool(
+      spec('argus_eval'),
+      { js: '1' },
+      { caller: fakeCaller(() => ({ value: { a: 1 }, type: 'object' })), envelope },
+    );
     if (!evaluated.ok) throw evaluated.error;
     expect(evaluated.structured.value).toBe(envelope.mark('{"a":1}'));
     // later replies: only the markers
@@ -74,11 +117,25 @@ describe('runTool', () => {
     const path = join(dir, 'shot.png');
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     writeFileSync(path, png);
-    const fromFile = await runTool(spec('argus_screenshot'), {}, { caller: fakeCaller(() => ({ path, format: 'png', width: 10, height: 20, bytes: png.length })), envelope: undefined });
+    const fromFile = await runTool(
+      spec('argus_screenshot'),
+      {},
+      {
+        caller: fakeCaller(() => ({ path, format: 'png', width: 10, height: 20, bytes: png.length })),
+        envelope: undefined,
+      },
+    );
     if (!fromFile.ok) throw fromFile.error;
     expect(fromFile.image).toEqual({ data: png.toString('base64'), mimeType: 'image/png', path });
     expect(fromFile.text).toBe(`${path} (10x20, 8 bytes)`);
-    const inline = await runTool(spec('argus_screenshot'), { format: 'jpeg' }, { caller: fakeCaller(() => ({ path: null, format: 'jpeg', width: 1, height: 1, bytes: 3, base64: 'AAAA' })), envelope: undefined });
+    const inline = await runTool(
+      spec('argus_screenshot'),
+      { format: 'jpeg' },
+      {
+        caller: fakeCaller(() => ({ path: null, format: 'jpeg', width: 1, height: 1, bytes: 3, base64: 'AAAA' })),
+        envelope: undefined,
+      },
+    );
     if (!inline.ok) throw inline.error;
     expect(inline.image).toEqual({ data: 'AAAA', mimeType: 'image/jpeg', path: null });
     expect(inline.structured).not.toHaveProperty('base64');
@@ -89,9 +146,14 @@ describe('runTool', () => {
 describe('error text for agents', () => {
   it('names the tool where the daemon message names a CLI verb that has one', async () => {
     const caller = fakeCaller(() => {
-      throw new ArgusError('ref_stale', 'Ref e1 is stale. Run `argus snapshot` and use the new ref; `argus status` shows the daemon.');
+      throw new ArgusError(
+        'ref_stale',
+        'Ref e1 is stale. Run `argus snapshot` and use the new ref; `argus status` shows the daemon.',
+      );
     });
     const outcome = await runTool(spec('argus_click'), { target: 'e1' }, { caller, envelope: undefined });
-    expect(outcome.text).toBe('error[ref_stale]: Ref e1 is stale. Run `argus_snapshot` and use the new ref; `argus status` shows the daemon.');
+    expect(outcome.text).toBe(
+      'error[ref_stale]: Ref e1 is stale. Run `argus_snapshot` and use the new ref; `argus status` shows the daemon.',
+    );
   });
 });

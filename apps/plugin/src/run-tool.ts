@@ -8,7 +8,12 @@ import type { ToolSpec } from './tool-specs.js';
 
 /** What a tool call produced, independent of MCP or OpenCode. */
 export type ToolOutcome =
-  | { ok: true; text: string; structured: OutputObject; image?: { data: string; mimeType: string; path: string | null } }
+  | {
+      ok: true;
+      text: string;
+      structured: OutputObject;
+      image?: { data: string; mimeType: string; path: string | null };
+    }
   | { ok: false; text: string; error: ArgusError };
 
 /** The one thing a tool call needs from the daemon (DaemonLink in production, fakes in unit tests). */
@@ -25,11 +30,13 @@ export interface RunToolContext {
 /** Validates arguments locally (fast, precise errors; no daemon start for a typo) and rejects unknown names. */
 export function checkArguments(spec: ToolSpec, args: unknown): Record<string, unknown> {
   const raw = args ?? {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ArgusError('invalid_input', `Arguments for ${spec.name} must be an object.`);
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new ArgusError('invalid_input', `Arguments for ${spec.name} must be an object.`);
   const known = Object.keys(spec.command.input.shape);
   const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
   const parsed = spec.command.input.safeParse(raw);
-  if (!parsed.success || unknownKeys.length > 0) throw invalidArguments(spec.name, parsed.success ? [] : parsed.error.issues, unknownKeys, known);
+  if (!parsed.success || unknownKeys.length > 0)
+    throw invalidArguments(spec.name, parsed.success ? [] : parsed.error.issues, unknownKeys, known);
   return raw as Record<string, unknown>;
 }
 
@@ -44,7 +51,9 @@ interface ScreenshotOutput {
 
 function isScreenshot(output: unknown): output is ScreenshotOutput {
   const o = output as Partial<ScreenshotOutput> | undefined;
-  return (typeof o?.path === 'string' || o?.path === null) && typeof o.width === 'number' && typeof o.bytes === 'number';
+  return (
+    (typeof o?.path === 'string' || o?.path === null) && typeof o.width === 'number' && typeof o.bytes === 'number'
+  );
 }
 
 /** A screenshot result: the image itself (from the output's base64, else the file), never its bytes as text. */
@@ -54,7 +63,12 @@ async function screenshotOutcome(output: ScreenshotOutput): Promise<ToolOutcome>
   const where = output.path ?? '(not written to a file)';
   const text = `${where} (${output.width}x${output.height}, ${output.bytes} bytes)`;
   if (data === undefined) return { ok: true, text, structured: rest };
-  return { ok: true, text, structured: rest, image: { data, mimeType: `image/${output.format ?? 'png'}`, path: output.path } };
+  return {
+    ok: true,
+    text,
+    structured: rest,
+    image: { data, mimeType: `image/${output.format ?? 'png'}`, path: output.path },
+  };
 }
 
 /** Runs one tool: validate, call the daemon command, envelope page content, render. Never throws. */
@@ -65,7 +79,8 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     const output = await context.caller.call(spec.command, input);
     if (spec.command.name === 'page.screenshot' && isScreenshot(output)) return await screenshotOutcome(output);
     const shown = envelopeOutput(spec.command, output, context.envelope);
-    const structured: OutputObject = shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };
+    const structured: OutputObject =
+      shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };
     return { ok: true, text: renderOutput(spec.command, output, context.envelope), structured };
   } catch (error) {
     const failure = asArgusError(error);

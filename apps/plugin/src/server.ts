@@ -23,7 +23,9 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
     }
     server = createMcpServer({ options, caller: link, approvals: link });
   } catch (error) {
-    process.stderr.write(isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`);
+    process.stderr.write(
+      isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`,
+    );
     process.exit(2);
   }
 

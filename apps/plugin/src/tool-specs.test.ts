@@ -6,7 +6,10 @@ describe('tool specs generated from the manifest', () => {
   const specs = allToolSpecs();
 
   it('has one tool per manifest command with a tool name, and none for tool: false', () => {
-    const expected = listCommands().filter((command) => command.tool !== false && command.kind !== 'subscription').map((command) => command.tool).sort();
+    const expected = listCommands()
+      .filter((command) => command.tool !== false && command.kind !== 'subscription')
+      .map((command) => command.tool)
+      .sort();
     expect(specs.map((spec) => spec.name)).toEqual(expected);
     expect(new Set(specs.map((spec) => spec.name)).size).toBe(specs.length);
   });
@@ -20,7 +23,9 @@ describe('tool specs generated from the manifest', () => {
       expect(Object.keys(spec.inputSchema.properties).sort(), spec.name).toEqual(fields.sort());
       for (const [field, schema] of Object.entries(spec.inputSchema.properties)) {
         expect(typeof schema.description, `${spec.name}.${field}`).toBe('string');
-        expect(['string', 'integer', 'number', 'boolean', 'array', 'object'], `${spec.name}.${field}`).toContain(schema.type);
+        expect(['string', 'integer', 'number', 'boolean', 'array', 'object'], `${spec.name}.${field}`).toContain(
+          schema.type,
+        );
       }
     }
   });
@@ -49,7 +54,8 @@ describe('tool specs generated from the manifest', () => {
       }
     };
     specs.forEach((spec) => walk(spec.inputSchema));
-    for (const noise of ['$schema', 'maxLength', 'minLength', 'maximum', 'minimum', 'maxItems', 'propertyNames']) expect(keywords).not.toContain(noise);
+    for (const noise of ['$schema', 'maxLength', 'minLength', 'maximum', 'minimum', 'maxItems', 'propertyNames'])
+      expect(keywords).not.toContain(noise);
   });
 
   it('does not advertise what the adapter answers itself (screenshot base64) or a default of false', () => {

@@ -18,7 +18,20 @@ export interface ToolSpec {
  * Keys that only restate bounds the daemon enforces anyway (it validates every input with the
  * same zod schema). Agents never need them to pick a value, and they cost tokens on every request.
  */
-const DROPPED_KEYS = new Set(['$schema', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'minItems', 'maxItems', 'propertyNames']);
+const DROPPED_KEYS = new Set([
+  '$schema',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'propertyNames',
+]);
 
 /**
  * Inputs the plugin never advertises because it answers them itself: a screenshot tool result
@@ -47,8 +60,11 @@ function lean(schema: unknown): unknown {
 export function inputSchemaFor(command: AnyCommand): ToolSpec['inputSchema'] {
   const schema = lean(z.toJSONSchema(command.input, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
   const hidden = ADAPTER_HIDDEN_FIELDS[command.name] ?? [];
-  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([name]) => !hidden.includes(name)));
-  const required = Array.isArray(schema.required) && schema.required.length > 0 ? { required: schema.required as string[] } : {};
+  const properties = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([name]) => !hidden.includes(name)),
+  );
+  const required =
+    Array.isArray(schema.required) && schema.required.length > 0 ? { required: schema.required as string[] } : {};
   return { type: 'object', properties, ...required };
 }
 

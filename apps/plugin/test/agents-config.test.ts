@@ -10,7 +10,9 @@ function verifiedConfig(): { command: string; args: string[] } {
   const doc = readFileSync(join(REPO_ROOT, 'docs', 'AGENTS.md'), 'utf8');
   const match = /<!-- verified: apps\/plugin\/test\/agents-config\.test\.ts[^>]*-->\s*```json\n([\s\S]*?)```/.exec(doc);
   if (!match) throw new Error('docs/AGENTS.md has no verified config block');
-  const parsed = JSON.parse(match[1]!.replaceAll('/path/to/argus', REPO_ROOT)) as { mcpServers: { argus: { command: string; args: string[] } } };
+  const parsed = JSON.parse(match[1]!.replaceAll('/path/to/argus', REPO_ROOT)) as {
+    mcpServers: { argus: { command: string; args: string[] } };
+  };
   return parsed.mcpServers.argus;
 }
 
@@ -39,7 +41,12 @@ describe('docs/AGENTS.md', () => {
     const config = verifiedConfig();
     expect(config.command).toBe('node');
     // `node` from PATH, exactly as a client would run it.
-    const plugin = await startPlugin({ command: config.command, args: config.args, env: { ...pluginEnv(stateDir), PATH: process.env.PATH ?? '' }, cwd: workspace });
+    const plugin = await startPlugin({
+      command: config.command,
+      args: config.args,
+      env: { ...pluginEnv(stateDir), PATH: process.env.PATH ?? '' },
+      cwd: workspace,
+    });
     try {
       const { tools } = await plugin.client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('argus_snapshot');
@@ -53,7 +60,11 @@ describe('docs/AGENTS.md', () => {
   });
 
   it.skipIf(!cliHasMcp)('`argus mcp` serves the same tools', async () => {
-    const plugin = await startPlugin({ args: [CLI, 'mcp', '--tools', 'tabs,goto'], env: pluginEnv(stateDir), cwd: workspace });
+    const plugin = await startPlugin({
+      args: [CLI, 'mcp', '--tools', 'tabs,goto'],
+      env: pluginEnv(stateDir),
+      cwd: workspace,
+    });
     try {
       const { tools } = await plugin.client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['argus_goto', 'argus_tabs']);

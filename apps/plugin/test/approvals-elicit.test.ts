@@ -26,13 +26,25 @@ describe('approvals through MCP elicitation', () => {
     workspace = mkdtempSync(join(tmpdir(), 'argus-elicit-'));
     stateDir = join(workspace, '.argus');
     mkdirSync(stateDir, { recursive: true });
-    writeFileSync(join(stateDir, 'config.json'), JSON.stringify({ policy: { approve: { commands: ['goto'], timeoutMs: 30_000 } } }), { mode: 0o600 });
+    writeFileSync(
+      join(stateDir, 'config.json'),
+      JSON.stringify({ policy: { approve: { commands: ['goto'], timeoutMs: 30_000 } } }),
+      { mode: 0o600 },
+    );
     client = new Client({ name: 'elicit-test', version: '0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       questions.push(request.params.message);
       return answer;
     });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], env: pluginEnv(stateDir), cwd: workspace, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SERVER],
+        env: pluginEnv(stateDir),
+        cwd: workspace,
+        stderr: 'pipe',
+      }),
+    );
   });
 
   afterAll(async () => {

@@ -25,11 +25,21 @@ export interface PluginProcess {
  */
 export function pluginEnv(stateDir: string): Record<string, string> {
   const pass = (name: string) => (process.env[name] ? { [name]: process.env[name] } : {});
-  return { ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS, ...pass('CHROME_PATH'), ...pass('TMPDIR') };
+  return {
+    ARGUS_STATE_DIR: stateDir,
+    ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS,
+    ...pass('CHROME_PATH'),
+    ...pass('TMPDIR'),
+  };
 }
 
 /** Spawns a server with the official SDK client over stdio, the way an agent's MCP client does. */
-export async function startPlugin(options: { command?: string; args?: string[]; env: Record<string, string>; cwd: string }): Promise<PluginProcess> {
+export async function startPlugin(options: {
+  command?: string;
+  args?: string[];
+  env: Record<string, string>;
+  cwd: string;
+}): Promise<PluginProcess> {
   const transport = new StdioClientTransport({
     command: options.command ?? process.execPath,
     args: options.args ?? [SERVER],
@@ -71,7 +81,11 @@ export function refOf(snapshot: string, pattern: RegExp): string {
   return ref;
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);

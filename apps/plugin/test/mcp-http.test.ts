@@ -17,7 +17,9 @@ let stateDir: string;
 let operator: Connection;
 
 async function mcpClient(url: string, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: 'remote-agent-test', version: '0' });
   await client.connect(transport);
   return client;
@@ -28,7 +30,13 @@ beforeAll(async () => {
   workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-http-'));
   stateDir = join(workspace, '.argus');
   // the daemon as the CLI and the plugin start it (the plugin's daemon-main: daemon + MCP endpoint)
-  operator = await connectToDaemon({ autoStart: true, daemonEntry: daemonEntry(), stateDir, cwd: workspace, env: { ...process.env, ...pluginEnv(stateDir) } });
+  operator = await connectToDaemon({
+    autoStart: true,
+    daemonEntry: daemonEntry(),
+    stateDir,
+    cwd: workspace,
+    env: { ...process.env, ...pluginEnv(stateDir) },
+  });
 });
 
 afterAll(async () => {
@@ -39,13 +47,15 @@ afterAll(async () => {
 });
 
 describe('MCP over Streamable HTTP on the tunnel', () => {
-  it('lists only the allowed tools and drives the agent\'s own tab with goto, snapshot and click', async () => {
+  it("lists only the allowed tools and drives the agent's own tab with goto, snapshot and click", async () => {
     await operator.client.page.goto.mutate({ url: fixtures.urlFor('/form.html') });
     const shared = await operator.client.token.share.mutate({ name: 'mcp-agent' });
     const agent = await mcpClient(shared.url, shared.token);
     try {
       const names = (await agent.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['argus_goto', 'argus_snapshot', 'argus_click', 'argus_text', 'argus_tabs']));
+      expect(names).toEqual(
+        expect.arrayContaining(['argus_goto', 'argus_snapshot', 'argus_click', 'argus_text', 'argus_tabs']),
+      );
       expect(names).not.toContain('argus_eval');
       expect(names).not.toContain('argus_cookies');
       expect(names).not.toContain('argus_pdf');

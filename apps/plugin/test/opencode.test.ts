@@ -11,7 +11,14 @@ let workspace: string;
 let hooks: Hooks;
 
 type ToolContext = Parameters<NonNullable<Hooks['tool']>[string]['execute']>[1];
-const context = { sessionID: 's', messageID: 'm', agent: 'test', directory: '', worktree: '', abort: new AbortController().signal } as unknown as ToolContext;
+const context = {
+  sessionID: 's',
+  messageID: 'm',
+  agent: 'test',
+  directory: '',
+  worktree: '',
+  abort: new AbortController().signal,
+} as unknown as ToolContext;
 
 async function run(name: string, args: Record<string, unknown> = {}) {
   const tool = hooks.tool?.[name];
@@ -51,7 +58,12 @@ describe('OpenCode plugin (built dist/opencode.js)', () => {
     await run('argus_click', { target: refOf(snapshot, /"Increment"/) });
     expect(String(await run('argus_text', { target: '#count' }))).toContain('Count: 1');
     const shot = await run('argus_screenshot');
-    expect(shot).toMatchObject({ output: expect.stringMatching(/\.png \(\d+x\d+/), attachments: [{ type: 'file', mime: 'image/png', url: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/) }] });
+    expect(shot).toMatchObject({
+      output: expect.stringMatching(/\.png \(\d+x\d+/),
+      attachments: [
+        { type: 'file', mime: 'image/png', url: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/) },
+      ],
+    });
     await expect(run('argus_click', { target: 'e4242' })).rejects.toThrow(/^error\[ref_not_found\]: /);
   });
 });

@@ -7,7 +7,17 @@
 // declared with the exact versions of the pnpm catalog, so `npm install argus-<v>.tgz` needs nothing
 // from this workspace.
 import { builtinModules } from 'node:module';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +29,16 @@ const release = join(here, '..');
 const root = join(release, '..', '..');
 
 /** Third-party packages the bundle imports at run time; anything else imported is inlined. */
-const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', '@puppeteer/browsers', '@trpc/client', '@trpc/server', 'chrome-remote-interface', 'pino', 'ws', 'zod'];
+const RUNTIME_DEPENDENCIES = [
+  '@modelcontextprotocol/sdk',
+  '@puppeteer/browsers',
+  '@trpc/client',
+  '@trpc/server',
+  'chrome-remote-interface',
+  'pino',
+  'ws',
+  'zod',
+];
 /**
  * Imported only by `argus/opencode`: an optional peer, so users without OpenCode do not install it
  * (and its effect/msgpackr tree); an OpenCode project has it (OpenCode installs it for its plugins).
@@ -43,7 +62,13 @@ export function readCatalog(text) {
 
 /** `@trpc/server/adapters/ws` -> `@trpc/server`, `ws` -> `ws`; undefined for Node built-ins and relative paths. */
 function packageOf(specifier) {
-  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) return undefined;
+  if (
+    specifier.startsWith('.') ||
+    specifier.startsWith('/') ||
+    specifier.startsWith('node:') ||
+    builtinModules.includes(specifier.split('/')[0])
+  )
+    return undefined;
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
@@ -56,7 +81,9 @@ function importedPackages(outDir) {
     for (const entry of output.imports) if (entry.external && packageOf(entry.path)) found.add(packageOf(entry.path));
   }
   for (const file of readdirSync(outDir).filter((name) => name.endsWith('.d.ts'))) {
-    for (const match of readFileSync(join(outDir, file), 'utf8').matchAll(/\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const match of readFileSync(join(outDir, file), 'utf8').matchAll(
+      /\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
       const name = packageOf(match[1] ?? match[2]);
       if (name) found.add(name);
     }
@@ -67,7 +94,12 @@ function importedPackages(outDir) {
 /** `@argus/<name>[/<sub>]` -> its TypeScript source, for the types of the client entry. */
 function sourcePaths() {
   const paths = {};
-  for (const [name, dir] of [['protocol', 'packages/protocol'], ['security', 'packages/security'], ['client', 'packages/client'], ['plugin', 'apps/plugin']]) {
+  for (const [name, dir] of [
+    ['protocol', 'packages/protocol'],
+    ['security', 'packages/security'],
+    ['client', 'packages/client'],
+    ['plugin', 'apps/plugin'],
+  ]) {
     paths[`@argus/${name}`] = [join(root, dir, 'src/index.ts')];
     paths[`@argus/${name}/*`] = [join(root, dir, 'src/*.ts')];
   }
@@ -116,9 +148,14 @@ async function packStage(stage, out, catalog) {
       // One flat dist/: the CLI and the MCP server find daemon-main.js beside their chunks (@argus/plugin/daemon-entry).
       splitting: true,
       noExternal: [/^@argus\//],
-      external: [...RUNTIME_DEPENDENCIES, ...OPTIONAL_PEERS].map((name) => new RegExp(`^${name.replace('/', '\\/')}(?:/|$)`)),
+      external: [...RUNTIME_DEPENDENCIES, ...OPTIONAL_PEERS].map(
+        (name) => new RegExp(`^${name.replace('/', '\\/')}(?:/|$)`),
+      ),
       // Types from the workspace sources (mapped below), so the .d.ts inlines them instead of naming @argus/*.
-      dts: { entry: { client: join(release, 'src/client.ts'), opencode: join(root, 'apps/plugin/src/opencode.ts') }, compilerOptions: { paths: sourcePaths() } },
+      dts: {
+        entry: { client: join(release, 'src/client.ts'), opencode: join(root, 'apps/plugin/src/opencode.ts') },
+        compilerOptions: { paths: sourcePaths() },
+      },
       tsconfig: join(release, 'tsconfig.json'),
       metafile: true,
       sourcemap: false,
@@ -132,13 +169,21 @@ async function packStage(stage, out, catalog) {
 
   const imported = importedPackages(dist);
   rmSync(join(dist, 'metafile-esm.json'));
-  const unknown = [...imported].filter((name) => !RUNTIME_DEPENDENCIES.includes(name) && !OPTIONAL_PEERS.includes(name));
-  if (unknown.length) throw new Error(`pack: the bundle imports ${unknown.join(', ')}, which is not a declared runtime dependency; add it to RUNTIME_DEPENDENCIES (and the catalog) or inline it`);
+  const unknown = [...imported].filter(
+    (name) => !RUNTIME_DEPENDENCIES.includes(name) && !OPTIONAL_PEERS.includes(name),
+  );
+  if (unknown.length)
+    throw new Error(
+      `pack: the bundle imports ${unknown.join(', ')}, which is not a declared runtime dependency; add it to RUNTIME_DEPENDENCIES (and the catalog) or inline it`,
+    );
   const dependencies = {};
   const peerDependencies = {};
   for (const name of [...imported].sort()) {
     const version = catalog.get(name);
-    if (!version || !/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`pack: ${name} needs an exact version in the catalog of pnpm-workspace.yaml (found ${version ?? 'none'})`);
+    if (!version || !/^\d+\.\d+\.\d+$/.test(version))
+      throw new Error(
+        `pack: ${name} needs an exact version in the catalog of pnpm-workspace.yaml (found ${version ?? 'none'})`,
+      );
     if (OPTIONAL_PEERS.includes(name)) peerDependencies[name] = version;
     else dependencies[name] = version;
   }
@@ -154,7 +199,8 @@ async function packStage(stage, out, catalog) {
   const manifest = {
     name: 'argus',
     version: self.version,
-    description: 'Argus: a browser runtime for AI agents. CLI (`argus`), MCP server (`argus-mcp`), daemon, typed client (`argus/client`) and OpenCode plugin (`argus/opencode`).',
+    description:
+      'Argus: a browser runtime for AI agents. CLI (`argus`), MCP server (`argus-mcp`), daemon, typed client (`argus/client`) and OpenCode plugin (`argus/opencode`).',
     type: 'module',
     bin: { argus: './dist/argus.js', 'argus-mcp': './dist/argus-mcp.js' },
     exports: {
@@ -171,15 +217,34 @@ async function packStage(stage, out, catalog) {
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   cpSync(join(release, 'package-readme.md'), join(stage, 'README.md'));
 
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
+      cwd: stage,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   const tarball = join(out, packed.filename);
   if (!existsSync(tarball)) throw new Error(`pack: npm pack did not write ${tarball}`);
-  return { tarball, size: packed.size, unpackedSize: packed.unpackedSize, files: packed.entryCount, dependencies, peerDependencies };
+  return {
+    tarball,
+    size: packed.size,
+    unpackedSize: packed.unpackedSize,
+    files: packed.entryCount,
+    dependencies,
+    peerDependencies,
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { out } = parseArgs({ options: { out: { type: 'string' } } }).values;
   const result = await packArgus(out === undefined ? {} : { out: resolve(out) });
-  process.stderr.write(`pack: ${result.files} files, ${(result.size / 1024).toFixed(0)} KiB packed (${(result.unpackedSize / 1024).toFixed(0)} KiB unpacked); dependencies ${Object.entries(result.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')}\n`);
+  process.stderr.write(
+    `pack: ${result.files} files, ${(result.size / 1024).toFixed(0)} KiB packed (${(result.unpackedSize / 1024).toFixed(0)} KiB unpacked); dependencies ${Object.entries(
+      result.dependencies,
+    )
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')}\n`,
+  );
   process.stdout.write(`${result.tarball}\n`);
 }

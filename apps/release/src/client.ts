@@ -6,7 +6,14 @@ import { daemonEntry } from '@argus/plugin/daemon-entry';
 export * from '@argus/client';
 export type { AppRouter, InputOf, OutputOf } from '@argus/protocol';
 export { commandByName } from '@argus/protocol';
-export { ArgusError, ERROR_CODES, isArgusError, isErrorCode, type ArgusErrorData, type ErrorCode } from '@argus/protocol/errors';
+export {
+  ArgusError,
+  ERROR_CODES,
+  isArgusError,
+  isErrorCode,
+  type ArgusErrorData,
+  type ErrorCode,
+} from '@argus/protocol/errors';
 export { ContentEnvelope } from '@argus/security';
 
 /**

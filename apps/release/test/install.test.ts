@@ -80,7 +80,15 @@ function clientDocSnippet(url: string): string {
  * `@ts-expect-error` line catches (an unused expect-error is an error).
  */
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], outDir: 'build', skipLibCheck: true },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    types: ['node'],
+    outDir: 'build',
+    skipLibCheck: true,
+  },
   include: ['main.ts', 'snippet.ts'],
 };
 
@@ -105,7 +113,9 @@ describe('the packed argus package, installed with npm into an empty project', (
   });
 
   it('declares only pinned third-party dependencies and ships no workspace package', () => {
-    const manifest = JSON.parse(readFileSync(join(installed().dir, 'node_modules', 'argus', 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: Record<string, string> };
+    const manifest = JSON.parse(
+      readFileSync(join(installed().dir, 'node_modules', 'argus', 'package.json'), 'utf8'),
+    ) as { dependencies: Record<string, string>; bin: Record<string, string> };
     expect(Object.keys(manifest.bin).sort()).toEqual(['argus', 'argus-mcp']);
     for (const [name, version] of Object.entries(manifest.dependencies)) {
       expect(name).not.toMatch(/^@argus\//);
@@ -118,7 +128,9 @@ describe('the packed argus package, installed with npm into an empty project', (
   it('argus --version and --help run from node_modules/.bin', async () => {
     const version = await argus('--version');
     expect(version.code).toBe(0);
-    const { version: packed } = JSON.parse(readFileSync(join(installed().dir, 'node_modules', 'argus', 'package.json'), 'utf8')) as { version: string };
+    const { version: packed } = JSON.parse(
+      readFileSync(join(installed().dir, 'node_modules', 'argus', 'package.json'), 'utf8'),
+    ) as { version: string };
     expect(version.stdout.trim()).toBe(`argus ${packed}`);
     const help = await argus('--help');
     expect(help.code).toBe(0);
@@ -136,12 +148,18 @@ describe('the packed argus package, installed with npm into an empty project', (
     expect(text.stdout).toContain('Country');
   });
 
-  it('docs/AGENTS.md\'s argus-mcp config answers tools/list over stdio (official MCP SDK client)', async () => {
+  it("docs/AGENTS.md's argus-mcp config answers tools/list over stdio (official MCP SDK client)", async () => {
     const config = verifiedMcpConfig();
     expect(config.command).toBe('argus-mcp');
     // as after `npm install -g`: the command is looked up on the PATH
     const PATH = `${join(installed().dir, 'node_modules', '.bin')}:${env.PATH ?? ''}`;
-    const transport = new StdioClientTransport({ command: config.command, args: config.args, cwd: installed().dir, env: { ...env, PATH }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      cwd: installed().dir,
+      env: { ...env, PATH },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'argus-install-test', version: '0' });
     await client.connect(transport);
     try {
@@ -155,10 +173,13 @@ describe('the packed argus package, installed with npm into an empty project', (
     }
   });
 
-  it('argus/opencode imports from the installed package, exports only ArgusPlugin, and exposes the MCP server\'s tools', async () => {
+  it("argus/opencode imports from the installed package, exports only ArgusPlugin, and exposes the MCP server's tools", async () => {
     const dir = installed().dir;
     writeFileSync(join(dir, 'opencode-check.mjs'), OPENCODE_SCRIPT);
-    const run = await runProcess(process.execPath, [join(dir, 'opencode-check.mjs'), server!.urlFor('/form.html')], { cwd: dir, env });
+    const run = await runProcess(process.execPath, [join(dir, 'opencode-check.mjs'), server!.urlFor('/form.html')], {
+      cwd: dir,
+      env,
+    });
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout.trim()) as { exports: string[]; tools: string[]; output: string };
     // OpenCode calls every export of a plugin module as a plugin
@@ -168,7 +189,7 @@ describe('the packed argus package, installed with npm into an empty project', (
     expect(result.output).toContain('Sign up');
   });
 
-  it('TypeScript importing argus/client (a script and docs/CLIENT.md\'s snippet) type-checks with tsc and runs against the same daemon', async () => {
+  it("TypeScript importing argus/client (a script and docs/CLIENT.md's snippet) type-checks with tsc and runs against the same daemon", async () => {
     const dir = installed().dir;
     writeFileSync(join(dir, 'main.ts'), CLIENT_SCRIPT);
     writeFileSync(join(dir, 'snippet.ts'), clientDocSnippet(server!.urlFor('/form.html')));
@@ -179,7 +200,10 @@ describe('the packed argus package, installed with npm into an empty project', (
     // already checked: emit only (--noCheck), so the file runs on Node 20, which cannot strip types
     const emit = await runProcess(process.execPath, [tsc, '-p', '.', '--noCheck'], { cwd: dir, env });
     expect(emit.code, emit.stdout + emit.stderr).toBe(0);
-    const run = await runProcess(process.execPath, [join(dir, 'build', 'main.js'), server!.urlFor('/form.html')], { cwd: dir, env });
+    const run = await runProcess(process.execPath, [join(dir, 'build', 'main.js'), server!.urlFor('/form.html')], {
+      cwd: dir,
+      env,
+    });
     expect(run.code, run.stderr).toBe(0);
     // the CLI above started this project's daemon: the script found it rather than starting another
     expect(JSON.parse(run.stdout.trim())).toEqual({ started: false, value: 'Ada', code: 'ref_not_found' });

@@ -54,13 +54,29 @@ export async function installPackedArgus(): Promise<InstalledProject> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const packed = await runProcess(process.execPath, [join(RELEASE, 'scripts', 'pack.mjs'), '--out', out], { cwd: RELEASE, timeoutMs: 240_000 });
+    const packed = await runProcess(process.execPath, [join(RELEASE, 'scripts', 'pack.mjs'), '--out', out], {
+      cwd: RELEASE,
+      timeoutMs: 240_000,
+    });
     if (packed.code !== 0) throw new Error(`pack failed (${packed.code}): ${packed.stderr}`);
     const tarball = packed.stdout.trim();
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'argus-user-project', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'argus-user-project', private: true, type: 'module' }, null, 2)}\n`,
+    );
     const npm = await runProcess(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `typescript@${catalogVersion('typescript')}`, `@types/node@${catalogVersion('@types/node')}`, `@opencode-ai/plugin@${catalogVersion('@opencode-ai/plugin')}`],
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        tarball,
+        `typescript@${catalogVersion('typescript')}`,
+        `@types/node@${catalogVersion('@types/node')}`,
+        `@opencode-ai/plugin@${catalogVersion('@opencode-ai/plugin')}`,
+      ],
       { cwd: dir, env: userEnv(), timeoutMs: 240_000 },
     );
     if (npm.code !== 0) throw new Error(`npm install failed (${npm.code}): ${npm.stderr}`);

@@ -61,7 +61,8 @@ export class Browser {
       void this.setUpPage(event);
     });
     root.on('Target.detachedFromTarget', (event) => {
-      for (const [id, page] of this.pages) if (page.session.id === event.sessionId) this.dropPage(id, 'the debugger detached');
+      for (const [id, page] of this.pages)
+        if (page.session.id === event.sessionId) this.dropPage(id, 'the debugger detached');
     });
     transport.onClose((reason) => {
       for (const id of [...this.pages.keys()]) this.dropPage(id, reason);
@@ -73,9 +74,15 @@ export class Browser {
     const browser = new Browser(transport, options);
     await transport.send('Target.setDiscoverTargets', { discover: true }, undefined);
     if (options.autoAttach !== false) {
-      await transport.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, undefined);
+      await transport.send(
+        'Target.setAutoAttach',
+        { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
+        undefined,
+      );
       // auto-attach covers targets created from now on; attach to the pages that already exist
-      const { targetInfos } = (await transport.send('Target.getTargets', undefined, undefined)) as { targetInfos: Protocol.Target.TargetInfo[] };
+      const { targetInfos } = (await transport.send('Target.getTargets', undefined, undefined)) as {
+        targetInfos: Protocol.Target.TargetInfo[];
+      };
       await Promise.all(
         targetInfos
           .filter((info) => info.type === 'page')
@@ -118,7 +125,9 @@ export class Browser {
     if (this.pages.has(targetId) || this.settingUp.has(targetId)) {
       // A second session to a tab we already drive (browser auto-attach raced an explicit attach):
       // drop it, or two Pages would both capture its events and both answer its dialogs.
-      void this.transport.send('Target.detachFromTarget', { sessionId: event.sessionId }, undefined).catch(() => undefined);
+      void this.transport
+        .send('Target.detachFromTarget', { sessionId: event.sessionId }, undefined)
+        .catch(() => undefined);
       return;
     }
     this.settingUp.add(targetId);
@@ -131,7 +140,14 @@ export class Browser {
 
   private async initPage(event: Protocol.Target.AttachedToTargetEvent, session: Session): Promise<void> {
     const targetId = event.targetInfo.targetId;
-    const page = new Page(session, targetId, this.router, { url: event.targetInfo.url, title: event.targetInfo.title }, this.options.capture, this.options.guard);
+    const page = new Page(
+      session,
+      targetId,
+      this.router,
+      { url: event.targetInfo.url, title: event.targetInfo.title },
+      this.options.capture,
+      this.options.guard,
+    );
     try {
       await page.init();
     } catch (error) {
@@ -157,7 +173,10 @@ export class Browser {
     const ready = this.pages.get(targetId);
     if (ready) return Promise.resolve(ready);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ArgusError('timeout', `Tab ${targetId} did not become ready within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new ArgusError('timeout', `Tab ${targetId} did not become ready within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const list = this.attachWaiters.get(targetId) ?? [];
       list.push((result) => {
         clearTimeout(timer);
@@ -180,7 +199,12 @@ export class Browser {
 
   /** Every page target the browser has, attached or not. */
   tabs(): TabInfo[] {
-    return [...this.targets.values()].map((info) => ({ id: info.targetId, url: info.url, title: info.title, attached: this.pages.has(info.targetId) }));
+    return [...this.targets.values()].map((info) => ({
+      id: info.targetId,
+      url: info.url,
+      title: info.title,
+      attached: this.pages.has(info.targetId),
+    }));
   }
 
   page(targetId: string): Page | undefined {
@@ -197,7 +221,8 @@ export class Browser {
     if (ready) return ready;
     let pending = this.pending.get(targetId);
     if (!pending) {
-      if (!this.targets.has(targetId)) throw new ArgusError('tab_not_found', `No tab with id ${targetId}. Run \`argus tabs\` to list tabs.`);
+      if (!this.targets.has(targetId))
+        throw new ArgusError('tab_not_found', `No tab with id ${targetId}. Run \`argus tabs\` to list tabs.`);
       const waiting = this.waitForPage(targetId, timeoutMs);
       pending = this.transport
         .send('Target.attachToTarget', { targetId, flatten: true }, undefined)
@@ -218,7 +243,11 @@ export class Browser {
 
   /** A new isolated browser context (its own cookies, storage and cache, like a fresh incognito profile). */
   async createContext(): Promise<string> {
-    const { browserContextId } = (await this.transport.send('Target.createBrowserContext', { disposeOnDetach: true }, undefined)) as { browserContextId: string };
+    const { browserContextId } = (await this.transport.send(
+      'Target.createBrowserContext',
+      { disposeOnDetach: true },
+      undefined,
+    )) as { browserContextId: string };
     return browserContextId;
   }
 
@@ -237,7 +266,10 @@ export class Browser {
   }
 
   async version(): Promise<{ product: string; userAgent: string }> {
-    return (await this.transport.send('Browser.getVersion', undefined, undefined)) as { product: string; userAgent: string };
+    return (await this.transport.send('Browser.getVersion', undefined, undefined)) as {
+      product: string;
+      userAgent: string;
+    };
   }
 
   get closed(): boolean {

@@ -50,9 +50,13 @@ describe('CDP call deadlines and page liveness', () => {
   it("a command's deadline and its caller's abort bound every call made for it", async () => {
     const transport = new ScriptedTransport(new Set(['Page.navigate']));
     const session = new Session(transport, 'S1', 'T1', 'page', { ...timing, callTimeoutMs: 60_000 });
-    await expect(runInCommandScope({ timeoutMs: 50 }, () => session.send('Page.navigate', { url: 'http://x' }))).rejects.toBeInstanceOf(CdpTimeoutError);
+    await expect(
+      runInCommandScope({ timeoutMs: 50 }, () => session.send('Page.navigate', { url: 'http://x' })),
+    ).rejects.toBeInstanceOf(CdpTimeoutError);
     const controller = new AbortController();
-    const pending = runInCommandScope({ signal: controller.signal }, () => session.send('Page.navigate', { url: 'http://x' }));
+    const pending = runInCommandScope({ signal: controller.signal }, () =>
+      session.send('Page.navigate', { url: 'http://x' }),
+    );
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(CommandCancelledError);
     // once a command has returned, its scope binds nothing: a late callback is not cancelled with it

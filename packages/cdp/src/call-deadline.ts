@@ -146,7 +146,10 @@ export function bound<T>(
       (error: unknown) => finish(() => reject(error)),
     );
     if (deadline !== undefined) {
-      const timer = setTimeout(() => finish(() => reject(new CdpTimeoutError(what, deadline - now))), Math.max(0, deadline - now));
+      const timer = setTimeout(
+        () => finish(() => reject(new CdpTimeoutError(what, deadline - now))),
+        Math.max(0, deadline - now),
+      );
       cleanups.push(() => clearTimeout(timer));
     }
     const signal = scope?.signal;
@@ -157,7 +160,9 @@ export function bound<T>(
       cleanups.push(() => signal.removeEventListener('abort', onAbort));
     }
     if (liveness) {
-      cleanups.push(liveness.onUnresponsive((error) => finish(() => reject(new PageUnresponsiveError(what, error.silentMs)))));
+      cleanups.push(
+        liveness.onUnresponsive((error) => finish(() => reject(new PageUnresponsiveError(what, error.silentMs)))),
+      );
       // re-checked while the call stays pending: a page can freeze in the middle of a long wait
       const probeTimer = setInterval(() => void liveness.check(), liveness.timing.probeAfterMs);
       cleanups.push(() => clearInterval(probeTimer));

@@ -35,7 +35,15 @@ export interface CaptureOptions {
 }
 
 const LEVELS: Record<string, ConsoleRecord['level']> = {
-  log: 'log', info: 'info', warning: 'warn', warn: 'warn', error: 'error', assert: 'error', debug: 'debug', trace: 'trace', verbose: 'debug',
+  log: 'log',
+  info: 'info',
+  warning: 'warn',
+  warn: 'warn',
+  error: 'error',
+  assert: 'error',
+  debug: 'debug',
+  trace: 'trace',
+  verbose: 'debug',
 };
 
 function previewArg(arg: Protocol.Runtime.RemoteObject): string {
@@ -43,7 +51,9 @@ function previewArg(arg: Protocol.Runtime.RemoteObject): string {
   if (arg.unserializableValue) return arg.unserializableValue;
   if (arg.value !== undefined) return typeof arg.value === 'object' ? JSON.stringify(arg.value) : String(arg.value);
   if (arg.preview?.properties) {
-    const inner = arg.preview.properties.map((p) => (arg.preview?.subtype === 'array' ? p.value : `${p.name}: ${p.value}`)).join(', ');
+    const inner = arg.preview.properties
+      .map((p) => (arg.preview?.subtype === 'array' ? p.value : `${p.name}: ${p.value}`))
+      .join(', ');
     return arg.preview.subtype === 'array' ? `[${inner}]` : `{${inner}}`;
   }
   return arg.description ?? arg.type;
@@ -102,7 +112,10 @@ export class PageCapture {
           url: top?.url,
           line: top ? top.lineNumber + 1 : undefined,
           column: top ? top.columnNumber + 1 : undefined,
-          stack: event.type === 'error' || event.type === 'trace' || event.type === 'assert' ? formatStack(event.stackTrace) : undefined,
+          stack:
+            event.type === 'error' || event.type === 'trace' || event.type === 'assert'
+              ? formatStack(event.stackTrace)
+              : undefined,
           source: 'console',
           timestamp: Date.now(),
         });
@@ -123,7 +136,8 @@ export class PageCapture {
       session.on('Page.javascriptDialogOpening', (event) => {
         const answer = this.armed ?? defaultAnswer(event.type);
         this.armed = undefined;
-        const promptText = answer.accept && event.type === 'prompt' ? (answer.promptText ?? event.defaultPrompt ?? '') : undefined;
+        const promptText =
+          answer.accept && event.type === 'prompt' ? (answer.promptText ?? event.defaultPrompt ?? '') : undefined;
         this.dialogs.push({
           type: event.type,
           message: event.message,
@@ -134,7 +148,10 @@ export class PageCapture {
           timestamp: Date.now(),
         });
         void session
-          .send('Page.handleJavaScriptDialog', { accept: answer.accept, ...(promptText === undefined ? {} : { promptText }) })
+          .send('Page.handleJavaScriptDialog', {
+            accept: answer.accept,
+            ...(promptText === undefined ? {} : { promptText }),
+          })
           .catch(() => undefined);
       }),
     ];

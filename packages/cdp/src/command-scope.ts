@@ -17,7 +17,10 @@ export interface CommandScope {
 const storage = new AsyncLocalStorage<CommandScope>();
 
 /** Runs `run` inside a command scope; the scope ends (stops binding calls) when `run` settles. */
-export async function runInCommandScope<T>(options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }, run: () => Promise<T>): Promise<T> {
+export async function runInCommandScope<T>(
+  options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+  run: () => Promise<T>,
+): Promise<T> {
   const scope: CommandScope = {
     signal: options.signal,
     deadline: options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs,

@@ -33,7 +33,11 @@ class CriTransport implements Transport {
       const failure = error as CriProtocolFailure;
       if (failure.response) {
         const detail = failure.response.data ? ` (${failure.response.data})` : '';
-        throw new ProtocolError(method, failure.response.code, `${failure.response.message ?? 'protocol error'}${detail}`);
+        throw new ProtocolError(
+          method,
+          failure.response.code,
+          `${failure.response.message ?? 'protocol error'}${detail}`,
+        );
       }
       if (this.isClosed) throw new TransportClosedError(`${method} failed: the browser connection closed`);
       throw error;
@@ -80,9 +84,13 @@ export async function connectCri(wsEndpoint: string, options: { attempts?: numbe
       await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 250)));
     }
   }
-  throw new ArgusError('browser_not_found', `Could not connect to ${wsEndpoint}: ${(lastError as Error)?.message ?? lastError}. Is Chrome running with remote debugging enabled?`, {
-    cause: lastError,
-  });
+  throw new ArgusError(
+    'browser_not_found',
+    `Could not connect to ${wsEndpoint}: ${(lastError as Error)?.message ?? lastError}. Is Chrome running with remote debugging enabled?`,
+    {
+      cause: lastError,
+    },
+  );
 }
 
 /** Resolves `http://host:port` (a --remote-debugging-port address) to its browser WebSocket endpoint. */
@@ -90,9 +98,12 @@ export async function resolveBrowserEndpoint(url: string): Promise<string> {
   if (url.startsWith('ws://') || url.startsWith('wss://')) return url;
   const base = url.replace(/\/+$/, '');
   const response = await fetch(`${base}/json/version`).catch((error: unknown) => {
-    throw new ArgusError('browser_not_found', `No DevTools endpoint answered at ${base}: ${(error as Error).message}`, { cause: error });
+    throw new ArgusError('browser_not_found', `No DevTools endpoint answered at ${base}: ${(error as Error).message}`, {
+      cause: error,
+    });
   });
   const body = (await response.json()) as { webSocketDebuggerUrl?: string };
-  if (!body.webSocketDebuggerUrl) throw new ArgusError('browser_not_found', `${base}/json/version did not name a webSocketDebuggerUrl`);
+  if (!body.webSocketDebuggerUrl)
+    throw new ArgusError('browser_not_found', `${base}/json/version did not name a webSocketDebuggerUrl`);
   return body.webSocketDebuggerUrl;
 }

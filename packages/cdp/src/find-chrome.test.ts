@@ -29,8 +29,12 @@ describe('the one Chrome finder', () => {
   it('finds nothing on a fresh machine and says to run argus install-browser', () => {
     expect(locateChrome(env, none)).toBeUndefined();
     expect(() => findChrome(env, none)).toThrow(ArgusError);
-    expect(() => findChrome(env, none)).toThrow(/No Chrome or Chromium found .*\.cache\/puppeteer.*Run `argus install-browser`/);
-    expect(() => findChrome({ ...env, CHROME_PATH: join(home, 'nope') }, none)).toThrow(/CHROME_PATH is set to .*nope.*unset CHROME_PATH/);
+    expect(() => findChrome(env, none)).toThrow(
+      /No Chrome or Chromium found .*\.cache\/puppeteer.*Run `argus install-browser`/,
+    );
+    expect(() => findChrome({ ...env, CHROME_PATH: join(home, 'nope') }, none)).toThrow(
+      /CHROME_PATH is set to .*nope.*unset CHROME_PATH/,
+    );
   });
 
   it('finds Chrome for Testing in the Puppeteer cache, newest build first', () => {
@@ -69,7 +73,12 @@ describe('installBrowser (argus install-browser)', () => {
 
   it('installs nothing when a browser is found', async () => {
     const path = fakeBinary(join(home, '.cache/ms-playwright/chromium-1150/chrome-linux/chrome'));
-    const result = await installBrowser({ env, log: quiet, systemPaths: none, run: () => Promise.reject(new Error('must not run')) });
+    const result = await installBrowser({
+      env,
+      log: quiet,
+      systemPaths: none,
+      run: () => Promise.reject(new Error('must not run')),
+    });
     expect(result).toEqual({ path, source: 'playwright cache', installed: false });
   });
 
@@ -99,7 +108,8 @@ describe('installBrowser (argus install-browser)', () => {
       systemPaths: none,
       asRoot: false,
       run: () => Promise.reject(new Error('no apt without root')),
-      downloadChrome: async (cacheDir) => fakeBinary(join(cacheDir, 'chrome/linux-131.0.6778.85/chrome-linux64/chrome')),
+      downloadChrome: async (cacheDir) =>
+        fakeBinary(join(cacheDir, 'chrome/linux-131.0.6778.85/chrome-linux64/chrome')),
     });
     expect(result.installed).toBe(true);
     expect(locateChrome(env, none)).toEqual({ path: result.path, source: 'argus cache' });
@@ -116,6 +126,8 @@ describe('installBrowser (argus install-browser)', () => {
       downloadChrome: () => Promise.reject(new Error('getaddrinfo ENOTFOUND storage.example')),
     });
     await expect(failing).rejects.toThrow(ArgusError);
-    await expect(failing).rejects.toThrow(/apt-get failed \(exit 100\).*Chrome for Testing download failed: getaddrinfo ENOTFOUND.*apt-get install -y chromium.*CHROME_PATH/);
+    await expect(failing).rejects.toThrow(
+      /apt-get failed \(exit 100\).*Chrome for Testing download failed: getaddrinfo ENOTFOUND.*apt-get install -y chromium.*CHROME_PATH/,
+    );
   });
 });

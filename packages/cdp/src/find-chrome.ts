@@ -49,7 +49,11 @@ function subdirs(dir: string): string[] {
 }
 
 /** Home-relative cache dirs, honouring the tools' own overrides and XDG_CACHE_HOME. */
-export function browserCacheDirs(env: NodeJS.ProcessEnv = process.env): { argus: string; puppeteer: string; playwright: string } {
+export function browserCacheDirs(env: NodeJS.ProcessEnv = process.env): {
+  argus: string;
+  puppeteer: string;
+  playwright: string;
+} {
   const home = env.HOME?.trim() || homedir();
   const cache = env.XDG_CACHE_HOME?.trim() || join(home, '.cache');
   return {
@@ -65,7 +69,18 @@ function puppeteerLayout(root: string): string[] {
   for (const version of subdirs(join(root, 'chrome'))) {
     for (const inner of subdirs(join(root, 'chrome', version))) {
       found.push(join(root, 'chrome', version, inner, 'chrome'));
-      found.push(join(root, 'chrome', version, inner, 'Google Chrome for Testing.app', 'Contents', 'MacOS', 'Google Chrome for Testing'));
+      found.push(
+        join(
+          root,
+          'chrome',
+          version,
+          inner,
+          'Google Chrome for Testing.app',
+          'Contents',
+          'MacOS',
+          'Google Chrome for Testing',
+        ),
+      );
     }
   }
   return found;
@@ -79,7 +94,10 @@ function playwrightLayout(root: string): string[] {
 }
 
 /** Every place looked at, in order (existing or not), so an error can name them. */
-export function chromeCandidates(env: NodeJS.ProcessEnv = process.env, systemPaths: readonly string[] = SYSTEM_CHROME_PATHS): ChromeCandidate[] {
+export function chromeCandidates(
+  env: NodeJS.ProcessEnv = process.env,
+  systemPaths: readonly string[] = SYSTEM_CHROME_PATHS,
+): ChromeCandidate[] {
   const dirs = browserCacheDirs(env);
   return [
     ...systemPaths.map((path) => ({ path, source: 'system' })),
@@ -93,11 +111,17 @@ export function chromeCandidates(env: NodeJS.ProcessEnv = process.env, systemPat
  * The Chrome to use, or undefined when there is none. Throws only for a CHROME_PATH that is not
  * executable. `systemPaths` is replaceable so tests can play a fresh machine on one that has Chromium.
  */
-export function locateChrome(env: NodeJS.ProcessEnv = process.env, systemPaths: readonly string[] = SYSTEM_CHROME_PATHS): ChromeCandidate | undefined {
+export function locateChrome(
+  env: NodeJS.ProcessEnv = process.env,
+  systemPaths: readonly string[] = SYSTEM_CHROME_PATHS,
+): ChromeCandidate | undefined {
   const fromEnv = env.CHROME_PATH?.trim();
   if (fromEnv) {
     if (isExecutable(fromEnv)) return { path: fromEnv, source: 'CHROME_PATH' };
-    throw new ArgusError('browser_not_found', `CHROME_PATH is set to ${fromEnv}, which is not an executable file. Fix the path or unset CHROME_PATH.`);
+    throw new ArgusError(
+      'browser_not_found',
+      `CHROME_PATH is set to ${fromEnv}, which is not an executable file. Fix the path or unset CHROME_PATH.`,
+    );
   }
   return chromeCandidates(env, systemPaths).find((candidate) => isExecutable(candidate.path));
 }
@@ -113,7 +137,10 @@ export function noBrowserMessage(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Finds a Chrome binary (see locateChrome) or throws `browser_not_found` saying what to do. */
-export function findChrome(env: NodeJS.ProcessEnv = process.env, systemPaths: readonly string[] = SYSTEM_CHROME_PATHS): string {
+export function findChrome(
+  env: NodeJS.ProcessEnv = process.env,
+  systemPaths: readonly string[] = SYSTEM_CHROME_PATHS,
+): string {
   const found = locateChrome(env, systemPaths);
   if (found) return found.path;
   throw new ArgusError('browser_not_found', noBrowserMessage(env));

@@ -79,14 +79,26 @@ export class FrameRegistry {
       parentId: frame.parentId ?? existing?.parentId,
       url: frame.url + (frame.urlFragment ?? ''),
       name: frame.name ?? '',
-      session: existing && existing.session !== session && existing.session.targetType === 'iframe' && !existing.session.isDetached ? existing.session : session,
+      session:
+        existing &&
+        existing.session !== session &&
+        existing.session.targetType === 'iframe' &&
+        !existing.session.isDetached
+          ? existing.session
+          : session,
     });
   }
 
   /** An OOPIF child session owns this frame from now on. */
   assignSession(frameId: string, session: Session): void {
     const existing = this.frames.get(frameId);
-    this.frames.set(frameId, { id: frameId, parentId: existing?.parentId, url: existing?.url ?? '', name: existing?.name ?? '', session });
+    this.frames.set(frameId, {
+      id: frameId,
+      parentId: existing?.parentId,
+      url: existing?.url ?? '',
+      name: existing?.name ?? '',
+      session,
+    });
     this.mainWorlds.delete(frameId);
     this.isolatedWorlds.delete(frameId);
     this.isolatedPending.delete(frameId);

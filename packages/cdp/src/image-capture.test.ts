@@ -27,7 +27,10 @@ describe('imageSize', () => {
     png.writeUInt32BE(480, 20);
     expect(imageSize(png)).toEqual({ width: 640, height: 480 });
 
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc4, 0x00, 0x02, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x2c, 0x02, 0x58, 0x03, 0, 0, 0, 0]);
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc4, 0x00, 0x02, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x2c,
+      0x02, 0x58, 0x03, 0, 0, 0, 0,
+    ]);
     expect(imageSize(jpeg)).toEqual({ width: 600, height: 300 });
 
     const riff = (chunk: string, body: number[]) => {
@@ -73,7 +76,9 @@ describe('drainStream', () => {
 
   it('stops at maxBytes with payload_too_large and still closes the stream', async () => {
     const { session, calls } = streamSession(Buffer.alloc(5000, 1), false);
-    const error = await drainStream(session, 'h2', () => undefined, { chunkBytes: 1000, maxBytes: 2500 }).catch((e: unknown) => e);
+    const error = await drainStream(session, 'h2', () => undefined, { chunkBytes: 1000, maxBytes: 2500 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ArgusError);
     expect((error as ArgusError).code).toBe('payload_too_large');
     expect(calls.filter((call) => call === 'IO.read')).toHaveLength(3);

@@ -23,7 +23,10 @@ export interface CapturedImage {
  * Page.captureScreenshot in any format. `clip` is in CSS pixels of the document (captured beyond
  * the viewport); `full` captures the whole scrollable page.
  */
-export async function captureImage(page: Page, options: { format?: ImageFormat; quality?: number; clip?: ClipRect; full?: boolean } = {}): Promise<CapturedImage> {
+export async function captureImage(
+  page: Page,
+  options: { format?: ImageFormat; quality?: number; clip?: ClipRect; full?: boolean } = {},
+): Promise<CapturedImage> {
   page.assertOpen();
   const format = options.format ?? 'png';
   let clip = options.clip;
@@ -50,7 +53,8 @@ export function imageSize(buffer: Buffer): { width: number; height: number } | u
     return { width: buffer.readUInt32BE(16), height: buffer.readUInt32BE(20) };
   }
   if (buffer.length >= 4 && buffer[0] === 0xff && buffer[1] === 0xd8) return jpegSize(buffer);
-  if (buffer.length >= 30 && buffer.toString('ascii', 0, 4) === 'RIFF' && buffer.toString('ascii', 8, 12) === 'WEBP') return webpSize(buffer);
+  if (buffer.length >= 30 && buffer.toString('ascii', 0, 4) === 'RIFF' && buffer.toString('ascii', 8, 12) === 'WEBP')
+    return webpSize(buffer);
   return undefined;
 }
 
@@ -107,7 +111,9 @@ export async function drainStream(
         const chunk = Buffer.from(data, base64Encoded ? 'base64' : 'utf8');
         total += chunk.length;
         if (total > maxBytes) {
-          throw new ArgusError('payload_too_large', `The stream is larger than ${maxBytes} bytes; it was cut off.`, { details: { maxBytes } });
+          throw new ArgusError('payload_too_large', `The stream is larger than ${maxBytes} bytes; it was cut off.`, {
+            details: { maxBytes },
+          });
         }
         await sink(chunk);
       }

@@ -35,7 +35,11 @@ async function downloadChromeForTesting(cacheDir: string, log: (line: string) =>
   const browsers = await import('@puppeteer/browsers');
   const platform = browsers.detectBrowserPlatform();
   if (!platform) throw new Error(`Chrome for Testing has no build for ${process.platform}/${process.arch}`);
-  const buildId = await browsers.resolveBuildId(browsers.Browser.CHROME, platform, browsers.ChromeReleaseChannel.STABLE);
+  const buildId = await browsers.resolveBuildId(
+    browsers.Browser.CHROME,
+    platform,
+    browsers.ChromeReleaseChannel.STABLE,
+  );
   log(`downloading Chrome for Testing ${buildId} (${platform}) into ${cacheDir}…`);
   let lastTenth = -1;
   const installed = await browsers.install({
@@ -52,7 +56,8 @@ async function downloadChromeForTesting(cacheDir: string, log: (line: string) =>
   return installed.executablePath;
 }
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
+const reason = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 
 /**
  * `argus install-browser`: uses an existing Chrome when there is one; otherwise installs Debian's
@@ -70,15 +75,29 @@ export async function installBrowser(options: InstallBrowserOptions): Promise<In
   const failures: string[] = [];
   const asRoot = options.asRoot ?? process.getuid?.() === 0;
   if (asRoot && (await run('sh', ['-c', 'command -v apt-get >/dev/null'], env)) === 0) {
-    log('no Chrome or Chromium found; installing Debian\'s chromium with apt-get (as root)…');
+    log("no Chrome or Chromium found; installing Debian's chromium with apt-get (as root)…");
     // a package recorded as installed whose files are gone needs --reinstall to come back
-    const recorded = (await run('sh', ['-c', 'dpkg-query -W -f=\'${Status}\' chromium 2>/dev/null | grep -q "install ok installed"'], env)) === 0;
+    const recorded =
+      (await run(
+        'sh',
+        ['-c', 'dpkg-query -W -f=\'${Status}\' chromium 2>/dev/null | grep -q "install ok installed"'],
+        env,
+      )) === 0;
     const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
     const updated = await run('apt-get', ['update'], aptEnv);
-    const code = updated === 0 ? await run('apt-get', ['install', '-y', '--no-install-recommends', ...(recorded ? ['--reinstall'] : []), 'chromium'], aptEnv) : updated;
+    const code =
+      updated === 0
+        ? await run(
+            'apt-get',
+            ['install', '-y', '--no-install-recommends', ...(recorded ? ['--reinstall'] : []), 'chromium'],
+            aptEnv,
+          )
+        : updated;
     const found = locateChrome(env, systemPaths);
     if (code === 0 && found) return { ...found, installed: true };
-    failures.push(code === 0 ? 'apt-get installed chromium, but no browser binary appeared' : `apt-get failed (exit ${code})`);
+    failures.push(
+      code === 0 ? 'apt-get installed chromium, but no browser binary appeared' : `apt-get failed (exit ${code})`,
+    );
   } else if (!asRoot) {
     failures.push('apt-get needs root (not tried)');
   } else {

@@ -3,7 +3,10 @@ import { keyDefinition, modifierMask, parseCombo } from './keys.js';
 
 describe('keys', () => {
   it('parses combos with modifiers and aliases', () => {
-    expect(parseCombo('Control+Shift+K')).toMatchObject({ modifiers: ['Control', 'Shift'], key: { key: 'K', code: 'KeyK' } });
+    expect(parseCombo('Control+Shift+K')).toMatchObject({
+      modifiers: ['Control', 'Shift'],
+      key: { key: 'K', code: 'KeyK' },
+    });
     expect(parseCombo('ctrl+a')).toMatchObject({ modifiers: ['Control'], key: { code: 'KeyA' } });
     expect(parseCombo('Enter')).toMatchObject({ modifiers: [], key: { key: 'Enter', keyCode: 13 } });
     expect(parseCombo('Shift++')).toMatchObject({ modifiers: ['Shift'], key: { key: '+' } });

@@ -76,7 +76,10 @@ const WATCHDOG_SCRIPT = [
 function startWatchdog(pgid: number, userDataDir: string): () => void {
   let watchdog: ChildProcess;
   try {
-    watchdog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'argus-watchdog', String(pgid), userDataDir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    watchdog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'argus-watchdog', String(pgid), userDataDir], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
   } catch {
     return () => {};
   }
@@ -116,10 +119,16 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeP
   ];
   let child: ChildProcess;
   try {
-    child = spawn(executablePath, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: options.env ?? process.env });
+    child = spawn(executablePath, args, {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: options.env ?? process.env,
+    });
   } catch (error) {
     removeProfile(userDataDir);
-    throw new ArgusError('browser_not_found', `Could not start ${executablePath}: ${(error as Error).message}`, { cause: error });
+    throw new ArgusError('browser_not_found', `Could not start ${executablePath}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   let hasExited = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -224,12 +233,23 @@ function waitForEndpoint(
     void exited.then(({ code, signal }) =>
       settle(() =>
         reject(
-          new ArgusError('browser_crashed', `Chrome exited before it was ready (code ${code}, signal ${signal}). Its last output: ${stderr.trim().slice(-800) || '(none)'}`),
+          new ArgusError(
+            'browser_crashed',
+            `Chrome exited before it was ready (code ${code}, signal ${signal}). Its last output: ${stderr.trim().slice(-800) || '(none)'}`,
+          ),
         ),
       ),
     );
     const timer = setTimeout(
-      () => settle(() => reject(new ArgusError('timeout', `Chrome did not open its DevTools endpoint within ${timeoutMs} ms. Last output: ${stderr.trim().slice(-800) || '(none)'}`))),
+      () =>
+        settle(() =>
+          reject(
+            new ArgusError(
+              'timeout',
+              `Chrome did not open its DevTools endpoint within ${timeoutMs} ms. Last output: ${stderr.trim().slice(-800) || '(none)'}`,
+            ),
+          ),
+        ),
       timeoutMs,
     );
   });

@@ -22,12 +22,18 @@ export type NavigationGuard = (request: GuardedRequest) => Promise<string | unde
  * again for each hop) and asks `guard` before letting it through. Must be set up before the target
  * is resumed, so a popup's first navigation is guarded too. Returns the listeners' removers.
  */
-export function attachNavigationGuard(session: Session, tabId: string, guard: NavigationGuard, onBlocked?: (request: GuardedRequest, reason: string) => void): { offs: Array<() => void>; enable: Promise<unknown> } {
+export function attachNavigationGuard(
+  session: Session,
+  tabId: string,
+  guard: NavigationGuard,
+  onBlocked?: (request: GuardedRequest, reason: string) => void,
+): { offs: Array<() => void>; enable: Promise<unknown> } {
   // Page.frameRequestedNavigation comes before the request and says whether a form started it
   const formTargets = new Map<string, string>();
   const offs = [
     session.on('Page.frameRequestedNavigation', (event) => {
-      if (event.reason === 'formSubmissionGet' || event.reason === 'formSubmissionPost') formTargets.set(event.frameId, event.url);
+      if (event.reason === 'formSubmissionGet' || event.reason === 'formSubmissionPost')
+        formTargets.set(event.frameId, event.url);
       else formTargets.delete(event.frameId);
     }),
     session.on('Fetch.requestPaused', (event) => {
@@ -52,6 +58,8 @@ export function attachNavigationGuard(session: Session, tabId: string, guard: Na
         .catch(() => undefined);
     }),
   ];
-  const enable = session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  const enable = session.send('Fetch.enable', {
+    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+  });
   return { offs, enable };
 }

@@ -46,10 +46,12 @@ export class NavigationWatcher {
         if (isMain(event.frameId) && event.disposition === 'currentTab') this.mark(() => (this.requested = true));
       }),
       session.on('Page.frameStartedNavigating', (event) => {
-        if (isMain(event.frameId) && !event.navigationType.toLowerCase().includes('samedocument')) this.mark(() => (this.requested = true));
+        if (isMain(event.frameId) && !event.navigationType.toLowerCase().includes('samedocument'))
+          this.mark(() => (this.requested = true));
       }),
       session.on('Page.frameStoppedLoading', (event) => {
-        if (isMain(event.frameId) && this.requested && this.committedLoader === undefined) this.mark(() => (this.stoppedWithoutCommit = true));
+        if (isMain(event.frameId) && this.requested && this.committedLoader === undefined)
+          this.mark(() => (this.stoppedWithoutCommit = true));
       }),
       session.on('Page.frameNavigated', (event) => {
         if (event.frame.parentId) return;
@@ -67,7 +69,8 @@ export class NavigationWatcher {
         if (isMain(event.frameId)) this.mark(() => (this.sameDocumentUrl = event.url));
       }),
       session.on('Page.downloadWillBegin', (event) => {
-        if (isMain(event.frameId)) this.mark(() => (this.download = { url: event.url, filename: event.suggestedFilename }));
+        if (isMain(event.frameId))
+          this.mark(() => (this.download = { url: event.url, filename: event.suggestedFilename }));
       }),
       session.on('Page.lifecycleEvent', (event) => {
         if (isMain(event.frameId)) this.mark(() => this.record(event.loaderId, event.name));
@@ -76,7 +79,8 @@ export class NavigationWatcher {
     if (opener) {
       this.offs.push(
         opener.root.on('Target.targetCreated', ({ targetInfo }) => {
-          if (targetInfo.type === 'page' && targetInfo.openerId === opener.targetId) this.mark(() => this.openedTabs.push({ id: targetInfo.targetId, url: targetInfo.url }));
+          if (targetInfo.type === 'page' && targetInfo.openerId === opener.targetId)
+            this.mark(() => this.openedTabs.push({ id: targetInfo.targetId, url: targetInfo.url }));
         }),
         // the new tab's URL is known from windowOpen before its target has navigated
         session.on('Page.windowOpen', (event) => {
@@ -94,7 +98,10 @@ export class NavigationWatcher {
 
   /** Tabs opened during the action, with the URL they were opened for. */
   tabsOpened(): OpenedTab[] {
-    return this.openedTabs.map((tab) => ({ id: tab.id, url: tab.url && tab.url !== 'about:blank' ? tab.url : (this.pendingOpenUrl ?? tab.url) }));
+    return this.openedTabs.map((tab) => ({
+      id: tab.id,
+      url: tab.url && tab.url !== 'about:blank' ? tab.url : (this.pendingOpenUrl ?? tab.url),
+    }));
   }
 
   private record(loaderId: string, name: string): void {

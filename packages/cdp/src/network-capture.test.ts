@@ -31,9 +31,21 @@ function setUp() {
   capture.attach(session);
   const emit = (method: string, params: object) => session.dispatch({ method, params, sessionId: 'S1' } as CdpEvent);
   const start = (requestId: string, url: string, extra: object = {}) =>
-    emit('Network.requestWillBeSent', { requestId, request: { url, method: 'GET', headers: { Accept: '*/*' } }, timestamp: 10, wallTime: 1_700_000_000, type: 'Fetch', ...extra });
+    emit('Network.requestWillBeSent', {
+      requestId,
+      request: { url, method: 'GET', headers: { Accept: '*/*' } },
+      timestamp: 10,
+      wallTime: 1_700_000_000,
+      type: 'Fetch',
+      ...extra,
+    });
   const respond = (requestId: string, status: number, headers: Record<string, string> = {}) =>
-    emit('Network.responseReceived', { requestId, timestamp: 10.1, type: 'Fetch', response: { url: '', status, statusText: 'OK', headers, mimeType: 'text/plain', encodedDataLength: 0 } });
+    emit('Network.responseReceived', {
+      requestId,
+      timestamp: 10.1,
+      type: 'Fetch',
+      response: { url: '', status, statusText: 'OK', headers, mimeType: 'text/plain', encodedDataLength: 0 },
+    });
   const finish = (requestId: string, bytes: number) => {
     emit('Network.dataReceived', { requestId, timestamp: 10.2, dataLength: bytes, encodedDataLength: bytes });
     emit('Network.loadingFinished', { requestId, timestamp: 10.25, encodedDataLength: bytes + 100 });
@@ -46,13 +58,31 @@ describe('NetworkCapture', () => {
     const { capture, emit, start, respond, finish } = setUp();
     const settled: number[] = [];
     capture.onSettled((_record, seq) => settled.push(seq));
-    emit('Network.requestWillBeSentExtraInfo', { requestId: 'R1', headers: { Cookie: 'sid=1' }, associatedCookies: [] });
+    emit('Network.requestWillBeSentExtraInfo', {
+      requestId: 'R1',
+      headers: { Cookie: 'sid=1' },
+      associatedCookies: [],
+    });
     start('R1', 'http://a.test/x');
     respond('R1', 200, { 'Content-Type': 'text/plain' });
-    emit('Network.responseReceivedExtraInfo', { requestId: 'R1', headers: { 'Set-Cookie': 'sid=2' }, statusCode: 200, blockedCookies: [] });
+    emit('Network.responseReceivedExtraInfo', {
+      requestId: 'R1',
+      headers: { 'Set-Cookie': 'sid=2' },
+      statusCode: 200,
+      blockedCookies: [],
+    });
     finish('R1', 42);
     const record = capture.requests.at(1);
-    expect(record).toMatchObject({ method: 'GET', url: 'http://a.test/x', status: 200, state: 'finished', decodedBytes: 42, encodedBytes: 142, durationMs: 250, startedAt: 1_700_000_000_000 });
+    expect(record).toMatchObject({
+      method: 'GET',
+      url: 'http://a.test/x',
+      status: 200,
+      state: 'finished',
+      decodedBytes: 42,
+      encodedBytes: 142,
+      durationMs: 250,
+      startedAt: 1_700_000_000_000,
+    });
     expect(record?.requestHeaders).toEqual({ Cookie: 'sid=1', Accept: '*/*' });
     expect(record?.responseHeaders).toEqual({ 'Content-Type': 'text/plain', 'Set-Cookie': 'sid=2' });
     expect(settled).toEqual([1]);
@@ -61,11 +91,25 @@ describe('NetworkCapture', () => {
   it('splits redirects into one record per hop and marks failures', () => {
     const { capture, emit, start, respond, finish } = setUp();
     start('R1', 'http://a.test/old');
-    start('R1', 'http://a.test/new', { redirectResponse: { url: 'http://a.test/old', status: 302, statusText: 'Found', headers: { Location: '/new' }, mimeType: '', encodedDataLength: 50 } });
+    start('R1', 'http://a.test/new', {
+      redirectResponse: {
+        url: 'http://a.test/old',
+        status: 302,
+        statusText: 'Found',
+        headers: { Location: '/new' },
+        mimeType: '',
+        encodedDataLength: 50,
+      },
+    });
     respond('R1', 404);
     finish('R1', 5);
     start('R2', 'http://b.test/');
-    emit('Network.loadingFailed', { requestId: 'R2', timestamp: 11, type: 'Fetch', errorText: 'net::ERR_CONNECTION_REFUSED' });
+    emit('Network.loadingFailed', {
+      requestId: 'R2',
+      timestamp: 11,
+      type: 'Fetch',
+      errorText: 'net::ERR_CONNECTION_REFUSED',
+    });
     const records = capture.requests.entries().map(({ item }) => item);
     expect(records.map((r) => [r.url, r.status, r.state])).toEqual([
       ['http://a.test/old', 302, 'finished'],
@@ -93,7 +137,13 @@ describe('NetworkCapture', () => {
     respond('gone', 200);
     finish('gone', 3);
     const [small, large, huge, gone] = [1, 2, 3, 4].map((seq) => capture.requests.at(seq)!);
-    expect(await responseBody(small!, 100)).toEqual({ body: 'hello', base64: false, bytes: 5, truncated: false, note: null });
+    expect(await responseBody(small!, 100)).toEqual({
+      body: 'hello',
+      base64: false,
+      bytes: 5,
+      truncated: false,
+      note: null,
+    });
     const cut = await responseBody(large!, 100);
     expect(cut).toMatchObject({ body: 'x'.repeat(100), bytes: 1000, truncated: true });
     expect(cut.note).toMatch(/first 100 of 1,000 bytes/);

@@ -101,7 +101,8 @@ export class NetworkCapture {
   }
 
   private settle(key: string, record: NetworkRecord, timestamp: number | undefined): void {
-    if (timestamp !== undefined) record.durationMs = Math.max(0, Math.round((timestamp - record.monotonicStart) * 1000 * 10) / 10);
+    if (timestamp !== undefined)
+      record.durationMs = Math.max(0, Math.round((timestamp - record.monotonicStart) * 1000 * 10) / 10);
     if (this.open.get(key) === record) this.open.delete(key);
     const seq = this.seqOf.get(record);
     if (seq === undefined) return;
@@ -201,7 +202,11 @@ export class NetworkCapture {
         const record = this.open.get(key);
         if (!record) return;
         record.state = 'failed';
-        record.errorText = event.canceled ? `${event.errorText} (canceled)` : event.blockedReason ? `${event.errorText} (blocked: ${event.blockedReason})` : event.errorText;
+        record.errorText = event.canceled
+          ? `${event.errorText} (canceled)`
+          : event.blockedReason
+            ? `${event.errorText} (blocked: ${event.blockedReason})`
+            : event.errorText;
         record.resourceType = event.type;
         this.settle(key, record, event.timestamp);
       }),
@@ -223,28 +228,51 @@ export function isFailedRequest(record: NetworkRecord): boolean {
  * is cut to `maxBytes`. Either way the note says so.
  */
 export async function responseBody(record: NetworkRecord, maxBytes: number): Promise<BodyResult> {
-  const none = (note: string, bytes: number | null = null): BodyResult => ({ body: null, base64: false, bytes, truncated: false, note });
-  if (record.state === 'failed') return none(`The request failed (${record.errorText ?? 'unknown error'}); there is no body.`);
-  if (record.status !== null && record.status >= 300 && record.status < 400 && headerValue(record.responseHeaders, 'location')) {
+  const none = (note: string, bytes: number | null = null): BodyResult => ({
+    body: null,
+    base64: false,
+    bytes,
+    truncated: false,
+    note,
+  });
+  if (record.state === 'failed')
+    return none(`The request failed (${record.errorText ?? 'unknown error'}); there is no body.`);
+  if (
+    record.status !== null &&
+    record.status >= 300 &&
+    record.status < 400 &&
+    headerValue(record.responseHeaders, 'location')
+  ) {
     return none('This response is a redirect; Chrome keeps no body for it. Look at the next request.');
   }
   const contentLength = Number(headerValue(record.responseHeaders, 'content-length') ?? Number.NaN);
-  const known = Math.max(record.decodedBytes, Number.isFinite(contentLength) ? contentLength : 0, record.encodedBytes ?? 0);
+  const known = Math.max(
+    record.decodedBytes,
+    Number.isFinite(contentLength) ? contentLength : 0,
+    record.encodedBytes ?? 0,
+  );
   if (known > BODY_FETCH_LIMIT) {
-    return none(`The body is about ${known.toLocaleString('en-US')} bytes, above the ${BODY_FETCH_LIMIT.toLocaleString('en-US')}-byte limit for fetching through the browser: not fetched. Download the URL to a file instead.`, known);
+    return none(
+      `The body is about ${known.toLocaleString('en-US')} bytes, above the ${BODY_FETCH_LIMIT.toLocaleString('en-US')}-byte limit for fetching through the browser: not fetched. Download the URL to a file instead.`,
+      known,
+    );
   }
-  if (record.state === 'pending') return none('The response is still loading; run the command again once it has finished.');
+  if (record.state === 'pending')
+    return none('The response is still loading; run the command again once it has finished.');
   let result: Protocol.Network.GetResponseBodyResponse;
   try {
     result = await record.session.send('Network.getResponseBody', { requestId: record.requestId });
   } catch (error) {
     if (error instanceof ProtocolError || error instanceof TransportClosedError) {
-      return none(`Chrome no longer holds this body (${error.message}). It keeps bodies of recent responses of the current document only; reload and ask again.`);
+      return none(
+        `Chrome no longer holds this body (${error.message}). It keeps bodies of recent responses of the current document only; reload and ask again.`,
+      );
     }
     throw error;
   }
   const bytes = result.base64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
-  if (bytes.length <= maxBytes) return { body: result.body, base64: result.base64Encoded, bytes: bytes.length, truncated: false, note: null };
+  if (bytes.length <= maxBytes)
+    return { body: result.body, base64: result.base64Encoded, bytes: bytes.length, truncated: false, note: null };
   const cut = bytes.subarray(0, maxBytes);
   return {
     body: result.base64Encoded ? cut.toString('base64') : cut.toString('utf8'),

@@ -29,7 +29,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * the server's response headers): on timeout or when the caller goes away the load is stopped
  * (`Page.stopLoading`), so the tab is usable for the next command.
  */
-export async function navigatePage(page: Page, url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
+export async function navigatePage(
+  page: Page,
+  url: string,
+  options: { waitUntil?: WaitUntil; timeoutMs?: number } = {},
+): Promise<NavigationResult> {
   page.assertOpen();
   const waitUntil = options.waitUntil ?? 'load';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -38,11 +42,21 @@ export async function navigatePage(page: Page, url: string, options: { waitUntil
   await stopScriptIfStuck(page);
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
   try {
-    const result = await stopOnFailure(page, within(page.session.send('Page.navigate', { url, frameId: page.mainFrameId }), timeoutMs, what), timeoutMs, what, waitUntil);
+    const result = await stopOnFailure(
+      page,
+      within(page.session.send('Page.navigate', { url, frameId: page.mainFrameId }), timeoutMs, what),
+      timeoutMs,
+      what,
+      waitUntil,
+    );
     if (result.errorText) {
-      throw new ArgusError('navigation_failed', `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`, {
-        details: { url, errorText: result.errorText },
-      });
+      throw new ArgusError(
+        'navigation_failed',
+        `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`,
+        {
+          details: { url, errorText: result.errorText },
+        },
+      );
     }
     if (!result.loaderId) {
       // same-document navigation (e.g. only the hash changed)
@@ -52,7 +66,20 @@ export async function navigatePage(page: Page, url: string, options: { waitUntil
     if (waitUntil !== 'none') {
       const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
       const left = Math.max(0, timeoutMs - (performance.now() - started));
-      await stopOnFailure(page, page.session.guard(watcher.until(() => watcher.reached(loaderId, eventName), left, () => what), what), timeoutMs, what, waitUntil);
+      await stopOnFailure(
+        page,
+        page.session.guard(
+          watcher.until(
+            () => watcher.reached(loaderId, eventName),
+            left,
+            () => what,
+          ),
+          what,
+        ),
+        timeoutMs,
+        what,
+        waitUntil,
+      );
     }
     return { url: page.url, title: await page.readTitle(), status: page.documentStatus.get(loaderId) ?? null };
   } finally {
@@ -61,7 +88,12 @@ export async function navigatePage(page: Page, url: string, options: { waitUntil
 }
 
 /** Runs something known to navigate (history, reload) and waits for the new document's load event. */
-export async function navigateBy(page: Page, run: () => Promise<unknown>, timeoutMs: number, what: string): Promise<NavigationResult> {
+export async function navigateBy(
+  page: Page,
+  run: () => Promise<unknown>,
+  timeoutMs: number,
+  what: string,
+): Promise<NavigationResult> {
   page.assertOpen();
   await stopScriptIfStuck(page);
   const started = performance.now();
@@ -69,13 +101,39 @@ export async function navigateBy(page: Page, run: () => Promise<unknown>, timeou
   try {
     await within(run(), timeoutMs, what);
     const startedNav = () => watcher.committedLoader !== undefined || watcher.sameDocumentUrl !== undefined;
-    await stopOnFailure(page, page.session.guard(watcher.until(startedNav, Math.max(0, timeoutMs - (performance.now() - started)), () => what), what), timeoutMs, what, 'load');
+    await stopOnFailure(
+      page,
+      page.session.guard(
+        watcher.until(startedNav, Math.max(0, timeoutMs - (performance.now() - started)), () => what),
+        what,
+      ),
+      timeoutMs,
+      what,
+      'load',
+    );
     const loaderId = watcher.committedLoader;
     if (loaderId) {
       const left = Math.max(0, timeoutMs - (performance.now() - started));
-      await stopOnFailure(page, page.session.guard(watcher.until(() => watcher.reached(loaderId, 'load'), left, () => what), what), timeoutMs, what, 'load');
+      await stopOnFailure(
+        page,
+        page.session.guard(
+          watcher.until(
+            () => watcher.reached(loaderId, 'load'),
+            left,
+            () => what,
+          ),
+          what,
+        ),
+        timeoutMs,
+        what,
+        'load',
+      );
     }
-    return { url: page.url, title: await page.readTitle(), status: loaderId ? (page.documentStatus.get(loaderId) ?? null) : null };
+    return {
+      url: page.url,
+      title: await page.readTitle(),
+      status: loaderId ? (page.documentStatus.get(loaderId) ?? null) : null,
+    };
   } finally {
     watcher.dispose();
   }
@@ -88,9 +146,16 @@ export async function navigateBy(page: Page, run: () => Promise<unknown>, timeou
  * handler calls preventDefault) never commit a new document, so they end the action at once; a
  * link that opens a tab or starts a download is reported, not waited for.
  */
-export async function actOn<T>(page: Page, run: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ value: T; effects: ActionEffects }> {
+export async function actOn<T>(
+  page: Page,
+  run: () => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<{ value: T; effects: ActionEffects }> {
   page.assertOpen();
-  const watcher = new NavigationWatcher(page.session, () => page.mainFrameId, { root: page.rootSession, targetId: page.targetId });
+  const watcher = new NavigationWatcher(page.session, () => page.mainFrameId, {
+    root: page.rootSession,
+    targetId: page.targetId,
+  });
   const dialogsBefore = page.capture.dialogs.seq;
   const consoleBefore = page.capture.console.seq;
   try {
@@ -104,13 +169,36 @@ export async function actOn<T>(page: Page, run: () => Promise<T>, options: { tim
       const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const started = performance.now();
       const what = 'The navigation started by the action';
-      const settled = () => watcher.committedLoader !== undefined || watcher.download !== undefined || watcher.stoppedWithoutCommit;
-      await stopOnFailure(page, page.session.guard(watcher.until(settled, timeoutMs, () => what), what), timeoutMs, what, 'load');
+      const settled = () =>
+        watcher.committedLoader !== undefined || watcher.download !== undefined || watcher.stoppedWithoutCommit;
+      await stopOnFailure(
+        page,
+        page.session.guard(
+          watcher.until(settled, timeoutMs, () => what),
+          what,
+        ),
+        timeoutMs,
+        what,
+        'load',
+      );
       const loaderId = watcher.committedLoader;
       if (loaderId) {
         navigated = true;
         const left = Math.max(0, timeoutMs - (performance.now() - started));
-        await stopOnFailure(page, page.session.guard(watcher.until(() => watcher.reached(loaderId, 'load'), left, () => what), what), timeoutMs, what, 'load');
+        await stopOnFailure(
+          page,
+          page.session.guard(
+            watcher.until(
+              () => watcher.reached(loaderId, 'load'),
+              left,
+              () => what,
+            ),
+            what,
+          ),
+          timeoutMs,
+          what,
+          'load',
+        );
       } else if (!watcher.download) {
         // a browser-side round trip: a download announced together with the stop arrives before its answer
         await page.session.send('Page.getNavigationHistory').catch(() => undefined);
@@ -118,7 +206,14 @@ export async function actOn<T>(page: Page, run: () => Promise<T>, options: { tim
     } else if (watcher.sameDocumentUrl) {
       navigated = true;
     }
-    return { value, effects: { ...page.effectsSince(dialogsBefore, consoleBefore, navigated), openedTabs: watcher.tabsOpened(), download: watcher.download ?? null } };
+    return {
+      value,
+      effects: {
+        ...page.effectsSince(dialogsBefore, consoleBefore, navigated),
+        openedTabs: watcher.tabsOpened(),
+        download: watcher.download ?? null,
+      },
+    };
   } finally {
     watcher.dispose();
   }
@@ -151,7 +246,13 @@ function within<T>(pending: Promise<T>, timeoutMs: number, what: string): Promis
  * A navigation that timed out or whose caller went away is stopped, so the tab does not keep
  * loading (or hold a hanging request) behind the next command; the failure becomes a contract error.
  */
-async function stopOnFailure<T>(page: Page, pending: Promise<T>, timeoutMs: number, what: string, waitUntil: WaitUntil): Promise<T> {
+async function stopOnFailure<T>(
+  page: Page,
+  pending: Promise<T>,
+  timeoutMs: number,
+  what: string,
+  waitUntil: WaitUntil,
+): Promise<T> {
   try {
     return await pending;
   } catch (error) {

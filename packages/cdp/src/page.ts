@@ -2,7 +2,14 @@ import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import { FrameRegistry } from './frames.js';
 import { type Modifier, modifierMask, parseCombo, keyDefinition } from './keys.js';
-import { type ActionEffects, type NavigationResult, type WaitUntil, actOn, navigateBy, navigatePage } from './page-navigation.js';
+import {
+  type ActionEffects,
+  type NavigationResult,
+  type WaitUntil,
+  actOn,
+  navigateBy,
+  navigatePage,
+} from './page-navigation.js';
 import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
 import { NetworkCapture } from './network-capture.js';
 import { type NavigationGuard, attachNavigationGuard } from './navigation-guard.js';
@@ -73,7 +80,8 @@ export class Page {
         if (event.frameId === this.mainFrameId) this.url = event.url;
       }),
       session.on('Network.responseReceived', (event) => {
-        if (event.type === 'Document' && event.requestId === event.loaderId) this.documentStatus.set(event.loaderId, event.response.status);
+        if (event.type === 'Document' && event.requestId === event.loaderId)
+          this.documentStatus.set(event.loaderId, event.response.status);
       }),
       session.on('Target.attachedToTarget', (event) => void this.adoptChild(event)),
       ...this.trackNetwork(session),
@@ -107,7 +115,12 @@ export class Page {
       if (type === 'iframe') {
         this.childSessions.add(child);
         this.frames.assignSession(event.targetInfo.targetId, child);
-        this.offs.push(this.frames.track(child), this.capture.attach(child), this.network.attach(child), ...this.trackNetwork(child));
+        this.offs.push(
+          this.frames.track(child),
+          this.capture.attach(child),
+          this.network.attach(child),
+          ...this.trackNetwork(child),
+        );
         child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
         const guarded = this.guard ? attachNavigationGuard(child, this.targetId, this.guard) : undefined;
         if (guarded) this.offs.push(...guarded.offs);
@@ -128,7 +141,8 @@ export class Page {
     } catch (error) {
       // the child went away while we were setting it up (closed session or protocol error): nothing
       // to do; anything else is a bug we must not turn into an unhandled rejection
-      if (!(error instanceof TransportClosedError) && !(error instanceof ProtocolError)) console.error('argus: OOPIF set-up failed', error);
+      if (!(error instanceof TransportClosedError) && !(error instanceof ProtocolError))
+        console.error('argus: OOPIF set-up failed', error);
     }
   }
 
@@ -185,7 +199,12 @@ export class Page {
       };
       const deadline = setTimeout(() => {
         cleanup();
-        reject(new ArgusError('timeout', `The network did not go idle within ${timeoutMs} ms (${this.inflight.size} requests still in flight).`));
+        reject(
+          new ArgusError(
+            'timeout',
+            `The network did not go idle within ${timeoutMs} ms (${this.inflight.size} requests still in flight).`,
+          ),
+        );
       }, timeoutMs);
       const offDetach = this.session.onDetach(() => {
         cleanup();
@@ -214,7 +233,11 @@ export class Page {
   }
 
   assertOpen(): void {
-    if (this.closed) throw new ArgusError('target_closed', `Tab ${this.targetId} is closed${this.closedReason ? ` (${this.closedReason})` : ''}. Run \`argus tabs\` and pick another tab.`);
+    if (this.closed)
+      throw new ArgusError(
+        'target_closed',
+        `Tab ${this.targetId} is closed${this.closedReason ? ` (${this.closedReason})` : ''}. Run \`argus tabs\` and pick another tab.`,
+      );
   }
 
   // ---------------------------------------------------------------- navigation (page-navigation.ts)
@@ -228,9 +251,17 @@ export class Page {
     const { currentIndex, entries } = await this.session.send('Page.getNavigationHistory');
     const entry = entries[currentIndex + delta];
     if (!entry) {
-      throw new ArgusError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page in this tab's history.`);
+      throw new ArgusError(
+        'navigation_failed',
+        `There is no ${delta < 0 ? 'previous' : 'next'} page in this tab's history.`,
+      );
     }
-    return navigateBy(this, () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }), timeoutMs, delta < 0 ? 'Going back' : 'Going forward');
+    return navigateBy(
+      this,
+      () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
+      timeoutMs,
+      delta < 0 ? 'Going back' : 'Going forward',
+    );
   }
 
   reload(timeoutMs = 30_000): Promise<NavigationResult> {
@@ -248,8 +279,14 @@ export class Page {
   }
 
   /** @internal dialogs and console errors since the given sequence numbers (for actOn) */
-  effectsSince(dialogSeq: number, consoleSeq: number, navigated: boolean): Omit<ActionEffects, 'openedTabs' | 'download'> {
-    const dialogs = this.capture.dialogs.entries(dialogSeq).map(({ item }: { item: DialogRecord }) => ({ type: item.type, message: item.message, handled: item.handled }));
+  effectsSince(
+    dialogSeq: number,
+    consoleSeq: number,
+    navigated: boolean,
+  ): Omit<ActionEffects, 'openedTabs' | 'download'> {
+    const dialogs = this.capture.dialogs
+      .entries(dialogSeq)
+      .map(({ item }: { item: DialogRecord }) => ({ type: item.type, message: item.message, handled: item.handled }));
     const consoleErrors = this.capture.console
       .entries(consoleSeq)
       .filter(({ item }) => item.level === 'error')
@@ -259,7 +296,10 @@ export class Page {
 
   async readTitle(): Promise<string> {
     try {
-      const { result } = await this.session.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
+      const { result } = await this.session.send('Runtime.evaluate', {
+        expression: 'document.title',
+        returnByValue: true,
+      });
       this.title = typeof result.value === 'string' ? result.value : this.title;
     } catch {
       // keep the last known title
@@ -270,10 +310,17 @@ export class Page {
   // ---------------------------------------------------------------- evaluation
 
   /** Evaluates an expression (main world of the main frame unless a context is given). */
-  async evaluate<T = unknown>(expression: string, options: { contextId?: number; awaitPromise?: boolean; timeoutMs?: number; session?: Session } = {}): Promise<T> {
+  async evaluate<T = unknown>(
+    expression: string,
+    options: { contextId?: number; awaitPromise?: boolean; timeoutMs?: number; session?: Session } = {},
+  ): Promise<T> {
     this.assertOpen();
     const session = options.session ?? this.session;
-    const params: Protocol.Runtime.EvaluateRequest = { expression, returnByValue: true, awaitPromise: options.awaitPromise ?? true };
+    const params: Protocol.Runtime.EvaluateRequest = {
+      expression,
+      returnByValue: true,
+      awaitPromise: options.awaitPromise ?? true,
+    };
     if (options.contextId !== undefined) params.contextId = options.contextId;
     if (options.timeoutMs !== undefined) params.timeout = options.timeoutMs;
     const { result, exceptionDetails } = await session.send('Runtime.evaluate', params);
@@ -282,7 +329,12 @@ export class Page {
   }
 
   /** Calls a function on a remote object; returns its JSON value. */
-  async callOn<T = unknown>(objectId: string, fn: string, args: unknown[] = [], session: Session = this.session): Promise<T> {
+  async callOn<T = unknown>(
+    objectId: string,
+    fn: string,
+    args: unknown[] = [],
+    session: Session = this.session,
+  ): Promise<T> {
     const params: Protocol.Runtime.CallFunctionOnRequest = {
       objectId,
       functionDeclaration: fn,
@@ -297,16 +349,40 @@ export class Page {
 
   // ---------------------------------------------------------------- input
 
-  async mouseClick(x: number, y: number, options: { button?: 'left' | 'right' | 'middle'; clickCount?: number; modifiers?: number } = {}): Promise<void> {
+  async mouseClick(
+    x: number,
+    y: number,
+    options: { button?: 'left' | 'right' | 'middle'; clickCount?: number; modifiers?: number } = {},
+  ): Promise<void> {
     const button = options.button ?? 'left';
     const modifiers = options.modifiers ?? 0;
     const clicks = options.clickCount ?? 1;
     // Sent back to back and awaited together: CDP keeps their order, and the renderer handles them
     // in one go instead of one frame per event.
-    const events: Array<Promise<unknown>> = [this.session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers })];
+    const events: Array<Promise<unknown>> = [
+      this.session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }),
+    ];
     for (let count = 1; count <= clicks; count++) {
-      events.push(this.session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: count, modifiers }));
-      events.push(this.session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: count, modifiers }));
+      events.push(
+        this.session.send('Input.dispatchMouseEvent', {
+          type: 'mousePressed',
+          x,
+          y,
+          button,
+          clickCount: count,
+          modifiers,
+        }),
+      );
+      events.push(
+        this.session.send('Input.dispatchMouseEvent', {
+          type: 'mouseReleased',
+          x,
+          y,
+          button,
+          clickCount: count,
+          modifiers,
+        }),
+      );
     }
     await Promise.all(events);
   }
@@ -319,7 +395,10 @@ export class Page {
   async press(combo: string): Promise<void> {
     const parsed = parseCombo(combo);
     if (!parsed) {
-      throw new ArgusError('invalid_input', `Unknown key "${combo}". Use names like Enter, Tab, Escape, ArrowDown, F5 or a combo such as Control+a.`);
+      throw new ArgusError(
+        'invalid_input',
+        `Unknown key "${combo}". Use names like Enter, Tab, Escape, ArrowDown, F5 or a combo such as Control+a.`,
+      );
     }
     const mods: Modifier[] = [];
     for (const modifier of parsed.modifiers) {
@@ -339,7 +418,12 @@ export class Page {
     }
   }
 
-  private async keyEvent(type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: NonNullable<ReturnType<typeof keyDefinition>>, modifiers: number, withText: boolean): Promise<void> {
+  private async keyEvent(
+    type: 'keyDown' | 'rawKeyDown' | 'keyUp',
+    def: NonNullable<ReturnType<typeof keyDefinition>>,
+    modifiers: number,
+    withText: boolean,
+  ): Promise<void> {
     const text = withText ? def.text : undefined;
     await this.session.send('Input.dispatchKeyEvent', {
       type: type === 'keyDown' && !text ? 'rawKeyDown' : type,
@@ -371,7 +455,9 @@ export class Page {
 
   // ---------------------------------------------------------------- capture
 
-  async screenshot(options: { full?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {}): Promise<{ data: Buffer; width: number; height: number }> {
+  async screenshot(
+    options: { full?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {},
+  ): Promise<{ data: Buffer; width: number; height: number }> {
     this.assertOpen();
     let clip = options.clip;
     if (options.full && !clip) {

@@ -9,7 +9,8 @@ export class RingBuffer<T> {
   private nextSeq = 1;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
     this.items = new Array<T | undefined>(capacity);
   }
 

@@ -36,7 +36,10 @@ describe('SessionRouter', () => {
     router.root.on('Target.attachedToTarget', (event) => {
       router.get(event.sessionId)?.on('Page.loadEventFired', () => seen.push(`load:${event.sessionId}`));
     });
-    transport.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'page' } } });
+    transport.emit({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'page' } },
+    });
     transport.emit({ method: 'Page.loadEventFired', params: {}, sessionId: 'S1' });
     transport.emit({ method: 'Page.loadEventFired', params: {}, sessionId: 'S2' });
     expect(seen).toEqual(['load:S1']);
@@ -47,7 +50,10 @@ describe('SessionRouter', () => {
   it('marks sessions detached and rejects their waits and sends', async () => {
     const transport = new FakeTransport();
     const router = new SessionRouter(transport);
-    transport.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'page' } } });
+    transport.emit({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'page' } },
+    });
     const session = router.get('S1')!;
     const waiting = session.waitFor('Page.loadEventFired');
     transport.emit({ method: 'Target.detachedFromTarget', params: { sessionId: 'S1' } });
@@ -59,7 +65,9 @@ describe('SessionRouter', () => {
   it('times out waits and honours predicates', async () => {
     const transport = new FakeTransport();
     const router = new SessionRouter(transport);
-    await expect(router.root.waitFor('Page.loadEventFired', { timeoutMs: 10 })).rejects.toBeInstanceOf(WaitTimeoutError);
+    await expect(router.root.waitFor('Page.loadEventFired', { timeoutMs: 10 })).rejects.toBeInstanceOf(
+      WaitTimeoutError,
+    );
     const matched = router.root.waitFor('Page.lifecycleEvent', { predicate: (event) => event.name === 'load' });
     transport.emit({ method: 'Page.lifecycleEvent', params: { name: 'init' } });
     transport.emit({ method: 'Page.lifecycleEvent', params: { name: 'load' } });
@@ -69,7 +77,10 @@ describe('SessionRouter', () => {
   it('detaches everything when the transport closes', async () => {
     const transport = new FakeTransport();
     const router = new SessionRouter(transport);
-    transport.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'page' } } });
+    transport.emit({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'page' } },
+    });
     const session = router.get('S1')!;
     await transport.close();
     expect(session.isDetached).toBe(true);

@@ -9,7 +9,14 @@ import type {
 } from './transport.js';
 import { TransportClosedError } from './transport.js';
 import { CommandCancelledError, currentCommandScope } from './command-scope.js';
-import { type CallTiming, DEFAULT_CALL_TIMING, Liveness, PageUnresponsiveError, bound, isJudgedByLiveness } from './call-deadline.js';
+import {
+  type CallTiming,
+  DEFAULT_CALL_TIMING,
+  Liveness,
+  PageUnresponsiveError,
+  bound,
+  isJudgedByLiveness,
+} from './call-deadline.js';
 
 type Listener = (params: unknown) => void;
 
@@ -32,7 +39,10 @@ export class Session {
     readonly targetType?: string,
     readonly timing: CallTiming = DEFAULT_CALL_TIMING,
   ) {
-    this.liveness = id === undefined ? undefined : new Liveness(() => transport.send('Runtime.evaluate', { expression: '0', returnByValue: true }, id), timing);
+    this.liveness =
+      id === undefined
+        ? undefined
+        : new Liveness(() => transport.send('Runtime.evaluate', { expression: '0', returnByValue: true }, id), timing);
   }
 
   /** The page's main thread has stopped answering (see Liveness). */
@@ -47,7 +57,8 @@ export class Session {
   send<M extends CommandName>(method: M, ...params: CommandParamsTuple<M>): Promise<CommandResult<M>>;
   send(method: string, params?: object): Promise<unknown>;
   send(method: string, params?: object): Promise<unknown> {
-    if (this.detached) return Promise.reject(new TransportClosedError(`Session ${this.id ?? 'root'} is detached (its target closed)`));
+    if (this.detached)
+      return Promise.reject(new TransportClosedError(`Session ${this.id ?? 'root'} is detached (its target closed)`));
     // every call has a deadline: the command's (when one runs) or the session's fallback
     const scope = currentCommandScope();
     if (scope?.signal?.aborted) return Promise.reject(new CommandCancelledError());
@@ -85,7 +96,10 @@ export class Session {
     event: E,
     options?: { predicate?: (params: EventParams<E>) => boolean; timeoutMs?: number; signal?: AbortSignal },
   ): Promise<EventParams<E>>;
-  waitFor(event: string, options?: { predicate?: (params: unknown) => boolean; timeoutMs?: number; signal?: AbortSignal }): Promise<unknown>;
+  waitFor(
+    event: string,
+    options?: { predicate?: (params: unknown) => boolean; timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<unknown>;
   waitFor(
     event: string,
     options: { predicate?: (params: never) => boolean; timeoutMs?: number; signal?: AbortSignal } = {},
@@ -102,9 +116,14 @@ export class Session {
           finish(() => resolve(params));
         }),
       );
-      cleanups.push(this.onDetach(() => finish(() => reject(new TransportClosedError(`Target closed while waiting for ${event}`)))));
+      cleanups.push(
+        this.onDetach(() => finish(() => reject(new TransportClosedError(`Target closed while waiting for ${event}`)))),
+      );
       if (options.timeoutMs !== undefined) {
-        const timer = setTimeout(() => finish(() => reject(new WaitTimeoutError(event, options.timeoutMs ?? 0))), options.timeoutMs);
+        const timer = setTimeout(
+          () => finish(() => reject(new WaitTimeoutError(event, options.timeoutMs ?? 0))),
+          options.timeoutMs,
+        );
         cleanups.push(() => clearTimeout(timer));
       }
       if (options.signal) {
@@ -167,7 +186,10 @@ export class SessionRouter {
       transport.onEvent((event) => {
         if (event.method === 'Target.attachedToTarget') {
           // adopt before routing, so the new session's own events (which follow) find it
-          const { sessionId, targetInfo } = event.params as { sessionId: string; targetInfo: { targetId: string; type: string } };
+          const { sessionId, targetInfo } = event.params as {
+            sessionId: string;
+            targetInfo: { targetId: string; type: string };
+          };
           this.adopt(sessionId, targetInfo.targetId, targetInfo.type);
         } else if (event.method === 'Target.detachedFromTarget') {
           const detachedId = (event.params as { sessionId?: string }).sessionId;

@@ -63,7 +63,9 @@ describe('pages over flat sessions', () => {
       expect(result.title).toBe('T');
       expect(await page.evaluate('document.querySelector("p").textContent')).toBe('hi');
       await page.evaluate('console.warn("careful", 42)');
-      expect(page.capture.console.entries().map((e) => e.item)).toContainEqual(expect.objectContaining({ level: 'warn', text: 'careful 42' }));
+      expect(page.capture.console.entries().map((e) => e.item)).toContainEqual(
+        expect.objectContaining({ level: 'warn', text: 'careful 42' }),
+      );
       await expect(page.evaluate('null.x')).rejects.toMatchObject({ code: 'eval_failed' });
       const count = browser.tabs().length;
       await browser.closePage(page.id);

@@ -10,7 +10,10 @@ import { launchChrome } from '../src/index.js';
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
 
 /** Live (non-zombie) processes whose command line contains `needle`. */
-const processesWith = (needle: string): number[] => liveProcesses().filter((proc) => proc.args.join(' ').includes(needle)).map((proc) => proc.pid);
+const processesWith = (needle: string): number[] =>
+  liveProcesses()
+    .filter((proc) => proc.args.join(' ').includes(needle))
+    .map((proc) => proc.pid);
 
 /** Chrome processes (browser, zygotes, renderers, utilities) of one profile. */
 const chromeOf = (profile: string): number[] => processesWith(`--user-data-dir=${profile}`);
@@ -28,7 +31,9 @@ async function startOwner(): Promise<{ pid: number; chromePid: number; profile: 
     process.stdout.write(JSON.stringify({ chromePid: chrome.pid, profile: chrome.userDataDir }) + '\\n');
     setInterval(() => {}, 60_000);
   `;
-  const owner = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const owner = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     owner.stdout.on('data', (chunk: Buffer) => {
@@ -54,7 +59,11 @@ describe('Chrome dies with the process that launched it', () => {
 
     process.kill(owner.pid, 'SIGKILL');
 
-    await waitUntil(() => processGroupMembers(owner.chromePid).length === 0, 15_000, "Chrome's process group to be gone");
+    await waitUntil(
+      () => processGroupMembers(owner.chromePid).length === 0,
+      15_000,
+      "Chrome's process group to be gone",
+    );
     expect(chromeOf(owner.profile)).toEqual([]);
     await waitUntil(() => !existsSync(owner.profile), 15_000, 'the temp profile to be removed');
     // the watchdog itself is gone too

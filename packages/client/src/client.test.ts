@@ -24,7 +24,10 @@ describe('daemon discovery', () => {
     expect(readState(dir)).toBeUndefined();
     writeFileSync(join(dir, 'daemon.json'), '{"port": "x"}');
     expect(readState(dir)).toBeUndefined();
-    writeFileSync(join(dir, 'daemon.json'), JSON.stringify({ port: 1, pid: 2, token: 't', version: '0', workspace: root, startedAt: '' }));
+    writeFileSync(
+      join(dir, 'daemon.json'),
+      JSON.stringify({ port: 1, pid: 2, token: 't', version: '0', workspace: root, startedAt: '' }),
+    );
     expect(readState(dir)).toMatchObject({ port: 1, pid: 2, token: 't' });
   });
 
@@ -33,7 +36,10 @@ describe('daemon discovery', () => {
     await expect(connectToDaemon({ stateDir: dir })).rejects.toMatchObject({ code: 'daemon_unreachable' });
     // a state file naming a dead process is treated the same way
     mkdirSync(dir);
-    writeFileSync(join(dir, 'daemon.json'), JSON.stringify({ port: 1, pid: 2 ** 22 + 7, token: 't', version: '0', workspace: root, startedAt: '' }));
+    writeFileSync(
+      join(dir, 'daemon.json'),
+      JSON.stringify({ port: 1, pid: 2 ** 22 + 7, token: 't', version: '0', workspace: root, startedAt: '' }),
+    );
     await expect(connectToDaemon({ stateDir: dir })).rejects.toMatchObject({ code: 'daemon_unreachable' });
   });
 });

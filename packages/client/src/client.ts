@@ -55,11 +55,17 @@ function withArgusErrors<T extends object>(target: T): T {
       const value = Reflect.get(object, key, receiver) as unknown;
       if (typeof key !== 'string') return value;
       if (key === 'query' || key === 'mutate') {
-        return (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>)(...args).catch((error: unknown) => Promise.reject(toArgusError(error)));
+        return (...args: unknown[]) =>
+          (value as (...a: unknown[]) => Promise<unknown>)(...args).catch((error: unknown) =>
+            Promise.reject(toArgusError(error)),
+          );
       }
       if (key === 'subscribe') {
         return (input: unknown, opts: { onError?: (error: unknown) => void } & Record<string, unknown>) =>
-          (value as (i: unknown, o: unknown) => unknown)(input, { ...opts, onError: (error: unknown) => opts.onError?.(toArgusError(error)) });
+          (value as (i: unknown, o: unknown) => unknown)(input, {
+            ...opts,
+            onError: (error: unknown) => opts.onError?.(toArgusError(error)),
+          });
       }
       return typeof value === 'object' || typeof value === 'function' ? withArgusErrors(value as object) : value;
     },
@@ -77,12 +83,18 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   if (cwd !== undefined) headers['x-argus-cwd'] = cwd;
   if (name !== undefined) headers['x-argus-client'] = name;
   // neither is secret: over the WebSocket they ride in the upgrade URL
-  const wsParams = [cwd === undefined ? '' : `cwd=${cwd}`, name === undefined ? '' : `client=${name}`].filter(Boolean).join('&');
+  const wsParams = [cwd === undefined ? '' : `cwd=${cwd}`, name === undefined ? '' : `client=${name}`]
+    .filter(Boolean)
+    .join('&');
   const wsUrl = `${options.url.replace(/^http/, 'ws')}/trpc`;
   let authenticated: AuthenticatedWs | undefined;
   const ws = () => {
     if (!options.WebSocket) throw new Error('This call needs a WebSocket: pass `WebSocket` from the ws package');
-    authenticated ??= authenticatedWsLink({ url: wsParams ? `${wsUrl}?${wsParams}` : wsUrl, token: options.token, WebSocket: options.WebSocket });
+    authenticated ??= authenticatedWsLink({
+      url: wsParams ? `${wsUrl}?${wsParams}` : wsUrl,
+      token: options.token,
+      WebSocket: options.WebSocket,
+    });
     return authenticated.link;
   };
   const transport = options.transport ?? 'http';

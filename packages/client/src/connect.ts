@@ -54,7 +54,13 @@ export async function daemonAnswers(state: DaemonState): Promise<boolean> {
  * Starts the daemon detached and resolves with its state once it prints its ready line
  * (event driven: no polling of the state file).
  */
-export async function startDaemon(options: { daemonEntry: string; stateDir: string; env?: NodeJS.ProcessEnv | undefined; timeoutMs?: number | undefined; cwd?: string | undefined }): Promise<DaemonState> {
+export async function startDaemon(options: {
+  daemonEntry: string;
+  stateDir: string;
+  env?: NodeJS.ProcessEnv | undefined;
+  timeoutMs?: number | undefined;
+  cwd?: string | undefined;
+}): Promise<DaemonState> {
   mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
   const child = spawn(process.execPath, [options.daemonEntry], {
     cwd: options.cwd,
@@ -69,7 +75,13 @@ export async function startDaemon(options: { daemonEntry: string; stateDir: stri
   });
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ArgusError('daemon_unreachable', `The daemon did not start within ${timeoutMs} ms. ${stderr.trim()}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new ArgusError('daemon_unreachable', `The daemon did not start within ${timeoutMs} ms. ${stderr.trim()}`),
+          ),
+        timeoutMs,
+      );
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
         if (line.startsWith(DAEMON_READY_LINE)) {
@@ -80,7 +92,12 @@ export async function startDaemon(options: { daemonEntry: string; stateDir: stri
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new ArgusError('daemon_unreachable', `The daemon exited during start-up (code ${code}). ${stderr.trim() || 'See .argus/daemon.log.'}`));
+        reject(
+          new ArgusError(
+            'daemon_unreachable',
+            `The daemon exited during start-up (code ${code}). ${stderr.trim() || 'See .argus/daemon.log.'}`,
+          ),
+        );
       });
     });
   } finally {
@@ -89,7 +106,8 @@ export async function startDaemon(options: { daemonEntry: string; stateDir: stri
     child.unref();
   }
   const state = readState(options.stateDir);
-  if (!state) throw new ArgusError('daemon_unreachable', `The daemon started but wrote no state file in ${options.stateDir}`);
+  if (!state)
+    throw new ArgusError('daemon_unreachable', `The daemon started but wrote no state file in ${options.stateDir}`);
   return state;
 }
 
@@ -100,7 +118,14 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   let state = readState(stateDir);
   let started = false;
   const clientFor = (current: DaemonState): Connection => ({
-    ...createArgusClient({ url: daemonUrl(current), token: current.token, transport: options.transport ?? 'http', WebSocket: options.WebSocket, cwd: resolve(options.cwd ?? process.cwd()), name: options.name }),
+    ...createArgusClient({
+      url: daemonUrl(current),
+      token: current.token,
+      transport: options.transport ?? 'http',
+      WebSocket: options.WebSocket,
+      cwd: resolve(options.cwd ?? process.cwd()),
+      name: options.name,
+    }),
     state: current,
     stateDir,
     started,
@@ -108,10 +133,19 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   // Fast path: a live pid is trusted; if it does not answer, the first call reports daemon_unreachable.
   if (state && isProcessAlive(state.pid)) return clientFor(state);
   if (!options.autoStart || !options.daemonEntry) {
-    throw new ArgusError('daemon_unreachable', `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command that needs the browser starts one, e.g. \`argus goto <url>\`.`);
+    throw new ArgusError(
+      'daemon_unreachable',
+      `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command that needs the browser starts one, e.g. \`argus goto <url>\`.`,
+    );
   }
   options.onStart?.();
-  state = await startDaemon({ daemonEntry: options.daemonEntry, stateDir, env: { ...env, ...options.daemonEnv }, timeoutMs: options.startTimeoutMs, cwd: options.cwd });
+  state = await startDaemon({
+    daemonEntry: options.daemonEntry,
+    stateDir,
+    env: { ...env, ...options.daemonEnv },
+    timeoutMs: options.startTimeoutMs,
+    cwd: options.cwd,
+  });
   started = true;
   return clientFor(state);
 }

@@ -8,13 +8,20 @@ interface TrpcLikeError {
 }
 
 function isConnectionFailure(error: unknown): boolean {
-  const text = String((error as { message?: string })?.message ?? '') + String((error as { cause?: { code?: string; message?: string } })?.cause?.code ?? '');
-  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|EPIPE|WebSocket (closed|connection)|Closed before connection was established/i.test(text);
+  const text =
+    String((error as { message?: string })?.message ?? '') +
+    String((error as { cause?: { code?: string; message?: string } })?.cause?.code ?? '');
+  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|EPIPE|WebSocket (closed|connection)|Closed before connection was established/i.test(
+    text,
+  );
 }
 
 /** A request the daemon may have received: node-fetch.ts (HTTP) and ws-link.ts (WebSocket) tag it. */
 function isDaemonLost(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === DAEMON_LOST || (error as { cause?: { code?: unknown } } | null)?.cause?.code === DAEMON_LOST;
+  return (
+    (error as { code?: unknown } | null)?.code === DAEMON_LOST ||
+    (error as { cause?: { code?: unknown } } | null)?.cause?.code === DAEMON_LOST
+  );
 }
 
 /** Converts whatever a tRPC call threw into an ArgusError with a stable code. */
@@ -33,7 +40,11 @@ export function toArgusError(error: unknown): ArgusError {
     );
   }
   if (isConnectionFailure(error) || isConnectionFailure(trpc?.cause)) {
-    return new ArgusError('daemon_unreachable', `The Argus daemon is not answering (${trpc?.message ?? String(error)}). The next argus command starts a fresh one (e.g. \`argus url\`); .argus/daemon.log says why it stopped.`, { cause: error });
+    return new ArgusError(
+      'daemon_unreachable',
+      `The Argus daemon is not answering (${trpc?.message ?? String(error)}). The next argus command starts a fresh one (e.g. \`argus url\`); .argus/daemon.log says why it stopped.`,
+      { cause: error },
+    );
   }
   return new ArgusError('internal', trpc?.message ?? String(error), { cause: error });
 }

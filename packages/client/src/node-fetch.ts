@@ -15,12 +15,19 @@ export const DAEMON_LOST = 'ARGUS_DAEMON_LOST';
  * its WASM parser (~40 ms) and keeps the socket alive after the answer; a one-shot process such as
  * the CLI needs neither: one request on a fresh connection that closes when it is done.
  */
-export function nodeHttpFetch(url: string | URL, init: MinimalInit = {}): Promise<{ ok: boolean; status: number; json(): Promise<unknown> }> {
+export function nodeHttpFetch(
+  url: string | URL,
+  init: MinimalInit = {},
+): Promise<{ ok: boolean; status: number; json(): Promise<unknown> }> {
   return new Promise((resolve, reject) => {
     const body = typeof init.body === 'string' ? init.body : undefined;
     const req = request(url, {
       method: init.method ?? 'GET',
-      headers: { ...init.headers, connection: 'close', ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
+      headers: {
+        ...init.headers,
+        connection: 'close',
+        ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }),
+      },
       agent: false,
       signal: init.signal ?? undefined,
     });
@@ -33,7 +40,12 @@ export function nodeHttpFetch(url: string | URL, init: MinimalInit = {}): Promis
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
       if (!connected || error.name === 'AbortError') return reject(error);
-      reject(Object.assign(new Error(`the daemon closed the connection before answering (${error.code ?? error.message})`), { code: DAEMON_LOST, cause: error }));
+      reject(
+        Object.assign(new Error(`the daemon closed the connection before answering (${error.code ?? error.message})`), {
+          code: DAEMON_LOST,
+          cause: error,
+        }),
+      );
     });
     req.once('response', (res) => {
       const chunks: Buffer[] = [];

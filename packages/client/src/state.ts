@@ -29,7 +29,8 @@ export function stateDirFor(cwd: string = process.cwd(), env: NodeJS.ProcessEnv 
 export function readState(stateDir: string): DaemonState | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(stateDir, STATE_FILE), 'utf8')) as Partial<DaemonState>;
-    if (typeof parsed.port !== 'number' || typeof parsed.token !== 'string' || typeof parsed.pid !== 'number') return undefined;
+    if (typeof parsed.port !== 'number' || typeof parsed.token !== 'string' || typeof parsed.pid !== 'number')
+      return undefined;
     return parsed as DaemonState;
   } catch {
     return undefined;

@@ -12,9 +12,15 @@ export interface AuthenticatedWs {
 
 function refusalFor(status: number): ArgusError {
   if (status === 401 || status === 403 || status === 421) {
-    return new ArgusError('unauthorized', `The daemon refused the WebSocket (HTTP ${status}): missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.`);
+    return new ArgusError(
+      'unauthorized',
+      `The daemon refused the WebSocket (HTTP ${status}): missing or wrong bearer token. Clients read it from .argus/daemon.json; restart the client if the daemon was restarted.`,
+    );
   }
-  return new ArgusError('daemon_unreachable', `The daemon refused the WebSocket (HTTP ${status}${status === 429 ? ': too many open sockets for this token; close some' : ''}).`);
+  return new ArgusError(
+    'daemon_unreachable',
+    `The daemon refused the WebSocket (HTTP ${status}${status === 429 ? ': too many open sockets for this token; close some' : ''}).`,
+  );
 }
 
 /**
@@ -25,7 +31,9 @@ function refusalFor(status: number): ArgusError {
 function lostOrAsIs(error: TRPCClientError<AppRouter>): TRPCClientError<AppRouter> {
   const cause = error.cause as { type?: unknown; wasClean?: unknown } | undefined;
   if (cause?.type !== 'close' || typeof cause.wasClean !== 'boolean') return error;
-  return TRPCClientError.from(Object.assign(new Error('the daemon closed the WebSocket before answering'), { code: DAEMON_LOST, cause }));
+  return TRPCClientError.from(
+    Object.assign(new Error('the daemon closed the WebSocket before answering'), { code: DAEMON_LOST, cause }),
+  );
 }
 
 /**
@@ -49,7 +57,9 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
     lazy: { enabled: true, closeMs: 0 },
     onError: (event) => {
       // ws reports a refused upgrade as "Unexpected server response: 401"; a plain network failure has no status
-      const status = /Unexpected server response: (\d{3})/.exec(String((event as { message?: unknown } | undefined)?.message ?? ''))?.[1];
+      const status = /Unexpected server response: (\d{3})/.exec(
+        String((event as { message?: unknown } | undefined)?.message ?? ''),
+      )?.[1];
       if (!status) return;
       refusal = refusalFor(Number(status));
       void client.close();

@@ -21,7 +21,11 @@ async function dyingDaemon(): Promise<{ url: string; received: () => number; clo
     });
   });
   const { port } = server.address() as AddressInfo;
-  return { url: `ws://127.0.0.1:${port}/`, received: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `ws://127.0.0.1:${port}/`,
+    received: () => received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('a WebSocket client that loses the daemon', () => {

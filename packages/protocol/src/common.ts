@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { normaliseUrl } from './url.js';
 
-export const TabId = z
-  .string()
-  .min(1)
-  .max(64)
-  .describe('Tab id from `tabs`; defaults to the active tab');
+export const TabId = z.string().min(1).max(64).describe('Tab id from `tabs`; defaults to the active tab');
 
 export const Target = z
   .string()
@@ -13,18 +9,15 @@ export const Target = z
   .max(2000)
   .describe('Element: snapshot ref (e12), locator (text=Save, label=Email, role=button[name="Save"]) or CSS selector');
 
-export const TimeoutMs = z
-  .number()
-  .int()
-  .min(0)
-  .max(300_000)
-  .describe('How long to wait, in milliseconds');
+export const TimeoutMs = z.number().int().min(0).max(300_000).describe('How long to wait, in milliseconds');
 
 export const HttpUrl = z
   .string()
   .min(1)
   .max(8192)
-  .describe('URL: http(s), about:blank or data:. A bare host gets https:// (example.com), or http:// when it is loopback (localhost:3000, 127.0.0.1:8080, [::1], *.localhost); file: only when the operator allows it')
+  .describe(
+    'URL: http(s), about:blank or data:. A bare host gets https:// (example.com), or http:// when it is loopback (localhost:3000, 127.0.0.1:8080, [::1], *.localhost); file: only when the operator allows it',
+  )
   .transform((value, ctx) => {
     const parsed = normaliseUrl(value);
     if (!parsed.ok) {
@@ -34,7 +27,10 @@ export const HttpUrl = z
     // script URLs run in whatever page is open: no operator setting can allow them, so they are bad input
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(parsed.url)?.[1]?.toLowerCase();
     if (scheme === 'javascript' || scheme === 'vbscript') {
-      ctx.addIssue({ code: 'custom', message: `URL scheme ${scheme}: is not allowed; use http(s), about:blank, data: (or file: when the operator allows it). To run script, use eval` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `URL scheme ${scheme}: is not allowed; use http(s), about:blank, data: (or file: when the operator allows it). To run script, use eval`,
+      });
       return z.NEVER;
     }
     return parsed.url;
@@ -50,7 +46,9 @@ export const FilePath = z
   .min(1)
   .max(4096)
   .refine((value) => !value.includes('\0'), 'a path cannot contain a NUL byte')
-  .describe('A path, relative to your current directory (~ is your home); inside your project, the temp dir or an allowed root');
+  .describe(
+    'A path, relative to your current directory (~ is your home); inside your project, the temp dir or an allowed root',
+  );
 
 /** Whether a command that writes a file may replace one that exists. */
 export const Overwrite = z.boolean().default(false).describe('Replace an existing file (else file_exists)');
@@ -80,8 +78,15 @@ export const ActionEffects = z.object({
   locator: z
     .string()
     .optional()
-    .describe('A target naming the element acted on that still works after a reload: role=…[name="…"], label="…", text="…" or a CSS path; unique on the page'),
-  diff: z.string().optional().describe('With diff: what the action changed in the interactive snapshot (+ added, - removed, ~ changed), or the new page after a navigation'),
+    .describe(
+      'A target naming the element acted on that still works after a reload: role=…[name="…"], label="…", text="…" or a CSS path; unique on the page',
+    ),
+  diff: z
+    .string()
+    .optional()
+    .describe(
+      'With diff: what the action changed in the interactive snapshot (+ added, - removed, ~ changed), or the new page after a navigation',
+    ),
   openedTabs: z
     .array(z.object({ id: z.string(), url: z.string() }))
     .default([])

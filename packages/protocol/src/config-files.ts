@@ -70,9 +70,16 @@ export function readConfigFile(file: string): RawConfig {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ConfigFileError(file, `The config file ${file} is not valid JSON (${(error as Error).message}). Fix it or delete it.`);
+    throw new ConfigFileError(
+      file,
+      `The config file ${file} is not valid JSON (${(error as Error).message}). Fix it or delete it.`,
+    );
   }
-  if (!isPlainObject(parsed)) throw new ConfigFileError(file, `The config file ${file} must hold a JSON object such as {"chrome": {"headless": false}}.`);
+  if (!isPlainObject(parsed))
+    throw new ConfigFileError(
+      file,
+      `The config file ${file} must hold a JSON object such as {"chrome": {"headless": false}}.`,
+    );
   return parsed;
 }
 
@@ -98,9 +105,15 @@ export function envValue(kind: EnvKind, text: string): unknown {
     case 'words':
       return text.split(/\s+/).filter(Boolean);
     case 'list':
-      return text.split(',').map((item) => item.trim()).filter(Boolean);
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
     case 'paths':
-      return text.split(':').map((item) => item.trim()).filter(Boolean);
+      return text
+        .split(':')
+        .map((item) => item.trim())
+        .filter(Boolean);
     default:
       return text;
   }
@@ -185,7 +198,11 @@ export function mergeConfig(base: RawConfig, over: RawConfig): RawConfig {
  * The state dir without validating anything (the CLI's fast path): flags, env, project file, user
  * file, else `<workspace>/.argus`.
  */
-export function quickStateDir(workspace: string, env: NodeJS.ProcessEnv = process.env, flags: RawConfig = {}): string | undefined {
+export function quickStateDir(
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: RawConfig = {},
+): string | undefined {
   const fromFlags = getPath(flags, 'stateDir');
   if (typeof fromFlags === 'string' && fromFlags) return fromFlags;
   const fromEnv = env.ARGUS_STATE_DIR?.trim();

@@ -18,10 +18,22 @@ describe('config layers', () => {
   it('user < project < env < flags, objects merged key by key', () => {
     const xdg = temp();
     const workspace = temp();
-    writeConfigFile(join(xdg, 'argus', 'config.json'), { chrome: { headless: false, flags: ['--a'] }, idleTimeoutMs: 1, relay: { port: 1 } });
+    writeConfigFile(join(xdg, 'argus', 'config.json'), {
+      chrome: { headless: false, flags: ['--a'] },
+      idleTimeoutMs: 1,
+      relay: { port: 1 },
+    });
     writeConfigFile(join(workspace, '.argus', 'config.json'), { chrome: { flags: ['--b'] }, idleTimeoutMs: 2 });
-    const loaded = loadConfig({ workspace, env: { XDG_CONFIG_HOME: xdg, ARGUS_IDLE_TIMEOUT_MS: '3' }, flags: { relay: { port: 4 } } });
-    expect(loaded.config).toEqual({ chrome: { headless: false, flags: ['--b'] }, idleTimeoutMs: 3, relay: { port: 4 } });
+    const loaded = loadConfig({
+      workspace,
+      env: { XDG_CONFIG_HOME: xdg, ARGUS_IDLE_TIMEOUT_MS: '3' },
+      flags: { relay: { port: 4 } },
+    });
+    expect(loaded.config).toEqual({
+      chrome: { headless: false, flags: ['--b'] },
+      idleTimeoutMs: 3,
+      relay: { port: 4 },
+    });
     expect(loaded.sources.get('chrome.headless')?.layer).toBe('user');
     expect(loaded.sources.get('chrome.flags')?.layer).toBe('project');
     expect(loaded.sources.get('idleTimeoutMs')).toEqual({ layer: 'env', where: 'ARGUS_IDLE_TIMEOUT_MS' });
@@ -33,12 +45,16 @@ describe('config layers', () => {
     const workspace = temp();
     mkdirSync(join(workspace, '.argus'));
     writeFileSync(join(workspace, '.argus', 'config.json'), '{"policy": {"domains": {"allow": "example.com"}}}');
-    expect(() => loadConfig({ workspace, env: { XDG_CONFIG_HOME: temp() } })).toThrow(/config\.json: policy\.domains\.allow: .*array/);
+    expect(() => loadConfig({ workspace, env: { XDG_CONFIG_HOME: temp() } })).toThrow(
+      /config\.json: policy\.domains\.allow: .*array/,
+    );
     writeFileSync(join(workspace, '.argus', 'config.json'), '{ not json');
     expect(() => loadConfig({ workspace, env: { XDG_CONFIG_HOME: temp() } })).toThrow(/is not valid JSON/);
     writeFileSync(join(workspace, '.argus', 'config.json'), '{"chrom": {}}');
     expect(() => loadConfig({ workspace, env: { XDG_CONFIG_HOME: temp() } })).toThrow(/Unrecognized key.*chrom/i);
-    expect(() => loadConfig({ workspace: temp(), env: { XDG_CONFIG_HOME: temp(), ARGUS_HEADLESS: 'maybe' } })).toThrow(/ARGUS_HEADLESS: chrome.headless/);
+    expect(() => loadConfig({ workspace: temp(), env: { XDG_CONFIG_HOME: temp(), ARGUS_HEADLESS: 'maybe' } })).toThrow(
+      /ARGUS_HEADLESS: chrome.headless/,
+    );
   });
 
   it('every env variable has a key; command-line values are parsed by the key type', () => {
@@ -60,6 +76,8 @@ describe('config layers', () => {
     writeConfigFile(join(workspace, '.argus', 'config.json'), { stateDir: '/tmp/elsewhere' });
     expect(quickStateDir(workspace, { XDG_CONFIG_HOME: xdg })).toBe('/tmp/elsewhere');
     expect(quickStateDir(workspace, { XDG_CONFIG_HOME: xdg, ARGUS_STATE_DIR: '/tmp/env' })).toBe('/tmp/env');
-    expect(JSON.parse(readFileSync(join(workspace, '.argus', 'config.json'), 'utf8'))).toEqual({ stateDir: '/tmp/elsewhere' });
+    expect(JSON.parse(readFileSync(join(workspace, '.argus', 'config.json'), 'utf8'))).toEqual({
+      stateDir: '/tmp/elsewhere',
+    });
   });
 });

@@ -25,22 +25,42 @@ export const PolicyConfig = z
   .object({
     domains: z
       .object({
-        allow: PatternList.optional().describe('Hosts the browser may load pages from; when set, every other host is refused'),
+        allow: PatternList.optional().describe(
+          'Hosts the browser may load pages from; when set, every other host is refused',
+        ),
         deny: PatternList.optional().describe('Hosts the browser may never load pages from (beats allow)'),
       })
       .strict()
       .optional(),
     approve: z
       .object({
-        commands: z.array(z.string().min(1).max(100)).max(500).optional().describe('Commands (CLI verbs such as upload, or contract paths such as files.upload) that wait for an operator approval'),
-        submitOn: PatternList.optional().describe('Hosts where a form submit (submit, or press Enter in a form) waits for an approval'),
-        timeoutMs: z.number().int().min(1_000).max(3_600_000).optional().describe('How long a command waits for an approval (default 120000)'),
+        commands: z
+          .array(z.string().min(1).max(100))
+          .max(500)
+          .optional()
+          .describe(
+            'Commands (CLI verbs such as upload, or contract paths such as files.upload) that wait for an operator approval',
+          ),
+        submitOn: PatternList.optional().describe(
+          'Hosts where a form submit (submit, or press Enter in a form) waits for an approval',
+        ),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(1_000)
+          .max(3_600_000)
+          .optional()
+          .describe('How long a command waits for an approval (default 120000)'),
       })
       .strict()
       .optional(),
     cdp: z
       .object({
-        allow: z.array(z.string().min(1).max(200)).max(500).optional().describe('CDP methods `argus cdp` may call beyond the built-in read-only list (Domain.method or Domain.*)'),
+        allow: z
+          .array(z.string().min(1).max(200))
+          .max(500)
+          .optional()
+          .describe('CDP methods `argus cdp` may call beyond the built-in read-only list (Domain.method or Domain.*)'),
       })
       .strict()
       .optional(),
@@ -50,12 +70,31 @@ export const PolicyConfig = z
 /** The whole configuration. Every key is optional: a missing key means the built-in default. */
 export const ArgusConfigSchema = z
   .object({
-    stateDir: z.string().min(1).optional().describe('Where the daemon keeps its state file, log and captures (default <workspace>/.argus)'),
-    workspace: z.string().min(1).optional().describe('The project root files are confined to (default: git top-level or cwd)'),
+    stateDir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Where the daemon keeps its state file, log and captures (default <workspace>/.argus)'),
+    workspace: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The project root files are confined to (default: git top-level or cwd)'),
     files: z
       .object({
-        allowedRoots: z.array(z.string().min(1).max(4096)).max(100).optional().describe('Directories commands may read and write besides the project and the temp dir (env: `:`-separated)'),
-        allowFileUrls: z.boolean().optional().describe('Let agents open file: URLs inside the allowed directories (default false; load-html serves local pages)'),
+        allowedRoots: z
+          .array(z.string().min(1).max(4096))
+          .max(100)
+          .optional()
+          .describe(
+            'Directories commands may read and write besides the project and the temp dir (env: `:`-separated)',
+          ),
+        allowFileUrls: z
+          .boolean()
+          .optional()
+          .describe(
+            'Let agents open file: URLs inside the allowed directories (default false; load-html serves local pages)',
+          ),
       })
       .strict()
       .optional(),
@@ -64,13 +103,33 @@ export const ArgusConfigSchema = z
         path: z.string().min(1).optional().describe('The Chrome/Chromium binary (default: the usual install paths)'),
         flags: z.array(z.string()).max(200).optional().describe('Extra Chromium flags appended to the defaults'),
         headless: z.boolean().optional().describe('false shows the browser window (default true)'),
-        cdpUrl: z.string().min(1).optional().describe('Connect to an existing Chrome (http://host:port or ws://...) instead of launching'),
+        cdpUrl: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Connect to an existing Chrome (http://host:port or ws://...) instead of launching'),
       })
       .strict()
       .optional(),
-    idleTimeoutMs: z.number().int().min(0).optional().describe('Idle shutdown of the daemon in ms (default 1800000; 0 disables)'),
-    captureCapacity: z.number().int().min(1).max(1_000_000).optional().describe('Entries kept per tab in each capture buffer (default 5000)'),
-    relay: z.object({ port: z.number().int().min(0).max(65_535).optional().describe('Port of the extension relay (default 8787)') }).strict().optional(),
+    idleTimeoutMs: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Idle shutdown of the daemon in ms (default 1800000; 0 disables)'),
+    captureCapacity: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe('Entries kept per tab in each capture buffer (default 5000)'),
+    relay: z
+      .object({
+        port: z.number().int().min(0).max(65_535).optional().describe('Port of the extension relay (default 8787)'),
+      })
+      .strict()
+      .optional(),
     mcp: z
       .object({
         profile: z.enum(['core', 'full']).optional().describe('MCP tool set (default core)'),
@@ -98,7 +157,8 @@ function unwrap(schema: z.ZodType): z.ZodType {
 function leaves(schema: z.ZodType, prefix: string, out: ConfigKey[]): ConfigKey[] {
   const inner = unwrap(schema);
   if (inner instanceof z.ZodObject) {
-    for (const [name, child] of Object.entries(inner.shape as Record<string, z.ZodType>)) leaves(child, prefix ? `${prefix}.${name}` : name, out);
+    for (const [name, child] of Object.entries(inner.shape as Record<string, z.ZodType>))
+      leaves(child, prefix ? `${prefix}.${name}` : name, out);
     return out;
   }
   out.push({ key: prefix, description: schema.description ?? inner.description ?? '', schema: inner });
@@ -111,7 +171,9 @@ let keys: readonly ConfigKey[] | undefined;
 export function configKeys(): readonly ConfigKey[] {
   if (!keys) {
     const envOf = new Map(CONFIG_ENV.map((entry) => [entry.key, entry.env]));
-    keys = leaves(ArgusConfigSchema, '', []).map((entry) => (envOf.has(entry.key) ? { ...entry, env: envOf.get(entry.key)! } : entry));
+    keys = leaves(ArgusConfigSchema, '', []).map((entry) =>
+      envOf.has(entry.key) ? { ...entry, env: envOf.get(entry.key)! } : entry,
+    );
   }
   return keys;
 }
@@ -119,8 +181,12 @@ export function configKeys(): readonly ConfigKey[] {
 export function configKey(key: string): ConfigKey {
   const found = configKeys().find((entry) => entry.key === key);
   if (!found) {
-    const near = configKeys().filter((entry) => entry.key.startsWith(`${key}.`) || editDistance(entry.key.toLowerCase(), key.toLowerCase()) <= 2);
-    const hint = near.length ? ` Did you mean ${near.map((entry) => entry.key).join(', ')}?` : ' Run `argus config list` for the keys.';
+    const near = configKeys().filter(
+      (entry) => entry.key.startsWith(`${key}.`) || editDistance(entry.key.toLowerCase(), key.toLowerCase()) <= 2,
+    );
+    const hint = near.length
+      ? ` Did you mean ${near.map((entry) => entry.key).join(', ')}?`
+      : ' Run `argus config list` for the keys.';
     throw new ArgusError('invalid_input', `Unknown config key "${key}".${hint}`, { details: { key } });
   }
   return found;
@@ -131,7 +197,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
-    for (let j = 1; j <= b.length; j += 1) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j += 1)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;
@@ -146,7 +213,10 @@ export function validateLayer(raw: RawConfig, where: string, fix: string): Argus
   const parsed = ArgusConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   throw new ArgusError('invalid_input', `Invalid configuration in ${where}: ${issuesText(parsed.error)}. ${fix}`, {
-    details: { where, issues: parsed.error.issues.map((issue) => ({ key: issue.path.join('.'), message: issue.message })) },
+    details: {
+      where,
+      issues: parsed.error.issues.map((issue) => ({ key: issue.path.join('.'), message: issue.message })),
+    },
   });
 }
 
@@ -165,7 +235,13 @@ export interface LoadConfigOptions {
   flags?: RawConfig;
 }
 
-function recordSources(raw: RawConfig, prefix: string, layer: ConfigLayer, where: string, sources: LoadedConfig['sources']): void {
+function recordSources(
+  raw: RawConfig,
+  prefix: string,
+  layer: ConfigLayer,
+  where: string,
+  sources: LoadedConfig['sources'],
+): void {
   for (const [name, value] of Object.entries(raw)) {
     const key = prefix ? `${prefix}.${name}` : name;
     if (isPlainObject(value)) recordSources(value, key, layer, where, sources);
@@ -184,7 +260,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     recordSources(raw, '', layer, where, sources);
     merged = mergeConfig(merged, raw);
   };
-  for (const [layer, file] of [['user', files.user], ['project', files.project]] as const) {
+  for (const [layer, file] of [
+    ['user', files.user],
+    ['project', files.project],
+  ] as const) {
     let raw: RawConfig;
     try {
       raw = readConfigFile(file);
@@ -223,12 +302,22 @@ export function parseConfigValue(key: string, text: string): unknown {
     // not JSON: try the text itself
   }
   candidates.push(text);
-  if (schema instanceof z.ZodArray) candidates.push(text.split(',').map((item) => item.trim()).filter(Boolean));
+  if (schema instanceof z.ZodArray)
+    candidates.push(
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
   for (const candidate of candidates) {
     const parsed = schema.safeParse(candidate);
     if (parsed.success) return parsed.data;
   }
   const first = schema.safeParse(candidates[0]);
   const reason = first.success ? '' : first.error.issues.map((issue) => issue.message).join('; ');
-  throw new ArgusError('invalid_input', `"${text}" is not a valid value for ${key}: ${reason}. ${configKey(key).description}.`, { details: { key } });
+  throw new ArgusError(
+    'invalid_input',
+    `"${text}" is not a valid value for ${key}: ${reason}. ${configKey(key).description}.`,
+    { details: { key } },
+  );
 }

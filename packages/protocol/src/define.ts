@@ -46,7 +46,9 @@ export function defineCommand<I extends z.ZodObject, O extends z.ZodType, K exte
   def: CommandDef<I, O, K>,
 ): CommandDef<I, O, K> {
   const shape = (def.output as { shape?: Record<string, unknown> }).shape;
-  const missing = shape ? EFFECT_PAGE_FIELDS.filter((field) => field in shape && !def.pageContent?.includes(field)) : [];
+  const missing = shape
+    ? EFFECT_PAGE_FIELDS.filter((field) => field in shape && !def.pageContent?.includes(field))
+    : [];
   return missing.length ? { ...def, pageContent: [...(def.pageContent ?? []), ...missing] } : def;
 }
 

@@ -6,5 +6,15 @@ export * from './url.js';
 export * from './fields.js';
 export * from './manifest.js';
 // Types only: the router builder (and @trpc/server) stays out of bundles that need just the manifest.
-export type { AppRouter, ArgusErrorShape, Authorize, CallContext, Handler, Handlers, InputOf, OutputOf, ParsedInputOf } from './router.js';
+export type {
+  AppRouter,
+  ArgusErrorShape,
+  Authorize,
+  CallContext,
+  Handler,
+  Handlers,
+  InputOf,
+  OutputOf,
+  ParsedInputOf,
+} from './router.js';
 export { DEFAULT_SHARE_COMMANDS, NEVER_SHARED_COMMANDS, NEVER_SHARED_PREFIXES } from './commands/token.js';

@@ -23,7 +23,8 @@ describe('manifest invariants', () => {
     for (const command of commands) {
       expect(command.summary.length, command.name).toBeGreaterThan(10);
       if (command.tool !== false) expect(command.tool).toMatch(/^argus_[a-z0-9_]+$/);
-      for (const field of describeInput(command.input)) expect(field.description, `${command.name}.${field.name}`).not.toBe('');
+      for (const field of describeInput(command.input))
+        expect(field.description, `${command.name}.${field.name}`).not.toBe('');
     }
   });
 
@@ -31,8 +32,10 @@ describe('manifest invariants', () => {
     for (const command of commands) {
       if (command.cli === false) continue;
       const fields = new Set(Object.keys(command.input.shape));
-      for (const positional of command.cli.positionals ?? []) expect(fields.has(positional.replace(/\.\.\.$/, '')), `${command.name}: ${positional}`).toBe(true);
-      for (const target of Object.values(command.cli.aliases ?? {})) expect(fields.has(target), `${command.name}: ${target}`).toBe(true);
+      for (const positional of command.cli.positionals ?? [])
+        expect(fields.has(positional.replace(/\.\.\.$/, '')), `${command.name}: ${positional}`).toBe(true);
+      for (const target of Object.values(command.cli.aliases ?? {}))
+        expect(fields.has(target), `${command.name}: ${target}`).toBe(true);
     }
   });
 
@@ -88,7 +91,12 @@ describe('describeField', () => {
   it('unwraps optional, default and transforms', () => {
     const fields = Object.fromEntries(describeInput(manifest.page.goto.input).map((f) => [f.name, f]));
     expect(fields.url).toMatchObject({ type: 'string', optional: false });
-    expect(fields.waitUntil).toMatchObject({ type: 'enum', optional: true, defaultValue: 'load', values: ['load', 'domcontentloaded', 'none'] });
+    expect(fields.waitUntil).toMatchObject({
+      type: 'enum',
+      optional: true,
+      defaultValue: 'load',
+      values: ['load', 'domcontentloaded', 'none'],
+    });
     expect(fields.tab).toMatchObject({ type: 'string', optional: true });
     expect(fields.timeoutMs).toMatchObject({ type: 'number', defaultValue: 30_000 });
   });

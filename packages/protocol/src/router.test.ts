@@ -5,7 +5,20 @@ import { TRPCError } from '@trpc/server';
 
 describe('error table', () => {
   it('has the codes the contract promises', () => {
-    for (const code of ['invalid_input', 'ref_not_found', 'ref_stale', 'element_not_interactable', 'navigation_failed', 'timeout', 'target_closed', 'no_active_tab', 'browser_not_found', 'browser_crashed', 'unauthorized', 'daemon_unreachable']) {
+    for (const code of [
+      'invalid_input',
+      'ref_not_found',
+      'ref_stale',
+      'element_not_interactable',
+      'navigation_failed',
+      'timeout',
+      'target_closed',
+      'no_active_tab',
+      'browser_not_found',
+      'browser_crashed',
+      'unauthorized',
+      'daemon_unreachable',
+    ]) {
       expect(isErrorCode(code), code).toBe(true);
     }
     expect(trpcCodeFor('unauthorized')).toBe('UNAUTHORIZED');
@@ -23,9 +36,14 @@ describe('error table', () => {
 
 describe('toArgusErrorData', () => {
   it('keeps ArgusErrors, explains zod failures, hides nothing unexpected as success', () => {
-    expect(toArgusErrorData(new TRPCError({ code: 'CONFLICT', cause: new ArgusError('ref_stale', 'stale') })).code).toBe('ref_stale');
+    expect(
+      toArgusErrorData(new TRPCError({ code: 'CONFLICT', cause: new ArgusError('ref_stale', 'stale') })).code,
+    ).toBe('ref_stale');
     const zodLike = { issues: [{ path: ['url'], message: 'bad url' }] };
-    const data = toArgusErrorData(new TRPCError({ code: 'BAD_REQUEST', cause: zodLike as unknown as Error }), 'page.goto');
+    const data = toArgusErrorData(
+      new TRPCError({ code: 'BAD_REQUEST', cause: zodLike as unknown as Error }),
+      'page.goto',
+    );
     expect(data.code).toBe('invalid_input');
     expect(data.message).toMatch(/argus goto.*url: bad url/);
     expect(toArgusErrorData(new Error('boom')).code).toBe('internal');
@@ -48,7 +66,10 @@ describe('input validation', () => {
     const { manifest } = await import('./manifest.js');
     // every handler answers; only validation is under test here
     const handlers = Object.fromEntries(
-      Object.entries(manifest).map(([ns, group]) => [ns, Object.fromEntries(Object.keys(group).map((key) => [key, async () => ({ url: 'u', title: 't' })]))]),
+      Object.entries(manifest).map(([ns, group]) => [
+        ns,
+        Object.fromEntries(Object.keys(group).map((key) => [key, async () => ({ url: 'u', title: 't' })])),
+      ]),
     );
     const seen: Array<{ command: string; input: unknown; client: string | undefined }> = [];
     const router = buildRouter(handlers as never, {
@@ -64,7 +85,9 @@ describe('input validation', () => {
     await expect(caller.page.url({})).resolves.toEqual({ url: 'u', title: 't' });
     expect(seen).toEqual([{ command: 'page.url', input: {}, client: 'test' }]);
     // the seam's refusal is the call's error
-    await expect(router.createCaller({ scopes: ['read'] }).page.goto({ url: 'https://a.test' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(router.createCaller({ scopes: ['read'] }).page.goto({ url: 'https://a.test' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     expect(seen.at(-1)?.command).toBe('page.goto');
   });
 });

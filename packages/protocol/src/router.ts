@@ -42,11 +42,12 @@ export type InputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ?
 export type ParsedInputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.output<I> : never;
 export type OutputOf<C> = C extends CommandDef<z.ZodObject, infer O, CommandKind> ? z.output<O> : never;
 
-export type Handler<C> = C extends CommandDef<infer I, infer O, infer K>
-  ? K extends 'subscription'
-    ? (input: z.output<I>, ctx: CallContext) => AsyncIterable<z.input<O>>
-    : (input: z.output<I>, ctx: CallContext) => Promise<z.input<O>>
-  : never;
+export type Handler<C> =
+  C extends CommandDef<infer I, infer O, infer K>
+    ? K extends 'subscription'
+      ? (input: z.output<I>, ctx: CallContext) => AsyncIterable<z.input<O>>
+      : (input: z.output<I>, ctx: CallContext) => Promise<z.input<O>>
+    : never;
 
 /** One handler per manifest entry; a missing one is a compile error. */
 export type Handlers = { [NS in keyof Manifest]: { [K in keyof Manifest[NS]]: Handler<Manifest[NS][K]> } };
@@ -57,13 +58,18 @@ export interface ArgusErrorShape {
   data: { code: string; httpStatus: number; path?: string; argus: ArgusErrorData };
 }
 
-type ProcedureOf<C> = C extends CommandDef<infer I, infer O, infer K>
-  ? K extends 'query'
-    ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
-    : K extends 'mutation'
-      ? TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
-      : TRPCSubscriptionProcedure<{ input: z.input<I>; output: AsyncIterable<z.output<O>, void, unknown>; meta: object }>
-  : never;
+type ProcedureOf<C> =
+  C extends CommandDef<infer I, infer O, infer K>
+    ? K extends 'query'
+      ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+      : K extends 'mutation'
+        ? TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+        : TRPCSubscriptionProcedure<{
+            input: z.input<I>;
+            output: AsyncIterable<z.output<O>, void, unknown>;
+            meta: object;
+          }>
+    : never;
 
 type RouterRecordOf<M> = { [NS in keyof M]: { [K in keyof M[NS]]: ProcedureOf<M[NS][K]> } };
 
@@ -97,7 +103,9 @@ export function toArgusErrorData(error: unknown, path?: string): ArgusErrorData 
   if (isArgusError(cause)) return cause.toData();
   if (isArgusError(error)) return error.toData();
   if (isZodLikeError(cause)) {
-    const problems = cause.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`);
+    const problems = cause.issues.map(
+      (issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`,
+    );
     return {
       code: 'invalid_input',
       message: `Invalid input for ${commandLabel(path)}: ${problems.join('; ')}. See \`argus help\` for the expected arguments.`,
@@ -105,16 +113,22 @@ export function toArgusErrorData(error: unknown, path?: string): ArgusErrorData 
     };
   }
   if (error instanceof TRPCError) {
-    if (error.code === 'NOT_FOUND') return { code: 'invalid_input', message: `Unknown command ${path ?? ''}. Run \`argus help\` for the list.` };
-    if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') return { code: 'invalid_input', message: error.message };
+    if (error.code === 'NOT_FOUND')
+      return { code: 'invalid_input', message: `Unknown command ${path ?? ''}. Run \`argus help\` for the list.` };
+    if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR')
+      return { code: 'invalid_input', message: error.message };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal', message: `Internal error: ${message}. This is a bug in Argus; the daemon is still running.` };
+  return {
+    code: 'internal',
+    message: `Internal error: ${message}. This is a bug in Argus; the daemon is still running.`,
+  };
 }
 
 function toTrpcError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
-  if (isArgusError(error)) return new TRPCError({ code: trpcCodeFor(error.code), message: error.message, cause: error });
+  if (isArgusError(error))
+    return new TRPCError({ code: trpcCodeFor(error.code), message: error.message, cause: error });
   const wrapped = new ArgusError('internal', error instanceof Error ? error.message : String(error), { cause: error });
   return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: wrapped.message, cause: wrapped });
 }
@@ -134,15 +148,24 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
     isDev: false,
     errorFormatter({ shape, error, path }) {
       const argus = toArgusErrorData(error, path);
-      const original = error.cause instanceof ArgusError && error.cause.cause !== undefined ? error.cause.cause : (error.cause ?? error);
-      options.onError?.({ path, error: argus, stack: argus.code === 'internal' && original instanceof Error ? original.stack : undefined });
+      const original =
+        error.cause instanceof ArgusError && error.cause.cause !== undefined
+          ? error.cause.cause
+          : (error.cause ?? error);
+      options.onError?.({
+        path,
+        error: argus,
+        stack: argus.code === 'internal' && original instanceof Error ? original.stack : undefined,
+      });
       return { ...shape, message: argus.message, data: { ...shape.data, argus } };
     },
   });
   const record: Record<string, ReturnType<typeof t.router>> = {};
   for (const [namespace, group] of Object.entries(manifest)) {
     const procedures: Record<string, unknown> = {};
-    const groupHandlers = (handlers as unknown as Record<string, Record<string, (input: unknown, ctx: CallContext) => unknown>>)[namespace];
+    const groupHandlers = (
+      handlers as unknown as Record<string, Record<string, (input: unknown, ctx: CallContext) => unknown>>
+    )[namespace];
     for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
       const handler = groupHandlers?.[key];
       if (!handler) throw new Error(`No handler for ${command.name}`);
@@ -161,7 +184,15 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
         continue;
       }
       const withOutput = base.output(command.output);
-      const resolve = async ({ input, ctx, signal }: { input: unknown; ctx: CallContext; signal: AbortSignal | undefined }) => {
+      const resolve = async ({
+        input,
+        ctx,
+        signal,
+      }: {
+        input: unknown;
+        ctx: CallContext;
+        signal: AbortSignal | undefined;
+      }) => {
         try {
           const call = { ...ctx, signal };
           await options.authorize(call, command, input);

@@ -3,7 +3,11 @@ import { findRef, refsIn, refsInLine } from './snapshot-refs.js';
 
 describe('snapshot refs', () => {
   it('reads every ref of a line, runs and frame refs included', () => {
-    expect(refsInLine('link "Home" e1 "News" e2 (icon: search) f2e13').map((token) => token.ref)).toEqual(['e1', 'e2', 'f2e13']);
+    expect(refsInLine('link "Home" e1 "News" e2 (icon: search) f2e13').map((token) => token.ref)).toEqual([
+      'e1',
+      'e2',
+      'f2e13',
+    ]);
     expect(refsInLine('  button "Menu" e4 [expanded=false]')).toEqual([{ ref: 'e4', index: 16 }]);
   });
 

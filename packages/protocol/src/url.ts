@@ -10,7 +10,22 @@
  * Schemes recognised without `//`. Anything else followed by `:` but not `//` is a host with a port
  * (`localhost:8123`, `example.com:8080/x`), not a scheme.
  */
-const OPAQUE_SCHEMES = new Set(['about', 'data', 'javascript', 'view-source', 'blob', 'filesystem', 'mailto', 'file', 'chrome', 'chrome-extension', 'chrome-untrusted', 'devtools', 'edge', 'tel']);
+const OPAQUE_SCHEMES = new Set([
+  'about',
+  'data',
+  'javascript',
+  'view-source',
+  'blob',
+  'filesystem',
+  'mailto',
+  'file',
+  'chrome',
+  'chrome-extension',
+  'chrome-untrusted',
+  'devtools',
+  'edge',
+  'tel',
+]);
 
 /** Loopback host names that mean plain http:// when typed bare (they rarely have certificates). */
 export function isLoopbackHost(hostname: string): boolean {
@@ -29,7 +44,8 @@ export type UrlParse = { ok: true; url: string; bare: boolean } | { ok: false; m
  */
 export function normaliseUrl(input: string): UrlParse {
   const trimmed = input.trim();
-  if (!trimmed) return { ok: false, message: 'The URL is empty. Pass one such as https://example.com or localhost:3000' };
+  if (!trimmed)
+    return { ok: false, message: 'The URL is empty. Pass one such as https://example.com or localhost:3000' };
   const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(trimmed);
   const hasScheme = scheme !== null && (scheme[2] !== undefined || OPAQUE_SCHEMES.has(scheme[1]!.toLowerCase()));
   let candidate = trimmed;
@@ -38,7 +54,10 @@ export function normaliseUrl(input: string): UrlParse {
     try {
       host = new URL(`http://${trimmed}`).hostname;
     } catch {
-      return { ok: false, message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000` };
+      return {
+        ok: false,
+        message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000`,
+      };
     }
     candidate = `${isLoopbackHost(host) ? 'http' : 'https'}://${trimmed}`;
   }
@@ -46,7 +65,10 @@ export function normaliseUrl(input: string): UrlParse {
   try {
     parsed = new URL(candidate);
   } catch {
-    return { ok: false, message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000` };
+    return {
+      ok: false,
+      message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000`,
+    };
   }
   if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.hostname) {
     return { ok: false, message: `"${input}" has no host. Pass one such as https://example.com` };

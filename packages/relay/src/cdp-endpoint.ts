@@ -45,7 +45,8 @@ export function acceptCdp(ctx: RelayContext, leases: LeaseQueue, socket: WebSock
     if (!sessionId) return void held.push(command);
     const target = command.sessionId && children.has(command.sessionId) ? command.sessionId : sessionId;
     ctx.link.send('cdp.send', { sessionId: target, method: command.method, params: command.params ?? {} }).then(
-      ({ result }) => sendJson({ id: command.id, result, ...(command.sessionId ? { sessionId: command.sessionId } : {}) }),
+      ({ result }) =>
+        sendJson({ id: command.id, result, ...(command.sessionId ? { sessionId: command.sessionId } : {}) }),
       (error: unknown) => {
         const wire = toWireError(error);
         const code = typeof wire.details?.protocolCode === 'number' ? wire.details.protocolCode : -32000;

@@ -27,7 +27,10 @@ export function acceptExtension(ctx: RelayContext, socket: WebSocket, tcp?: Dupl
     socket.terminate();
   };
   tcp?.on('data', count);
-  const timer = setTimeout(() => refuse(CLOSE_CODES.unauthorized, 'unauthorized', 'No hello received.'), HELLO_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => refuse(CLOSE_CODES.unauthorized, 'unauthorized', 'No hello received.'),
+    HELLO_TIMEOUT_MS,
+  );
 
   function refuse(code: number, errorCode: string, message: string): void {
     clearTimeout(timer);
@@ -49,15 +52,29 @@ export function acceptExtension(ctx: RelayContext, socket: WebSocket, tcp?: Dupl
     }
     const version = (raw as { version?: unknown } | null)?.version;
     if (version !== WIRE_VERSION) {
-      return refuse(CLOSE_CODES.badVersion, 'unsupported', `Wire version ${String(version)} is not supported; this relay speaks ${WIRE_VERSION}. Update the extension.`);
+      return refuse(
+        CLOSE_CODES.badVersion,
+        'unsupported',
+        `Wire version ${String(version)} is not supported; this relay speaks ${WIRE_VERSION}. Update the extension.`,
+      );
     }
     const hello = HelloFrame.safeParse(raw);
     if (!hello.success) return refuse(CLOSE_CODES.protocolError, 'invalid_input', 'Malformed hello frame.');
     if (!ctx.pairing.verify(hello.data.nodeId, hello.data.pairingToken)) {
       return refuse(CLOSE_CODES.unauthorized, 'unauthorized', 'Unknown or revoked pairing token: pair again.');
     }
-    socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'welcome', nodeId: hello.data.nodeId, relayVersion: ctx.relayVersion }));
-    ctx.log('info', 'extension connected', { nodeId: hello.data.nodeId, extensionVersion: hello.data.extensionVersion });
+    socket.send(
+      JSON.stringify({
+        version: WIRE_VERSION,
+        type: 'welcome',
+        nodeId: hello.data.nodeId,
+        relayVersion: ctx.relayVersion,
+      }),
+    );
+    ctx.log('info', 'extension connected', {
+      nodeId: hello.data.nodeId,
+      extensionVersion: hello.data.extensionVersion,
+    });
     ctx.link.adopt(socket, { nodeId: hello.data.nodeId, extensionVersion: hello.data.extensionVersion });
   });
 }

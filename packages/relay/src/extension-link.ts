@@ -95,7 +95,11 @@ export class ExtensionLink {
     this.changed();
   }
 
-  send<C extends CommandName>(command: C, params: CommandParams<C>, options: SendOptions = {}): Promise<CommandResult<C>> {
+  send<C extends CommandName>(
+    command: C,
+    params: CommandParams<C>,
+    options: SendOptions = {},
+  ): Promise<CommandResult<C>> {
     // params are ours or already validated by the endpoint; the result schema is checked on arrival
     return this.sendRaw(command, params, options) as Promise<CommandResult<C>>;
   }
@@ -119,7 +123,11 @@ export class ExtensionLink {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const timer = setTimeout(() => {
       this.pending.delete(key);
-      reject(new ArgusError('timeout', `The extension did not answer ${command} within ${timeoutMs} ms.`, { details: { command, key } }));
+      reject(
+        new ArgusError('timeout', `The extension did not answer ${command} within ${timeoutMs} ms.`, {
+          details: { command, key },
+        }),
+      );
     }, timeoutMs);
     this.pending.set(key, { frame, promise, resolve, reject, timer });
     this.write(frame);
@@ -182,11 +190,13 @@ export class ExtensionLink {
       this.log('warn', this.lastError);
       return;
     }
-    if (frame.type === 'ping') return void this.socket?.send(JSON.stringify({ version: WIRE_VERSION, type: 'pong', t: frame.t }));
+    if (frame.type === 'ping')
+      return void this.socket?.send(JSON.stringify({ version: WIRE_VERSION, type: 'pong', t: frame.t }));
     if (frame.type === 'pong') return;
     if (frame.type === 'event') {
       const schema = EVENTS[frame.event as EventName]; // unknown names fail the lookup below
-      if (!schema?.safeParse(frame.params).success) return void this.log('warn', `dropped malformed event ${frame.event}`);
+      if (!schema?.safeParse(frame.params).success)
+        return void this.log('warn', `dropped malformed event ${frame.event}`);
       for (const listener of [...this.eventListeners]) listener(frame.event, frame.params);
       return;
     }
@@ -216,6 +226,9 @@ async function settle(frame: ResultFrame, command: string): Promise<unknown> {
   const schema = COMMANDS[command as CommandName]?.result; // command came from our own map
   if (!schema) return frame.result;
   const parsed = schema.safeParse(frame.result);
-  if (!parsed.success) throw new ArgusError('internal', `The extension sent a malformed result for ${command}.`, { details: { issues: parsed.error.issues.length } });
+  if (!parsed.success)
+    throw new ArgusError('internal', `The extension sent a malformed result for ${command}.`, {
+      details: { issues: parsed.error.issues.length },
+    });
   return parsed.data;
 }

@@ -11,7 +11,8 @@ export function createHttpHandler(ctx: RelayContext) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     handle(ctx, req, res).catch((error: unknown) => {
       ctx.log('error', 'http handler failed', { error: String(error) });
-      if (!res.headersSent) json(res, 500, { version: WIRE_VERSION, error: { code: 'internal', message: 'internal error' } });
+      if (!res.headersSent)
+        json(res, 500, { version: WIRE_VERSION, error: { code: 'internal', message: 'internal error' } });
     });
   };
 }
@@ -21,8 +22,15 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
   // every local process shares 127.0.0.1: limits are kept per Origin, so a script cannot use up the extension's
   const caller = origin ?? 'local';
   const url = new URL(req.url ?? '/', 'http://relay.invalid');
-  if (!ctx.hostAllowed(req.headers.host, req.socket.localPort)) return error(res, 421, 'misdirected', 'Call the relay by its loopback address (127.0.0.1, localhost or [::1]) and port.');
-  if (!isAllowedClientOrigin(origin)) return error(res, 403, 'forbidden_origin', `Origin ${origin} may not call the Argus relay.`);
+  if (!ctx.hostAllowed(req.headers.host, req.socket.localPort))
+    return error(
+      res,
+      421,
+      'misdirected',
+      'Call the relay by its loopback address (127.0.0.1, localhost or [::1]) and port.',
+    );
+  if (!isAllowedClientOrigin(origin))
+    return error(res, 403, 'forbidden_origin', `Origin ${origin} may not call the Argus relay.`);
   if (origin) {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
@@ -49,15 +57,22 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
   if (url.pathname === '/status' && req.method === 'GET') {
     // without the daemon token, nothing: not even whether an extension is paired or connected
     const token = bearerToken(req.headers.authorization);
-    if (token === undefined || !safeEqual(token, ctx.daemonToken)) return error(res, 401, 'unauthorized', 'GET /status needs the daemon token (Authorization: Bearer).');
+    if (token === undefined || !safeEqual(token, ctx.daemonToken))
+      return error(res, 401, 'unauthorized', 'GET /status needs the daemon token (Authorization: Bearer).');
     return json(res, 200, { version: WIRE_VERSION, ...ctx.status() });
   }
   if (url.pathname === '/pair' && req.method === 'POST') {
     // only the extension itself, or a local non-browser process (no Origin) may ask to pair
     if (!(isExtensionOrigin(origin) || (origin === undefined && isLoopbackAddress(req.socket.remoteAddress)))) {
-      return error(res, 403, 'forbidden_origin', 'Pairing is allowed only from the Argus extension or a local process.');
+      return error(
+        res,
+        403,
+        'forbidden_origin',
+        'Pairing is allowed only from the Argus extension or a local process.',
+      );
     }
-    if (!ctx.pairLimiter.take(caller)) return error(res, 429, 'rate_limited', 'Too many pairing attempts; wait a few seconds.');
+    if (!ctx.pairLimiter.take(caller))
+      return error(res, 429, 'rate_limited', 'Too many pairing attempts; wait a few seconds.');
     const parsed = PairRequest.safeParse(await readJson(req));
     if (!parsed.success) return error(res, 400, 'invalid_input', 'Malformed pairing request.');
     try {
@@ -65,7 +80,13 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
       const body: PairResponse =
         outcome.status === 'approved'
           ? { version: WIRE_VERSION, status: 'approved', pairingToken: outcome.pairingToken }
-          : { version: WIRE_VERSION, status: 'pending', requestId: outcome.request.requestId, code: outcome.request.code, expiresAt: outcome.request.expiresAt };
+          : {
+              version: WIRE_VERSION,
+              status: 'pending',
+              requestId: outcome.request.requestId,
+              code: outcome.request.code,
+              expiresAt: outcome.request.expiresAt,
+            };
       if (outcome.status === 'pending') {
         const { code, nodeId, fingerprint } = outcome.request;
         ctx.log('info', 'pairing request waiting for approval', { code, nodeId, fingerprint, origin: origin ?? null });
@@ -75,10 +96,20 @@ async function handle(ctx: RelayContext, req: IncomingMessage, res: ServerRespon
       if (!(caught instanceof PairingRefused)) throw caught;
       if (caught.reason === 'bad_launch_token') {
         ctx.setLastError('pairing refused: wrong launch token');
-        return error(res, 401, 'unauthorized', 'The launch token does not match this relay. Use the token of the running daemon, or pair by code.');
+        return error(
+          res,
+          401,
+          'unauthorized',
+          'The launch token does not match this relay. Use the token of the running daemon, or pair by code.',
+        );
       }
       ctx.log('warn', 'pairing request refused: pool full', { origin: origin ?? null });
-      return error(res, 429, 'rate_limited', `Too many pending pairing requests from ${origin ?? 'local processes'}; wait for them to expire (5 minutes) or approve one.`);
+      return error(
+        res,
+        429,
+        'rate_limited',
+        `Too many pending pairing requests from ${origin ?? 'local processes'}; wait for them to expire (5 minutes) or approve one.`,
+      );
     }
   }
   return error(res, 404, 'not_found', `No route ${req.method} ${url.pathname}.`);

@@ -1,7 +1,14 @@
 import type { WebSocket } from 'ws';
 import type { RelayContext } from './context.js';
 import { toWireError } from './wire-error.js';
-import { COMMANDS, CommandFrame, WIRE_VERSION, isCommandName, type EventParams, type ResultFrame } from './wire/index.js';
+import {
+  COMMANDS,
+  CommandFrame,
+  WIRE_VERSION,
+  isCommandName,
+  type EventParams,
+  type ResultFrame,
+} from './wire/index.js';
 
 /** How long an /ops command waits for the extension to (re)connect before failing. */
 const OPS_CONNECT_GRACE_MS = 15_000;
@@ -30,15 +37,37 @@ export function acceptOps(ctx: RelayContext, socket: WebSocket): void {
     try {
       frame = CommandFrame.parse(JSON.parse(data.toString()));
     } catch {
-      return reply({ version: WIRE_VERSION, type: 'result', id: '', ok: false, error: { code: 'invalid_input', message: 'Expected a command frame.' } });
+      return reply({
+        version: WIRE_VERSION,
+        type: 'result',
+        id: '',
+        ok: false,
+        error: { code: 'invalid_input', message: 'Expected a command frame.' },
+      });
     }
     const { id, command } = frame;
     if (!isCommandName(command)) {
-      return reply({ version: WIRE_VERSION, type: 'result', id, ok: false, error: { code: 'unsupported', message: `Unknown command ${command}.` } });
+      return reply({
+        version: WIRE_VERSION,
+        type: 'result',
+        id,
+        ok: false,
+        error: { code: 'unsupported', message: `Unknown command ${command}.` },
+      });
     }
     const params = COMMANDS[command].params.safeParse(frame.params ?? {});
     if (!params.success) {
-      return reply({ version: WIRE_VERSION, type: 'result', id, ok: false, error: { code: 'invalid_input', message: `Invalid params for ${command}.`, details: { issues: params.error.issues.map((issue) => issue.message) } } });
+      return reply({
+        version: WIRE_VERSION,
+        type: 'result',
+        id,
+        ok: false,
+        error: {
+          code: 'invalid_input',
+          message: `Invalid params for ${command}.`,
+          details: { issues: params.error.issues.map((issue) => issue.message) },
+        },
+      });
     }
     ctx.link.sendRaw(command, params.data, { key: id, connectGraceMs: OPS_CONNECT_GRACE_MS }).then(
       (result) => {

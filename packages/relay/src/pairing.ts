@@ -1,6 +1,14 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { generateToken, hashToken, isExtensionOrigin, newPairingCode, normalizePairingCode, pairingFingerprint, safeEqual } from '@argus/security';
+import {
+  generateToken,
+  hashToken,
+  isExtensionOrigin,
+  newPairingCode,
+  normalizePairingCode,
+  pairingFingerprint,
+  safeEqual,
+} from '@argus/security';
 
 export interface PendingPairing {
   requestId: string;
@@ -60,10 +68,17 @@ export class PairingRegistry {
   }
 
   /** Throws PairingRefused when a launch token does not match or the caller's pool is full. */
-  request(input: { nodeId: string; name?: string | undefined; launchToken?: string | undefined; requestId?: string | undefined; origin?: string | undefined }): PairOutcome {
+  request(input: {
+    nodeId: string;
+    name?: string | undefined;
+    launchToken?: string | undefined;
+    requestId?: string | undefined;
+    origin?: string | undefined;
+  }): PairOutcome {
     this.expire();
     if (input.launchToken !== undefined) {
-      if (!this.launchToken || !safeEqual(input.launchToken, this.launchToken)) throw new PairingRefused('bad_launch_token');
+      if (!this.launchToken || !safeEqual(input.launchToken, this.launchToken))
+        throw new PairingRefused('bad_launch_token');
       return { status: 'approved', pairingToken: this.mint(input.nodeId) };
     }
     const pool = poolOf(input.origin);
@@ -161,8 +176,15 @@ export class PairingRegistry {
   private load(file: string): void {
     try {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown; // our own file; shape checked below
-      if (parsed && typeof parsed === 'object' && 'paired' in parsed && parsed.paired && typeof parsed.paired === 'object') {
-        for (const [nodeId, hash] of Object.entries(parsed.paired)) if (typeof hash === 'string') this.paired.set(nodeId, hash);
+      if (
+        parsed &&
+        typeof parsed === 'object' &&
+        'paired' in parsed &&
+        parsed.paired &&
+        typeof parsed.paired === 'object'
+      ) {
+        for (const [nodeId, hash] of Object.entries(parsed.paired))
+          if (typeof hash === 'string') this.paired.set(nodeId, hash);
       }
     } catch {
       // missing or unreadable file: start with no pairings

@@ -76,7 +76,9 @@ export class RelayTransport implements Transport {
     if (this.isClosed) return;
     const sessions = [...this.tabSessions.keys()];
     // release our debugger sessions; a user's tab must not stay under the debugger after we leave
-    await Promise.allSettled(sessions.map((sessionId) => this.link.send('debugger.detach', { sessionId }, { timeoutMs: 2000 })));
+    await Promise.allSettled(
+      sessions.map((sessionId) => this.link.send('debugger.detach', { sessionId }, { timeoutMs: 2000 })),
+    );
     this.terminate('transport closed');
   }
 
@@ -95,7 +97,11 @@ export class RelayTransport implements Transport {
     if (!this.tabSessions.has(sessionId) && !this.childSessions.has(sessionId)) {
       throw new ArgusError('target_closed', `Session ${sessionId} is not attached (its tab closed or was detached).`);
     }
-    const { result } = await this.link.send('cdp.send', { sessionId, method, params }, { timeoutMs: this.options.timeoutMs });
+    const { result } = await this.link.send(
+      'cdp.send',
+      { sessionId, method, params },
+      { timeoutMs: this.options.timeoutMs },
+    );
     return result;
   }
 
@@ -103,7 +109,8 @@ export class RelayTransport implements Transport {
     switch (method) {
       case 'Target.setDiscoverTargets': {
         this.discover = p.discover === true;
-        if (this.discover) for (const tab of await this.listTabs()) this.emit('Target.targetCreated', { targetInfo: toTargetInfo(tab) });
+        if (this.discover)
+          for (const tab of await this.listTabs()) this.emit('Target.targetCreated', { targetInfo: toTargetInfo(tab) });
         return {};
       }
       case 'Target.setAutoAttach':
@@ -127,7 +134,10 @@ export class RelayTransport implements Transport {
         return {};
       }
       case 'Target.createTarget': {
-        const { tab } = await this.link.send('tabs.open', { url: typeof p.url === 'string' && p.url ? p.url : 'about:blank', active: p.background !== true });
+        const { tab } = await this.link.send('tabs.open', {
+          url: typeof p.url === 'string' && p.url ? p.url : 'about:blank',
+          active: p.background !== true,
+        });
         this.tabsByTarget.set(tab.targetId, tab);
         if (this.autoAttach) await this.attach(tab);
         return { targetId: tab.targetId };
@@ -148,9 +158,13 @@ export class RelayTransport implements Transport {
         return toVersion(status.userAgent);
       }
       default:
-        throw new ArgusError('unsupported', `${method} is not available on the browser session in extension mode; send it on a tab session.`, {
-          details: { method },
-        });
+        throw new ArgusError(
+          'unsupported',
+          `${method} is not available on the browser session in extension mode; send it on a tab session.`,
+          {
+            details: { method },
+          },
+        );
     }
   }
 
@@ -158,7 +172,11 @@ export class RelayTransport implements Transport {
     const { sessionId, tab: fresh } = await this.link.send('debugger.attach', { tabId: tab.tabId });
     this.tabsByTarget.set(fresh.targetId, fresh);
     this.tabSessions.set(sessionId, { targetId: fresh.targetId, tabId: fresh.tabId });
-    this.emit('Target.attachedToTarget', { sessionId, targetInfo: { ...toTargetInfo(fresh), attached: true }, waitingForDebugger: false });
+    this.emit('Target.attachedToTarget', {
+      sessionId,
+      targetInfo: { ...toTargetInfo(fresh), attached: true },
+      waitingForDebugger: false,
+    });
     return sessionId;
   }
 
@@ -173,7 +191,8 @@ export class RelayTransport implements Transport {
     const known = this.tabsByTarget.get(targetId);
     if (known) return known;
     const tab = (await this.listTabs()).find((candidate) => candidate.targetId === targetId);
-    if (!tab) throw new ArgusError('tab_not_found', `No tab with target id ${targetId}. List tabs again: it may have closed.`);
+    if (!tab)
+      throw new ArgusError('tab_not_found', `No tab with target id ${targetId}. List tabs again: it may have closed.`);
     return tab;
   }
 
@@ -188,7 +207,10 @@ export class RelayTransport implements Transport {
       const { tab } = params as EventParams<'tab.created'>;
       const known = this.tabsByTarget.has(tab.targetId);
       this.tabsByTarget.set(tab.targetId, tab);
-      if (this.discover) this.emit(known || event === 'tab.updated' ? 'Target.targetInfoChanged' : 'Target.targetCreated', { targetInfo: toTargetInfo(tab) });
+      if (this.discover)
+        this.emit(known || event === 'tab.updated' ? 'Target.targetInfoChanged' : 'Target.targetCreated', {
+          targetInfo: toTargetInfo(tab),
+        });
       return;
     }
     if (event === 'tab.removed') {

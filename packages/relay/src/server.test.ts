@@ -13,7 +13,11 @@ const LAUNCH = 'launch-token-for-tests';
 
 /** A scripted stand-in for the extension: answers commands from a handler and counts executions. */
 async function fakeExtension(relay: RelayServer, handle: (frame: CommandFrame) => unknown, nodeId = 'node-fake-0001') {
-  const pair = await fetch(`${relay.url}/pair`, { method: 'POST', headers: { origin: ORIGIN }, body: JSON.stringify({ version: 1, nodeId, launchToken: LAUNCH }) });
+  const pair = await fetch(`${relay.url}/pair`, {
+    method: 'POST',
+    headers: { origin: ORIGIN },
+    body: JSON.stringify({ version: 1, nodeId, launchToken: LAUNCH }),
+  });
   const { pairingToken } = (await pair.json()) as { pairingToken: string };
   const executed: string[] = [];
   const socket = new WebSocket(`${relay.url.replace('http', 'ws')}/extension`, { headers: { origin: ORIGIN } });
@@ -30,10 +34,22 @@ async function fakeExtension(relay: RelayServer, handle: (frame: CommandFrame) =
   await new Promise((resolve) => socket.once('open', resolve));
   socket.send(JSON.stringify({ version: 1, type: 'hello', nodeId, pairingToken, extensionVersion: 'test' }));
   await welcome;
-  return { socket, executed, emit: (event: string, params: unknown) => socket.send(JSON.stringify({ version: 1, type: 'event', event, params })) };
+  return {
+    socket,
+    executed,
+    emit: (event: string, params: unknown) => socket.send(JSON.stringify({ version: 1, type: 'event', event, params })),
+  };
 }
 
-const TAB = { tabId: 7, targetId: 'T7', url: 'https://example.test/', title: 'Example', active: true, agentOpened: false, attached: false };
+const TAB = {
+  tabId: 7,
+  targetId: 'T7',
+  url: 'https://example.test/',
+  title: 'Example',
+  active: true,
+  agentOpened: false,
+  attached: false,
+};
 
 /** A GET with a chosen Host header (fetch does not let a caller set Host). */
 function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number }> {
@@ -62,8 +78,12 @@ describe('relay server', () => {
     const { port } = new URL(relay.url);
     const tcp = connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => tcp.once('connect', resolve));
-    tcp.write(`GET /extension HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${ORIGIN}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
-    const upgraded = await new Promise<string>((resolve) => tcp.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+    tcp.write(
+      `GET /extension HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${ORIGIN}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
+    const upgraded = await new Promise<string>((resolve) =>
+      tcp.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))),
+    );
     expect(upgraded).toMatch(/^HTTP\/1\.1 101/);
     const total = 60 * 1024 * 1024;
     const header = Buffer.alloc(14);
@@ -78,7 +98,11 @@ describe('relay server', () => {
     const chunk = Buffer.alloc(64 * 1024);
     while (!closed && written < total) {
       written += chunk.length;
-      if (!tcp.write(chunk)) await new Promise((resolve) => { tcp.once('drain', resolve); tcp.once('close', resolve); });
+      if (!tcp.write(chunk))
+        await new Promise((resolve) => {
+          tcp.once('drain', resolve);
+          tcp.once('close', resolve);
+        });
     }
     tcp.destroy();
     // cut off after its first 16 KB: what got through is what the kernel's socket buffers held
@@ -99,7 +123,10 @@ describe('relay server', () => {
 
   it('rejects transport sends with a clear error while no extension is connected', async () => {
     const transport = relay.transport();
-    await expect(transport.send('Target.getTargets', {}, undefined)).rejects.toMatchObject({ code: 'browser_not_found', message: expect.stringContaining('docs/EXTENSION.md') });
+    await expect(transport.send('Target.getTargets', {}, undefined)).rejects.toMatchObject({
+      code: 'browser_not_found',
+      message: expect.stringContaining('docs/EXTENSION.md'),
+    });
     expect(relay.status()).toMatchObject({ extensionConnected: false, paired: false });
   });
 
@@ -113,21 +140,29 @@ describe('relay server', () => {
     const transport = relay.transport();
     const events: Array<{ method: string; sessionId?: string | undefined }> = [];
     transport.onEvent((event) => events.push(event));
-    expect(await transport.send('Target.getTargets', {}, undefined)).toEqual({ targetInfos: [expect.objectContaining({ targetId: 'T7', type: 'page' })] });
-    expect(await transport.send('Target.attachToTarget', { targetId: 'T7', flatten: true }, undefined)).toEqual({ sessionId: 'S1' });
+    expect(await transport.send('Target.getTargets', {}, undefined)).toEqual({
+      targetInfos: [expect.objectContaining({ targetId: 'T7', type: 'page' })],
+    });
+    expect(await transport.send('Target.attachToTarget', { targetId: 'T7', flatten: true }, undefined)).toEqual({
+      sessionId: 'S1',
+    });
     expect(events[0]).toMatchObject({ method: 'Target.attachedToTarget', sessionId: undefined });
     expect(await transport.send('Runtime.evaluate', { expression: '1' }, 'S1')).toEqual({ echoed: 'Runtime.evaluate' });
     ext.emit('cdp.event', { sessionId: 'S1', method: 'Runtime.consoleAPICalled', params: { type: 'log' } });
     ext.emit('cdp.event', { sessionId: 'someone-else', method: 'Runtime.consoleAPICalled', params: {} });
     await expect.poll(() => events.length).toBe(2);
     expect(events[1]).toMatchObject({ method: 'Runtime.consoleAPICalled', sessionId: 'S1' });
-    await expect(transport.send('Runtime.evaluate', {}, 'unknown-session')).rejects.toMatchObject({ code: 'target_closed' });
+    await expect(transport.send('Runtime.evaluate', {}, 'unknown-session')).rejects.toMatchObject({
+      code: 'target_closed',
+    });
     ext.socket.close();
   });
 
   it('answers a replayed /ops key from the cache without re-running it', async () => {
     const ext = await fakeExtension(relay, () => ({ tabs: [] }));
-    const ops = new WebSocket(`${relay.url.replace('http', 'ws')}/ops`, { headers: { authorization: `Bearer ${DAEMON}` } });
+    const ops = new WebSocket(`${relay.url.replace('http', 'ws')}/ops`, {
+      headers: { authorization: `Bearer ${DAEMON}` },
+    });
     await new Promise((resolve) => ops.once('open', resolve));
     const call = () =>
       new Promise<unknown>((resolve) => {
@@ -172,9 +207,16 @@ describe('relay server', () => {
     expect(await wsStatus('/extension', {})).toBe(403);
     expect(await wsStatus('/cdp', { authorization: `Bearer ${DAEMON}` })).toBe(400);
 
-    const webPair = await fetch(`${relay.url}/pair`, { method: 'POST', headers: { origin: 'https://evil.example' }, body: '{}' });
+    const webPair = await fetch(`${relay.url}/pair`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+      body: '{}',
+    });
     expect(webPair.status).toBe(403);
-    const preflight = await fetch(`${relay.url}/pair`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-private-network': 'true' } });
+    const preflight = await fetch(`${relay.url}/pair`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-private-network': 'true' },
+    });
     expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
 
@@ -182,7 +224,9 @@ describe('relay server', () => {
     expect(await wsStatus(`/ops?token=${DAEMON}`, {})).toBe(401);
     expect(await wsStatus(`/cdp?targetId=T7&token=${DAEMON}`, {})).toBe(401);
     // DNS rebinding: a loopback connection naming another host is refused before anything else
-    expect(await wsStatus('/ops', { authorization: `Bearer ${DAEMON}`, host: `rebound.evil.example:${relay.port}` })).toBe(421);
+    expect(
+      await wsStatus('/ops', { authorization: `Bearer ${DAEMON}`, host: `rebound.evil.example:${relay.port}` }),
+    ).toBe(421);
     expect((await rawGet(relay.port, '/config', { host: `rebound.evil.example:${relay.port}` })).status).toBe(421);
     expect((await rawGet(relay.port, '/config', { host: `localhost:${relay.port}` })).status).toBe(200);
 
@@ -193,13 +237,19 @@ describe('relay server', () => {
     expect(publicBody).not.toHaveProperty('paired');
     expect(publicBody).not.toHaveProperty('extensionConnected');
     expect((await fetch(`${relay.url}/status?token=${DAEMON}`)).status).toBe(401);
-    const fullStatus = (await (await fetch(`${relay.url}/status`, { headers: { authorization: `Bearer ${DAEMON}` } })).json()) as Record<string, unknown>;
+    const fullStatus = (await (
+      await fetch(`${relay.url}/status`, { headers: { authorization: `Bearer ${DAEMON}` } })
+    ).json()) as Record<string, unknown>;
     expect(fullStatus).toHaveProperty('pendingPairings');
   });
 
   it('a pairing flood from local scripts and another extension leaves the extension room to pair', async () => {
     const pair = (nodeId: string, origin?: string, requestId?: string) =>
-      fetch(`${relay.url}/pair`, { method: 'POST', headers: origin ? { origin } : {}, body: JSON.stringify({ version: 1, nodeId, name: 'Argus extension', ...(requestId ? { requestId } : {}) }) });
+      fetch(`${relay.url}/pair`, {
+        method: 'POST',
+        headers: origin ? { origin } : {},
+        body: JSON.stringify({ version: 1, nodeId, name: 'Argus extension', ...(requestId ? { requestId } : {}) }),
+      });
     const local: number[] = [];
     const other: number[] = [];
     for (let i = 0; i < 14; i++) {
@@ -215,10 +265,17 @@ describe('relay server', () => {
     const pending = (await first.json()) as { status: string; requestId: string; code: string };
     expect(pending.status).toBe('pending');
     const listed = relay.pendingPairings();
-    expect(listed.find((request) => request.nodeId === 'real-extension-node')).toMatchObject({ nodeId: 'real-extension-node', origin: ORIGIN, fingerprint: expect.stringMatching(/^[0-9A-F:]{14}$/) });
+    expect(listed.find((request) => request.nodeId === 'real-extension-node')).toMatchObject({
+      nodeId: 'real-extension-node',
+      origin: ORIGIN,
+      fingerprint: expect.stringMatching(/^[0-9A-F:]{14}$/),
+    });
     expect(listed.filter((request) => request.origin === undefined)).toHaveLength(4);
     expect(relay.approvePairing(pending.code)).toBe(true);
-    const approved = (await (await pair('real-extension-node', ORIGIN, pending.requestId)).json()) as { status: string; pairingToken?: string };
+    const approved = (await (await pair('real-extension-node', ORIGIN, pending.requestId)).json()) as {
+      status: string;
+      pairingToken?: string;
+    };
     expect(approved).toMatchObject({ status: 'approved', pairingToken: expect.any(String) });
   });
 });

@@ -1,6 +1,14 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { bearerToken, isAllowedClientOrigin, isExtensionOrigin, isLoopbackHostHeader, isLoopbackHostname, RateLimiter, safeEqual } from '@argus/security';
+import {
+  bearerToken,
+  isAllowedClientOrigin,
+  isExtensionOrigin,
+  isLoopbackHostHeader,
+  isLoopbackHostname,
+  RateLimiter,
+  safeEqual,
+} from '@argus/security';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { acceptCdp } from './cdp-endpoint.js';
 import { RELAY_VERSION, type RelayContext } from './context.js';
@@ -54,7 +62,8 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
     relayVersion: RELAY_VERSION,
     // bound to loopback (the default), the relay answers only to loopback names: DNS rebinding defence.
     // An operator who binds it elsewhere on purpose gets no Host check.
-    hostAllowed: (hostHeader, localPort) => !isLoopbackHostname(host) || (localPort !== undefined && isLoopbackHostHeader(hostHeader, localPort)),
+    hostAllowed: (hostHeader, localPort) =>
+      !isLoopbackHostname(host) || (localPort !== undefined && isLoopbackHostHeader(hostHeader, localPort)),
     status,
     setLastError: (message) => {
       lastError = message;
@@ -87,16 +96,19 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
     const target = new URL(req.url ?? '/', 'http://relay.invalid');
     const origin = req.headers.origin;
     const accept = (then: (ws: WebSocket) => void) => wss.handleUpgrade(req, socket, head, then);
-    if (!ctx.hostAllowed(req.headers.host, req.socket.localPort)) return rejectUpgrade(socket, 421, 'Misdirected Request');
+    if (!ctx.hostAllowed(req.headers.host, req.socket.localPort))
+      return rejectUpgrade(socket, 421, 'Misdirected Request');
     if (target.pathname === '/extension') {
       if (!isExtensionOrigin(origin)) return rejectUpgrade(socket, 403, 'Only the Argus extension may connect here.');
       return accept((ws) => acceptExtension(ctx, ws, socket));
     }
     if (target.pathname !== '/ops' && target.pathname !== '/cdp') return rejectUpgrade(socket, 404, 'Not found');
-    if (!isAllowedClientOrigin(origin)) return rejectUpgrade(socket, 403, 'Browser pages may not connect to the relay.');
+    if (!isAllowedClientOrigin(origin))
+      return rejectUpgrade(socket, 403, 'Browser pages may not connect to the relay.');
     // header only: a token in the URL (`?token=`) would land in logs and process listings
     const token = bearerToken(req.headers.authorization);
-    if (token === undefined || !safeEqual(token, options.daemonToken)) return rejectUpgrade(socket, 401, 'A valid daemon token is required.');
+    if (token === undefined || !safeEqual(token, options.daemonToken))
+      return rejectUpgrade(socket, 401, 'A valid daemon token is required.');
     if (target.pathname === '/ops') return accept((ws) => acceptOps(ctx, ws));
     const targetId = target.searchParams.get('targetId');
     if (!targetId) return rejectUpgrade(socket, 400, 'Pass ?targetId= of the tab to lease.');

@@ -11,11 +11,24 @@ export interface EmulatedTargetInfo {
 }
 
 export function toTargetInfo(tab: TabInfo): EmulatedTargetInfo {
-  return { targetId: tab.targetId, type: 'page', title: tab.title, url: tab.url, attached: tab.attached, canAccessOpener: false };
+  return {
+    targetId: tab.targetId,
+    type: 'page',
+    title: tab.title,
+    url: tab.url,
+    attached: tab.attached,
+    canAccessOpener: false,
+  };
 }
 
 /** Browser.getVersion's shape, derived from the extension's user agent. */
-export function toVersion(userAgent: string): { protocolVersion: string; product: string; revision: string; userAgent: string; jsVersion: string } {
+export function toVersion(userAgent: string): {
+  protocolVersion: string;
+  product: string;
+  revision: string;
+  userAgent: string;
+  jsVersion: string;
+} {
   const product = /(?:HeadlessChrome|Chrome|Chromium)\/[\d.]+/.exec(userAgent)?.[0] ?? 'Chrome';
   return { protocolVersion: '1.3', product, revision: '', userAgent, jsVersion: '' };
 }

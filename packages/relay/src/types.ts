@@ -2,7 +2,11 @@ import type { Transport } from '@argus/cdp';
 import type { PendingPairing } from './pairing.js';
 import type { RelayTransportOptions } from './relay-transport.js';
 
-export type RelayLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+export type RelayLog = (
+  level: 'debug' | 'info' | 'warn' | 'error',
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
 
 export interface RelayOptions {
   /** Loopback only by default; binding elsewhere exposes the relay to the network. */

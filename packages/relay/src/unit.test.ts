@@ -80,10 +80,17 @@ describe('PairingRegistry', () => {
     expect(real.request.fingerprint).toMatch(/^[0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{4}$/);
     // a local process cannot poll or take over the extension's request by reusing its node id and
     // request id: it lands in its own (full) pool instead
-    expect(() => registry.request({ nodeId: 'real-node-0001', requestId: real.request.requestId })).toThrow('pool_full');
-    expect(registry.list().find((request) => request.origin === extension)).toMatchObject({ origin: extension, nodeId: 'real-node-0001' });
+    expect(() => registry.request({ nodeId: 'real-node-0001', requestId: real.request.requestId })).toThrow(
+      'pool_full',
+    );
+    expect(registry.list().find((request) => request.origin === extension)).toMatchObject({
+      origin: extension,
+      nodeId: 'real-node-0001',
+    });
     expect(registry.approve(real.request.code)).toBe(true);
-    expect(registry.request({ nodeId: 'real-node-0001', requestId: real.request.requestId, origin: extension }).status).toBe('approved');
+    expect(
+      registry.request({ nodeId: 'real-node-0001', requestId: real.request.requestId, origin: extension }).status,
+    ).toBe('approved');
   });
 
   it('persists only token hashes, mode 0600, and reloads them', () => {

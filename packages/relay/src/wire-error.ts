@@ -16,7 +16,9 @@ export function toArgusError(error: unknown): ArgusError {
   if (error instanceof ArgusError) return error;
   if (error instanceof RemoteCommandError) {
     const { code, message, details } = error.wire;
-    return new ArgusError(isErrorCode(code) ? code : 'internal', message, { details: { ...details, remoteCode: code } });
+    return new ArgusError(isErrorCode(code) ? code : 'internal', message, {
+      details: { ...details, remoteCode: code },
+    });
   }
   return new ArgusError('internal', error instanceof Error ? error.message : String(error), { cause: error });
 }
@@ -24,5 +26,7 @@ export function toArgusError(error: unknown): ArgusError {
 export function toWireError(error: unknown): WireError {
   if (error instanceof RemoteCommandError) return error.wire;
   const argus = toArgusError(error);
-  return argus.details === undefined ? { code: argus.code, message: argus.message } : { code: argus.code, message: argus.message, details: argus.details };
+  return argus.details === undefined
+    ? { code: argus.code, message: argus.message }
+    : { code: argus.code, message: argus.message, details: argus.details };
 }

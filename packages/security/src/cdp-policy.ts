@@ -51,7 +51,11 @@ function listed(patterns: readonly string[], method: string): boolean {
 
 /** Whether `argus cdp` may call `method`: the read-only list, then the operator's extra patterns. */
 export function checkCdpMethod(method: string, extra: readonly string[] = []): CdpVerdict {
-  if (!METHOD.test(method)) return { allowed: false, reason: `"${method}" is not a CDP method name (Domain.method, e.g. DOM.getDocument)` };
+  if (!METHOD.test(method))
+    return { allowed: false, reason: `"${method}" is not a CDP method name (Domain.method, e.g. DOM.getDocument)` };
   if (listed(CDP_READ_ONLY_METHODS, method) || listed(extra, method)) return { allowed: true };
-  return { allowed: false, reason: `${method} is not on the read-only CDP allow-list; the operator can add it to policy.cdp.allow (\`argus config set policy.cdp.allow '["${method}"]'\`)` };
+  return {
+    allowed: false,
+    reason: `${method} is not on the read-only CDP allow-list; the operator can add it to policy.cdp.allow (\`argus config set policy.cdp.allow '["${method}"]'\`)`,
+  };
 }

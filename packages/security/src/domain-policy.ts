@@ -33,7 +33,9 @@ function splitPort(value: string): [string, string | undefined] {
     return [value.slice(0, end + 1), rest.startsWith(':') ? rest.slice(1) : undefined];
   }
   const colon = value.lastIndexOf(':');
-  return colon > 0 && /^\d+$/.test(value.slice(colon + 1)) ? [value.slice(0, colon), value.slice(colon + 1)] : [value, undefined];
+  return colon > 0 && /^\d+$/.test(value.slice(colon + 1))
+    ? [value.slice(0, colon), value.slice(colon + 1)]
+    : [value, undefined];
 }
 
 /** True when `host` (optionally `host:port`) matches one of `patterns`. */
@@ -70,10 +72,13 @@ export function checkDomain(policy: DomainPolicy | undefined, url: string): Doma
   if (HOSTLESS.has(scheme)) return { allowed: true };
   const target = networkHost(url);
   if (!target) {
-    return policy.allow?.length ? { allowed: false, host: scheme, reason: `${scheme} URLs are outside policy.domains.allow` } : { allowed: true };
+    return policy.allow?.length
+      ? { allowed: false, host: scheme, reason: `${scheme} URLs are outside policy.domains.allow` }
+      : { allowed: true };
   }
   const label = target.port ? `${target.host}:${target.port}` : target.host;
-  if (hostMatches(policy.deny, target.host, target.port)) return { allowed: false, host: label, reason: `${label} is on policy.domains.deny` };
+  if (hostMatches(policy.deny, target.host, target.port))
+    return { allowed: false, host: label, reason: `${label} is on policy.domains.deny` };
   if (policy.allow?.length && !hostMatches(policy.allow, target.host, target.port)) {
     return { allowed: false, host: label, reason: `${label} is not on policy.domains.allow` };
   }

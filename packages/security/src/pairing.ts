@@ -21,6 +21,8 @@ export function normalizePairingCode(code: string): string {
  * compares a fixed-format value rather than a node id the caller chose to look trustworthy.
  */
 export function pairingFingerprint(origin: string | undefined, nodeId: string): string {
-  const hex = createHash('sha256').update(`${origin ?? 'no-origin'}\n${nodeId}`, 'utf8').digest('hex');
+  const hex = createHash('sha256')
+    .update(`${origin ?? 'no-origin'}\n${nodeId}`, 'utf8')
+    .digest('hex');
   return `${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 12)}`.toUpperCase();
 }

@@ -33,7 +33,9 @@ const code = (run: () => unknown) => {
 
 describe('path policy', () => {
   it('resolves relative paths against the caller directory and expands ~', () => {
-    expect(confinePath('out/a.png', policy(join(project, 'web')))).toBe(join(realpathSync(project), 'web', 'out', 'a.png'));
+    expect(confinePath('out/a.png', policy(join(project, 'web')))).toBe(
+      join(realpathSync(project), 'web', 'out', 'a.png'),
+    );
     expect(expandPath('~/x', '/cwd', '/home/u')).toBe('/home/u/x');
     expect(expandPath('~', '/cwd', '/home/u')).toBe('/home/u');
     expect(expandPath('~x', '/cwd', '/home/u')).toBe('/cwd/~x');
@@ -87,7 +89,9 @@ describe('writeOutput', () => {
   it('notices a directory swapped for a link to outside after the check', async () => {
     const dir = join(project, 'web', 'swap');
     symlinkSync(outside, dir);
-    await expect(writeOutput(join(dir, 'x.txt'), 'data', { policy: policy() })).rejects.toMatchObject({ code: 'path_forbidden' });
+    await expect(writeOutput(join(dir, 'x.txt'), 'data', { policy: policy() })).rejects.toMatchObject({
+      code: 'path_forbidden',
+    });
     expect(() => readFileSync(join(outside, 'x.txt'))).toThrow();
   });
 });

@@ -62,7 +62,8 @@ export function resolveReal(path: string): string {
       done = next;
       continue;
     }
-    if (++links > MAX_LINKS) throw new ArgusError('path_forbidden', `${path} goes through more than ${MAX_LINKS} symbolic links.`);
+    if (++links > MAX_LINKS)
+      throw new ArgusError('path_forbidden', `${path} goes through more than ${MAX_LINKS} symbolic links.`);
     const target = readlinkSync(next);
     if (isAbsolute(target)) done = sep;
     pending = [...target.split(sep).filter(Boolean), ...pending];

@@ -1,4 +1,13 @@
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-csrf-token', 'x-xsrf-token']);
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+  'x-csrf-token',
+  'x-xsrf-token',
+]);
 const SECRET_NAME = /(token|secret|passw(or)?d|api[-_]?key|session|auth)/i;
 // long opaque strings that look like credentials: JWTs, bearer values, hex/base64 keys
 const SECRET_VALUE = /^(Bearer\s+\S+|eyJ[\w-]+\.[\w-]+\.[\w-]+|[A-Za-z0-9_\-+/=]{32,})$/;
@@ -13,7 +22,8 @@ export function isSecretHeader(name: string, value: string): boolean {
 /** Returns a copy of the headers with credentials replaced by `[redacted]`. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = isSecretHeader(name, String(value)) ? REDACTED : String(value);
+  for (const [name, value] of Object.entries(headers))
+    out[name] = isSecretHeader(name, String(value)) ? REDACTED : String(value);
   return out;
 }
 

@@ -32,7 +32,11 @@ function exists(path: string): boolean {
 }
 
 function fileExists(path: string): ArgusError {
-  return new ArgusError('file_exists', `${path} exists. Pass --overwrite (overwrite: true) to replace it, or choose another name.`, { details: { path } });
+  return new ArgusError(
+    'file_exists',
+    `${path} exists. Pass --overwrite (overwrite: true) to replace it, or choose another name.`,
+    { details: { path } },
+  );
 }
 
 /** Where an open descriptor really is (Linux: /proc/self/fd), so a swapped directory is noticed. */
@@ -67,7 +71,11 @@ export async function openOutput(target: string, options: OutputOptions = {}): P
     const refusal = pathRefusal(real, options.policy);
     if (refusal !== undefined) {
       await discard();
-      throw new ArgusError('path_forbidden', `${target} moved while it was opened: it now resolves to ${real}, ${refusal}.`, { details: { path: target, resolved: real } });
+      throw new ArgusError(
+        'path_forbidden',
+        `${target} moved while it was opened: it now resolves to ${real}, ${refusal}.`,
+        { details: { path: target, resolved: real } },
+      );
     }
   }
   let settled = false;
@@ -111,7 +119,11 @@ export function placeFile(source: string, target: string, overwrite: boolean): v
 }
 
 /** Writes `data` to `target` through `openOutput`. */
-export async function writeOutput(target: string, data: string | Uint8Array, options: OutputOptions = {}): Promise<void> {
+export async function writeOutput(
+  target: string,
+  data: string | Uint8Array,
+  options: OutputOptions = {},
+): Promise<void> {
   const output = await openOutput(target, options);
   try {
     await output.handle.writeFile(data);

@@ -8,11 +8,20 @@ export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
 }
 
 /** Throws `forbidden_scope` unless the caller holds `needed`; `what` names the thing refused and `instead` what to do. */
-export function requireScope(ctx: Pick<CallContext, 'scopes'>, needed: Scope, what: string, instead = `Use a token with ${needed} scope.`): void {
+export function requireScope(
+  ctx: Pick<CallContext, 'scopes'>,
+  needed: Scope,
+  what: string,
+  instead = `Use a token with ${needed} scope.`,
+): void {
   if (hasScope(ctx.scopes, needed)) return;
-  throw new ArgusError('forbidden_scope', `${what} needs the ${needed} scope; this token has ${ctx.scopes.join(', ') || 'none'}. ${instead}`, {
-    details: { needed, granted: [...ctx.scopes] },
-  });
+  throw new ArgusError(
+    'forbidden_scope',
+    `${what} needs the ${needed} scope; this token has ${ctx.scopes.join(', ') || 'none'}. ${instead}`,
+    {
+      details: { needed, granted: [...ctx.scopes] },
+    },
+  );
 }
 
 /**
@@ -22,8 +31,12 @@ export function requireScope(ctx: Pick<CallContext, 'scopes'>, needed: Scope, wh
 export function authorizeToken(ctx: CallContext, command: AnyCommand): void {
   requireScope(ctx, command.scope, command.name);
   if (ctx.commands && !ctx.commands.includes(command.name)) {
-    throw new ArgusError('forbidden_scope', `${command.name} is not in this token's command allow-list. Ask the operator for a token that allows it.`, {
-      details: { command: command.name },
-    });
+    throw new ArgusError(
+      'forbidden_scope',
+      `${command.name} is not in this token's command allow-list. Ask the operator for a token that allows it.`,
+      {
+        details: { command: command.name },
+      },
+    );
   }
 }

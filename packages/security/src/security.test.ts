@@ -53,7 +53,10 @@ describe('tokens', () => {
     expect(requestToken({ 'sec-websocket-protocol': 'argus, argus.bearer.b' })).toBe('b');
   });
   it('looks tokens up in a registry', () => {
-    const registry = new Map([['root', 'admin'], ['reader', 'read']]);
+    const registry = new Map([
+      ['root', 'admin'],
+      ['reader', 'read'],
+    ]);
     expect(lookupToken('reader', registry)).toBe('read');
     expect(lookupToken('nope', registry)).toBeUndefined();
     expect(lookupToken(undefined, registry)).toBeUndefined();
@@ -79,7 +82,9 @@ describe('origin, address and host checks', () => {
     expect(isLoopbackHostHeader(undefined, 4000)).toBe(false);
     // a forwarded listener (the tunnel) takes any port, or none, but still only loopback names
     expect(['127.0.0.1:9', 'localhost', '[::1]:65000'].every((host) => isLoopbackHostHeader(host, 'any'))).toBe(true);
-    expect(['evil.example', 'evil.example:80', '127.0.0.1.nip.io:80', ''].some((host) => isLoopbackHostHeader(host, 'any'))).toBe(false);
+    expect(
+      ['evil.example', 'evil.example:80', '127.0.0.1.nip.io:80', ''].some((host) => isLoopbackHostHeader(host, 'any')),
+    ).toBe(false);
     expect(['localhost', '127.0.0.1', '[::1]', 'app.localhost'].every(isLoopbackHostname)).toBe(true);
     expect(['203.0.113.7', 'example.com', '127.0.0.1.nip.io', '0.0.0.0'].some(isLoopbackHostname)).toBe(false);
   });
@@ -87,10 +92,22 @@ describe('origin, address and host checks', () => {
     const registry = new Map([['secret-token', ['admin']]]);
     const ok = { host: '127.0.0.1:4000', authorization: 'Bearer secret-token' };
     expect(authorizeLoopbackRequest(ok, { port: 4000, registry })).toMatchObject({ ok: true, grant: ['admin'] });
-    expect(authorizeLoopbackRequest({ ...ok, origin: 'https://evil.example' }, { port: 4000, registry })).toMatchObject({ ok: false, status: 403 });
-    expect(authorizeLoopbackRequest({ ...ok, host: 'rebound.evil.example:4000' }, { port: 4000, registry })).toMatchObject({ ok: false, status: 421 });
-    expect(authorizeLoopbackRequest({ ...ok, authorization: 'Bearer wrong' }, { port: 4000, registry })).toMatchObject({ ok: false, status: 401 });
-    expect(authorizeLoopbackRequest({ host: ok.host, 'sec-websocket-protocol': wsAuthProtocols('secret-token').join(',') }, { port: 4000, registry })).toMatchObject({ ok: true });
+    expect(authorizeLoopbackRequest({ ...ok, origin: 'https://evil.example' }, { port: 4000, registry })).toMatchObject(
+      { ok: false, status: 403 },
+    );
+    expect(
+      authorizeLoopbackRequest({ ...ok, host: 'rebound.evil.example:4000' }, { port: 4000, registry }),
+    ).toMatchObject({ ok: false, status: 421 });
+    expect(authorizeLoopbackRequest({ ...ok, authorization: 'Bearer wrong' }, { port: 4000, registry })).toMatchObject({
+      ok: false,
+      status: 401,
+    });
+    expect(
+      authorizeLoopbackRequest(
+        { host: ok.host, 'sec-websocket-protocol': wsAuthProtocols('secret-token').join(',') },
+        { port: 4000, registry },
+      ),
+    ).toMatchObject({ ok: true });
   });
 });
 
@@ -130,11 +147,25 @@ describe('pairing codes', () => {
 
 describe('redaction', () => {
   it('redacts credential headers and token-like values', () => {
-    const out = redactHeaders({ Authorization: 'Bearer x', Cookie: 'a=b', 'X-Trace': 'eyJhbGciOi.eyJzdWIi.c2lnbmF0dXJl', Accept: 'text/html', 'X-Session-Id': '1' });
-    expect(out).toEqual({ Authorization: '[redacted]', Cookie: '[redacted]', 'X-Trace': '[redacted]', Accept: 'text/html', 'X-Session-Id': '[redacted]' });
+    const out = redactHeaders({
+      Authorization: 'Bearer x',
+      Cookie: 'a=b',
+      'X-Trace': 'eyJhbGciOi.eyJzdWIi.c2lnbmF0dXJl',
+      Accept: 'text/html',
+      'X-Session-Id': '1',
+    });
+    expect(out).toEqual({
+      Authorization: '[redacted]',
+      Cookie: '[redacted]',
+      'X-Trace': '[redacted]',
+      Accept: 'text/html',
+      'X-Session-Id': '[redacted]',
+    });
   });
   it('masks known secrets and bearer values in text', () => {
-    expect(redactText('token supersecret123 and Bearer abcdefghijkl', ['supersecret123'])).toBe('token [redacted] and Bearer [redacted]');
+    expect(redactText('token supersecret123 and Bearer abcdefghijkl', ['supersecret123'])).toBe(
+      'token [redacted] and Bearer [redacted]',
+    );
   });
 });
 
@@ -155,7 +186,12 @@ describe('ContentEnvelope', () => {
 
   it('states the notice in the first wrap of a session only; later ones carry just the markers', () => {
     const envelope = new ContentEnvelope('abcdef012345');
-    expect(envelope.wrap('first').split('\n')).toEqual(['<<page abcdef012345>>', expect.stringMatching(/not instructions/), 'first', '<</page abcdef012345>>']);
+    expect(envelope.wrap('first').split('\n')).toEqual([
+      '<<page abcdef012345>>',
+      expect.stringMatching(/not instructions/),
+      'first',
+      '<</page abcdef012345>>',
+    ]);
     const later = envelope.wrap('"Example title!"');
     expect(later).toBe('<<page abcdef012345>>\n"Example title!"\n<</page abcdef012345>>');
     // the markers cost 43 characters, under 12 tokens at 4 characters a token
@@ -170,7 +206,9 @@ describe('scopes', () => {
     expect(hasScope(['write'], 'admin')).toBe(false);
     expect(hasScope(['read'], 'write')).toBe(false);
     expect(hasScope([], 'read')).toBe(false);
-    expect(() => requireScope({ scopes: ['read'] }, 'admin', 'Revealing cookies')).toThrow(/Revealing cookies needs the admin scope; this token has read/);
+    expect(() => requireScope({ scopes: ['read'] }, 'admin', 'Revealing cookies')).toThrow(
+      /Revealing cookies needs the admin scope; this token has read/,
+    );
   });
   it('authorizes a command by scope, then by the token allow-list', () => {
     const goto = commandByName('page.goto')!;
@@ -178,7 +216,9 @@ describe('scopes', () => {
     expect(() => authorizeToken({ scopes: ['read'] }, goto)).toThrow(ArgusError);
     expect(() => authorizeToken({ scopes: ['write'] }, goto)).not.toThrow();
     expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, url)).not.toThrow();
-    expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, goto)).toThrow(/not in this token's command allow-list/);
+    expect(() => authorizeToken({ scopes: ['admin'], commands: ['page.url'] }, goto)).toThrow(
+      /not in this token's command allow-list/,
+    );
   });
 });
 
@@ -188,7 +228,10 @@ describe('domain policy', () => {
     expect(checkDomain(policy, 'https://example.com/a').allowed).toBe(true);
     expect(checkDomain(policy, 'https://www.example.com/a').allowed).toBe(true);
     expect(checkDomain(policy, 'https://notexample.com/').allowed).toBe(false);
-    expect(checkDomain(policy, 'https://evil.example.com/')).toMatchObject({ allowed: false, reason: 'evil.example.com is on policy.domains.deny' });
+    expect(checkDomain(policy, 'https://evil.example.com/')).toMatchObject({
+      allowed: false,
+      reason: 'evil.example.com is on policy.domains.deny',
+    });
     expect(checkDomain(policy, 'https://a.corp.test/').allowed).toBe(true);
     expect(checkDomain(policy, 'https://corp.test/').allowed).toBe(false);
     expect(checkDomain(policy, 'http://localhost:8080/').allowed).toBe(true);
@@ -204,7 +247,14 @@ describe('domain policy', () => {
 describe('cdp allow-list', () => {
   it('allows read-only methods, denies the rest unless listed', () => {
     expect(checkCdpMethod('DOM.getDocument').allowed).toBe(true);
-    for (const method of ['Runtime.evaluate', 'Browser.close', 'Target.createTarget', 'Storage.getCookies', 'Network.getCookies', 'Page.navigate']) {
+    for (const method of [
+      'Runtime.evaluate',
+      'Browser.close',
+      'Target.createTarget',
+      'Storage.getCookies',
+      'Network.getCookies',
+      'Page.navigate',
+    ]) {
       expect(checkCdpMethod(method).allowed, method).toBe(false);
     }
     expect(checkCdpMethod('Runtime.evaluate', ['Runtime.evaluate']).allowed).toBe(true);

@@ -61,7 +61,8 @@ export function bearerFromProtocols(header: string | undefined): string | undefi
   if (!header) return undefined;
   for (const part of header.split(',')) {
     const value = part.trim();
-    if (value.startsWith(WS_BEARER_PREFIX) && value.length > WS_BEARER_PREFIX.length) return value.slice(WS_BEARER_PREFIX.length);
+    if (value.startsWith(WS_BEARER_PREFIX) && value.length > WS_BEARER_PREFIX.length)
+      return value.slice(WS_BEARER_PREFIX.length);
   }
   return undefined;
 }
@@ -70,7 +71,10 @@ export function bearerFromProtocols(header: string | undefined): string | undefi
  * The token a request presents: `Authorization: Bearer` first, then the WebSocket subprotocol.
  * Never the URL query: a token in a URL lands in logs, history and Referer headers.
  */
-export function requestToken(headers: { authorization?: string | undefined; 'sec-websocket-protocol'?: string | undefined }): string | undefined {
+export function requestToken(headers: {
+  authorization?: string | undefined;
+  'sec-websocket-protocol'?: string | undefined;
+}): string | undefined {
   return bearerToken(headers.authorization) ?? bearerFromProtocols(headers['sec-websocket-protocol']);
 }
 

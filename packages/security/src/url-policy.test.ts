@@ -12,7 +12,8 @@ const on = { allowFileUrls: true, files };
 
 describe('URL policy', () => {
   it('allows http(s), about:blank and data:', () => {
-    for (const url of ['http://localhost:1/', 'https://example.com/', 'about:blank', 'data:text/html,hi']) expect(urlRefusal(url, off)).toBeUndefined();
+    for (const url of ['http://localhost:1/', 'https://example.com/', 'about:blank', 'data:text/html,hi'])
+      expect(urlRefusal(url, off)).toBeUndefined();
   });
   it('refuses file: unless the operator allows it, and then only inside the allowed area', () => {
     expect(urlRefusal('file:///etc/passwd', off)).toMatch(/file: URLs are off/);
@@ -27,10 +28,19 @@ describe('URL policy', () => {
   it('refuses view-source: of what it refuses, and other schemes', () => {
     expect(urlRefusal('view-source:file:///etc/passwd', on)).toMatch(/outside/);
     expect(urlRefusal('view-source:https://example.com/', off)).toBeUndefined();
-    for (const url of ['javascript:alert(1)', 'chrome://version', 'filesystem:http://a.test/temporary/x', 'blob:http://a.test/1', 'about:version', 'devtools://devtools/x']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'chrome://version',
+      'filesystem:http://a.test/temporary/x',
+      'blob:http://a.test/1',
+      'about:version',
+      'devtools://devtools/x',
+    ]) {
       expect(urlRefusal(url, on)).toBeDefined();
     }
-    expect(() => assertUrlAllowed('file:///etc/passwd', off)).toThrow(expect.objectContaining({ code: 'url_forbidden', message: expect.stringMatching(/load-html/) }));
+    expect(() => assertUrlAllowed('file:///etc/passwd', off)).toThrow(
+      expect.objectContaining({ code: 'url_forbidden', message: expect.stringMatching(/load-html/) }),
+    );
   });
   it('confines file: loads a page starts to the allowed area', () => {
     expect(browserFileRefusal('https://example.com/', files)).toBeUndefined();

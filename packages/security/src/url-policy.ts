@@ -35,7 +35,8 @@ export function urlRefusal(url: string, policy: UrlPolicy): string | undefined {
     return 'it is not a URL';
   }
   if (ALWAYS.has(parsed.protocol)) return undefined;
-  if (parsed.protocol === 'about:') return parsed.pathname === 'blank' ? undefined : 'only about:blank is allowed among about: pages';
+  if (parsed.protocol === 'about:')
+    return parsed.pathname === 'blank' ? undefined : 'only about:blank is allowed among about: pages';
   if (parsed.protocol === 'view-source:') return urlRefusal(url.slice('view-source:'.length), policy);
   if (parsed.protocol === 'file:') {
     if (!policy.allowFileUrls) return 'file: URLs are off';
@@ -54,7 +55,11 @@ export function assertUrlAllowed(url: string, policy: UrlPolicy): void {
       ? 'Use a file inside your project or the temp dir; an operator can add roots with ARGUS_ALLOWED_ROOTS.'
       : 'To render an HTML file of your project use `argus load-html <file>`; an operator can allow file: URLs with ARGUS_ALLOW_FILE_URLS=1 (still confined to the allowed area).'
     : 'Pass an http(s) URL.';
-  throw new ArgusError('url_forbidden', `Refused ${url.length > 200 ? `${url.slice(0, 200)}…` : url}: ${refusal}. ${next}`, { details: { url } });
+  throw new ArgusError(
+    'url_forbidden',
+    `Refused ${url.length > 200 ? `${url.slice(0, 200)}…` : url}: ${refusal}. ${next}`,
+    { details: { url } },
+  );
 }
 
 /**

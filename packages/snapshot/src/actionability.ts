@@ -27,11 +27,19 @@ export async function ensureActionable(
   needs: { enabled?: boolean; editable?: boolean } = {},
 ): Promise<ActionableResult> {
   await scrollIntoView(handle);
-  let state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [timeoutMs, needs.enabled !== false, needs.editable === true]);
+  let state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [
+    timeoutMs,
+    needs.enabled !== false,
+    needs.editable === true,
+  ]);
   if (state.ok && !state.inViewport) {
     // it became visible only while we waited, after the first scroll
     await scrollIntoView(handle);
-    state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [timeoutMs, needs.enabled !== false, needs.editable === true]);
+    state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [
+      timeoutMs,
+      needs.enabled !== false,
+      needs.editable === true,
+    ]);
   }
   if (state.ok) return state;
   throw notActionable(handle, state.reason, timeoutMs);
@@ -43,35 +51,72 @@ export async function ensureActionable(
  * element in an iframe goes through CDP (DOM.scrollIntoViewIfNeeded, content quads, frame offsets
  * and DOM.getNodeForLocation in each session).
  */
-export async function actionPoint(page: Page, handle: ElementHandle, timeoutMs: number, needs: { enabled?: boolean } = {}): Promise<ClickPoint> {
+export async function actionPoint(
+  page: Page,
+  handle: ElementHandle,
+  timeoutMs: number,
+  needs: { enabled?: boolean } = {},
+): Promise<ClickPoint> {
   if (handle.frameId !== page.mainFrameId || handle.session !== page.session) {
     const state = await ensureActionable(handle, timeoutMs, needs);
     const point = await clickPoint(page, handle, state);
     await assertHit(page, handle, point);
     return point;
   }
-  const state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_AND_HIT_FN, [timeoutMs, needs.enabled !== false, false]);
+  const state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_AND_HIT_FN, [
+    timeoutMs,
+    needs.enabled !== false,
+    false,
+  ]);
   if (state.reason === 'obscured') throw obscured(handle, state.covering ?? 'another element');
   if (!state.ok || !state.point) throw notActionable(handle, state.reason, timeoutMs);
   const scroll = state.scroll ?? { x: 0, y: 0 };
   return { main: state.point, local: state.point, mainScroll: scroll, localScroll: scroll, offset: { dx: 0, dy: 0 } };
 }
 
-export function notActionable(handle: ElementHandle, reason: ActionableResult['reason'], timeoutMs: number): ArgusError {
+export function notActionable(
+  handle: ElementHandle,
+  reason: ActionableResult['reason'],
+  timeoutMs: number,
+): ArgusError {
   const details = { element: handle.label, reason, timeoutMs };
   switch (reason) {
     case 'detached':
-      return new ArgusError('ref_stale', `${handle.label} was removed from the page. Run \`argus snapshot\` and use the new ref.`, { details });
+      return new ArgusError(
+        'ref_stale',
+        `${handle.label} was removed from the page. Run \`argus snapshot\` and use the new ref.`,
+        { details },
+      );
     case 'disabled':
-      return new ArgusError('element_not_interactable', `${handle.label} stayed disabled for ${timeoutMs} ms. Do what enables it first (fill required fields), or wait longer with --timeout-ms.`, { details });
+      return new ArgusError(
+        'element_not_interactable',
+        `${handle.label} stayed disabled for ${timeoutMs} ms. Do what enables it first (fill required fields), or wait longer with --timeout-ms.`,
+        { details },
+      );
     case 'readonly':
-      return new ArgusError('element_not_interactable', `${handle.label} is not editable (read-only, or not an input, textarea or contenteditable). Target the text field itself.`, { details });
+      return new ArgusError(
+        'element_not_interactable',
+        `${handle.label} is not editable (read-only, or not an input, textarea or contenteditable). Target the text field itself.`,
+        { details },
+      );
     case 'offscreen':
-      return new ArgusError('element_not_interactable', `${handle.label} is outside the viewport and scrolling does not bring it in (positioned off-screen?). Run \`argus snapshot\` to check it is still there.`, { details });
+      return new ArgusError(
+        'element_not_interactable',
+        `${handle.label} is outside the viewport and scrolling does not bring it in (positioned off-screen?). Run \`argus snapshot\` to check it is still there.`,
+        { details },
+      );
     case 'moving':
-      return new ArgusError('timeout', `${handle.label} kept moving for ${timeoutMs} ms (an animation?). Retry, or wait for the page to settle.`, { details });
+      return new ArgusError(
+        'timeout',
+        `${handle.label} kept moving for ${timeoutMs} ms (an animation?). Retry, or wait for the page to settle.`,
+        { details },
+      );
     default:
-      return new ArgusError('element_not_interactable', `${handle.label} is not visible (hidden or zero-size) after ${timeoutMs} ms. Open the menu or section that contains it, then run \`argus snapshot\` again.`, { details });
+      return new ArgusError(
+        'element_not_interactable',
+        `${handle.label} is not visible (hidden or zero-size) after ${timeoutMs} ms. Open the menu or section that contains it, then run \`argus snapshot\` again.`,
+        { details },
+      );
   }
 }
 
@@ -81,7 +126,10 @@ async function scrollIntoView(handle: ElementHandle): Promise<void> {
 }
 
 /** Offset of a session's root frame inside the main frame's viewport (non-zero for OOPIFs). */
-export async function sessionOffset(page: Page, frameId: string): Promise<{ dx: number; dy: number; ownerBackendNodeId?: number; ownerSession?: Session }> {
+export async function sessionOffset(
+  page: Page,
+  frameId: string,
+): Promise<{ dx: number; dy: number; ownerBackendNodeId?: number; ownerSession?: Session }> {
   let dx = 0;
   let dy = 0;
   let current = page.frames.get(frameId);
@@ -132,15 +180,32 @@ export async function clickPoint(page: Page, handle: ElementHandle, state: Actio
   }
   const { quads } = await handle.session.send('DOM.getContentQuads', { objectId: handle.objectId });
   const quad = quads.find((q) => area(q) >= 1);
-  if (!quad) throw new ArgusError('element_not_interactable', `${handle.label} has no visible box to click. Run \`argus snapshot\` again.`);
-  const local = { x: (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4, y: (quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4 };
+  if (!quad)
+    throw new ArgusError(
+      'element_not_interactable',
+      `${handle.label} has no visible box to click. Run \`argus snapshot\` again.`,
+    );
+  const local = {
+    x: (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4,
+    y: (quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4,
+  };
   const oopif = handle.session !== page.session;
   const [offset, mainScroll, localScroll] = await Promise.all([
     oopif ? sessionOffset(page, handle.frameId) : Promise.resolve({ dx: 0, dy: 0 }),
     scrollOf(page.session),
-    oopif ? (isSessionRoot(page, handle.frameId) ? Promise.resolve(ownScroll) : scrollOf(handle.session)) : Promise.resolve({ x: 0, y: 0 }),
+    oopif
+      ? isSessionRoot(page, handle.frameId)
+        ? Promise.resolve(ownScroll)
+        : scrollOf(handle.session)
+      : Promise.resolve({ x: 0, y: 0 }),
   ]);
-  return { main: { x: local.x + offset.dx, y: local.y + offset.dy }, local, mainScroll, localScroll: oopif ? localScroll : mainScroll, offset };
+  return {
+    main: { x: local.x + offset.dx, y: local.y + offset.dy },
+    local,
+    mainScroll,
+    localScroll: oopif ? localScroll : mainScroll,
+    offset,
+  };
 }
 
 function area(quad: number[]): number {
@@ -160,11 +225,19 @@ export async function assertHit(page: Page, handle: ElementHandle, point: ClickP
     const outer = await hitAt(page.session, point.main, point.mainScroll);
     const ownerFrame = page.frames.get(handle.frameId)?.parentId;
     if (outer.backendNodeId !== point.offset.ownerBackendNodeId && outer.frameId !== handle.frameId) {
-      await failObscured(page, handle, page.session, outer.backendNodeId, outer.frameId ?? ownerFrame ?? page.mainFrameId);
+      await failObscured(
+        page,
+        handle,
+        page.session,
+        outer.backendNodeId,
+        outer.frameId ?? ownerFrame ?? page.mainFrameId,
+      );
     }
   }
   const session = oopif ? handle.session : page.session;
-  const hit = oopif ? await hitAt(session, point.local, point.localScroll) : await hitAt(session, point.main, point.mainScroll);
+  const hit = oopif
+    ? await hitAt(session, point.local, point.localScroll)
+    : await hitAt(session, point.main, point.mainScroll);
   if (hit.backendNodeId === handle.backendNodeId) return;
   if (hit.frameId && hit.frameId !== handle.frameId) {
     await failObscured(page, handle, session, hit.backendNodeId, hit.frameId);
@@ -172,7 +245,10 @@ export async function assertHit(page: Page, handle: ElementHandle, point: ClickP
   }
   const ctx = await frameContext(page, handle.frameId);
   if (!ctx) throw new ArgusError('ref_stale', `${handle.label} is gone: its frame went away. Run \`argus snapshot\`.`);
-  const { object } = await ctx.session.send('DOM.resolveNode', { backendNodeId: hit.backendNodeId, executionContextId: ctx.contextId });
+  const { object } = await ctx.session.send('DOM.resolveNode', {
+    backendNodeId: hit.backendNodeId,
+    executionContextId: ctx.contextId,
+  });
   const { result } = await ctx.session.send('Runtime.callFunctionOn', {
     objectId: handle.objectId,
     functionDeclaration: HIT_FN,
@@ -185,10 +261,20 @@ export async function assertHit(page: Page, handle: ElementHandle, point: ClickP
 
 /** DOM.getNodeForLocation takes document coordinates: viewport point plus the frame's scroll. */
 function hitAt(session: Session, at: Point, scroll: Point) {
-  return session.send('DOM.getNodeForLocation', { x: Math.round(at.x + scroll.x), y: Math.round(at.y + scroll.y), ignorePointerEventsNone: true });
+  return session.send('DOM.getNodeForLocation', {
+    x: Math.round(at.x + scroll.x),
+    y: Math.round(at.y + scroll.y),
+    ignorePointerEventsNone: true,
+  });
 }
 
-async function failObscured(page: Page, handle: ElementHandle, session: Session, backendNodeId: number, frameId: string): Promise<never> {
+async function failObscured(
+  page: Page,
+  handle: ElementHandle,
+  session: Session,
+  backendNodeId: number,
+  frameId: string,
+): Promise<never> {
   let covering = 'an element of another frame';
   const ctx = await frameContext(page, frameId);
   if (ctx && ctx.session === session) {
@@ -203,7 +289,11 @@ async function failObscured(page: Page, handle: ElementHandle, session: Session,
 }
 
 function obscured(handle: ElementHandle, covering: string): ArgusError {
-  return new ArgusError('element_obscured', `${handle.label} is covered by ${covering}, so a click would hit that instead. Close or dismiss it first (run \`argus snapshot -i\` to find its close button).`, {
-    details: { element: handle.label, coveredBy: covering },
-  });
+  return new ArgusError(
+    'element_obscured',
+    `${handle.label} is covered by ${covering}, so a click would hit that instead. Close or dismiss it first (run \`argus snapshot -i\` to find its close button).`,
+    {
+      details: { element: handle.label, coveredBy: covering },
+    },
+  );
 }

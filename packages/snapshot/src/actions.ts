@@ -11,7 +11,8 @@ export interface ActionOptions {
 
 function timeoutOf(options: ActionOptions | undefined): number {
   const value = options?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(value) || value < 0) throw new ArgusError('invalid_input', `--timeout-ms must be a non-negative number (got ${value}).`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new ArgusError('invalid_input', `--timeout-ms must be a non-negative number (got ${value}).`);
   return value;
 }
 
@@ -24,11 +25,18 @@ export async function click(
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
   const point = await actionPoint(engine.page, handle, timeoutMs);
-  await engine.page.mouseClick(point.main.x, point.main.y, { button: options.button ?? 'left', clickCount: options.double ? 2 : 1 });
+  await engine.page.mouseClick(point.main.x, point.main.y, {
+    button: options.button ?? 'left',
+    clickCount: options.double ? 2 : 1,
+  });
   return { element: handle.label };
 }
 
-export async function hover(engine: SnapshotEngine, target: string, options: ActionOptions = {}): Promise<{ element: string }> {
+export async function hover(
+  engine: SnapshotEngine,
+  target: string,
+  options: ActionOptions = {},
+): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
   const point = await actionPoint(engine.page, handle, timeoutMs, { enabled: false });
@@ -37,17 +45,32 @@ export async function hover(engine: SnapshotEngine, target: string, options: Act
 }
 
 /** Replaces the content of an input, textarea or contenteditable; fires input and change. */
-export async function fill(engine: SnapshotEngine, target: string, text: string, options: ActionOptions = {}): Promise<{ element: string; value: string }> {
+export async function fill(
+  engine: SnapshotEngine,
+  target: string,
+  text: string,
+  options: ActionOptions = {},
+): Promise<{ element: string; value: string }> {
   if (typeof text !== 'string') throw new ArgusError('invalid_input', 'fill needs the text to put in the field.');
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
   await ensureActionable(handle, timeoutMs, { editable: true });
-  const prepared = await callOnElement<{ kind: 'input' | 'editable' | 'native'; type: string }>(handle.session, handle.objectId, prepareFill.toString());
+  const prepared = await callOnElement<{ kind: 'input' | 'editable' | 'native'; type: string }>(
+    handle.session,
+    handle.objectId,
+    prepareFill.toString(),
+  );
   let value: string;
   if (prepared.kind === 'native' || (text === '' && prepared.kind === 'input')) {
     value = await callOnElement<string>(handle.session, handle.objectId, setNativeValue.toString(), [text]);
   } else {
-    if (text === '') await handle.session.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+    if (text === '')
+      await handle.session.send('Input.dispatchKeyEvent', {
+        type: 'rawKeyDown',
+        key: 'Delete',
+        code: 'Delete',
+        windowsVirtualKeyCode: 46,
+      });
     else await handle.session.send('Input.insertText', { text });
     value = await callOnElement<string>(handle.session, handle.objectId, finishFill.toString());
   }
@@ -63,21 +86,39 @@ export async function selectOption(
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
   await ensureActionable(handle, timeoutMs);
-  const picked = await callOnElement<{ ok: boolean; value?: string; label?: string; options?: string[]; notSelect?: boolean }>(handle.session, handle.objectId, pickOption.toString(), [value]);
+  const picked = await callOnElement<{
+    ok: boolean;
+    value?: string;
+    label?: string;
+    options?: string[];
+    notSelect?: boolean;
+  }>(handle.session, handle.objectId, pickOption.toString(), [value]);
   if (picked.notSelect) {
-    throw new ArgusError('element_not_interactable', `${handle.label} is not a native <select>. Click it to open the list, then click the option's ref.`, {
-      details: { element: handle.label },
-    });
+    throw new ArgusError(
+      'element_not_interactable',
+      `${handle.label} is not a native <select>. Click it to open the list, then click the option's ref.`,
+      {
+        details: { element: handle.label },
+      },
+    );
   }
   if (!picked.ok) {
-    throw new ArgusError('invalid_input', `${handle.label} has no option "${value}". Options: ${(picked.options ?? []).join('; ') || '(none)'}.`, {
-      details: { element: handle.label, options: picked.options ?? [] },
-    });
+    throw new ArgusError(
+      'invalid_input',
+      `${handle.label} has no option "${value}". Options: ${(picked.options ?? []).join('; ') || '(none)'}.`,
+      {
+        details: { element: handle.label, options: picked.options ?? [] },
+      },
+    );
   }
   return { element: handle.label, selected: { value: picked.value ?? '', label: picked.label ?? '' } };
 }
 
-export async function focus(engine: SnapshotEngine, target: string, options: ActionOptions = {}): Promise<{ element: string }> {
+export async function focus(
+  engine: SnapshotEngine,
+  target: string,
+  options: ActionOptions = {},
+): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
   await ensureActionable(handle, timeoutMs, { enabled: false });
@@ -85,7 +126,11 @@ export async function focus(engine: SnapshotEngine, target: string, options: Act
   return { element: handle.label };
 }
 
-export async function scrollIntoView(engine: SnapshotEngine, target: string, options: ActionOptions = {}): Promise<{ element: string }> {
+export async function scrollIntoView(
+  engine: SnapshotEngine,
+  target: string,
+  options: ActionOptions = {},
+): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await engine.resolve(target);
   await ensureActionable(handle, timeoutMs, { enabled: false });
@@ -93,16 +138,25 @@ export async function scrollIntoView(engine: SnapshotEngine, target: string, opt
 }
 
 /** Visible text (innerText) of an element, or of the whole page when no target is given. */
-export async function elementText(engine: SnapshotEngine, target: string | undefined, maxChars: number): Promise<{ text: string; truncated: boolean }> {
+export async function elementText(
+  engine: SnapshotEngine,
+  target: string | undefined,
+  maxChars: number,
+): Promise<{ text: string; truncated: boolean }> {
   return read(engine, target, readText.toString(), maxChars);
 }
 
-export async function elementHtml(engine: SnapshotEngine, target: string | undefined, maxChars: number): Promise<{ html: string; truncated: boolean }> {
+export async function elementHtml(
+  engine: SnapshotEngine,
+  target: string | undefined,
+  maxChars: number,
+): Promise<{ html: string; truncated: boolean }> {
   return read(engine, target, readHtml.toString(), maxChars);
 }
 
 async function read<T>(engine: SnapshotEngine, target: string | undefined, fn: string, maxChars: number): Promise<T> {
-  if (!Number.isFinite(maxChars) || maxChars < 1) throw new ArgusError('invalid_input', `maxChars must be a positive number (got ${maxChars}).`);
+  if (!Number.isFinite(maxChars) || maxChars < 1)
+    throw new ArgusError('invalid_input', `maxChars must be a positive number (got ${maxChars}).`);
   if (target !== undefined && target.trim()) {
     const handle = await engine.resolve(target);
     return callOnElement<T>(handle.session, handle.objectId, fn, [maxChars]);
@@ -112,15 +166,26 @@ async function read<T>(engine: SnapshotEngine, target: string | undefined, fn: s
 }
 
 /** The element's box in page (document) coordinates, for `screenshot --ref`; scrolls it into view. */
-export async function elementBox(engine: SnapshotEngine, target: string, options: ActionOptions = {}): Promise<{ x: number; y: number; width: number; height: number }> {
+export async function elementBox(
+  engine: SnapshotEngine,
+  target: string,
+  options: ActionOptions = {},
+): Promise<{ x: number; y: number; width: number; height: number }> {
   const handle = await engine.resolve(target);
   const state = await ensureActionable(handle, timeoutOf(options), { enabled: false });
-  const { quads } = await handle.session.send('DOM.getContentQuads', { objectId: handle.objectId }).catch(() => ({ quads: [] as number[][] }));
+  const { quads } = await handle.session
+    .send('DOM.getContentQuads', { objectId: handle.objectId })
+    .catch(() => ({ quads: [] as number[][] }));
   let box = state.rect ?? { x: 0, y: 0, width: 0, height: 0 };
   if (quads.length) {
     const xs = quads.flatMap((q) => [q[0]!, q[2]!, q[4]!, q[6]!]);
     const ys = quads.flatMap((q) => [q[1]!, q[3]!, q[5]!, q[7]!]);
-    box = { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+    box = {
+      x: Math.min(...xs),
+      y: Math.min(...ys),
+      width: Math.max(...xs) - Math.min(...xs),
+      height: Math.max(...ys) - Math.min(...ys),
+    };
   }
   if (handle.session !== engine.page.session) {
     const offset = await sessionOffset(engine.page, handle.frameId);

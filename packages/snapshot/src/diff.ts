@@ -6,7 +6,6 @@ export interface DiffLine {
   line: string;
 }
 
-
 /** Longest-common-subsequence edit script over lines (Myers, O((N+M)·D)). */
 function editScript(a: string[], b: string[]): Array<{ op: '=' | '+' | '-'; line: string }> {
   const n = a.length;
@@ -19,7 +18,8 @@ function editScript(a: string[], b: string[]): Array<{ op: '=' | '+' | '-'; line
   for (let d = 0; d <= max && !done; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

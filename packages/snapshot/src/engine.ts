@@ -2,7 +2,18 @@ import { CommandCancelledError, type Page, PageUnresponsiveError, type Session }
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
-import { ARGUS_SCRIPT, OBJECT_GROUP, callInWorld, callOnElement, documentContext, evalObject, evalValue, frameContext, untilInPage, type FrameContext } from './frame-eval.js';
+import {
+  ARGUS_SCRIPT,
+  OBJECT_GROUP,
+  callInWorld,
+  callOnElement,
+  documentContext,
+  evalObject,
+  evalValue,
+  frameContext,
+  untilInPage,
+  type FrameContext,
+} from './frame-eval.js';
 import { ListenerCache, listenerTargets } from './listeners.js';
 import { formatSnapshot } from './format.js';
 import { installOverlay, removeOverlay } from './overlay.js';
@@ -76,7 +87,10 @@ export class SnapshotEngine {
       throw new ArgusError('invalid_input', `--depth must be a non-negative integer (got ${options.depth}).`);
     }
     const { tree, title } = await this.capture(options.scope);
-    const formatOptions = { ...(options.interactive ? { interactive: true } : {}), ...(options.depth !== undefined ? { depth: options.depth } : {}) };
+    const formatOptions = {
+      ...(options.interactive ? { interactive: true } : {}),
+      ...(options.depth !== undefined ? { depth: options.depth } : {}),
+    };
     const formatted = formatSnapshot(tree, formatOptions);
     let lines = formatted.lines;
     const refs = countRefs(lines);
@@ -111,7 +125,11 @@ export class SnapshotEngine {
 
   private continueFrom(cursor: string, maxChars: number | undefined): SnapshotResult {
     const match = /^s(\d+)\.(\d+)$/.exec(cursor.trim());
-    if (!match) throw new ArgusError('invalid_input', `"${cursor}" is not a snapshot cursor. Pass the cursor returned by a truncated snapshot.`);
+    if (!match)
+      throw new ArgusError(
+        'invalid_input',
+        `"${cursor}" is not a snapshot cursor. Pass the cursor returned by a truncated snapshot.`,
+      );
     const stored = this.stored.find((entry) => entry.id === Number(match[1]));
     if (!stored) throw new ArgusError('invalid_input', `Cursor ${cursor} has expired. Run \`argus snapshot\` again.`);
     return this.page_(stored, Math.min(Number(match[2]), stored.lines.length), maxChars);
@@ -133,11 +151,17 @@ export class SnapshotEngine {
     this.refs.retireBefore(this.page.epoch);
     this.lastRefs = [];
     let result = await this.walkFrame(frameId, walk, 0);
-    if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined) result = (await this.scopeInFrames(frameId, walk)) ?? result;
-    if (!result) throw new ArgusError('target_closed', 'The page has no document to snapshot right now. Retry after it loads.');
-    if (result.error === 'bad_selector') throw new ArgusError('invalid_input', `--scope "${scope}" is not a valid CSS selector.`);
+    if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined)
+      result = (await this.scopeInFrames(frameId, walk)) ?? result;
+    if (!result)
+      throw new ArgusError('target_closed', 'The page has no document to snapshot right now. Retry after it loads.');
+    if (result.error === 'bad_selector')
+      throw new ArgusError('invalid_input', `--scope "${scope}" is not a valid CSS selector.`);
     if (result.error === 'scope_not_found') {
-      throw new ArgusError('element_not_found', `Nothing matches --scope "${scope}". Run \`argus snapshot\` without --scope to see the page.`);
+      throw new ArgusError(
+        'element_not_found',
+        `Nothing matches --scope "${scope}". Run \`argus snapshot\` without --scope to see the page.`,
+      );
     }
     return { tree: result.tree ?? { r: 'root' }, title: result.title };
   }
@@ -161,7 +185,12 @@ export class SnapshotEngine {
     try {
       const listened = await listenerTargets(ctx, this.page.frames.mainWorld(frameId), this.listenerCache);
       // the elements with click listeners go with the walk's own call: one round-trip
-      result = await callInWorld<WalkResult>(ctx, `function (walk, ...listened) { const a = ${ARGUS_SCRIPT}; a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return a.snapshot(walk); }`, walk, listened);
+      result = await callInWorld<WalkResult>(
+        ctx,
+        `function (walk, ...listened) { const a = ${ARGUS_SCRIPT}; a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return a.snapshot(walk); }`,
+        walk,
+        listened,
+      );
     } catch (error) {
       if (nesting > 0) return undefined; // a frame that went away mid-snapshot is simply left out
       throw error;
@@ -185,7 +214,14 @@ export class SnapshotEngine {
   private assignRefs(node: WalkNode, ctx: FrameContext, token: string, iframes: WalkNode[]): void {
     if (node.id !== undefined) {
       const label = nodeLabel(node);
-      node.ref = this.refs.refFor(ctx.frameId, ctx.frameId === this.page.mainFrameId, token, node.id, this.page.epoch, label);
+      node.ref = this.refs.refFor(
+        ctx.frameId,
+        ctx.frameId === this.page.mainFrameId,
+        token,
+        node.id,
+        this.page.epoch,
+        label,
+      );
       this.lastRefs.push({ ref: node.ref, frameId: ctx.frameId, token, id: node.id, epoch: this.page.epoch, label });
     }
     if (node.f !== undefined) iframes.push(node);
@@ -198,12 +234,17 @@ export class SnapshotEngine {
    */
   async text(target: string | undefined, maxChars: number): Promise<{ text: string; truncated: boolean }> {
     this.page.assertOpen();
-    if (!Number.isFinite(maxChars) || maxChars < 1) throw new ArgusError('invalid_input', `maxChars must be a positive number (got ${maxChars}).`);
+    if (!Number.isFinite(maxChars) || maxChars < 1)
+      throw new ArgusError('invalid_input', `maxChars must be a positive number (got ${maxChars}).`);
     let text: string;
     if (target !== undefined && target.trim()) {
       const handle = await this.resolve(target);
       const ctx = await documentContext(this.page, handle.frameId);
-      const read = await callOnElement<{ text: string; frames: number }>(handle.session, handle.objectId, `function () { return (${ARGUS_SCRIPT}).text(this); }`);
+      const read = await callOnElement<{ text: string; frames: number }>(
+        handle.session,
+        handle.objectId,
+        `function () { return (${ARGUS_SCRIPT}).text(this); }`,
+      );
       text = await this.withFrameText(ctx, read, 0);
     } else {
       const ctx = await documentContext(this.page, this.page.mainFrameId);
@@ -218,7 +259,11 @@ export class SnapshotEngine {
   }
 
   /** Replaces each frame marker of a text read with `[frame "name"]` and that frame's own text. */
-  private async withFrameText(ctx: FrameContext, read: { text: string; frames: number }, nesting: number): Promise<string> {
+  private async withFrameText(
+    ctx: FrameContext,
+    read: { text: string; frames: number },
+    nesting: number,
+  ): Promise<string> {
     if (!read.frames) return read.text;
     const inner = await Promise.all(
       Array.from({ length: read.frames }, async (_, index) => {
@@ -228,15 +273,29 @@ export class SnapshotEngine {
         if (!child) return '';
         const body = await this.frameText(child, nesting + 1).catch(() => '');
         const frame = this.page.frames.get(childId ?? '');
-        const where = frame?.url ? ` ${frame.url.replace(/^[a-z]+:\/\/(?:www\.)?/i, '').split(/[?#]/)[0]!.slice(0, 60)}` : '';
+        const where = frame?.url
+          ? ` ${frame.url
+              .replace(/^[a-z]+:\/\/(?:www\.)?/i, '')
+              .split(/[?#]/)[0]!
+              .slice(0, 60)}`
+          : '';
         return body ? `[frame${where}]\n${body}\n[/frame]` : '';
       }),
     );
-    // eslint-disable-next-line no-control-regex -- the walker marks frames with NUL-delimited indexes
-    return read.text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => inner[Number(index)] ?? '').replace(/\n{2,}/g, '\n').trim();
+    return (
+      read.text
+        // eslint-disable-next-line no-control-regex -- the walker marks frames with NUL-delimited indexes
+        .replace(/\u0000(\d+)\u0000/g, (_, index: string) => inner[Number(index)] ?? '')
+        .replace(/\n{2,}/g, '\n')
+        .trim()
+    );
   }
 
-  private async childFrameId(ctx: FrameContext, index: number, list: 'frameAt' | 'textFrameAt' = 'frameAt'): Promise<string | undefined> {
+  private async childFrameId(
+    ctx: FrameContext,
+    index: number,
+    list: 'frameAt' | 'textFrameAt' = 'frameAt',
+  ): Promise<string | undefined> {
     try {
       const object = await evalObject(ctx, `globalThis.__argus.${list}(${index})`);
       if (!object?.objectId) return undefined;
@@ -251,9 +310,13 @@ export class SnapshotEngine {
     const entry = this.refs.get(ref);
     if (!entry) {
       if (this.refs.issued(ref)) throw staleError(ref);
-      throw new ArgusError('ref_not_found', `Ref ${ref} was never issued in this tab. Run \`argus snapshot\` and use a ref from its output.`, {
-        details: { ref },
-      });
+      throw new ArgusError(
+        'ref_not_found',
+        `Ref ${ref} was never issued in this tab. Run \`argus snapshot\` and use a ref from its output.`,
+        {
+          details: { ref },
+        },
+      );
     }
     if (entry.epoch !== this.page.epoch) throw staleError(ref);
     return entry;
@@ -262,7 +325,11 @@ export class SnapshotEngine {
   /** `e12` | `@e12` | `f1e3` | a locator (`role=button[name="Save"]`, `text=…`, `label=…`) | a CSS selector (main frame). */
   async resolve(target: string): Promise<ElementHandle> {
     this.page.assertOpen();
-    if (typeof target !== 'string' || !target.trim()) throw new ArgusError('invalid_input', 'Pass a ref (e.g. e12), a locator (role=…, text=…, label=…) or a CSS selector.');
+    if (typeof target !== 'string' || !target.trim())
+      throw new ArgusError(
+        'invalid_input',
+        'Pass a ref (e.g. e12), a locator (role=…, text=…, label=…) or a CSS selector.',
+      );
     const ref = parseRef(target);
     if (ref) return this.resolveRef(ref);
     const locator = parseLocator(target);
@@ -281,7 +348,11 @@ export class SnapshotEngine {
   async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
     this.page.assertOpen();
     const ctx = await documentContext(this.page, this.locatorFrame());
-    return evalValue<boolean>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; return ${untilInPage(`${locateCall(locator, 1)}.total > 0`, timeoutMs)}; })()`, true);
+    return evalValue<boolean>(
+      ctx,
+      `(() => { const a = ${ARGUS_SCRIPT}; return ${untilInPage(`${locateCall(locator, 1)}.total > 0`, timeoutMs)}; })()`,
+      true,
+    );
   }
 
   /**
@@ -291,19 +362,39 @@ export class SnapshotEngine {
    */
   protected async resolveLocator(locator: Locator, frameId: string): Promise<ElementHandle> {
     const ctx = await documentContext(this.page, frameId);
-    const found = await evalValue<LocateResult & { token: string }>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; return { ...${locateCall(locator, 5)}, token: a.token }; })()`);
+    const found = await evalValue<LocateResult & { token: string }>(
+      ctx,
+      `(() => { const a = ${ARGUS_SCRIPT}; return { ...${locateCall(locator, 5)}, token: a.token }; })()`,
+    );
     const described = describeLocator(locator);
     if (found.total === 0) {
-      throw new ArgusError('element_not_found', `No visible element matches ${described}. Run \`argus snapshot -i\` and use a ref, or loosen the locator (name*= / text= without quotes match part of the text).`, {
-        details: { locator: described },
-      });
+      throw new ArgusError(
+        'element_not_found',
+        `No visible element matches ${described}. Run \`argus snapshot -i\` and use a ref, or loosen the locator (name*= / text= without quotes match part of the text).`,
+        {
+          details: { locator: described },
+        },
+      );
     }
-    const refs = found.ids.map((id, index) => this.refs.refFor(frameId, frameId === this.page.mainFrameId, found.token, id, this.page.epoch, found.labels[index] ?? ''));
+    const refs = found.ids.map((id, index) =>
+      this.refs.refFor(
+        frameId,
+        frameId === this.page.mainFrameId,
+        found.token,
+        id,
+        this.page.epoch,
+        found.labels[index] ?? '',
+      ),
+    );
     if (found.total > 1) {
       const listed = refs.map((ref, index) => `${found.labels[index]} ${ref}`).join(', ');
-      throw new ArgusError('element_ambiguous', `${described} matches ${found.total} visible elements: ${listed}${found.total > refs.length ? ', …' : ''}. Pass one of these refs, or a more specific locator.`, {
-        details: { locator: described, matches: found.total, refs },
-      });
+      throw new ArgusError(
+        'element_ambiguous',
+        `${described} matches ${found.total} visible elements: ${listed}${found.total > refs.length ? ', …' : ''}. Pass one of these refs, or a more specific locator.`,
+        {
+          details: { locator: described, matches: found.total, refs },
+        },
+      );
     }
     return this.resolveRef(refs[0]!);
   }
@@ -312,20 +403,34 @@ export class SnapshotEngine {
     const entry = this.entryFor(ref);
     const ctx = await frameContext(this.page, entry.frameId);
     if (!ctx) throw staleError(ref);
-    const object = await evalObject(ctx, `globalThis.__argus ? globalThis.__argus.get(${entry.id}, ${JSON.stringify(entry.token)}) : null`).catch((error: unknown) => {
+    const object = await evalObject(
+      ctx,
+      `globalThis.__argus ? globalThis.__argus.get(${entry.id}, ${JSON.stringify(entry.token)}) : null`,
+    ).catch((error: unknown) => {
       // a page that does not answer (or a caller that left) is not a stale ref: say what happened
       if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
       return undefined;
     });
     if (!object?.objectId) throw staleError(ref);
     // the walker id resolves to the same DOM node for the document's life, so its backend id is looked up once
-    entry.backendNodeId ??= (await ctx.session.send('DOM.describeNode', { objectId: object.objectId })).node.backendNodeId;
-    return { session: ctx.session, objectId: object.objectId, backendNodeId: entry.backendNodeId, frameId: entry.frameId, label: `${entry.label} [${ref}]` };
+    entry.backendNodeId ??= (
+      await ctx.session.send('DOM.describeNode', { objectId: object.objectId })
+    ).node.backendNodeId;
+    return {
+      session: ctx.session,
+      objectId: object.objectId,
+      backendNodeId: entry.backendNodeId,
+      frameId: entry.frameId,
+      label: `${entry.label} [${ref}]`,
+    };
   }
 
   private async resolveSelector(selector: string): Promise<ElementHandle> {
     const ctx = await documentContext(this.page, this.page.mainFrameId);
-    const ok = await evalValue<boolean>(ctx, `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`);
+    const ok = await evalValue<boolean>(
+      ctx,
+      `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`,
+    );
     if (!ok) throw badTargetError(selector);
     const object = await evalObject(ctx, `document.querySelector(${JSON.stringify(selector)})`);
     if (!object?.objectId) {
@@ -342,7 +447,13 @@ export class SnapshotEngine {
         .then(({ result }) => String(result.value ?? selector))
         .catch(() => selector),
     ]);
-    return { session: ctx.session, objectId: object.objectId, backendNodeId: node.backendNodeId, frameId: ctx.frameId, label };
+    return {
+      session: ctx.session,
+      objectId: object.objectId,
+      backendNodeId: node.backendNodeId,
+      frameId: ctx.frameId,
+      label,
+    };
   }
 
   /** Draws each current ref's label over its element; returns the function that removes the overlay. */
@@ -361,7 +472,11 @@ export class SnapshotEngine {
         const ctx = await frameContext(this.page, frameId);
         if (!ctx) return;
         const token = entries[0]?.token ?? '';
-        await installOverlay(ctx, token, entries.map((entry) => [entry.id, entry.ref] as [number, string])).catch(() => undefined);
+        await installOverlay(
+          ctx,
+          token,
+          entries.map((entry) => [entry.id, entry.ref] as [number, string]),
+        ).catch(() => undefined);
         contexts.push(ctx);
       }),
     );

@@ -23,9 +23,27 @@ const tree: WalkNode = {
           r: 'table',
           n: 'Items',
           c: [
-            { r: 'row', c: [{ r: 'columnheader', n: 'Name' }, { r: 'columnheader', n: 'Price' }] },
-            { r: 'row', c: [{ r: 'cell', c: ['Tea'] }, { r: 'cell', c: ['3 €'] }] },
-            { r: 'row', c: [{ r: 'cell', c: ['Cake'] }, { r: 'cell', c: [{ r: 'button', n: 'Remove', ref: 'e3', i: 1 }] }] },
+            {
+              r: 'row',
+              c: [
+                { r: 'columnheader', n: 'Name' },
+                { r: 'columnheader', n: 'Price' },
+              ],
+            },
+            {
+              r: 'row',
+              c: [
+                { r: 'cell', c: ['Tea'] },
+                { r: 'cell', c: ['3 €'] },
+              ],
+            },
+            {
+              r: 'row',
+              c: [
+                { r: 'cell', c: ['Cake'] },
+                { r: 'cell', c: [{ r: 'button', n: 'Remove', ref: 'e3', i: 1 }] },
+              ],
+            },
           ],
         },
         { r: 'textbox', n: 'Search', ref: 'e4', i: 1, s: ['required'], v: 'tea' },
@@ -39,7 +57,9 @@ const tree: WalkNode = {
 
 describe('nodeLine', () => {
   it('renders role, quoted name, ref, states and value', () => {
-    expect(nodeLine({ r: 'checkbox', n: 'Say "hi"', ref: 'e7', s: ['checked', 'disabled'] })).toBe('checkbox "Say \\"hi\\"" e7 [checked] [disabled]');
+    expect(nodeLine({ r: 'checkbox', n: 'Say "hi"', ref: 'e7', s: ['checked', 'disabled'] })).toBe(
+      'checkbox "Say \\"hi\\"" e7 [checked] [disabled]',
+    );
     expect(nodeLine({ r: 'textbox', n: 'Email', ref: 'f2e9', v: 'a@b.c' })).toBe('textbox "Email" f2e9: a@b.c');
     expect(nodeLine({ r: 'button', h: 'icon: reply', ref: 'e1' })).toBe('button (icon: reply) e1');
   });
@@ -95,9 +115,24 @@ describe('formatTree', () => {
   it('labels composite widgets with their short text in interactive mode', () => {
     const picker: WalkNode = {
       r: 'root',
-      c: [{ r: 'dialog', n: 'Choose date', c: [{ r: 'button', n: 'Previous month', ref: 'e1', i: 1 }, 'March 2024', { r: 'button', n: '1', ref: 'e2', i: 1 }] }],
+      c: [
+        {
+          r: 'dialog',
+          n: 'Choose date',
+          c: [
+            { r: 'button', n: 'Previous month', ref: 'e1', i: 1 },
+            'March 2024',
+            { r: 'button', n: '1', ref: 'e2', i: 1 },
+          ],
+        },
+      ],
     };
-    expect(formatTree(picker, { interactive: true })).toEqual(['dialog "Choose date"', ' button "Previous month" e1', ' text: March 2024', ' button "1" e2']);
+    expect(formatTree(picker, { interactive: true })).toEqual([
+      'dialog "Choose date"',
+      ' button "Previous month" e1',
+      ' text: March 2024',
+      ' button "1" e2',
+    ]);
   });
 
   it('keeps controls nested in headings and header cells, and drops a heading that repeats its link, in interactive mode', () => {
@@ -107,10 +142,24 @@ describe('formatTree', () => {
         { r: 'heading', n: 'Story', s: ['level=2'], c: [{ r: 'link', n: 'Story', ref: 'e1', i: 1 }] },
         { r: 'heading', n: 'Comments', s: ['level=2'] },
         { r: 'button', n: 'Reply', ref: 'e4', i: 1 },
-        { r: 'table', c: [{ r: 'row', c: [{ r: 'columnheader', n: 'Name', c: [{ r: 'button', n: 'Sort by name', ref: 'e2', i: 1 }] }] }] },
+        {
+          r: 'table',
+          c: [
+            {
+              r: 'row',
+              c: [{ r: 'columnheader', n: 'Name', c: [{ r: 'button', n: 'Sort by name', ref: 'e2', i: 1 }] }],
+            },
+          ],
+        },
       ],
     };
-    expect(formatTree(page, { interactive: true })).toEqual(['link "Story" e1', 'heading "Comments"', 'button "Reply" e4', 'table', ' button "Sort by name" e2']);
+    expect(formatTree(page, { interactive: true })).toEqual([
+      'link "Story" e1',
+      'heading "Comments"',
+      'button "Reply" e4',
+      'table',
+      ' button "Sort by name" e2',
+    ]);
   });
 
   it('puts runs of same-role siblings on one line, each name followed by its ref', () => {
@@ -118,7 +167,14 @@ describe('formatTree', () => {
     const page: WalkNode = {
       r: 'root',
       c: [
-        { r: 'navigation', c: [...links, { r: 'button', n: 'Menu', ref: 'e4', i: 1, s: ['expanded=false'] }, { r: 'button', h: 'icon: search', ref: 'e5', i: 1 }] },
+        {
+          r: 'navigation',
+          c: [
+            ...links,
+            { r: 'button', n: 'Menu', ref: 'e4', i: 1, s: ['expanded=false'] },
+            { r: 'button', h: 'icon: search', ref: 'e5', i: 1 },
+          ],
+        },
         { r: 'textbox', n: 'Email', ref: 'e6', i: 1, v: 'a@b.c' },
         { r: 'textbox', n: 'Name', ref: 'e7', i: 1 },
         { r: 'checkbox', n: 'Terms', ref: 'e8', i: 1, s: ['checked'] },
@@ -134,11 +190,18 @@ describe('formatTree', () => {
       'checkbox "Terms" e8 [checked]',
     ]);
     // the default mode keeps one line per element
-    expect(formatTree(page).filter((line) => line.includes('link'))).toEqual(['  link "Home" e1', '  link "News" e2', '  link "Sport" e3']);
+    expect(formatTree(page).filter((line) => line.includes('link'))).toEqual([
+      '  link "Home" e1',
+      '  link "News" e2',
+      '  link "Sport" e3',
+    ]);
   });
 
   it('wraps long runs onto a new line that repeats the role', () => {
-    const page: WalkNode = { r: 'root', c: Array.from({ length: 60 }, (_, i): WalkNode => ({ r: 'link', n: `Section ${i}`, ref: `e${i + 1}`, i: 1 })) };
+    const page: WalkNode = {
+      r: 'root',
+      c: Array.from({ length: 60 }, (_, i): WalkNode => ({ r: 'link', n: `Section ${i}`, ref: `e${i + 1}`, i: 1 })),
+    };
     const lines = formatTree(page, { interactive: true });
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) {
@@ -180,9 +243,19 @@ describe('interactive names from content', () => {
         { r: 'iframe', h: 'src: ads.example/frame', ref: 'e3', i: 1 },
       ],
     };
-    expect(formatTree(page, { interactive: true })).toEqual(['generic "More Options" e1', 'clickable "Subscribe from 1 €" e2', 'iframe (src: ads.example/frame) e3']);
+    expect(formatTree(page, { interactive: true })).toEqual([
+      'generic "More Options" e1',
+      'clickable "Subscribe from 1 €" e2',
+      'iframe (src: ads.example/frame) e3',
+    ]);
     // the default mode shows the text itself
-    expect(formatTree(page)).toEqual(['generic e1: More Options', 'clickable e2', '  text: Subscribe', '  text: from 1 €', 'iframe (src: ads.example/frame) e3']);
+    expect(formatTree(page)).toEqual([
+      'generic e1: More Options',
+      'clickable e2',
+      '  text: Subscribe',
+      '  text: from 1 €',
+      'iframe (src: ads.example/frame) e3',
+    ]);
   });
 });
 
@@ -201,7 +274,10 @@ describe('names and hints cannot swallow a ref', () => {
       const text = formatTree(page, options).join('\n');
       expect(refsIn(text), text).toEqual(['e1', 'e2', 'e3', 'e4']);
     }
-    expect(formatTree(page, { interactive: true })).toEqual(['link "C:\\\\" e1 "Say \\"e9\\"" e2', 'button (icon: Note draft) e3 (icon: smile :) e4']);
+    expect(formatTree(page, { interactive: true })).toEqual([
+      'link "C:\\\\" e1 "Say \\"e9\\"" e2',
+      'button (icon: Note draft) e3 (icon: smile :) e4',
+    ]);
   });
 });
 

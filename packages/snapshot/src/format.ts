@@ -14,15 +14,55 @@ const INDENT = '  ';
 const INTERACTIVE_INDENT = ' ';
 /** Containers that stay as context lines in interactive mode when they hold something. */
 const CONTEXT_ROLES = new Set([
-  'banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'form', 'region', 'dialog', 'alertdialog',
-  'tablist', 'menu', 'menubar', 'listbox', 'radiogroup', 'tree', 'grid', 'treegrid', 'toolbar', 'table', 'iframe', 'group',
+  'banner',
+  'navigation',
+  'main',
+  'contentinfo',
+  'complementary',
+  'search',
+  'form',
+  'region',
+  'dialog',
+  'alertdialog',
+  'tablist',
+  'menu',
+  'menubar',
+  'listbox',
+  'radiogroup',
+  'tree',
+  'grid',
+  'treegrid',
+  'toolbar',
+  'table',
+  'iframe',
+  'group',
 ]);
 /** Containers whose short text children label the widget (a date picker's month header, a dialog's prompt). */
-const LABELLING_CONTEXT = new Set(['dialog', 'alertdialog', 'grid', 'tablist', 'toolbar', 'menu', 'listbox', 'group', 'radiogroup']);
+const LABELLING_CONTEXT = new Set([
+  'dialog',
+  'alertdialog',
+  'grid',
+  'tablist',
+  'toolbar',
+  'menu',
+  'listbox',
+  'group',
+  'radiogroup',
+]);
 /** Unnamed containers that add no information of their own: their children take their place. */
 const TRANSPARENT = new Set(['list', 'listitem', 'cell', 'rowgroup', 'generic', 'group', 'root', 'article', 'status']);
 /** Form fields: one per line in interactive mode, never joined into a run. */
-const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+const FIELD_ROLES = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'checkbox',
+  'radio',
+  'switch',
+  'slider',
+  'spinbutton',
+]);
 const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader', 'gridcell']);
 
 /** A hint in parentheses: parentheses inside it are dropped, so the hint always ends at its `)`. */
@@ -133,7 +173,8 @@ function formatFull(items: Item[], level: number, maxDepth: number, out: string[
     }
     const kids = item.c ?? [];
     if (bare(item) && TRANSPARENT.has(item.r)) {
-      if (kids.length === 1 && typeof kids[0] === 'string' && item.r !== 'root' && item.r !== 'generic') out.push(`${pad}${item.r}: ${kids[0]}`);
+      if (kids.length === 1 && typeof kids[0] === 'string' && item.r !== 'root' && item.r !== 'generic')
+        out.push(`${pad}${item.r}: ${kids[0]}`);
       else formatFull(kids, level, maxDepth, out);
       continue;
     }
@@ -187,7 +228,8 @@ function shortNames(nodes: WalkNode[]): Map<string, string> {
       if (sorted[mid]! < stem) low = mid + 1;
       else high = mid;
     }
-    for (let index = low; index < sorted.length && sorted[index]!.startsWith(stem); index++) if (sorted[index] !== self) return true;
+    for (let index = low; index < sorted.length && sorted[index]!.startsWith(stem); index++)
+      if (sorted[index] !== self) return true;
     return false;
   };
   const out = new Map<string, string>();
@@ -212,7 +254,10 @@ function shortNames(nodes: WalkNode[]): Map<string, string> {
  */
 function contentNamed(node: WalkNode): WalkNode {
   if (node.n || !node.c) return node;
-  const text = node.c.filter((child): child is string => typeof child === 'string').join(' ').trim();
+  const text = node.c
+    .filter((child): child is string => typeof child === 'string')
+    .join(' ')
+    .trim();
   if (!text) return node;
   const { h: _hint, ...rest } = node;
   return { ...rest, n: text };
@@ -232,7 +277,8 @@ function edgeControl(item: Item | undefined, last: boolean): WalkNode | undefine
 
 /** The nearest item before or after `index` that is not text. */
 function neighbour(items: Item[], index: number, step: 1 | -1): Item | undefined {
-  for (let at = index + step; at >= 0 && at < items.length; at += step) if (typeof items[at] !== 'string') return items[at];
+  for (let at = index + step; at >= 0 && at < items.length; at += step)
+    if (typeof items[at] !== 'string') return items[at];
   return undefined;
 }
 
@@ -242,9 +288,17 @@ function neighbour(items: Item[], index: number, step: 1 | -1): Item | undefined
  */
 function echoedBy(control: WalkNode | undefined, text: string): boolean {
   if (!control) return false;
-  const clean = (value: string) => value.toLowerCase().replace(/…$/, '').replace(/[\s:]+$/, '').trim();
+  const clean = (value: string) =>
+    value
+      .toLowerCase()
+      .replace(/…$/, '')
+      .replace(/[\s:]+$/, '')
+      .trim();
   const label = clean(text);
-  return [control.n, control.h, control.x].some((value) => value !== undefined && clean(value) !== '' && (clean(value).startsWith(label) || label.startsWith(clean(value))));
+  return [control.n, control.h, control.x].some(
+    (value) =>
+      value !== undefined && clean(value) !== '' && (clean(value).startsWith(label) || label.startsWith(clean(value))),
+  );
 }
 
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
@@ -252,12 +306,16 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
     if (typeof item === 'string') {
-      if (LABELLING_CONTEXT.has(parentRole) && item.length <= 60) out.push({ level, text: `text: ${item}`, kind: 'item' });
+      if (LABELLING_CONTEXT.has(parentRole) && item.length <= 60)
+        out.push({ level, text: `text: ${item}`, kind: 'item' });
       continue;
     }
     if (isGroupLabel(item)) {
       // the walker marked it as the label of the few controls around it (see page-walker.ts, group labels)
-      if (!echoedBy(edgeControl(neighbour(items, index, -1), true), item.n) && !echoedBy(edgeControl(neighbour(items, index, 1), false), item.n)) {
+      if (
+        !echoedBy(edgeControl(neighbour(items, index, -1), true), item.n) &&
+        !echoedBy(edgeControl(neighbour(items, index, 1), false), item.n)
+      ) {
         out.push({ level, text: `text: ${item.n}`, kind: 'label' });
       }
       continue;
@@ -272,14 +330,20 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
       if (item.c) collectInteractive(item.c, level, parentRole, out);
       continue;
     }
-    if (item.r === 'row' && item.c?.every((cell) => typeof cell !== 'string' && (cell.r === 'columnheader' || cell.r === 'rowheader') && !cell.ref)) {
+    if (
+      item.r === 'row' &&
+      item.c?.every(
+        (cell) => typeof cell !== 'string' && (cell.r === 'columnheader' || cell.r === 'rowheader') && !cell.ref,
+      )
+    ) {
       const line = rowLine(item);
       if (line) {
         out.push({ level, text: line, kind: 'open' });
         continue;
       }
     }
-    const isContext = CONTEXT_ROLES.has(item.r) && (item.r !== 'group' || Boolean(item.n)) && (item.r !== 'region' || Boolean(item.n));
+    const isContext =
+      CONTEXT_ROLES.has(item.r) && (item.r !== 'group' || Boolean(item.n)) && (item.r !== 'region' || Boolean(item.n));
     if (isContext) {
       const start = out.length;
       out.push({ level, node: item, kind: 'open' });
@@ -302,7 +366,7 @@ function sameText(a: string, b: string): boolean {
 
 /** `"name" e1 [checked]` — a node's line without its role. */
 function body(node: WalkNode, names: Map<string, string>): string {
-  const n = node.n ? names.get(node.n) ?? node.n : undefined;
+  const n = node.n ? (names.get(node.n) ?? node.n) : undefined;
   const h = !n && node.h ? clipWords(node.h, INTERACTIVE_NAME_MAX + 6) : undefined;
   return nodeLine({ ...node, r: '', ...(n ? { n } : {}), ...(h ? { h } : {}) }).trimStart();
 }
@@ -313,9 +377,12 @@ const BOILERPLATE_REPEATS = 3;
 /** Drops group labels whose text recurs across the page: they tell no control apart. */
 function dropBoilerplate(entries: Entry[]): void {
   const counts = new Map<string, number>();
-  for (const entry of entries) if (entry.kind === 'label' && entry.text) counts.set(entry.text, (counts.get(entry.text) ?? 0) + 1);
+  for (const entry of entries)
+    if (entry.kind === 'label' && entry.text) counts.set(entry.text, (counts.get(entry.text) ?? 0) + 1);
   let kept = 0;
-  for (const entry of entries) if (!(entry.kind === 'label' && entry.text && (counts.get(entry.text) ?? 0) >= BOILERPLATE_REPEATS)) entries[kept++] = entry;
+  for (const entry of entries)
+    if (!(entry.kind === 'label' && entry.text && (counts.get(entry.text) ?? 0) >= BOILERPLATE_REPEATS))
+      entries[kept++] = entry;
   entries.length = kept;
 }
 
@@ -360,12 +427,23 @@ function formatInteractive(root: Item[], maxDepth: number): FormattedSnapshot {
       continue;
     }
     const rest = body(node, names);
-    const text = entry.kind === 'heading' ? `heading ${quoteName(names.get(node.n ?? '') ?? node.n ?? '')}` : rest ? `${node.r} ${rest}` : node.r;
+    const text =
+      entry.kind === 'heading'
+        ? `heading ${quoteName(names.get(node.n ?? '') ?? node.n ?? '')}`
+        : rest
+          ? `${node.r} ${rest}`
+          : node.r;
     units.push(pad + text);
     // siblings of one role share a line: `link "Home" e1 "News" e2`; form fields, which
     // carry values and are filled one at a time, keep a line each
     const joinable = entry.kind === 'item' && node.v === undefined && !FIELD_ROLES.has(node.r);
-    if (joinable && run && run.level === entry.level && run.role === node.r && lines[run.index]!.length + text.length < RUN_WRAP) {
+    if (
+      joinable &&
+      run &&
+      run.level === entry.level &&
+      run.role === node.r &&
+      lines[run.index]!.length + text.length < RUN_WRAP
+    ) {
       lines[run.index] += ` ${rest}`;
       continue;
     }

@@ -70,19 +70,24 @@ export async function evalValue<T>(ctx: FrameContext, expression: string, awaitP
     returnByValue: true,
     awaitPromise,
   });
-  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails)
+    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
   return result.value as T;
 }
 
 /** Evaluates in the frame's isolated world and returns a remote object (or undefined for null/undefined). */
-export async function evalObject(ctx: FrameContext, expression: string): Promise<Protocol.Runtime.RemoteObject | undefined> {
+export async function evalObject(
+  ctx: FrameContext,
+  expression: string,
+): Promise<Protocol.Runtime.RemoteObject | undefined> {
   const { result, exceptionDetails } = await ctx.session.send('Runtime.evaluate', {
     expression,
     contextId: ctx.contextId,
     returnByValue: false,
     objectGroup: OBJECT_GROUP,
   });
-  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails)
+    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
   if (!result.objectId || result.subtype === 'null') return undefined;
   return result;
 }
@@ -97,12 +102,18 @@ export async function callInWorld<T>(ctx: FrameContext, fn: string, value: unkno
     objectGroup: OBJECT_GROUP,
   };
   const { result, exceptionDetails } = await ctx.session.send('Runtime.callFunctionOn', params);
-  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails)
+    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
   return result.value as T;
 }
 
 /** Calls `fn` with `this` bound to the element; returns its JSON value (promises are awaited). */
-export async function callOnElement<T>(session: Session, objectId: string, fn: string, args: unknown[] = []): Promise<T> {
+export async function callOnElement<T>(
+  session: Session,
+  objectId: string,
+  fn: string,
+  args: unknown[] = [],
+): Promise<T> {
   const params: Protocol.Runtime.CallFunctionOnRequest = {
     objectId,
     functionDeclaration: fn,
@@ -111,6 +122,7 @@ export async function callOnElement<T>(session: Session, objectId: string, fn: s
     awaitPromise: true,
   };
   const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', params);
-  if (exceptionDetails) throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails)
+    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
   return result.value as T;
 }

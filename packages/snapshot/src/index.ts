@@ -1,5 +1,16 @@
 export { SnapshotEngine, type SnapshotOptions, type SnapshotResult, type ElementHandle } from './engine.js';
-export { click, hover, fill, selectOption, focus, scrollIntoView, elementText, elementHtml, elementBox, type ActionOptions } from './actions.js';
+export {
+  click,
+  hover,
+  fill,
+  selectOption,
+  focus,
+  scrollIntoView,
+  elementText,
+  elementHtml,
+  elementBox,
+  type ActionOptions,
+} from './actions.js';
 export { formatSnapshot, formatTree, nodeLine, type FormatOptions, type FormattedSnapshot } from './format.js';
 export { diffLines, renderDiff, type DiffLine } from './diff.js';
 export { badTargetError, parseRef } from './ref-registry.js';

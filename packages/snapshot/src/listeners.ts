@@ -1,7 +1,16 @@
 import type { FrameContext } from './frame-eval.js';
 
 /** Listener types that make an element something to click. */
-const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend', 'dblclick']);
+const CLICK_TYPES = new Set([
+  'click',
+  'mousedown',
+  'mouseup',
+  'pointerdown',
+  'pointerup',
+  'touchstart',
+  'touchend',
+  'dblclick',
+]);
 /** A page with more listener targets than this is marked for the first ones only: the walk stays cheap. */
 const MAX_MARKED = 400;
 /** The page's handler functions that DOMDebugger.getEventListeners wraps live here, released at once. */
@@ -20,16 +29,34 @@ const LISTENER_GROUP = 'argus-listeners';
  * locked up a few snapshots later (idle on a futex, not even Debugger.pause answered: every call
  * then failed with page_unresponsive). Asked of the main world, the handlers stay in their world.
  */
-export async function listenerTargets(ctx: FrameContext, mainWorld: number | undefined, cache: ListenerCache): Promise<string[]> {
+export async function listenerTargets(
+  ctx: FrameContext,
+  mainWorld: number | undefined,
+  cache: ListenerCache,
+): Promise<string[]> {
   if (mainWorld === undefined) return [];
   try {
-    const { result } = await ctx.session.send('Runtime.evaluate', { expression: 'document', contextId: mainWorld, objectGroup: LISTENER_GROUP, silent: true });
+    const { result } = await ctx.session.send('Runtime.evaluate', {
+      expression: 'document',
+      contextId: mainWorld,
+      objectGroup: LISTENER_GROUP,
+      silent: true,
+    });
     if (!result.objectId) return [];
     const { listeners } = await ctx.session
       .send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true })
       // the page's handler functions wrapped for the answer are never used: dropped at once
-      .finally(() => void ctx.session.send('Runtime.releaseObjectGroup', { objectGroup: LISTENER_GROUP }).catch(() => undefined));
-    const ids = [...new Set(listeners.filter((listener) => CLICK_TYPES.has(listener.type) && listener.backendNodeId).map((listener) => listener.backendNodeId!))].slice(0, MAX_MARKED);
+      .finally(
+        () =>
+          void ctx.session.send('Runtime.releaseObjectGroup', { objectGroup: LISTENER_GROUP }).catch(() => undefined),
+      );
+    const ids = [
+      ...new Set(
+        listeners
+          .filter((listener) => CLICK_TYPES.has(listener.type) && listener.backendNodeId)
+          .map((listener) => listener.backendNodeId!),
+      ),
+    ].slice(0, MAX_MARKED);
     const known = cache.forFrame(ctx);
     const objects = await Promise.all(
       ids.map(async (backendNodeId) => {
@@ -63,7 +90,10 @@ const KEPT_MAX = 2000;
  * isolated world) starts afresh; the kept objects are bounded per session.
  */
 export class ListenerCache {
-  private readonly frames = new Map<string, { contextId: number; session: FrameContext['session']; objects: Map<number, string> }>();
+  private readonly frames = new Map<
+    string,
+    { contextId: number; session: FrameContext['session']; objects: Map<number, string> }
+  >();
 
   forFrame(ctx: FrameContext): Map<number, string> {
     let entry = this.frames.get(ctx.frameId);

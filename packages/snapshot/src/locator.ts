@@ -41,21 +41,32 @@ export function parseLocator(target: string): Locator | undefined {
   if (kind === 'role') {
     const role = /^([a-z]+)(?:\[name(\*?)=("(?:[^"\\]|\\.)*")\])?$/i.exec(rest);
     if (!role) {
-      throw new ArgusError('invalid_input', `"${target}" is not a role locator. Write role=button, role=button[name="Sign up"] (exact name) or role=button[name*="sign"] (name contains).`);
+      throw new ArgusError(
+        'invalid_input',
+        `"${target}" is not a role locator. Write role=button, role=button[name="Sign up"] (exact name) or role=button[name*="sign"] (name contains).`,
+      );
     }
     if (role[3] === undefined) return { kind, role: role[1]!.toLowerCase(), exact: false };
     const name = clean(unquote(role[3]).value);
-    if (!name) throw new ArgusError('invalid_input', `"${target}" has an empty name. Drop [name=…] to match any ${role[1]}.`);
+    if (!name)
+      throw new ArgusError('invalid_input', `"${target}" has an empty name. Drop [name=…] to match any ${role[1]}.`);
     return { kind, role: role[1]!.toLowerCase(), value: name, exact: role[2] !== '*' };
   }
   const { value, exact } = unquote(rest);
   const text = clean(value);
-  if (!text) throw new ArgusError('invalid_input', `"${target}" names no text. Write ${kind}=Sign up (contains) or ${kind}="Sign up" (exact).`);
+  if (!text)
+    throw new ArgusError(
+      'invalid_input',
+      `"${target}" names no text. Write ${kind}=Sign up (contains) or ${kind}="Sign up" (exact).`,
+    );
   return { kind, value: text, exact };
 }
 
 /** `role=button[name="Sign up"]` back as text, for messages. */
 export function describeLocator(locator: Locator): string {
-  if (locator.kind === 'role') return locator.value === undefined ? `role=${locator.role}` : `role=${locator.role}[name${locator.exact ? '' : '*'}=${quoteName(locator.value)}]`;
+  if (locator.kind === 'role')
+    return locator.value === undefined
+      ? `role=${locator.role}`
+      : `role=${locator.role}[name${locator.exact ? '' : '*'}=${quoteName(locator.value)}]`;
   return `${locator.kind}=${locator.exact ? quoteName(locator.value ?? '') : locator.value}`;
 }

@@ -34,8 +34,15 @@ function drawOverlay(overlayId: string, token: string, items: Array<[number, str
   return drawn;
 }
 
-export async function installOverlay(ctx: FrameContext, token: string, items: Array<[number, string]>): Promise<number> {
-  return evalValue<number>(ctx, `(${drawOverlay.toString()})(${JSON.stringify(OVERLAY_ID)}, ${JSON.stringify(token)}, ${JSON.stringify(items)})`);
+export async function installOverlay(
+  ctx: FrameContext,
+  token: string,
+  items: Array<[number, string]>,
+): Promise<number> {
+  return evalValue<number>(
+    ctx,
+    `(${drawOverlay.toString()})(${JSON.stringify(OVERLAY_ID)}, ${JSON.stringify(token)}, ${JSON.stringify(items)})`,
+  );
 }
 
 export async function removeOverlay(ctx: FrameContext): Promise<void> {

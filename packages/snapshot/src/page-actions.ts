@@ -48,15 +48,20 @@ export function waitActionable(
       if (animation.playState !== 'running') continue;
       const target = (animation.effect as KeyframeEffect | null)?.target;
       if (!target) continue;
-      for (let node: Node | null = el; node; node = node.parentNode || (node as ShadowRoot).host || null) if (node === target) return true;
+      for (let node: Node | null = el; node; node = node.parentNode || (node as ShadowRoot).host || null)
+        if (node === target) return true;
     }
     return false;
   };
   // The layout viewport without scrollbars. In quirks mode documentElement.clientHeight is the
   // document's height, not the viewport's: body.clientWidth/Height give the viewport there.
   const viewport = () => {
-    const root = document.compatMode === 'BackCompat' ? document.body || document.documentElement : document.documentElement;
-    return { width: Math.min(root.clientWidth || innerWidth, innerWidth), height: Math.min(root.clientHeight || innerHeight, innerHeight) };
+    const root =
+      document.compatMode === 'BackCompat' ? document.body || document.documentElement : document.documentElement;
+    return {
+      width: Math.min(root.clientWidth || innerWidth, innerWidth),
+      height: Math.min(root.clientHeight || innerHeight, innerHeight),
+    };
   };
   /**
    * The part of the viewport the element can be seen through: the viewport cut by the padding box of
@@ -70,7 +75,12 @@ export function waitActionable(
     // body's overflow is the viewport's unless the root clips its own
     const rootStyle = getComputedStyle(root);
     const bodyOwnsOverflow = rootStyle.overflowX !== 'visible' || rootStyle.overflowY !== 'visible';
-    for (let node: Element | null = el.assignedSlot || el.parentElement || ((el.parentNode as ShadowRoot | null)?.host ?? null); node; ) {
+    for (
+      let node: Element | null =
+        el.assignedSlot || el.parentElement || ((el.parentNode as ShadowRoot | null)?.host ?? null);
+      node;
+
+    ) {
       if (node !== root && (node !== document.body || bodyOwnsOverflow)) {
         const style = getComputedStyle(node);
         const clipsX = style.overflowX !== 'visible';
@@ -116,7 +126,12 @@ export function waitActionable(
     };
     const finish = (rect: DOMRect): ActionableResult => {
       const inViewport = rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
-      const result: ActionableResult = { ok: true, rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, inViewport, scroll: { x: scrollX, y: scrollY } };
+      const result: ActionableResult = {
+        ok: true,
+        rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+        inViewport,
+        scroll: { x: scrollX, y: scrollY },
+      };
       if (!hitTest) return result;
       // the first box of the element with a part in view: a link wrapped over two lines has two boxes,
       // and the centre of their union can be on neither
@@ -125,7 +140,8 @@ export function waitActionable(
       let point: { x: number; y: number } | null = null;
       const { width, height } = viewport();
       for (const area of [clip(), { left: 0, top: 0, right: width, bottom: height }]) {
-        for (const box of el.getClientRects()) if (box.width >= 1 && box.height >= 1 && (point = visiblePart(box, area))) break;
+        for (const box of el.getClientRects())
+          if (box.width >= 1 && box.height >= 1 && (point = visiblePart(box, area))) break;
         point ??= visiblePart(rect, area);
         if (point) break;
       }
@@ -137,12 +153,15 @@ export function waitActionable(
         hit = inner;
       }
       const verdict = hitTest.call(el, hit);
-      return verdict.ok ? { ...result, point } : { ok: false, reason: 'obscured', covering: verdict.covering ?? 'another element' };
+      return verdict.ok
+        ? { ...result, point }
+        : { ok: false, reason: 'obscured', covering: verdict.covering ?? 'another element' };
     };
     const check = () => {
       if (!el.isConnected) return resolve({ ok: false, reason: 'detached' });
       let rect = el.getBoundingClientRect();
-      const visible = el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && rect.width > 0 && rect.height > 0;
+      const visible =
+        el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && rect.width > 0 && rect.height > 0;
       if (visible && hitTest && scrolls < 3) {
         // centre it when its centre is out of view, in the viewport or in a scroll box around it (what
         // DOM.scrollIntoViewIfNeeded does; scrollIntoView scrolls every scrollable ancestor), without smooth scrolling
@@ -165,7 +184,10 @@ export function waitActionable(
       } else if (needEditable && !editable()) {
         reason = 'readonly';
         last = null;
-      } else if ((last && last.x === rect.x && last.y === rect.y && last.width === rect.width && last.height === rect.height) || (!last && !animated())) {
+      } else if (
+        (last && last.x === rect.x && last.y === rect.y && last.width === rect.width && last.height === rect.height) ||
+        (!last && !animated())
+      ) {
         return resolve(finish(rect));
       } else {
         reason = 'moving';
@@ -190,7 +212,8 @@ export function hitCheck(this: Element, hit: Element | null): { ok: boolean; cov
   const describe = (node: Element) => {
     let out = node.tagName.toLowerCase();
     if (node.id) out += '#' + node.id;
-    const cls = typeof node.className === 'string' ? node.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
+    const cls =
+      typeof node.className === 'string' ? node.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
     if (cls.length) out += '.' + cls.join('.');
     const text = ((node as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim();
     if (text) out += ` ("${text.length > 40 ? text.slice(0, 39) + '…' : text}")`;
@@ -198,7 +221,12 @@ export function hitCheck(this: Element, hit: Element | null): { ok: boolean; cov
   };
   // name the outermost ancestor that still sits at this point: the modal, not its inner span
   let cover: Element = hit;
-  while (cover.parentElement && cover.parentElement !== document.body && cover.parentElement !== document.documentElement && !cover.parentElement.contains(el)) {
+  while (
+    cover.parentElement &&
+    cover.parentElement !== document.body &&
+    cover.parentElement !== document.documentElement &&
+    !cover.parentElement.contains(el)
+  ) {
     cover = cover.parentElement;
   }
   return { ok: false, covering: describe(cover) };
@@ -227,7 +255,8 @@ export function prepareFill(this: Element): { kind: 'input' | 'editable' | 'nati
   }
   const type = el.tagName === 'INPUT' ? (el.type || 'text').toLowerCase() : 'textarea';
   // these inputs do not take typed text: their value is set directly
-  if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range'].includes(type)) return { kind: 'native', type };
+  if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range'].includes(type))
+    return { kind: 'native', type };
   el.select();
   return { kind: 'input', type };
 }
@@ -245,13 +274,17 @@ export function setNativeValue(this: Element, value: string): string {
 /** After text was inserted: fire change (typing fires it on blur) and report the value. */
 export function finishFill(this: Element): string {
   const el = this as HTMLInputElement;
-  if ((el as unknown as HTMLElement).isContentEditable) return (el as unknown as HTMLElement).innerText.replace(/\n$/, '');
+  if ((el as unknown as HTMLElement).isContentEditable)
+    return (el as unknown as HTMLElement).innerText.replace(/\n$/, '');
   el.dispatchEvent(new Event('change', { bubbles: true }));
   return el.value;
 }
 
 /** Picks an option of a native <select> by value, then by label (exact, then case-insensitive). */
-export function pickOption(this: Element, wanted: string): { ok: boolean; value?: string; label?: string; options?: string[]; notSelect?: boolean } {
+export function pickOption(
+  this: Element,
+  wanted: string,
+): { ok: boolean; value?: string; label?: string; options?: string[]; notSelect?: boolean } {
   if (this.tagName !== 'SELECT') return { ok: false, notSelect: true };
   const select = this as HTMLSelectElement;
   const options = Array.from(select.options);
@@ -260,7 +293,13 @@ export function pickOption(this: Element, wanted: string): { ok: boolean; value?
     options.find((o) => o.value === wanted) ||
     options.find((o) => clean(o.label || o.text) === clean(wanted)) ||
     options.find((o) => clean(o.label || o.text).toLowerCase() === clean(wanted).toLowerCase());
-  if (!match) return { ok: false, options: options.slice(0, 30).map((o) => clean(o.label || o.text) + (o.value !== clean(o.text) ? ` (value=${o.value})` : '')) };
+  if (!match)
+    return {
+      ok: false,
+      options: options
+        .slice(0, 30)
+        .map((o) => clean(o.label || o.text) + (o.value !== clean(o.text) ? ` (value=${o.value})` : '')),
+    };
   if (match.disabled) return { ok: false, options: [`"${clean(match.label)}" is disabled`] };
   select.focus();
   match.selected = true;

@@ -38,7 +38,15 @@ export function groupsKit(): GroupsKit {
 
   /** One entry of a repeated collection (a todo item, a post in a feed, a table row). */
   function isRow(el: Element, tag: string, role: string): boolean {
-    if (tag === 'TR' || tag === 'LI' || tag === 'ARTICLE' || role === 'row' || role === 'listitem' || role === 'article') return true;
+    if (
+      tag === 'TR' ||
+      tag === 'LI' ||
+      tag === 'ARTICLE' ||
+      role === 'row' ||
+      role === 'listitem' ||
+      role === 'article'
+    )
+      return true;
     const cls = typeof el.className === 'string' ? el.className : '';
     if (!cls) return false;
     const same = (other: Element | null) => other !== null && other.tagName === tag && other.className === cls;
@@ -74,7 +82,9 @@ export function groupsKit(): GroupsKit {
     // a "row" holding many controls is a page section or a menu, not one entry of a collection
     if (all > ROW_CONTROLS_MAX) return;
     for (const control of controls) {
-      const found = texts.find((entry) => entry.from !== control && entry.text !== control.n && entry.text !== control.h);
+      const found = texts.find(
+        (entry) => entry.from !== control && entry.text !== control.n && entry.text !== control.h,
+      );
       if (!found) continue;
       control.x = clip(found.text, ROW_CONTEXT_MAX);
       // two links to the same place need no telling apart: the format compares destinations
@@ -82,7 +92,6 @@ export function groupsKit(): GroupsKit {
       if (href) control.u = href;
     }
   }
-
 
   /**
    * Group labels: short text that gives the controls beside it their context (a calendar's "May 2026"
@@ -95,7 +104,23 @@ export function groupsKit(): GroupsKit {
   const GROUP_LABEL_MAX = 30;
   /** A group with more controls than this is a page section, not a widget: its short texts are not labels. */
   const GROUP_CONTROLS_MAX = 8;
-  const PROSE_TAGS = new Set(['P', 'LABEL', 'LEGEND', 'CAPTION', 'FIGCAPTION', 'SUMMARY', 'BLOCKQUOTE', 'PRE', 'CODE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+  const PROSE_TAGS = new Set([
+    'P',
+    'LABEL',
+    'LEGEND',
+    'CAPTION',
+    'FIGCAPTION',
+    'SUMMARY',
+    'BLOCKQUOTE',
+    'PRE',
+    'CODE',
+    'H1',
+    'H2',
+    'H3',
+    'H4',
+    'H5',
+    'H6',
+  ]);
   const PROSE_ROLES = new Set(['paragraph', 'heading', 'caption', 'legend', 'code', 'blockquote', 'option', 'tooltip']);
   /** pending label node -> the items it replaced (put back when its group holds no control) */
   const pending = new Map<WalkNode, Items>();
@@ -128,7 +153,8 @@ export function groupsKit(): GroupsKit {
   function betweenControls(node: Node): boolean {
     const parent = node.parentNode;
     if (!parent || parent.nodeType !== 1) return false;
-    for (let at = parent.firstChild; at; at = at.nextSibling) if (at !== node && at.nodeType === 3 && (at.nodeValue || '').trim()) return false;
+    for (let at = parent.firstChild; at; at = at.nextSibling)
+      if (at !== node && at.nodeType === 3 && (at.nodeValue || '').trim()) return false;
     let prev: Node | null = node.previousSibling;
     while (prev && prev.nodeType !== 1) prev = prev.previousSibling;
     let next: Node | null = node.nextSibling;

@@ -31,13 +31,19 @@ export function findLocator(this: Element, api: ArgusPageApi): FoundLocator | nu
     const found = api.locate(kind, r, value, exact, 2);
     return found.total === 1 && found.ids.length === 1 && api.get(found.ids[0]!, api.token) === el;
   };
-  const field = el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || ['textbox', 'combobox', 'searchbox', 'spinbutton', 'slider'].includes(role);
+  const field =
+    el.tagName === 'INPUT' ||
+    el.tagName === 'SELECT' ||
+    el.tagName === 'TEXTAREA' ||
+    ['textbox', 'combobox', 'searchbox', 'spinbutton', 'slider'].includes(role);
   if (name) {
     if (field && !clipped && only('label', '', name, true)) return { kind: 'label', value: name, exact: true };
-    if (role !== 'generic' && only('role', role, name, !clipped)) return { kind: 'role', role, value: name, exact: !clipped };
+    if (role !== 'generic' && only('role', role, name, !clipped))
+      return { kind: 'role', role, value: name, exact: !clipped };
   }
   const text = norm((el as HTMLElement).innerText || '');
-  if (text && text.length <= 80 && !text.includes('"') && only('text', '', text, true)) return { kind: 'text', value: text, exact: true };
+  if (text && text.length <= 80 && !text.includes('"') && only('text', '', text, true))
+    return { kind: 'text', value: text, exact: true };
   // a CSS path, when the element is in the document itself (a selector does not cross shadow roots)
   if (el.getRootNode() !== document) return null;
   const esc = (value: string) => CSS.escape(value);

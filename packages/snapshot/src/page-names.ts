@@ -17,7 +17,23 @@ export interface NamesKit {
  * to anything outside its own body.
  */
 export function namesKit(): NamesKit {
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'DATALIST', 'SOURCE', 'TRACK', 'PARAM', 'BASE', 'OPTION', 'OPTGROUP']);
+  const SKIP = new Set([
+    'SCRIPT',
+    'STYLE',
+    'NOSCRIPT',
+    'TEMPLATE',
+    'HEAD',
+    'META',
+    'LINK',
+    'TITLE',
+    'DATALIST',
+    'SOURCE',
+    'TRACK',
+    'PARAM',
+    'BASE',
+    'OPTION',
+    'OPTGROUP',
+  ]);
   const norm = (s: string) => s.replace(/\s+/g, ' ');
   const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1).trimEnd() + '…' : s);
 
@@ -27,7 +43,8 @@ export function namesKit(): NamesKit {
     for (const id of (el.getAttribute(attr) || '').split(/\s+/)) {
       if (!id) continue;
       const target = root.getElementById ? root.getElementById(id) : null;
-      if (target) parts.push(target.getAttribute('aria-label') || (target as HTMLElement).innerText || target.textContent || '');
+      if (target)
+        parts.push(target.getAttribute('aria-label') || (target as HTMLElement).innerText || target.textContent || '');
     }
     return norm(parts.join(' ')).trim();
   }
@@ -55,7 +72,14 @@ export function namesKit(): NamesKit {
     if (name) return name;
     name = (el.getAttribute('aria-label') || '').trim();
     if (name) return norm(name);
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'METER' || tag === 'PROGRESS' || tag === 'OUTPUT') {
+    if (
+      tag === 'INPUT' ||
+      tag === 'SELECT' ||
+      tag === 'TEXTAREA' ||
+      tag === 'METER' ||
+      tag === 'PROGRESS' ||
+      tag === 'OUTPUT'
+    ) {
       const labels = (el as HTMLInputElement).labels;
       if (labels && labels.length) {
         name = Array.from(labels, labelText).join(' ').trim();
@@ -64,7 +88,8 @@ export function namesKit(): NamesKit {
       if (tag === 'INPUT') {
         const input = el as HTMLInputElement;
         const type = input.type;
-        if (type === 'submit' || type === 'reset' || type === 'button') return norm(input.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+        if (type === 'submit' || type === 'reset' || type === 'button')
+          return norm(input.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
         if (type === 'image') return el.getAttribute('alt') || input.value || '';
       }
     }
@@ -91,15 +116,20 @@ export function namesKit(): NamesKit {
     return placeholder ? norm(placeholder).trim() : '';
   }
 
-  const ICON_CLASS = /(?:^|[-_])(?:icon|ico|fa|fas|far|fab|glyphicon|bi|mdi|ti|lucide|octicon|material-icons|material-symbols[a-z-]*|svg)(?:$|[-_])/i;
+  const ICON_CLASS =
+    /(?:^|[-_])(?:icon|ico|fa|fas|far|fab|glyphicon|bi|mdi|ti|lucide|octicon|material-icons|material-symbols[a-z-]*|svg)(?:$|[-_])/i;
   const ICON_PREFIX = /^(?:fa[srlbd]?|icon|ico|glyphicon|bi|mdi|ti|lucide|octicon|svg|i)[-_]+/i;
 
-  const GENERIC_ICON = /^(?:icon|ico|icons|fa[srlbd]?|solid|regular|light|lg|sm|xs|\d*x|fw|inline|small|large|wrapper|container|sprite|svg|img|image|button|btn|link|default|primary|secondary)$/i;
+  const GENERIC_ICON =
+    /^(?:icon|ico|icons|fa[srlbd]?|solid|regular|light|lg|sm|xs|\d*x|fw|inline|small|large|wrapper|container|sprite|svg|img|image|button|btn|link|default|primary|secondary)$/i;
 
   function iconToken(cls: string): string {
     for (const token of cls.split(/\s+/)) {
       if (!token || !ICON_CLASS.test(token)) continue;
-      const stripped = token.replace(ICON_PREFIX, '').replace(/[-_]+(?:icon|ico)$/i, '').replace(/^-+|-+$/g, '');
+      const stripped = token
+        .replace(ICON_PREFIX, '')
+        .replace(/[-_]+(?:icon|ico)$/i, '')
+        .replace(/^-+|-+$/g, '');
       if (stripped && !GENERIC_ICON.test(stripped)) return stripped;
     }
     return '';
@@ -117,13 +147,19 @@ export function namesKit(): NamesKit {
       if (alt && alt.trim()) return 'icon: ' + clip(norm(alt).trim(), 40);
       const dataIcon = candidate.getAttribute('data-icon');
       if (dataIcon) return 'icon: ' + dataIcon;
-      const href = candidate.tagName.toLowerCase() === 'use' ? candidate.getAttribute('href') || candidate.getAttribute('xlink:href') : null;
+      const href =
+        candidate.tagName.toLowerCase() === 'use'
+          ? candidate.getAttribute('href') || candidate.getAttribute('xlink:href')
+          : null;
       if (href && href.includes('#')) return 'icon: ' + href.slice(href.indexOf('#') + 1).replace(ICON_PREFIX, '');
       const cls = typeof candidate.className === 'string' ? candidate.className : candidate.getAttribute('class') || '';
       const token = cls ? iconToken(cls) : '';
       if (token) return 'icon: ' + token;
     }
-    const src = el.tagName === 'IMG' || el.tagName === 'INPUT' ? el.getAttribute('src') : el.querySelector('img')?.getAttribute('src');
+    const src =
+      el.tagName === 'IMG' || el.tagName === 'INPUT'
+        ? el.getAttribute('src')
+        : el.querySelector('img')?.getAttribute('src');
     if (src) {
       const file = src.split(/[?#]/)[0]!.split('/').pop() || '';
       if (file) return 'img: ' + clip(file.replace(/\.[a-z0-9]+$/i, ''), 40);
@@ -132,7 +168,9 @@ export function namesKit(): NamesKit {
     if (href && !href.startsWith('javascript:')) {
       // the most telling part of a URL is usually its last path segment (an article slug)
       const path = href.replace(/^[a-z]+:\/\/[^/]+|^\/\/[^/]+/i, '').split(/[?#]/)[0] || '';
-      const segments = path.split('/').filter((part) => part && !/^(?:(?:index|default)(?:\.[a-z]+)?|\d+)$/i.test(part));
+      const segments = path
+        .split('/')
+        .filter((part) => part && !/^(?:(?:index|default)(?:\.[a-z]+)?|\d+)$/i.test(part));
       const last = (segments.pop() || href).replace(/\.[a-z]+$/i, '');
       return 'href: ' + clip(last, 40);
     }
@@ -148,14 +186,24 @@ export function namesKit(): NamesKit {
   function frameHint(el: Element): string {
     const src = el.getAttribute('src') || '';
     if (!src || src === 'about:blank') return el.id ? 'id: ' + clip(el.id, 40) : 'src: ' + (src || 'none');
-    const short = src.replace(/^[a-z]+:\/\/(?:www\.)?/i, '').replace(/^\/\//, '').split(/[?#]/)[0]!.replace(/\/+$/, '');
+    const short = src
+      .replace(/^[a-z]+:\/\/(?:www\.)?/i, '')
+      .replace(/^\/\//, '')
+      .split(/[?#]/)[0]!
+      .replace(/\/+$/, '');
     return 'src: ' + clip(short, 40);
   }
 
   const FIELD_OR_BREAK = new Set(['BR', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'HR']);
   /** Short text that reads as a label: no control inside, not a paragraph. */
   const labelLike = (el: Element | null): string => {
-    if (!el || (el as HTMLElement).isContentEditable || el.matches('a[href], [role], [tabindex], [onclick]') || el.querySelector('input, select, textarea, button, a[href], [contenteditable]')) return '';
+    if (
+      !el ||
+      (el as HTMLElement).isContentEditable ||
+      el.matches('a[href], [role], [tabindex], [onclick]') ||
+      el.querySelector('input, select, textarea, button, a[href], [contenteditable]')
+    )
+      return '';
     const text = norm((el as HTMLElement).innerText || '').trim();
     return text.length <= 40 ? text : '';
   };

@@ -19,27 +19,124 @@ export function rolesKit(): RolesKit {
   const norm = (s: string) => s.replace(/\s+/g, ' ');
   const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1).trimEnd() + '…' : s);
   const INTERACTIVE_ROLES = new Set([
-    'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-    'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'gridcell', 'scrollbar', 'listbox',
+    'button',
+    'link',
+    'checkbox',
+    'radio',
+    'switch',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'combobox',
+    'textbox',
+    'searchbox',
+    'slider',
+    'spinbutton',
+    'treeitem',
+    'gridcell',
+    'scrollbar',
+    'listbox',
   ]);
   const NAME_FROM_CONTENT = new Set([
-    'button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox',
-    'radio', 'switch', 'columnheader', 'rowheader', 'tooltip', 'clickable', 'legend', 'caption',
+    'button',
+    'link',
+    'heading',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'treeitem',
+    'checkbox',
+    'radio',
+    'switch',
+    'columnheader',
+    'rowheader',
+    'tooltip',
+    'clickable',
+    'legend',
+    'caption',
   ]);
-  const HOIST = new Set(['generic', 'presentation', 'none', 'paragraph', 'group', 'region', 'figure', 'blockquote', 'code', 'term', 'definition', 'legend', 'caption', 'note', 'emphasis', 'strong', 'time', 'mark', 'deletion', 'insertion', 'subscript', 'superscript']);
+  const HOIST = new Set([
+    'generic',
+    'presentation',
+    'none',
+    'paragraph',
+    'group',
+    'region',
+    'figure',
+    'blockquote',
+    'code',
+    'term',
+    'definition',
+    'legend',
+    'caption',
+    'note',
+    'emphasis',
+    'strong',
+    'time',
+    'mark',
+    'deletion',
+    'insertion',
+    'subscript',
+    'superscript',
+  ]);
   const INPUT_ROLES: Record<string, string> = {
-    checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox', submit: 'button',
-    reset: 'button', button: 'button', image: 'button', file: 'button', color: 'button',
+    checkbox: 'checkbox',
+    radio: 'radio',
+    range: 'slider',
+    number: 'spinbutton',
+    search: 'searchbox',
+    submit: 'button',
+    reset: 'button',
+    button: 'button',
+    image: 'button',
+    file: 'button',
+    color: 'button',
   };
   const SIMPLE_ROLES: Record<string, string> = {
-    BUTTON: 'button', TEXTAREA: 'textbox', NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary', SEARCH: 'search',
-    FORM: 'form', ARTICLE: 'article', DIALOG: 'dialog', UL: 'list', OL: 'list', MENU: 'list', LI: 'listitem', TABLE: 'table',
-    TR: 'row', TD: 'cell', CAPTION: 'caption', P: 'paragraph', BLOCKQUOTE: 'blockquote', FIGURE: 'figure', HR: 'separator',
-    PROGRESS: 'progressbar', METER: 'meter', OUTPUT: 'status', FIELDSET: 'group', LEGEND: 'legend', DETAILS: 'group',
-    IFRAME: 'iframe', FRAME: 'iframe', H1: 'heading', H2: 'heading', H3: 'heading', H4: 'heading', H5: 'heading', H6: 'heading',
-    PRE: 'code', DT: 'term', DD: 'definition', SECTION: 'region',
+    BUTTON: 'button',
+    TEXTAREA: 'textbox',
+    NAV: 'navigation',
+    MAIN: 'main',
+    ASIDE: 'complementary',
+    SEARCH: 'search',
+    FORM: 'form',
+    ARTICLE: 'article',
+    DIALOG: 'dialog',
+    UL: 'list',
+    OL: 'list',
+    MENU: 'list',
+    LI: 'listitem',
+    TABLE: 'table',
+    TR: 'row',
+    TD: 'cell',
+    CAPTION: 'caption',
+    P: 'paragraph',
+    BLOCKQUOTE: 'blockquote',
+    FIGURE: 'figure',
+    HR: 'separator',
+    PROGRESS: 'progressbar',
+    METER: 'meter',
+    OUTPUT: 'status',
+    FIELDSET: 'group',
+    LEGEND: 'legend',
+    DETAILS: 'group',
+    IFRAME: 'iframe',
+    FRAME: 'iframe',
+    H1: 'heading',
+    H2: 'heading',
+    H3: 'heading',
+    H4: 'heading',
+    H5: 'heading',
+    H6: 'heading',
+    PRE: 'code',
+    DT: 'term',
+    DD: 'definition',
+    SECTION: 'region',
   };
-
 
   function implicitRole(el: Element, tag: string): string | null {
     const simple = SIMPLE_ROLES[tag];
@@ -95,13 +192,23 @@ export function rolesKit(): RolesKit {
     else if (pressed === 'mixed') out.push('pressed=mixed');
     const expanded = attr('aria-expanded');
     if (expanded === 'true' || expanded === 'false') out.push(expanded === 'true' ? 'expanded' : 'expanded=false');
-    else if (tag === 'SUMMARY' && role === 'button') out.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'expanded=false');
-    if (attr('aria-disabled') === 'true' || ((tag === 'BUTTON' || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') && el.matches(':disabled'))) out.push('disabled');
+    else if (tag === 'SUMMARY' && role === 'button')
+      out.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'expanded=false');
+    if (
+      attr('aria-disabled') === 'true' ||
+      ((tag === 'BUTTON' || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') && el.matches(':disabled'))
+    )
+      out.push('disabled');
     if (attr('aria-required') === 'true' || (el as HTMLInputElement).required === true) out.push('required');
     const invalid = attr('aria-invalid');
-    if ((invalid && invalid !== 'false') || ((tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') && el.matches(':user-invalid'))) out.push('invalid');
+    if (
+      (invalid && invalid !== 'false') ||
+      ((tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') && el.matches(':user-invalid'))
+    )
+      out.push('invalid');
     // an open modal dialog makes the rest of the page inert: the format lists it first
-    if ((role === 'dialog' || role === 'alertdialog') && (el.matches(':modal') || attr('aria-modal') === 'true')) out.push('modal');
+    if ((role === 'dialog' || role === 'alertdialog') && (el.matches(':modal') || attr('aria-modal') === 'true'))
+      out.push('modal');
     if (role === 'heading') out.push('level=' + (attr('aria-level') || (/^H[1-6]$/.test(tag) ? tag[1] : '2')));
     const current = attr('aria-current');
     if (current && current !== 'false') out.push(current === 'true' ? 'current' : 'current=' + current);
@@ -112,18 +219,32 @@ export function rolesKit(): RolesKit {
     if (tag === 'INPUT') {
       const input = el as HTMLInputElement;
       const type = input.type;
-      if (type === 'checkbox' || type === 'radio' || type === 'submit' || type === 'reset' || type === 'button' || type === 'image') return undefined;
-      if (type === 'file') return input.files && input.files.length ? Array.from(input.files, (f) => f.name).join(', ') : undefined;
+      if (
+        type === 'checkbox' ||
+        type === 'radio' ||
+        type === 'submit' ||
+        type === 'reset' ||
+        type === 'button' ||
+        type === 'image'
+      )
+        return undefined;
+      if (type === 'file')
+        return input.files && input.files.length ? Array.from(input.files, (f) => f.name).join(', ') : undefined;
       if (!input.value) return undefined;
       return type === 'password' ? '••••' : clip(norm(input.value), max);
     }
-    if (tag === 'TEXTAREA') return (el as HTMLTextAreaElement).value ? clip(norm((el as HTMLTextAreaElement).value), max) : undefined;
+    if (tag === 'TEXTAREA')
+      return (el as HTMLTextAreaElement).value ? clip(norm((el as HTMLTextAreaElement).value), max) : undefined;
     if (tag === 'SELECT') {
       const selected = Array.from((el as HTMLSelectElement).selectedOptions, (o) => norm(o.label || o.text).trim());
       return selected.length ? clip(selected.join(', '), max) : undefined;
     }
     const now = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
-    if (now && (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter' || role === 'scrollbar')) return now;
+    if (
+      now &&
+      (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter' || role === 'scrollbar')
+    )
+      return now;
     if (tag === 'PROGRESS' || tag === 'METER') return String((el as HTMLProgressElement).value);
     if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && (el as HTMLElement).isContentEditable) {
       const text = norm(el.textContent || '').trim();
@@ -131,7 +252,6 @@ export function rolesKit(): RolesKit {
     }
     return undefined;
   }
-
 
   return { INTERACTIVE_ROLES, NAME_FROM_CONTENT, HOIST, implicitRole, states, valueOf };
 }

@@ -16,7 +16,25 @@ export interface TextKit {
  * aria-hidden content, the same rules the snapshot applies.
  */
 export function textKit(vis: VisibilityKit): TextKit {
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'DATALIST', 'SOURCE', 'TRACK', 'PARAM', 'BASE', 'OPTION', 'OPTGROUP', 'INPUT', 'TEXTAREA']);
+  const SKIP = new Set([
+    'SCRIPT',
+    'STYLE',
+    'NOSCRIPT',
+    'TEMPLATE',
+    'HEAD',
+    'META',
+    'LINK',
+    'TITLE',
+    'DATALIST',
+    'SOURCE',
+    'TRACK',
+    'PARAM',
+    'BASE',
+    'OPTION',
+    'OPTGROUP',
+    'INPUT',
+    'TEXTAREA',
+  ]);
 
   function text(root: Element, frames: Element[]): string {
     vis.begin();
@@ -50,7 +68,9 @@ export function textKit(vis: VisibilityKit): TextKit {
       }
       if (tag === 'SELECT') {
         if (hiddenHere || boxHere) return;
-        const chosen = Array.from((el as HTMLSelectElement).selectedOptions, (option) => (option.label || option.text).replace(/\s+/g, ' ').trim());
+        const chosen = Array.from((el as HTMLSelectElement).selectedOptions, (option) =>
+          (option.label || option.text).replace(/\s+/g, ' ').trim(),
+        );
         out.push(` ${chosen.join(', ')} `);
         return;
       }
@@ -64,8 +84,11 @@ export function textKit(vis: VisibilityKit): TextKit {
       const host = el.shadowRoot ?? el;
       if (tag === 'SLOT') {
         const assigned = (el as HTMLSlotElement).assignedNodes();
-        for (const child of assigned.length ? assigned : Array.from(el.childNodes)) visit(child, ownTextHidden, boxHere, hiddenHere, bg);
-      } else for (let child = host.firstChild; child; child = child.nextSibling) visit(child, ownTextHidden, boxHere, hiddenHere, bg);
+        for (const child of assigned.length ? assigned : Array.from(el.childNodes))
+          visit(child, ownTextHidden, boxHere, hiddenHere, bg);
+      } else
+        for (let child = host.firstChild; child; child = child.nextSibling)
+          visit(child, ownTextHidden, boxHere, hiddenHere, bg);
       if (cell) out.push(' | ');
       else if (block) out.push('\n');
       else if (spaced) out.push(' ');
@@ -75,7 +98,12 @@ export function textKit(vis: VisibilityKit): TextKit {
     return out
       .join('')
       .split('\n')
-      .map((line) => line.replace(/\s+/g, ' ').replace(/^(?:\s*\|\s*)+|(?:\s*\|\s*)+$/g, '').trim())
+      .map((line) =>
+        line
+          .replace(/\s+/g, ' ')
+          .replace(/^(?:\s*\|\s*)+|(?:\s*\|\s*)+$/g, '')
+          .trim(),
+      )
       .filter((line) => line.length > 0)
       .join('\n');
   }

@@ -34,26 +34,48 @@ export function visibilityKit(): VisibilityKit {
     let parsed = colours.get(color);
     if (parsed !== undefined) return parsed;
     const match = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color);
-    parsed = match ? [Number(match[1]), Number(match[2]), Number(match[3]), match[4] === undefined ? 1 : Number(match[4])] : null;
+    parsed = match
+      ? [Number(match[1]), Number(match[2]), Number(match[3]), match[4] === undefined ? 1 : Number(match[4])]
+      : null;
     if (colours.size < 500) colours.set(color, parsed);
     return parsed;
   };
   /** A clip rectangle (`rect(0px, 0px, 0px, 0px)`, `rect(1px 1px 1px 1px)`) that leaves at most a pixel. */
   const clipsAway = (clip: string): boolean => {
     if (!clip.startsWith('rect(')) return false;
-    const values = clip.slice(5, -1).split(/[\s,]+/).map((part) => (part === 'auto' ? NaN : parseFloat(part)));
+    const values = clip
+      .slice(5, -1)
+      .split(/[\s,]+/)
+      .map((part) => (part === 'auto' ? NaN : parseFloat(part)));
     const [top, right, bottom, left] = values as [number, number, number, number];
-    return (Number.isFinite(right) && Number.isFinite(left) && right - left <= 1) || (Number.isFinite(bottom) && Number.isFinite(top) && bottom - top <= 1);
+    return (
+      (Number.isFinite(right) && Number.isFinite(left) && right - left <= 1) ||
+      (Number.isFinite(bottom) && Number.isFinite(top) && bottom - top <= 1)
+    );
   };
   const clipPathAway = (path: string): boolean => {
     if (path === 'none' || !path) return false;
     const inset = /^inset\(\s*([\d.]+)(%|px)/.exec(path);
     if (inset) return inset[2] === '%' ? Number(inset[1]) >= 50 : false;
-    return /^(?:circle|ellipse)\(\s*0(?:px|%)?[\s)]/.test(path) || /^polygon\((?:\s*0(?:px|%)?\s+0(?:px|%)?\s*,?)+\)$/.test(path);
+    return (
+      /^(?:circle|ellipse)\(\s*0(?:px|%)?[\s)]/.test(path) ||
+      /^polygon\((?:\s*0(?:px|%)?\s+0(?:px|%)?\s*,?)+\)$/.test(path)
+    );
   };
 
   /** Replaced elements are transformed and clipped even when inline. */
-  const REPLACED = new Set(['IMG', 'INPUT', 'SELECT', 'TEXTAREA', 'VIDEO', 'CANVAS', 'IFRAME', 'OBJECT', 'EMBED', 'svg']);
+  const REPLACED = new Set([
+    'IMG',
+    'INPUT',
+    'SELECT',
+    'TEXTAREA',
+    'VIDEO',
+    'CANVAS',
+    'IFRAME',
+    'OBJECT',
+    'EMBED',
+    'svg',
+  ]);
   /** Outside the page on the left or the top can never be scrolled to; far right of it neither. */
   const offPage = (el: Element, rect: DOMRect = el.getBoundingClientRect()): boolean => {
     const left = rect.right + window.scrollX;
@@ -72,7 +94,8 @@ export function visibilityKit(): VisibilityKit {
     hiddenBox(el: Element, style: CSSStyleDeclaration, display: string): boolean {
       if (parseFloat(style.opacity) < 0.05) return true;
       const position = style.position;
-      if ((position === 'absolute' || position === 'fixed') && style.clip !== 'auto' && clipsAway(style.clip)) return true;
+      if ((position === 'absolute' || position === 'fixed') && style.clip !== 'auto' && clipsAway(style.clip))
+        return true;
       if (clipPathAway(style.clipPath)) return true;
       // transforms and overflow do not apply to inline boxes (an absolutely placed one is blockified),
       // and reading computed styles is the walk's main cost
@@ -94,7 +117,8 @@ export function visibilityKit(): VisibilityKit {
       if (!color) return false;
       if (color[3] < 0.1) return style.webkitTextStrokeWidth === '0px' || !style.webkitTextStrokeWidth;
       if (!background) return false;
-      const distance = Math.abs(color[0] - background[0]) + Math.abs(color[1] - background[1]) + Math.abs(color[2] - background[2]);
+      const distance =
+        Math.abs(color[0] - background[0]) + Math.abs(color[1] - background[1]) + Math.abs(color[2] - background[2]);
       // a text shadow draws the letters anyway
       return distance < 24 && !parse(style.textShadow.split(')')[0] + ')');
     },
@@ -103,11 +127,20 @@ export function visibilityKit(): VisibilityKit {
       const color = parse(style.backgroundColor);
       if (!color || color[3] === 0) return parent;
       // a translucent colour over an unknown background leaves it unknown
-      if (color[3] < 0.95) return parent ? [0, 1, 2].map((index) => color[index]! * color[3] + parent[index]! * (1 - color[3])) as [number, number, number] : null;
+      if (color[3] < 0.95)
+        return parent
+          ? ([0, 1, 2].map((index) => color[index]! * color[3] + parent[index]! * (1 - color[3])) as [
+              number,
+              number,
+              number,
+            ])
+          : null;
       return [color[0], color[1], color[2]];
     },
     iconFont(style: CSSStyleDeclaration): boolean {
-      return /material (?:icons|symbols)|font ?awesome|icomoon|glyphicons|bootstrap-icons|ionicons|feather|remixicon|^["']?icons?["']?$/i.test(style.fontFamily);
+      return /material (?:icons|symbols)|font ?awesome|icomoon|glyphicons|bootstrap-icons|ionicons|feather|remixicon|^["']?icons?["']?$/i.test(
+        style.fontFamily,
+      );
     },
   };
 }

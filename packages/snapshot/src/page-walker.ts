@@ -20,7 +20,13 @@ export interface ArgusPageApi {
   /** Visible text of `root` (the body by default), iframes marked for the engine to fill in (see TextKit). */
   text(root: Element | null): { text: string; frames: number };
   textFrameAt(index: number): Element | null;
-  locate(kind: 'role' | 'text' | 'label', role: string, value: string | null, exact: boolean, max: number): LocateResult;
+  locate(
+    kind: 'role' | 'text' | 'label',
+    role: string,
+    value: string | null,
+    exact: boolean,
+    max: number,
+  ): LocateResult;
 }
 
 /** Visible elements a semantic locator matches, in document order: ids (for refs) and labels of the first few. */
@@ -37,7 +43,13 @@ export interface LocateResult {
  * roles, names, states, values, and ids for interactive elements. Ids live in a WeakMap, so a DOM
  * node keeps its id for the life of the document and a re-created node gets a new one.
  */
-export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit, roles: RolesKit, groups: GroupsKit): ArgusPageApi {
+export function installArgus(
+  vis: VisibilityKit,
+  texts: TextKit,
+  names: NamesKit,
+  roles: RolesKit,
+  groups: GroupsKit,
+): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
   const VERSION = 8;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
@@ -50,7 +62,23 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
   let textFrames: Element[] = [];
   const token = Math.random().toString(36).slice(2, 10);
 
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'DATALIST', 'SOURCE', 'TRACK', 'PARAM', 'BASE', 'OPTION', 'OPTGROUP']);
+  const SKIP = new Set([
+    'SCRIPT',
+    'STYLE',
+    'NOSCRIPT',
+    'TEMPLATE',
+    'HEAD',
+    'META',
+    'LINK',
+    'TITLE',
+    'DATALIST',
+    'SOURCE',
+    'TRACK',
+    'PARAM',
+    'BASE',
+    'OPTION',
+    'OPTGROUP',
+  ]);
   const norm = (s: string) => s.replace(/\s+/g, ' ');
   const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1).trimEnd() + '…' : s);
 
@@ -68,7 +96,8 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
   const HIDDEN = '#hidden';
   /** Marker items for an icon font's ligature or glyph (`favorite`): a hint, not a name. */
   const ICON = '#icon';
-  const isMarker = (item: WalkNode | string): boolean => typeof item !== 'string' && (item.r === HIDDEN || item.r === ICON);
+  const isMarker = (item: WalkNode | string): boolean =>
+    typeof item !== 'string' && (item.r === HIDDEN || item.r === ICON);
 
   /** Joins walked items into plain text (names from content); `hidden` lets visually hidden text in. */
   function flatText(items: Array<WalkNode | string>, hidden = false): string {
@@ -188,7 +217,8 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
 
   /** The text cannot be read: font-size 0, the colour of its background, indented away. */
   function lookHidden(look: Look): boolean {
-    if (look.hidden === undefined) look.hidden = look.forceHidden || (look.style !== null && vis.hiddenText(look.style, lookBackground(look)));
+    if (look.hidden === undefined)
+      look.hidden = look.forceHidden || (look.style !== null && vis.hiddenText(look.style, lookBackground(look)));
     return look.hidden;
   }
 
@@ -218,7 +248,8 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     return el.childElementCount > 3 || (el.textContent || '').length > 200;
   }
 
-  const CLICK_SIGNAL = /(?:^|[-_\s])(?:btn|button|icon|ico|like|reply|share|close|delete|remove|destroy|edit|toggle|more|menu|star|fav|favorite|heart|vote|upvote|downvote|retweet|bookmark|follow|prev|next)(?:$|[-_\s])/i;
+  const CLICK_SIGNAL =
+    /(?:^|[-_\s])(?:btn|button|icon|ico|like|reply|share|close|delete|remove|destroy|edit|toggle|more|menu|star|fav|favorite|heart|vote|upvote|downvote|retweet|bookmark|follow|prev|next)(?:$|[-_\s])/i;
 
   function walkNode(node: Node, out: Array<WalkNode | string>, ctx: Ctx): void {
     if (node.nodeType === 3) {
@@ -258,15 +289,42 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     const hasListener = listened.has(el) && tag !== 'HTML' && tag !== 'BODY' && !delegationHost(el);
     let interactive = false;
     // a native checkbox or radio made transparent over a styled box is still what a click on it toggles
-    const stillOperable = boxHidden && ownBoxHidden && tag === 'INPUT' && parseFloat(style.opacity) < 0.05 && /^(?:checkbox|radio|file)$/.test((el as HTMLInputElement).type);
+    const stillOperable =
+      boxHidden &&
+      ownBoxHidden &&
+      tag === 'INPUT' &&
+      parseFloat(style.opacity) < 0.05 &&
+      /^(?:checkbox|radio|file)$/.test((el as HTMLInputElement).type);
     if (!hiddenVisibility && (!boxHidden || stillOperable)) {
-      if (roles.INTERACTIVE_ROLES.has(role) && role !== 'gridcell' && role !== 'listbox' && role !== 'scrollbar') interactive = true;
-      else if (tag === 'A' && (el.hasAttribute('href') || el.hasAttribute('title') || hasListener || pointer)) interactive = true;
+      if (roles.INTERACTIVE_ROLES.has(role) && role !== 'gridcell' && role !== 'listbox' && role !== 'scrollbar')
+        interactive = true;
+      else if (tag === 'A' && (el.hasAttribute('href') || el.hasAttribute('title') || hasListener || pointer))
+        interactive = true;
       else if (el.hasAttribute('tabindex') || el.hasAttribute('onclick') || hasListener) interactive = true;
-      else if ((role === 'gridcell' || role === 'listbox') && (el.hasAttribute('tabindex') || pointer)) interactive = true;
-      else if ((el as HTMLElement).isContentEditable && !(el.parentElement && (el.parentElement as HTMLElement).isContentEditable)) interactive = true;
-      else if (pointer && !ctx.parentPointer && !ctx.inInteractive && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') interactive = true;
-      else if (pointer && !ctx.inSemantic && tag !== 'LABEL' && (el.hasAttribute('title') || el.hasAttribute('aria-label') || (!(el.textContent || '').trim() && CLICK_SIGNAL.test(typeof el.className === 'string' ? el.className : '')))) {
+      else if ((role === 'gridcell' || role === 'listbox') && (el.hasAttribute('tabindex') || pointer))
+        interactive = true;
+      else if (
+        (el as HTMLElement).isContentEditable &&
+        !(el.parentElement && (el.parentElement as HTMLElement).isContentEditable)
+      )
+        interactive = true;
+      else if (
+        pointer &&
+        !ctx.parentPointer &&
+        !ctx.inInteractive &&
+        tag !== 'LABEL' &&
+        tag !== 'HTML' &&
+        tag !== 'BODY'
+      )
+        interactive = true;
+      else if (
+        pointer &&
+        !ctx.inSemantic &&
+        tag !== 'LABEL' &&
+        (el.hasAttribute('title') ||
+          el.hasAttribute('aria-label') ||
+          (!(el.textContent || '').trim() && CLICK_SIGNAL.test(typeof el.className === 'string' ? el.className : '')))
+      ) {
         // a control of its own inside a clickable card: an icon-only `<span class="like">` with its own cursor
         interactive = true;
       }
@@ -275,8 +333,10 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
         if (rect.width <= 0 || rect.height <= 0) interactive = false;
       }
     }
-    if (interactive && !role) role = tag === 'A' ? 'link' : pointer || hasListener || el.hasAttribute('onclick') ? 'clickable' : 'generic';
-    if (interactive && (el as HTMLElement).isContentEditable && (!role || role === 'generic' || role === 'clickable')) role = 'textbox';
+    if (interactive && !role)
+      role = tag === 'A' ? 'link' : pointer || hasListener || el.hasAttribute('onclick') ? 'clickable' : 'generic';
+    if (interactive && (el as HTMLElement).isContentEditable && (!role || role === 'generic' || role === 'clickable'))
+      role = 'textbox';
 
     if (role === 'iframe') {
       if (hiddenVisibility || boxHidden) return;
@@ -322,7 +382,15 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       return;
     }
 
-    if (!interactive && (!role || roles.HOIST.has(role) || hiddenVisibility || boxHidden) && !(role && (role === 'region' || role === 'group') && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')))) {
+    if (
+      !interactive &&
+      (!role || roles.HOIST.has(role) || hiddenVisibility || boxHidden) &&
+      !(
+        role &&
+        (role === 'region' || role === 'group') &&
+        (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'))
+      )
+    ) {
       if (tag === 'svg' || tag === 'CANVAS' || tag === 'VIDEO' || tag === 'AUDIO') return;
       if (tag === 'BR') {
         out.push('\n');
@@ -358,7 +426,9 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     if (groups.pending() > pendingAtStart) groups.settle(items, 0);
     let name = names.explicitName(el, tag, role);
     // a clickable wrapper around real content (a card, a whole section) keeps its content as children
-    const container = (role === 'clickable' || role === 'generic') && items.some((item) => typeof item !== 'string' && !isMarker(item) && !item.i && item.f === undefined);
+    const container =
+      (role === 'clickable' || role === 'generic') &&
+      items.some((item) => typeof item !== 'string' && !isMarker(item) && !item.i && item.f === undefined);
     const fromContent = roles.NAME_FROM_CONTENT.has(role) && !container;
     if (!name && fromContent) {
       name = flatText(items);
@@ -388,7 +458,10 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
       if (tag === 'INPUT' && (el as HTMLInputElement).type === 'file') result.h = 'file';
       else if (!result.n && (!result.c || (role !== 'clickable' && role !== 'generic'))) {
         const icon = iconText(items);
-        const beside = role === 'textbox' || role === 'combobox' || role === 'searchbox' || role === 'spinbutton' ? names.besideLabel(el) : '';
+        const beside =
+          role === 'textbox' || role === 'combobox' || role === 'searchbox' || role === 'spinbutton'
+            ? names.besideLabel(el)
+            : '';
         result.h = beside ? clip(beside, BESIDE_MAX) : icon ? 'icon: ' + icon : names.fallbackHint(el);
       }
     }
@@ -412,7 +485,9 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     const role = roleOf(el);
     const name = nameOf(el, role);
     // one line, quotes escaped: a page cannot end the quoted name early in an action's report
-    return name ? `${role} "${clip(norm(name).trim(), 60).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `${role} (${names.fallbackHint(el).replace(/[()]/g, '')})`;
+    return name
+      ? `${role} "${clip(norm(name).trim(), 60).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+      : `${role} (${names.fallbackHint(el).replace(/[()]/g, '')})`;
   }
 
   function snapshot(options: WalkOptions): WalkResult {
@@ -501,7 +576,8 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
   /** The accessible name, as the snapshot computes it. */
   function nameOf(el: Element, role: string): string {
     let name = names.explicitName(el, el.tagName, role);
-    if (!name && roles.NAME_FROM_CONTENT.has(role)) name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
+    if (!name && roles.NAME_FROM_CONTENT.has(role))
+      name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
     return name || names.lateName(el);
   }
 
@@ -510,15 +586,25 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
    * innermost elements whose text holds the value, `label` form fields by their label. `exact`
    * compares whole (whitespace collapsed); otherwise contains, case-insensitive.
    */
-  function locate(kind: 'role' | 'text' | 'label', role: string, value: string | null, exact: boolean, max: number): LocateResult {
+  function locate(
+    kind: 'role' | 'text' | 'label',
+    role: string,
+    value: string | null,
+    exact: boolean,
+    max: number,
+  ): LocateResult {
     const wanted = value === null ? null : exact ? value : value.toLowerCase();
-    const matches = (text: string) => wanted === null || (exact ? norm(text).trim() === wanted : norm(text).toLowerCase().includes(wanted));
+    const matches = (text: string) =>
+      wanted === null || (exact ? norm(text).trim() === wanted : norm(text).toLowerCase().includes(wanted));
     const found: Element[] = [];
     const root = document.body || document.documentElement;
     if (kind === 'text') {
       // descend only into elements whose text holds the value; keep the innermost ones
       const needle = (value ?? '').toLowerCase();
-      const holds = (el: Element) => norm(el.textContent || '').toLowerCase().includes(needle);
+      const holds = (el: Element) =>
+        norm(el.textContent || '')
+          .toLowerCase()
+          .includes(needle);
       const visit = (el: Element) => {
         let inner = false;
         const children = [...Array.from(el.children), ...(el.shadowRoot ? Array.from(el.shadowRoot.children) : [])];
@@ -533,9 +619,36 @@ export function installArgus(vis: VisibilityKit, texts: TextKit, names: NamesKit
     } else {
       eachElement(root, (el) => {
         const elRole = roleOf(el);
-        if (kind === 'role' ? elRole !== role : !(el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable || elRole === 'textbox' || elRole === 'combobox' || elRole === 'searchbox' || elRole === 'checkbox' || elRole === 'radio' || elRole === 'switch' || elRole === 'slider' || elRole === 'spinbutton')) return;
+        if (
+          kind === 'role'
+            ? elRole !== role
+            : !(
+                el.tagName === 'INPUT' ||
+                el.tagName === 'SELECT' ||
+                el.tagName === 'TEXTAREA' ||
+                (el as HTMLElement).isContentEditable ||
+                elRole === 'textbox' ||
+                elRole === 'combobox' ||
+                elRole === 'searchbox' ||
+                elRole === 'checkbox' ||
+                elRole === 'radio' ||
+                elRole === 'switch' ||
+                elRole === 'slider' ||
+                elRole === 'spinbutton'
+              )
+        )
+          return;
         if (kind === 'label' && (el as HTMLInputElement).type === 'hidden') return;
-        if (kind === 'role' ? !matches(nameOf(el, elRole)) : ![names.explicitName(el, el.tagName, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''].some((text) => text && matches(text))) return;
+        if (
+          kind === 'role'
+            ? !matches(nameOf(el, elRole))
+            : ![
+                names.explicitName(el, el.tagName, elRole),
+                el.getAttribute('placeholder') || '',
+                el.getAttribute('title') || '',
+              ].some((text) => text && matches(text))
+        )
+          return;
         if (shown(el)) found.push(el);
       });
     }

@@ -27,7 +27,9 @@ export function parseRef(target: string): string | undefined {
 export function badTargetError(target: string): ArgusError {
   const ref = refIn(target);
   const hint = ref ? refHint(ref) : ' Pass a ref from `argus snapshot` (e.g. e12) or a CSS selector.';
-  return new ArgusError('invalid_input', `"${target}" is neither a ref (like e12) nor a valid CSS selector.${hint}`, { details: { target, ...(ref ? { ref } : {}) } });
+  return new ArgusError('invalid_input', `"${target}" is neither a ref (like e12) nor a valid CSS selector.${hint}`, {
+    details: { target, ...(ref ? { ref } : {}) },
+  });
 }
 
 /**
@@ -37,7 +39,9 @@ export function badTargetError(target: string): ArgusError {
 export function noMatchError(selector: string): ArgusError {
   const ref = refIn(selector);
   const hint = ref ? refHint(ref) : ' Run `argus snapshot -i` and use a ref, or fix the selector.';
-  return new ArgusError('element_not_found', `No element matches "${selector}".${hint}`, { details: { selector, ...(ref ? { ref } : {}) } });
+  return new ArgusError('element_not_found', `No element matches "${selector}".${hint}`, {
+    details: { selector, ...(ref ? { ref } : {}) },
+  });
 }
 
 function refIn(target: string): string | undefined {
@@ -49,9 +53,13 @@ function refHint(ref: string): string {
 }
 
 export function staleError(ref: string): ArgusError {
-  return new ArgusError('ref_stale', `Ref ${ref} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.`, {
-    details: { ref },
-  });
+  return new ArgusError(
+    'ref_stale',
+    `Ref ${ref} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.`,
+    {
+      details: { ref },
+    },
+  );
 }
 
 /**

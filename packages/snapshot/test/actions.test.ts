@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@argus/cdp';
-import { SnapshotEngine, click, elementBox, elementHtml, elementText, fill, focus, hover, scrollIntoView, selectOption } from '../src/index.js';
+import {
+  SnapshotEngine,
+  click,
+  elementBox,
+  elementHtml,
+  elementText,
+  fill,
+  focus,
+  hover,
+  scrollIntoView,
+  selectOption,
+} from '../src/index.js';
 import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
@@ -33,7 +44,9 @@ const QUIRKS = `<html><head><title>quirks</title></head><body><div style="height
 
 // a link wrapped over two lines: the centre of its bounding box is on neither line box
 // (monospace and widths in ch: 20 characters a line whatever the font's metrics)
-const WRAPPED = html(`<p style="width:20ch;font:16px/20px monospace;margin:0">xxxxxxxxxxxxxxx <a href="#" id="two-lines" onclick="window.twoLines = true; return false">ab cd</a> xxxxxxxxxxxxxxxxxxxx</p>`);
+const WRAPPED = html(
+  `<p style="width:20ch;font:16px/20px monospace;margin:0">xxxxxxxxxxxxxxx <a href="#" id="two-lines" onclick="window.twoLines = true; return false">ab cd</a> xxxxxxxxxxxxxxxxxxxx</p>`,
+);
 
 const HITS = html(`
 <button id="glass" onclick="window.glass = true">Under glass</button>
@@ -55,7 +68,19 @@ function refOf(text: string, pattern: string): string {
 }
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/actions': ACTIONS, '/modal': MODAL, '/next': NEXT, '/hits': HITS, '/quirks': QUIRKS, '/wrapped': WRAPPED } })]);
+  [tb, served] = await Promise.all([
+    startBrowser(),
+    startFixtureServer({
+      pages: {
+        '/actions': ACTIONS,
+        '/modal': MODAL,
+        '/next': NEXT,
+        '/hits': HITS,
+        '/quirks': QUIRKS,
+        '/wrapped': WRAPPED,
+      },
+    }),
+  ]);
   page = await openPage(tb.browser, `${served.origin}/actions`);
   engine = new SnapshotEngine(page);
 });
@@ -108,12 +133,18 @@ describe('actions', () => {
     // a whole snapshot line pasted as the target: a typed error that names the ref to pass
     const ref = refOf(text, 'button "Count"');
     // (`[ref=e1]` is valid CSS that matches nothing: element_not_found, with the same hint)
-    for (const [pasted, code] of [[`button "Count" ${ref}`, 'invalid_input'], [`[ref=${ref}]`, 'element_not_found']] as const) {
+    for (const [pasted, code] of [
+      [`button "Count" ${ref}`, 'invalid_input'],
+      [`[ref=${ref}]`, 'element_not_found'],
+    ] as const) {
       const error = await click(engine, pasted).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code, details: { ref } });
       expect((error as Error).message).toContain(`Did you mean ${ref}?`);
     }
-    await expect(click(engine, 'div[')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('Pass a ref from `argus snapshot`') });
+    await expect(click(engine, 'div[')).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('Pass a ref from `argus snapshot`'),
+    });
     // a name with quotes and a line break is reported on one line, its quotes escaped
     expect((await click(engine, '#quoted')).element).toBe('button "Say \\"hi\\" now"');
   });
@@ -140,7 +171,9 @@ describe('actions', () => {
   it('selects an option by label and by value, and reports the choice', async () => {
     const { text } = await engine.snapshot();
     const ref = refOf(text, 'combobox \\(id: fruit\\)');
-    expect(await selectOption(engine, ref, 'Banana split')).toMatchObject({ selected: { value: 'b', label: 'Banana split' } });
+    expect(await selectOption(engine, ref, 'Banana split')).toMatchObject({
+      selected: { value: 'b', label: 'Banana split' },
+    });
     expect(await page.evaluate(`document.getElementById('fruit').value`)).toBe('b');
     expect((await selectOption(engine, ref, 'a')).selected.label).toBe('Apple');
     await expect(selectOption(engine, ref, 'Cherry')).rejects.toMatchObject({ code: 'invalid_input' });
@@ -175,7 +208,9 @@ describe('actions', () => {
   });
 
   it('waits for a moving element to settle before clicking it', async () => {
-    await page.evaluate(`document.getElementById('mover').getBoundingClientRect(); document.getElementById('mover').style.transform = 'translateX(300px)'`);
+    await page.evaluate(
+      `document.getElementById('mover').getBoundingClientRect(); document.getElementById('mover').style.transform = 'translateX(300px)'`,
+    );
     await click(engine, '#mover');
     expect(await page.evaluate(`document.getElementById('mover').textContent`)).toBe('caught');
   });
@@ -197,7 +232,10 @@ describe('actions', () => {
 
   it('rejects refs never issued and selectors matching nothing', async () => {
     await expect(click(engine, 'e9999')).rejects.toMatchObject({ code: 'ref_not_found' });
-    await expect(click(engine, '#missing')).rejects.toMatchObject({ code: 'element_not_found', message: expect.stringContaining('snapshot') });
+    await expect(click(engine, '#missing')).rejects.toMatchObject({
+      code: 'element_not_found',
+      message: expect.stringContaining('snapshot'),
+    });
     await expect(click(engine, '[[[')).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
@@ -210,7 +248,10 @@ describe('actions', () => {
     const started = performance.now();
     const error = await click(engine, countRef).catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(200);
-    expect(error).toMatchObject({ code: 'ref_stale', message: `Ref ${countRef} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.` });
+    expect(error).toMatchObject({
+      code: 'ref_stale',
+      message: `Ref ${countRef} is stale: the page changed since the snapshot. Run \`argus snapshot\` and use the new ref.`,
+    });
     const after = await engine.snapshot();
     expect(after.text).toContain('Next page');
   });
@@ -226,7 +267,10 @@ describe('actions', () => {
     const started = performance.now();
     // an element placed outside the page gets no ref (a person cannot see it): target it by selector
     const error = await click(hitsEngine, '#away').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'element_not_interactable', message: expect.stringContaining('outside the viewport') });
+    expect(error).toMatchObject({
+      code: 'element_not_interactable',
+      message: expect.stringContaining('outside the viewport'),
+    });
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 

@@ -5,7 +5,9 @@ import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 const CHILD = (label: string) =>
-  html(`<h2>${label} frame</h2><div style="height:30px"></div><button id="b" onclick="this.textContent = '${label} clicked'">${label} button</button><input id="i" aria-label="${label} input">`);
+  html(
+    `<h2>${label} frame</h2><div style="height:30px"></div><button id="b" onclick="this.textContent = '${label} clicked'">${label} button</button><input id="i" aria-label="${label} input">`,
+  );
 
 let tb: TestBrowser;
 let main: FixtureServer;
@@ -40,7 +42,9 @@ beforeAll(async () => {
   });
   page = await openPage(tb.browser, `${main.origin}/frames`);
   // frames load after the top document's load event in some orders; wait for all three buttons
-  await page.evaluate(`new Promise((resolve) => { const check = () => document.querySelectorAll('iframe').length === 4 ? resolve(true) : setTimeout(check, 20); check(); })`);
+  await page.evaluate(
+    `new Promise((resolve) => { const check = () => document.querySelectorAll('iframe').length === 4 ? resolve(true) : setTimeout(check, 20); check(); })`,
+  );
   engine = new SnapshotEngine(page);
 });
 afterAll(async () => {
@@ -63,7 +67,9 @@ describe('frames', () => {
     expect(text).toMatch(/button "Top button" e\d+/);
     expect(text).toMatch(/iframe "same"\n\s+heading "Same frame"/);
     for (const label of ['Same', 'Port', 'Site']) expect(refOf(text, `button "${label} button"`)).toMatch(/^f\d+e\d+$/);
-    expect(new Set(['Same', 'Port', 'Site'].map((label) => refOf(text, `button "${label} button"`).split('e')[0])).size).toBe(3);
+    expect(
+      new Set(['Same', 'Port', 'Site'].map((label) => refOf(text, `button "${label} button"`).split('e')[0])).size,
+    ).toBe(3);
     expect(page.frames.all().some((frame) => frame.session !== page.session)).toBe(true);
   });
 
@@ -83,12 +89,18 @@ describe('frames', () => {
     const overlayIn = (frameId: string) => {
       const frame = page.frames.get(frameId)!;
       const expression = `(() => { const o = document.getElementById('__argus_overlay__'); return o ? [...o.children].map((el) => el.textContent).filter(Boolean) : null; })()`;
-      return page.evaluate<string[] | null>(expression, { session: frame.session, contextId: page.frames.mainWorld(frameId)! });
+      return page.evaluate<string[] | null>(expression, {
+        session: frame.session,
+        contextId: page.frames.mainWorld(frameId)!,
+      });
     };
     const remove = await engine.annotate();
-    const children = page.frames.children(page.mainFrameId).filter((frame) => page.frames.mainWorld(frame.id) !== undefined);
+    const children = page.frames
+      .children(page.mainFrameId)
+      .filter((frame) => page.frames.mainWorld(frame.id) !== undefined);
     const labels = (await Promise.all(children.map((frame) => overlayIn(frame.id)))).flatMap((list) => list ?? []);
-    for (const label of ['Same', 'Port', 'Site']) expect(labels).toContain(refOf(text, `"${label} (?:button|clicked)"`));
+    for (const label of ['Same', 'Port', 'Site'])
+      expect(labels).toContain(refOf(text, `"${label} (?:button|clicked)"`));
     expect(await overlayIn(page.mainFrameId)).toContain(refOf(text, 'button "Top button"'));
     await remove();
     for (const frame of [...children, page.frames.get(page.mainFrameId)!]) expect(await overlayIn(frame.id)).toBeNull();

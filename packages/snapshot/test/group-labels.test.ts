@@ -36,7 +36,10 @@ let served: FixtureServer;
 let page: Page;
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/labels': LABELS, '/rows': ROWS } })]);
+  [tb, served] = await Promise.all([
+    startBrowser(),
+    startFixtureServer({ pages: { '/labels': LABELS, '/rows': ROWS } }),
+  ]);
 });
 afterAll(async () => {
   await tb?.close();
@@ -57,14 +60,24 @@ describe('-i group labels (issue 12 §5)', () => {
 
   it('never keeps running text, text beside a single link, label text, a big section title or boilerplate', async () => {
     const { text } = await new SnapshotEngine(page).snapshot({ interactive: true });
-    for (const words of ['or else', 'first.', 'Main article', 'Published today', 'Query words', 'Sections', 'Sponsored']) expect(text, words).not.toContain(`text: ${words}`);
+    for (const words of [
+      'or else',
+      'first.',
+      'Main article',
+      'Published today',
+      'Query words',
+      'Sections',
+      'Sponsored',
+    ])
+      expect(text, words).not.toContain(`text: ${words}`);
     // the controls themselves are all there
     expect(text).toMatch(/"Desk lamp" e\d+/);
     expect(text).toMatch(/textbox "Query words" e\d+/);
     expect(text).toMatch(/"Section 9" e\d+/);
     // the full snapshot still reads the page
     const full = (await new SnapshotEngine(page).snapshot()).text;
-    for (const words of ['or else', 'Main article:', 'Sections', 'Sponsored', 'May 2026', 'page 2 of 5']) expect(full, words).toContain(words);
+    for (const words of ['or else', 'Main article:', 'Sections', 'Sponsored', 'May 2026', 'page 2 of 5'])
+      expect(full, words).toContain(words);
   });
 });
 

@@ -63,7 +63,11 @@ describe('semantic locators', () => {
   });
 
   it('several matches: element_ambiguous with refs for each, and a listed ref works', async () => {
-    const error = (await click(engine, 'role=button[name="Delete"]').catch((caught: unknown) => caught)) as { code: string; message: string; details: { refs: string[]; matches: number } };
+    const error = (await click(engine, 'role=button[name="Delete"]').catch((caught: unknown) => caught)) as {
+      code: string;
+      message: string;
+      details: { refs: string[]; matches: number };
+    };
     expect(error.code).toBe('element_ambiguous');
     expect(error.details.matches).toBe(2);
     expect(error.details.refs).toHaveLength(2);
@@ -74,11 +78,16 @@ describe('semantic locators', () => {
     const { text } = await engine.snapshot({ interactive: true });
     expect(text).toContain(`"Delete" ${error.details.refs[0]} "Delete" ${error.details.refs[1]}`);
     // text=sign up matches the button and the link
-    expect(await click(engine, 'text=sign up').catch((caught: { code: string }) => caught.code)).toBe('element_ambiguous');
+    expect(await click(engine, 'text=sign up').catch((caught: { code: string }) => caught.code)).toBe(
+      'element_ambiguous',
+    );
   });
 
   it('no match is element_not_found; bad syntax is invalid_input, before the page is touched', async () => {
-    await expect(click(engine, 'role=button[name="Nope"]')).rejects.toMatchObject({ code: 'element_not_found', message: expect.stringContaining('role=button[name="Nope"]') });
+    await expect(click(engine, 'role=button[name="Nope"]')).rejects.toMatchObject({
+      code: 'element_not_found',
+      message: expect.stringContaining('role=button[name="Nope"]'),
+    });
     await expect(click(engine, 'role=button[name=Delete]')).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

@@ -26,28 +26,31 @@ describe('snapshots of real saved pages', () => {
     expect(pages.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(pages.map((page) => [page.name, page.path]))('%s: unique, named refs that resolve; the page title', async (_name, path) => {
-    const page = await openPage(tb.browser, server.urlFor(path));
-    try {
-      const engine = new SnapshotEngine(page);
-      const full = await engine.snapshot();
-      expect(full.title).toBe(await page.evaluate('document.title'));
-      const interactive = await engine.snapshot({ interactive: true });
-      const refs = interactive.text.split('\n').flatMap((line) =>
-        refsInLine(line).map(({ ref, index }) => {
-          // every ref follows a quoted name or a parenthesised fallback hint, never an empty name
-          expect(line.slice(0, index), line).toMatch(/[")] $/);
-          return ref;
-        }),
-      );
-      expect(new Set(refs).size).toBe(refs.length);
-      expect(refs.length).toBe(interactive.refs);
-      for (const ref of refs.slice(0, SAMPLE_REFS)) {
-        const handle = await engine.resolve(ref);
-        expect(handle.label).toBeTruthy();
+  it.each(pages.map((page) => [page.name, page.path]))(
+    '%s: unique, named refs that resolve; the page title',
+    async (_name, path) => {
+      const page = await openPage(tb.browser, server.urlFor(path));
+      try {
+        const engine = new SnapshotEngine(page);
+        const full = await engine.snapshot();
+        expect(full.title).toBe(await page.evaluate('document.title'));
+        const interactive = await engine.snapshot({ interactive: true });
+        const refs = interactive.text.split('\n').flatMap((line) =>
+          refsInLine(line).map(({ ref, index }) => {
+            // every ref follows a quoted name or a parenthesised fallback hint, never an empty name
+            expect(line.slice(0, index), line).toMatch(/[")] $/);
+            return ref;
+          }),
+        );
+        expect(new Set(refs).size).toBe(refs.length);
+        expect(refs.length).toBe(interactive.refs);
+        for (const ref of refs.slice(0, SAMPLE_REFS)) {
+          const handle = await engine.resolve(ref);
+          expect(handle.label).toBeTruthy();
+        }
+      } finally {
+        await tb.browser.closePage(page.targetId);
       }
-    } finally {
-      await tb.browser.closePage(page.targetId);
-    }
-  });
+    },
+  );
 });

@@ -31,7 +31,8 @@ customElements.define('x-card', class extends HTMLElement {
 });
 </script>`);
 
-const TOGGLE = html(`<h1>Toggle</h1><button>Before</button><button id="t" aria-expanded="false" onclick="const open = this.getAttribute('aria-expanded') === 'true'; this.setAttribute('aria-expanded', String(!open)); document.getElementById('panel').hidden = open">Details</button><button>After</button>
+const TOGGLE =
+  html(`<h1>Toggle</h1><button>Before</button><button id="t" aria-expanded="false" onclick="const open = this.getAttribute('aria-expanded') === 'true'; this.setAttribute('aria-expanded', String(!open)); document.getElementById('panel').hidden = open">Details</button><button>After</button>
 <div id="panel" hidden><a href="/x">Secret link</a></div><p>Footer text</p>`);
 
 const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
@@ -41,7 +42,10 @@ let served: FixtureServer;
 let page: Page;
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG } })]);
+  [tb, served] = await Promise.all([
+    startBrowser(),
+    startFixtureServer({ pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG } }),
+  ]);
 });
 afterAll(async () => {
   await tb?.close();
@@ -74,7 +78,8 @@ describe('snapshot', () => {
     expect(text).toMatch(/(?:button | )\(icon: reply\) e\d+/);
     expect(text).toMatch(/(?:button | )\(icon: star\) e\d+/);
     // every ref follows a quoted name or a parenthesised hint
-    for (const line of text.split('\n')) for (const { index } of refsInLine(line)) expect(line.slice(0, index), line).toMatch(/[")] $/);
+    for (const line of text.split('\n'))
+      for (const { index } of refsInLine(line)) expect(line.slice(0, index), line).toMatch(/[")] $/);
   });
 
   it('gives refs to onclick divs, pointer spans inside a paragraph, and shadow DOM controls', async () => {
@@ -87,7 +92,9 @@ describe('snapshot', () => {
     expect(text).toContain('Inside shadow');
     const ref = /button "Shadow button" (e\d+)/.exec(text)?.[1] ?? '';
     await click(engine, ref);
-    expect(await page.evaluate(`document.querySelector('x-card').shadowRoot.getElementById('sb').textContent`)).toBe('pressed');
+    expect(await page.evaluate(`document.querySelector('x-card').shadowRoot.getElementById('sb').textContent`)).toBe(
+      'pressed',
+    );
   });
 
   it('keeps refs stable across snapshots while the nodes live', async () => {
@@ -136,14 +143,18 @@ describe('snapshot', () => {
       cursor = next.cursor;
     }
     expect(joined).toBe(full.text);
-    await longPage.session.send('Target.closeTarget' as never, { targetId: longPage.targetId } as never).catch(() => undefined);
+    await longPage.session
+      .send('Target.closeTarget' as never, { targetId: longPage.targetId } as never)
+      .catch(() => undefined);
   });
 
   it('annotate draws each ref label over its box and removes the overlay', async () => {
     const engine = new SnapshotEngine(page);
     const snap = await engine.snapshot({ interactive: true });
     const remove = await engine.annotate();
-    const labels = (await page.evaluate(`[...document.getElementById('__argus_overlay__').children].map((el) => el.textContent).filter(Boolean)`)) as string[];
+    const labels = (await page.evaluate(
+      `[...document.getElementById('__argus_overlay__').children].map((el) => el.textContent).filter(Boolean)`,
+    )) as string[];
     expect(labels).toContain(/link "Home" (e\d+)/.exec(snap.text)?.[1]);
     expect(labels.length).toBe(snap.refs);
     const shot = await page.screenshot();
@@ -176,7 +187,10 @@ describe('snapshot', () => {
       const ref = /"Details" (e\d+)/.exec(before.text)?.[1] ?? '';
       await click(engine, ref);
       const diff = await engine.snapshot({ interactive: true, diff: true });
-      expect(diff.text.split('\n')).toEqual([`~ button "Details" ${ref} [expanded]`, expect.stringMatching(/^\+ link "Secret link" e\d+$/)]);
+      expect(diff.text.split('\n')).toEqual([
+        `~ button "Details" ${ref} [expanded]`,
+        expect.stringMatching(/^\+ link "Secret link" e\d+$/),
+      ]);
     } finally {
       await tb.browser.closePage(togglePage.id);
     }

@@ -23,7 +23,10 @@ function profileFlagPrefixes() {
  * @param {string[]} prefixes
  */
 function isArgusProfileFlag(flag, prefixes) {
-  return prefixes.some((prefix) => flag.startsWith(prefix)) && basename(flag.slice('--user-data-dir='.length)).startsWith(PROFILE_PREFIX);
+  return (
+    prefixes.some((prefix) => flag.startsWith(prefix)) &&
+    basename(flag.slice('--user-data-dir='.length)).startsWith(PROFILE_PREFIX)
+  );
 }
 
 /**

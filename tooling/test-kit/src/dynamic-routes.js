@@ -56,7 +56,8 @@ function intParam(url, name, fallback, max) {
   const raw = url.searchParams.get(name);
   if (raw === null || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > max) return `${name} must be an integer from 0 to ${max}, got "${raw}"`;
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    return `${name} must be an integer from 0 to ${max}, got "${raw}"`;
   return value;
 }
 
@@ -64,7 +65,14 @@ function intParam(url, name, fallback, max) {
 function slow(_req, res, { url, later }) {
   const ms = intParam(url, 'ms', 1000, MAX_SLOW_MS);
   if (typeof ms === 'string') return sendText(res, 400, ms);
-  later(ms, () => send(res, 200, 'text/html; charset=utf-8', html(`Slow ${ms}`, `<h1>Slow response</h1><p id="slow">Waited ${ms} ms</p>`)));
+  later(ms, () =>
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      html(`Slow ${ms}`, `<h1>Slow response</h1><p id="slow">Waited ${ms} ms</p>`),
+    ),
+  );
 }
 
 /** Requests waiting at each named barrier (names are chosen by the test, so servers never collide). */
@@ -80,7 +88,8 @@ function barrier(_req, res, { url, later }) {
   const name = url.searchParams.get('name') ?? '';
   const count = intParam(url, 'count', 2, 16);
   const ms = intParam(url, 'ms', 5000, MAX_SLOW_MS);
-  if (!name || typeof count === 'string' || typeof ms === 'string') return sendText(res, 400, 'barrier needs name, count <= 16 and ms <= 10000');
+  if (!name || typeof count === 'string' || typeof ms === 'string')
+    return sendText(res, 400, 'barrier needs name, count <= 16 and ms <= 10000');
   const waiting = barriers.get(name) ?? [];
   barriers.set(name, waiting);
   let done = false;
@@ -90,7 +99,13 @@ function barrier(_req, res, { url, later }) {
     const index = waiting.indexOf(answer);
     if (index >= 0) waiting.splice(index, 1);
     if (waiting.length === 0) barriers.delete(name);
-    if (!res.destroyed) send(res, 200, 'text/html; charset=utf-8', html(`Barrier ${escapeHtml(name)}`, `<p id="barrier">${met ? 'met' : 'alone'}</p>`));
+    if (!res.destroyed)
+      send(
+        res,
+        200,
+        'text/html; charset=utf-8',
+        html(`Barrier ${escapeHtml(name)}`, `<p id="barrier">${met ? 'met' : 'alone'}</p>`),
+      );
   };
   waiting.push(answer);
   res.once('close', () => answer(false));
@@ -113,7 +128,8 @@ function hang(_req, res, { later }) {
 /** @type {Route} */
 function status(_req, res, { url }) {
   const code = Number(url.pathname.slice('/status/'.length));
-  if (!Number.isInteger(code) || code < 200 || code > 599) return sendText(res, 400, 'status code must be an integer from 200 to 599');
+  if (!Number.isInteger(code) || code < 200 || code > 599)
+    return sendText(res, 400, 'status code must be an integer from 200 to 599');
   send(res, code, 'text/html; charset=utf-8', html(`Status ${code}`, `<h1>Status ${code}</h1>`));
 }
 
@@ -121,8 +137,10 @@ function status(_req, res, { url }) {
 function redirect(_req, res, { url }) {
   const to = url.searchParams.get('to') ?? '/';
   const code = intParam(url, 'status', 302, 308);
-  if (typeof code === 'string' || ![301, 302, 303, 307, 308].includes(code)) return sendText(res, 400, 'status must be 301, 302, 303, 307 or 308');
-  if (!to.startsWith('/') && !/^https?:\/\//.test(to)) return sendText(res, 400, 'to must be a path starting with / or an http(s) URL');
+  if (typeof code === 'string' || ![301, 302, 303, 307, 308].includes(code))
+    return sendText(res, 400, 'status must be 301, 302, 303, 307 or 308');
+  if (!to.startsWith('/') && !/^https?:\/\//.test(to))
+    return sendText(res, 400, 'to must be a path starting with / or an http(s) URL');
   send(res, code, 'text/plain; charset=utf-8', `Redirecting to ${to}\n`, { Location: to });
 }
 
@@ -135,8 +153,10 @@ function echoHeaders(req, res) {
 function setCookie(_req, res, { url }) {
   const name = url.searchParams.get('name') ?? 'argus';
   const value = url.searchParams.get('value') ?? '1';
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) return sendText(res, 400, 'name must be 1-64 letters, digits, "_", "." or "-"');
-  if (!/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]{0,256}$/.test(value)) return sendText(res, 400, 'value has characters a cookie cannot carry');
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name))
+    return sendText(res, 400, 'name must be 1-64 letters, digits, "_", "." or "-"');
+  if (!/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]{0,256}$/.test(value))
+    return sendText(res, 400, 'value has characters a cookie cannot carry');
   const maxAge = intParam(url, 'max-age', 0, 400 * 24 * 3600);
   if (typeof maxAge === 'string') return sendText(res, 400, maxAge);
   const sameSite = url.searchParams.get('same-site') ?? 'Lax';
@@ -144,21 +164,37 @@ function setCookie(_req, res, { url }) {
   const httpOnly = url.searchParams.get('http-only') === '1';
   const body = html('Cookie set', `<h1>Cookie set</h1><p id="cookie">${escapeHtml(name)}=${escapeHtml(value)}</p>`);
   // with max-age the cookie is persistent (kept in the profile), else a session cookie
-  const attributes = [`${name}=${value}`, 'Path=/', `SameSite=${sameSite}`, ...(sameSite === 'None' ? ['Secure'] : []), ...(httpOnly ? ['HttpOnly'] : []), ...(maxAge ? [`Max-Age=${maxAge}`] : [])];
+  const attributes = [
+    `${name}=${value}`,
+    'Path=/',
+    `SameSite=${sameSite}`,
+    ...(sameSite === 'None' ? ['Secure'] : []),
+    ...(httpOnly ? ['HttpOnly'] : []),
+    ...(maxAge ? [`Max-Age=${maxAge}`] : []),
+  ];
   send(res, 200, 'text/html; charset=utf-8', body, { 'Set-Cookie': attributes.join('; ') });
 }
 
 /** @type {Route} */
 function download(_req, res, { url }) {
   const name = decodeURIComponent(url.pathname.slice('/download/'.length));
-  if (!/^[A-Za-z0-9_.-]{1,100}\.txt$/.test(name)) return sendText(res, 404, `no download named "${name}": use /download/<name>.txt`);
+  if (!/^[A-Za-z0-9_.-]{1,100}\.txt$/.test(name))
+    return sendText(res, 404, `no download named "${name}": use /download/<name>.txt`);
   const body = `Argus fixture download: ${name}\nline 2\nline 3\n`;
   send(res, 200, 'text/plain; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="${name}"` });
 }
 
 /** @type {Route} */
 function json(_req, res) {
-  const body = { ok: true, name: 'argus-fixture', items: [{ id: 1, label: 'one' }, { id: 2, label: 'two' }, { id: 3, label: 'three' }] };
+  const body = {
+    ok: true,
+    name: 'argus-fixture',
+    items: [
+      { id: 1, label: 'one' },
+      { id: 2, label: 'two' },
+      { id: 3, label: 'three' },
+    ],
+  };
   send(res, 200, 'application/json; charset=utf-8', JSON.stringify(body));
 }
 
@@ -169,7 +205,11 @@ const BIG_CHUNK = Buffer.from(BIG_LINE.repeat(Math.ceil(65_536 / BIG_LINE.length
 function big(_req, res, { url }) {
   const total = intParam(url, 'bytes', 1_000_000, MAX_BIG_BYTES);
   if (typeof total === 'string') return sendText(res, 400, total);
-  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(total), 'Cache-Control': 'no-store' });
+  res.writeHead(200, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(total),
+    'Cache-Control': 'no-store',
+  });
   let sent = 0;
   const pump = () => {
     while (sent < total && !res.destroyed) {

@@ -18,7 +18,8 @@ export const EXTENSION_DIR = fileURLToPath(new URL('../../../apps/extension/dist
  * @returns {string[]}
  */
 export function extensionFlags(dir = EXTENSION_DIR) {
-  if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`No built extension in ${dir}: run pnpm --filter @argus/extension build first`);
+  if (!existsSync(join(dir, 'manifest.json')))
+    throw new Error(`No built extension in ${dir}: run pnpm --filter @argus/extension build first`);
   return [`--load-extension=${dir}`, `--disable-extensions-except=${dir}`];
 }
 
@@ -47,11 +48,19 @@ export async function waitUntil(check, timeoutMs = 15_000, what = 'condition') {
 export async function findServiceWorker(cdp) {
   /** @type {{ targetId: string, url: string } | undefined} */
   let found;
-  await waitUntil(async () => {
-    const { targetInfos } = /** @type {{ targetInfos: Array<{ targetId: string, type: string, url: string }> }} */ (await cdp.send('Target.getTargets', {}, undefined));
-    found = targetInfos.find((target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'));
-    return found !== undefined;
-  }, 10_000, 'the extension service worker');
+  await waitUntil(
+    async () => {
+      const { targetInfos } = /** @type {{ targetInfos: Array<{ targetId: string, type: string, url: string }> }} */ (
+        await cdp.send('Target.getTargets', {}, undefined)
+      );
+      found = targetInfos.find(
+        (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
+      );
+      return found !== undefined;
+    },
+    10_000,
+    'the extension service worker',
+  );
   if (!found) throw new Error('the extension service worker never registered');
   return { targetId: found.targetId, url: found.url, extensionId: new URL(found.url).host };
 }
@@ -65,17 +74,34 @@ export async function findServiceWorker(cdp) {
  * @returns {Promise<unknown>}
  */
 export async function evaluateInWorker(cdp, targetId, expression) {
-  const { sessionId } = /** @type {{ sessionId: string }} */ (await cdp.send('Target.attachToTarget', { targetId, flatten: true }, undefined));
+  const { sessionId } = /** @type {{ sessionId: string }} */ (
+    await cdp.send('Target.attachToTarget', { targetId, flatten: true }, undefined)
+  );
   try {
     // the worker's extension context (with chrome.*) shows up a moment after attach
-    await waitUntil(async () => {
-      const probe = /** @type {{ result: { value?: unknown } }} */ (await cdp.send('Runtime.evaluate', { expression: 'typeof chrome?.storage?.local' }, sessionId));
-      return probe.result.value === 'object';
-    }, 10_000, 'chrome.storage in the service worker');
-    const response = /** @type {{ result: { value?: unknown }, exceptionDetails?: unknown }} */ (
-      await cdp.send('Runtime.evaluate', { expression: `Promise.resolve(${expression}).then((value) => JSON.stringify(value ?? null))`, awaitPromise: true, returnByValue: true }, sessionId)
+    await waitUntil(
+      async () => {
+        const probe = /** @type {{ result: { value?: unknown } }} */ (
+          await cdp.send('Runtime.evaluate', { expression: 'typeof chrome?.storage?.local' }, sessionId)
+        );
+        return probe.result.value === 'object';
+      },
+      10_000,
+      'chrome.storage in the service worker',
     );
-    if (response.exceptionDetails) throw new Error(`worker evaluation failed: ${JSON.stringify(response.exceptionDetails)}`);
+    const response = /** @type {{ result: { value?: unknown }, exceptionDetails?: unknown }} */ (
+      await cdp.send(
+        'Runtime.evaluate',
+        {
+          expression: `Promise.resolve(${expression}).then((value) => JSON.stringify(value ?? null))`,
+          awaitPromise: true,
+          returnByValue: true,
+        },
+        sessionId,
+      )
+    );
+    if (response.exceptionDetails)
+      throw new Error(`worker evaluation failed: ${JSON.stringify(response.exceptionDetails)}`);
     return JSON.parse(String(response.result.value));
   } finally {
     await cdp.send('Target.detachFromTarget', { sessionId }, undefined);

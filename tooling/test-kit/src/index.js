@@ -5,7 +5,13 @@ export { startFixtureServer } from './server.js';
 export { MAX_BIG_BYTES, MAX_SLOW_MS } from './dynamic-routes.js';
 export { realPages } from './real-pages.js';
 export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
-export { PROFILE_PREFIX, listArgusChromeProcesses, listArgusChromes, liveProcesses, processGroupMembers } from './chrome.js';
+export {
+  PROFILE_PREFIX,
+  listArgusChromeProcesses,
+  listArgusChromes,
+  liveProcesses,
+  processGroupMembers,
+} from './chrome.js';
 export { chromeLeakGuard } from './leak-guard.js';
 export { runProcess } from './run-process.js';
 export { EXTENSION_DIR, evaluateInWorker, extensionFlags, findServiceWorker, waitUntil } from './extension.js';

@@ -59,7 +59,8 @@ const CONTENT_TYPES = {
  * @returns {Promise<FixtureServer>}
  */
 export async function startFixtureServer({ port = 0, pages = {}, hostname = '127.0.0.1' } = {}) {
-  if (hostname !== '127.0.0.1' && hostname !== 'localhost') throw new Error(`fixture server: hostname must be 127.0.0.1 or localhost, got ${hostname}`);
+  if (hostname !== '127.0.0.1' && hostname !== 'localhost')
+    throw new Error(`fixture server: hostname must be 127.0.0.1 or localhost, got ${hostname}`);
   const inline = new Map(Object.entries(pages));
   /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set();
@@ -68,7 +69,8 @@ export async function startFixtureServer({ port = 0, pages = {}, hostname = '127
 
   const server = createServer((req, res) => {
     handle(req, res, timers, inline).catch((error) => {
-      if (!res.headersSent) sendText(res, 500, `fixture server error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent)
+        sendText(res, 500, `fixture server error: ${error instanceof Error ? error.message : String(error)}`);
       else res.destroy();
     });
   });
@@ -124,7 +126,8 @@ async function handle(req, res, timers, inline) {
     return sendText(res, 400, 'malformed percent-encoding in path');
   }
   // Refuse before any normalisation: `new URL()` would silently resolve `..` away.
-  if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..')) return sendText(res, 403, 'path traversal refused');
+  if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..'))
+    return sendText(res, 403, 'path traversal refused');
 
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   /** @type {(ms: number, fn: () => void) => void} */
@@ -141,7 +144,8 @@ async function handle(req, res, timers, inline) {
   };
 
   const page = inline.get(url.pathname);
-  if (page !== undefined) return send(res, 200, CONTENT_TYPES['.html'] ?? '', typeof page === 'function' ? page(url) : page);
+  if (page !== undefined)
+    return send(res, 200, CONTENT_TYPES['.html'] ?? '', typeof page === 'function' ? page(url) : page);
 
   const exact = exactRoutes[url.pathname];
   if (exact) return exact(req, res, { url, later });
@@ -149,7 +153,8 @@ async function handle(req, res, timers, inline) {
     if (url.pathname.startsWith(prefix)) return route(req, res, { url, later });
   }
 
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, `${req.method} not allowed on static files`);
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return sendText(res, 405, `${req.method} not allowed on static files`);
   if (url.pathname === '/') return send(res, 200, CONTENT_TYPES['.html'] ?? '', indexPage());
   if (url.pathname === '/real' || url.pathname.startsWith('/real/')) {
     return serveStatic(res, realPagesDir, decodeURIComponent(url.pathname.slice('/real'.length)) || '/', url);
@@ -169,7 +174,8 @@ async function serveStatic(res, root, relative, url) {
   if (file !== rootDir && !file.startsWith(rootDir + sep)) return sendText(res, 403, 'path traversal refused');
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) {
-    if (!url.pathname.endsWith('/')) return send(res, 301, 'text/plain; charset=utf-8', 'Moved\n', { Location: `${url.pathname}/${url.search}` });
+    if (!url.pathname.endsWith('/'))
+      return send(res, 301, 'text/plain; charset=utf-8', 'Moved\n', { Location: `${url.pathname}/${url.search}` });
     if (file === rootDir) return sendText(res, 404, `not found: ${url.pathname}`);
     file = join(file, 'source.html');
   } else if (!info?.isFile()) {
@@ -182,8 +188,12 @@ async function serveStatic(res, root, relative, url) {
 
 /** A generated listing of what the server offers, handy when exploring by hand. */
 function indexPage() {
-  const pages = readdirSync(pagesDir).filter((name) => name.endsWith('.html')).sort();
+  const pages = readdirSync(pagesDir)
+    .filter((name) => name.endsWith('.html'))
+    .sort();
   const own = pages.map((name) => `<li><a href="/${name}">${name}</a></li>`).join('\n');
-  const real = realPages().map((page) => `<li><a href="${page.path}">${page.name}</a></li>`).join('\n');
+  const real = realPages()
+    .map((page) => `<li><a href="${page.path}">${page.name}</a></li>`)
+    .join('\n');
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Argus fixtures</title></head>\n<body>\n<h1>Argus fixtures</h1>\n<h2>Pages</h2>\n<ul>\n${own}\n</ul>\n<h2>Real pages</h2>\n<ul>\n${real}\n</ul>\n</body></html>\n`;
 }

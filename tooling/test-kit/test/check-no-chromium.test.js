@@ -9,7 +9,9 @@ const script = fileURLToPath(new URL('../../scripts/check-no-chromium.mjs', impo
 
 /** A stand-in "Chromium": a node process whose command line carries an Argus profile flag. */
 function fakeChrome(profile) {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--user-data-dir=${profile}`], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--user-data-dir=${profile}`], {
+    stdio: 'ignore',
+  });
   return { child, spawned: new Promise((resolve) => child.once('spawn', resolve)) };
 }
 

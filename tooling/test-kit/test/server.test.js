@@ -102,14 +102,17 @@ describe('static files', () => {
     }
   });
 
-  it.each(['/../package.json', '/%2e%2e/package.json', '/real/..%2f..%2fpackage.json', '/assets/..%5c..%5cpackage.json', '/..%2f..%2f..%2fetc/passwd'])(
-    'refuses traversal %s with 403',
-    async (path) => {
-      const res = await rawGet(server.port, path);
-      expect(res.status).toBe(403);
-      expect(res.body).not.toContain('"name"');
-    },
-  );
+  it.each([
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/real/..%2f..%2fpackage.json',
+    '/assets/..%5c..%5cpackage.json',
+    '/..%2f..%2f..%2fetc/passwd',
+  ])('refuses traversal %s with 403', async (path) => {
+    const res = await rawGet(server.port, path);
+    expect(res.status).toBe(403);
+    expect(res.body).not.toContain('"name"');
+  });
 });
 
 describe('dynamic routes', () => {
@@ -161,7 +164,9 @@ describe('dynamic routes', () => {
     const bad = await fetch(server.urlFor('/set-cookie?name=a%3Bb&value=1'));
     expect(bad.status).toBe(400);
     await bad.arrayBuffer();
-    const strict = await fetch(server.urlFor('/set-cookie?name=sid&value=s3cret&http-only=1&same-site=Strict&max-age=60'));
+    const strict = await fetch(
+      server.urlFor('/set-cookie?name=sid&value=s3cret&http-only=1&same-site=Strict&max-age=60'),
+    );
     expect(strict.headers.get('set-cookie')).toBe('sid=s3cret; Path=/; SameSite=Strict; HttpOnly; Max-Age=60');
     await strict.arrayBuffer();
     const badSite = await fetch(server.urlFor('/set-cookie?name=a&value=1&same-site=Loose'));
@@ -195,7 +200,7 @@ describe('dynamic routes', () => {
 });
 
 describe('inline pages', () => {
-  it('serves a test\'s own pages at their exact paths, ahead of files and routes', async () => {
+  it("serves a test's own pages at their exact paths, ahead of files and routes", async () => {
     let hits = 0;
     const inline = await startFixtureServer({
       pages: {
@@ -271,7 +276,9 @@ describe('chrome helpers', () => {
       list: () => listArgusChromeProcesses().filter((proc) => proc.userDataDir === profile),
     });
     guard.setup();
-    const fake = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--user-data-dir=${profile}`], { stdio: 'ignore' });
+    const fake = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--user-data-dir=${profile}`], {
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => fake.once('exit', (_code, signal) => resolve(signal)));
     try {
       await new Promise((resolve) => fake.once('spawn', resolve));

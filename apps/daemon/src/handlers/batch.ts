@@ -3,7 +3,9 @@ import { type StepOutcome, settle } from '../dispatch.js';
 import type { Services } from '../services.js';
 
 function result(index: number, command: string, outcome: StepOutcome) {
-  return outcome.ok ? { index, command, ok: true, output: outcome.output } : { index, command, ok: false, error: outcome.error };
+  return outcome.ok
+    ? { index, command, ok: true, output: outcome.output }
+    : { index, command, ok: false, error: outcome.error };
 }
 
 /**
@@ -50,14 +52,22 @@ export function batchHandlers(services: Services): Handlers['batch'] {
 
     async tabEach(input, ctx) {
       const command = commandByName(input.command);
-      if (!command) throw new ArgusError('invalid_input', `Unknown command "${input.command}". Use a contract path such as page.url (see docs/SURFACE.md).`);
-      if (!('tab' in command.input.shape)) throw new ArgusError('invalid_input', `${input.command} does not act on a tab, so it cannot run once per tab.`);
-      if ('tab' in input.input) throw new ArgusError('invalid_input', 'Leave `tab` out of the input: tab-each fills it in for every tab.');
+      if (!command)
+        throw new ArgusError(
+          'invalid_input',
+          `Unknown command "${input.command}". Use a contract path such as page.url (see docs/SURFACE.md).`,
+        );
+      if (!('tab' in command.input.shape))
+        throw new ArgusError('invalid_input', `${input.command} does not act on a tab, so it cannot run once per tab.`);
+      if ('tab' in input.input)
+        throw new ArgusError('invalid_input', 'Leave `tab` out of the input: tab-each fills it in for every tab.');
       const tabs = await manager.structural(async (browser) => manager.visibleTabs(browser));
       const results = await Promise.all(
         tabs.map(async (tab) => {
           const outcome = await run(input.command, { ...input.input, tab: tab.id }, ctx);
-          return outcome.ok ? { tab: tab.id, url: tab.url, ok: true, output: outcome.output } : { tab: tab.id, url: tab.url, ok: false, error: outcome.error };
+          return outcome.ok
+            ? { tab: tab.id, url: tab.url, ok: true, output: outcome.output }
+            : { tab: tab.id, url: tab.url, ok: false, error: outcome.error };
         }),
       );
       return { results };

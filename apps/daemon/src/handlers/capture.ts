@@ -25,11 +25,18 @@ export function captureHandlers(services: Services): Handlers['capture'] {
     console: (input) =>
       manager.onTab(input.tab, async (page) => {
         const buffer = page.capture.console;
-        const matching = buffer.entries(since(input.since)).filter(({ item }) => !input.errors || item.level === 'error');
+        const matching = buffer
+          .entries(since(input.since))
+          .filter(({ item }) => !input.errors || item.level === 'error');
         const shown = matching.slice(-input.limit);
         const lastSeq = buffer.seq - 1;
         if (input.clear) buffer.clear();
-        return { messages: shown.map(({ seq, item }) => consoleEntry(item, seq)), lastSeq, omitted: matching.length - shown.length, cleared: input.clear };
+        return {
+          messages: shown.map(({ seq, item }) => consoleEntry(item, seq)),
+          lastSeq,
+          omitted: matching.length - shown.length,
+          cleared: input.clear,
+        };
       }),
 
     async *consoleFollow(input, ctx) {
@@ -39,7 +46,8 @@ export function captureHandlers(services: Services): Handlers['capture'] {
         signal: ctx.signal,
         start: (push, end) => {
           if (input.since !== undefined) {
-            for (const { seq, item } of page.capture.console.entries(since(input.since))) if (wanted(item.level)) push(consoleEntry(item, seq));
+            for (const { seq, item } of page.capture.console.entries(since(input.since)))
+              if (wanted(item.level)) push(consoleEntry(item, seq));
           }
           const off = page.capture.onConsole((record, seq) => {
             if (wanted(record.level)) push(consoleEntry(record, seq));
@@ -58,11 +66,20 @@ export function captureHandlers(services: Services): Handlers['capture'] {
         const buffer = page.network.requests;
         const matching = buffer
           .entries(since(input.since))
-          .filter(({ item }) => (!input.failed || isFailedRequest(item)) && (input.filter === undefined || item.url.includes(input.filter)));
+          .filter(
+            ({ item }) =>
+              (!input.failed || isFailedRequest(item)) &&
+              (input.filter === undefined || item.url.includes(input.filter)),
+          );
         const shown = matching.slice(-input.limit);
         const lastSeq = buffer.seq - 1;
         if (input.clear) page.network.clear();
-        return { requests: shown.map(({ seq, item }) => networkEntry(item, seq)), lastSeq, omitted: matching.length - shown.length, cleared: input.clear };
+        return {
+          requests: shown.map(({ seq, item }) => networkEntry(item, seq)),
+          lastSeq,
+          omitted: matching.length - shown.length,
+          cleared: input.clear,
+        };
       }),
 
     async *networkFollow(input, ctx) {
@@ -85,14 +102,18 @@ export function captureHandlers(services: Services): Handlers['capture'] {
     },
 
     networkGet: async (input, ctx) => {
-      if (input.reveal) requireScope(ctx, 'admin', 'Revealing credential headers', 'Drop --reveal to see the other headers.');
+      if (input.reveal)
+        requireScope(ctx, 'admin', 'Revealing credential headers', 'Drop --reveal to see the other headers.');
       return manager.onTab(input.tab, async (page) => {
         const buffer = page.network.requests;
         const record = buffer.at(input.id);
         if (!record) {
           const first = buffer.seq - buffer.size;
           const range = buffer.size > 0 ? `ids ${first}-${buffer.seq - 1} are buffered` : 'no request is buffered';
-          throw new ArgusError('invalid_input', `No request ${input.id} in this tab (${range}). Run \`argus network\` to list requests.`);
+          throw new ArgusError(
+            'invalid_input',
+            `No request ${input.id} in this tab (${range}). Run \`argus network\` to list requests.`,
+          );
         }
         const request = shownHeaders(record.requestHeaders, input.reveal);
         const response = shownHeaders(record.responseHeaders, input.reveal);
@@ -138,7 +159,10 @@ export function captureHandlers(services: Services): Handlers['capture'] {
           ? outputTarget(services, ctx, input.path, { stem: 'trace', ext: 'json', overwrite: input.overwrite })
           : { path: join(services.stateDir, 'traces', `trace-${stamp()}.json`), policy: undefined, overwrite: true };
         const shotName = `${bundleTarget.path.replace(/\.json$/i, '')}.png`;
-        const shotTarget: OutputTarget = { ...bundleTarget, path: bundleTarget.policy ? confinePath(shotName, bundleTarget.policy) : shotName };
+        const shotTarget: OutputTarget = {
+          ...bundleTarget,
+          path: bundleTarget.policy ? confinePath(shotName, bundleTarget.policy) : shotName,
+        };
         // claim the bundle's name first: an existing file is refused before anything is written
         const bundleFile = await openTarget(bundleTarget, 0o600);
         const path = bundleTarget.path;

@@ -13,7 +13,12 @@ export function cdpHandlers(services: Services): Handlers['cdp'] {
       const policy = services.config.current().policy;
       const verdict = checkCdpMethod(input.method, policy?.cdp?.allow);
       if (!verdict.allowed) {
-        services.log.warn('policy.denied', { command: 'cdp.send', method: input.method, reason: verdict.reason, client: ctx.client });
+        services.log.warn('policy.denied', {
+          command: 'cdp.send',
+          method: input.method,
+          reason: verdict.reason,
+          client: ctx.client,
+        });
         throw new ArgusError('policy_denied', `${verdict.reason}.`, { details: { method: input.method } });
       }
       // an operator-allowed Page.navigate still obeys the domain policy and never opens local files
@@ -21,7 +26,10 @@ export function cdpHandlers(services: Services): Handlers['cdp'] {
       if (input.method === 'Page.navigate' && typeof url === 'string') {
         const domain = checkDomain(policy?.domains, url);
         if (!domain.allowed || !/^(https?|about|data):/i.test(url)) {
-          throw new ArgusError('policy_denied', `Page.navigate to ${url.slice(0, 200)} is refused: ${domain.allowed ? 'only http(s) URLs' : domain.reason}.`);
+          throw new ArgusError(
+            'policy_denied',
+            `Page.navigate to ${url.slice(0, 200)} is refused: ${domain.allowed ? 'only http(s) URLs' : domain.reason}.`,
+          );
         }
       }
       return manager.onTab(input.tab, async (page) => {
@@ -30,12 +38,19 @@ export function cdpHandlers(services: Services): Handlers['cdp'] {
           const result = await Promise.race([
             page.session.send(input.method, input.params ?? {}),
             new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new ArgusError('timeout', `${input.method} did not answer within ${CDP_DEADLINE_MS} ms.`)), CDP_DEADLINE_MS);
+              timer = setTimeout(
+                () => reject(new ArgusError('timeout', `${input.method} did not answer within ${CDP_DEADLINE_MS} ms.`)),
+                CDP_DEADLINE_MS,
+              );
             }),
           ]);
           return { method: input.method, result: result ?? {} };
         } catch (error) {
-          if (error instanceof ProtocolError) throw new ArgusError('invalid_input', `Chrome refused ${input.method}: ${error.message}. Check the method's parameters in the CDP docs.`);
+          if (error instanceof ProtocolError)
+            throw new ArgusError(
+              'invalid_input',
+              `Chrome refused ${input.method}: ${error.message}. Check the method's parameters in the CDP docs.`,
+            );
           throw error;
         } finally {
           clearTimeout(timer);

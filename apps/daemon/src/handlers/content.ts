@@ -8,7 +8,11 @@ export function contentHandlers(services: Services): Handlers['content'] {
   const { manager } = services;
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
-    text: (input) => manager.onTab(input.tab, (page) => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars)),
-    html: (input) => manager.onTab(input.tab, (page) => elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars)),
+    text: (input) =>
+      manager.onTab(input.tab, (page) => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars)),
+    html: (input) =>
+      manager.onTab(input.tab, (page) =>
+        elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars),
+      ),
   };
 }

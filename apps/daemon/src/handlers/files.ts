@@ -41,19 +41,31 @@ export function filesHandlers(services: Services): Handlers['files'] {
         const files = input.files.map((file) => {
           const path = confinePath(file, policy);
           const info = statSync(path, { throwIfNoEntry: false });
-          if (!info?.isFile()) throw new ArgusError('invalid_input', `${file} is not a file (resolved to ${path}). Pass existing files of your project or the temp dir (relative paths start at your current directory).`);
+          if (!info?.isFile())
+            throw new ArgusError(
+              'invalid_input',
+              `${file} is not a file (resolved to ${path}). Pass existing files of your project or the temp dir (relative paths start at your current directory).`,
+            );
           return path;
         });
         const handle = await manager.engine(page).resolve(input.target);
         const kind = await page.callOn<UploadTarget>(handle.objectId, UPLOAD_TARGET, [], handle.session);
         if (kind.kind === 'field') {
-          throw new ArgusError('invalid_input', `${handle.label} is a form field (${kind.type}), not a file input, and clicking it opens no file chooser. Target the <input type=file> (\`argus snapshot -i\` shows it), its label, or the button that opens the chooser.`, {
-            details: { element: handle.label, type: kind.type },
-          });
+          throw new ArgusError(
+            'invalid_input',
+            `${handle.label} is a form field (${kind.type}), not a file input, and clicking it opens no file chooser. Target the <input type=file> (\`argus snapshot -i\` shows it), its label, or the button that opens the chooser.`,
+            {
+              details: { element: handle.label, type: kind.type },
+            },
+          );
         }
         if (kind.kind === 'file') {
           if (kind.disabled) throw new ArgusError('element_not_interactable', `${handle.label} is disabled.`);
-          if (files.length > 1 && !kind.multiple) throw new ArgusError('invalid_input', `${handle.label} takes one file (no \`multiple\` attribute); got ${files.length}.`);
+          if (files.length > 1 && !kind.multiple)
+            throw new ArgusError(
+              'invalid_input',
+              `${handle.label} takes one file (no \`multiple\` attribute); got ${files.length}.`,
+            );
           const { effects } = await actAndReport(page, manager.engine(page), input, async () => {
             // resolved again: the report's snapshot released the first handle's object
             const current = await manager.engine(page).resolve(input.target);
@@ -62,14 +74,21 @@ export function filesHandlers(services: Services): Handlers['files'] {
           return { ...effects, element: handle.label, files, via: 'input' as const };
         }
         const { effects } = await actAndReport(page, manager.engine(page), input, () =>
-          uploadViaChooser(handle.session, () => click(manager.engine(page), input.target, { timeoutMs: input.timeoutMs }), files, input.timeoutMs, handle.label),
+          uploadViaChooser(
+            handle.session,
+            () => click(manager.engine(page), input.target, { timeoutMs: input.timeoutMs }),
+            files,
+            input.timeoutMs,
+            handle.label,
+          ),
         );
         return { ...effects, element: handle.label, files, via: 'chooser' as const };
       }),
     download: async (input, ctx) => {
       const policy = services.access.paths(ctx);
       const saveTo = input.path === undefined ? undefined : confinePath(input.path, policy);
-      if (saveTo !== undefined && !hasScope(ctx.scopes, 'write')) throw new ArgusError('forbidden_scope', 'Saving a download to a path needs the write scope.');
+      if (saveTo !== undefined && !hasScope(ctx.scopes, 'write'))
+        throw new ArgusError('forbidden_scope', 'Saving a download to a path needs the write scope.');
       const before = new Set(downloads.list().map((record) => record.id));
       const isNew = (record: DownloadRecord) => !before.has(record.id);
       let record: DownloadRecord;
@@ -80,19 +99,29 @@ export function filesHandlers(services: Services): Handlers['files'] {
         } catch {
           throw new ArgusError('invalid_input', `"${input.source}" is not a URL.`);
         }
-        const done = downloads.waitFor((candidate) => isNew(candidate) && candidate.url === url, input.timeoutMs, `The download of ${url}`);
-        await manager.onTab(input.tab, (page) => startUrlDownload(manager, page, url)).catch((error: unknown) => {
-          done.catch(() => undefined);
-          throw error;
-        });
+        const done = downloads.waitFor(
+          (candidate) => isNew(candidate) && candidate.url === url,
+          input.timeoutMs,
+          `The download of ${url}`,
+        );
+        await manager
+          .onTab(input.tab, (page) => startUrlDownload(manager, page, url))
+          .catch((error: unknown) => {
+            done.catch(() => undefined);
+            throw error;
+          });
         record = await done;
       } else {
         const done = downloads.waitFor(isNew, input.timeoutMs, `The download started by clicking ${input.source}`);
         // no page.act here: a download is a navigation that never commits, act would wait for it
-        await manager.onTab(input.tab, (page) => click(manager.engine(page), input.source, { timeoutMs: Math.min(input.timeoutMs, 5_000) })).catch((error: unknown) => {
-          done.catch(() => undefined);
-          throw error;
-        });
+        await manager
+          .onTab(input.tab, (page) =>
+            click(manager.engine(page), input.source, { timeoutMs: Math.min(input.timeoutMs, 5_000) }),
+          )
+          .catch((error: unknown) => {
+            done.catch(() => undefined);
+            throw error;
+          });
         record = await done;
       }
       if (saveTo) await downloads.moveTo(record, saveTo, { overwrite: input.overwrite, policy });
@@ -120,7 +149,10 @@ async function startUrlDownload(manager: Services['manager'], page: Page, url: s
     try {
       const result = await temp.session.send('Page.navigate', { url });
       if (!result.isDownload) {
-        throw new ArgusError('invalid_input', `${url} opened as a page, not a download (${result.errorText ?? 'no attachment'}). Open it with \`argus goto\`, or download it from a page of the same site.`);
+        throw new ArgusError(
+          'invalid_input',
+          `${url} opened as a page, not a download (${result.errorText ?? 'no attachment'}). Open it with \`argus goto\`, or download it from a page of the same site.`,
+        );
       }
     } finally {
       await browser.closePage(temp.id).catch(() => undefined);
@@ -132,17 +164,31 @@ async function startUrlDownload(manager: Services['manager'], page: Page, url: s
  * Clicks something that opens a file chooser, with the chooser intercepted
  * (`Page.setInterceptFileChooserDialog`), and answers it with the files.
  */
-async function uploadViaChooser(session: Session, open: () => Promise<unknown>, files: string[], timeoutMs: number, label: string): Promise<void> {
+async function uploadViaChooser(
+  session: Session,
+  open: () => Promise<unknown>,
+  files: string[],
+  timeoutMs: number,
+  label: string,
+): Promise<void> {
   await session.send('Page.setInterceptFileChooserDialog', { enabled: true });
   try {
     const opened = session.waitFor('Page.fileChooserOpened', { timeoutMs });
     opened.catch(() => undefined);
     await open();
     const chooser = await opened.catch(() => {
-      throw new ArgusError('element_not_interactable', `Clicking ${label} did not open a file chooser within ${timeoutMs} ms. Target the <input type=file> or the button that opens the chooser.`);
+      throw new ArgusError(
+        'element_not_interactable',
+        `Clicking ${label} did not open a file chooser within ${timeoutMs} ms. Target the <input type=file> or the button that opens the chooser.`,
+      );
     });
-    if (files.length > 1 && chooser.mode === 'selectSingle') throw new ArgusError('invalid_input', `The file chooser opened by ${label} takes one file; got ${files.length}.`);
-    if (chooser.backendNodeId === undefined) throw new ArgusError('unsupported', 'The file chooser is not attached to an input element; Chrome cannot fill it.');
+    if (files.length > 1 && chooser.mode === 'selectSingle')
+      throw new ArgusError('invalid_input', `The file chooser opened by ${label} takes one file; got ${files.length}.`);
+    if (chooser.backendNodeId === undefined)
+      throw new ArgusError(
+        'unsupported',
+        'The file chooser is not attached to an input element; Chrome cannot fill it.',
+      );
     await session.send('DOM.setFileInputFiles', { files, backendNodeId: chooser.backendNodeId });
   } finally {
     await session.send('Page.setInterceptFileChooserDialog', { enabled: false }).catch(() => undefined);

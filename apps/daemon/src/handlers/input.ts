@@ -9,19 +9,25 @@ export function inputHandlers(services: Services): Handlers['input'] {
     click: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () => click(engine, input.target, { timeoutMs: input.timeoutMs, button: input.button, double: input.double }));
+        const { value, effects } = await actAndReport(page, engine, input, () =>
+          click(engine, input.target, { timeoutMs: input.timeoutMs, button: input.button, double: input.double }),
+        );
         return { ...effects, element: value.element };
       }),
     hover: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () => hover(engine, input.target, { timeoutMs: input.timeoutMs }));
+        const { value, effects } = await actAndReport(page, engine, input, () =>
+          hover(engine, input.target, { timeoutMs: input.timeoutMs }),
+        );
         return { ...effects, element: value.element };
       }),
     fill: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () => fill(engine, input.target, input.text, { timeoutMs: input.timeoutMs }));
+        const { value, effects } = await actAndReport(page, engine, input, () =>
+          fill(engine, input.target, input.text, { timeoutMs: input.timeoutMs }),
+        );
         return { ...effects, element: value.element, value: value.value };
       }),
     type: (input) =>
@@ -41,7 +47,9 @@ export function inputHandlers(services: Services): Handlers['input'] {
     select: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () => selectOption(engine, input.target, input.value, { timeoutMs: input.timeoutMs }));
+        const { value, effects } = await actAndReport(page, engine, input, () =>
+          selectOption(engine, input.target, input.value, { timeoutMs: input.timeoutMs }),
+        );
         return { ...effects, element: value.element, selected: value.selected };
       }),
   };

@@ -3,7 +3,14 @@ import { hasScope } from '@argus/security';
 import { parseRef } from '@argus/snapshot';
 import { elementStyles } from '../css-rules.js';
 import { callOnElement, isolatedContext } from '../page-eval.js';
-import { ATTRIBUTES_FN, COMPUTED_STYLE_FN, PERF_FN, STATE_FN, STORAGE_READ_FN, STORAGE_WRITE_FN } from '../page-inspect.js';
+import {
+  ATTRIBUTES_FN,
+  COMPUTED_STYLE_FN,
+  PERF_FN,
+  STATE_FN,
+  STORAGE_READ_FN,
+  STORAGE_WRITE_FN,
+} from '../page-inspect.js';
 import type { Services } from '../services.js';
 
 type Out<K extends keyof Manifest['inspect']> = OutputOf<Manifest['inspect'][K]>;
@@ -11,7 +18,11 @@ type Out<K extends keyof Manifest['inspect']> = OutputOf<Manifest['inspect'][K]>
 const kebab = (name: string) => (name.startsWith('--') ? name : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
 
 function noStorage(origin: string, reason: string): ArgusError {
-  return new ArgusError('unsupported', `This page (origin ${origin}) has no web storage: ${reason}. Navigate to an http(s) page first.`, { details: { origin } });
+  return new ArgusError(
+    'unsupported',
+    `This page (origin ${origin}) has no web storage: ${reason}. Navigate to an http(s) page first.`,
+    { details: { origin } },
+  );
 }
 
 export function inspectHandlers(services: Services): Handlers['inspect'] {
@@ -27,7 +38,11 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
     attrs: (input) =>
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
-        const { tag, attributes } = await callOnElement<{ tag: string; attributes: Record<string, string> }>(page, handle, ATTRIBUTES_FN);
+        const { tag, attributes } = await callOnElement<{ tag: string; attributes: Record<string, string> }>(
+          page,
+          handle,
+          ATTRIBUTES_FN,
+        );
         return { element: handle.label, tag, attributes };
       }),
     is: (input) =>
@@ -38,22 +53,37 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
         } catch (error) {
           // a selector that matches nothing is simply not visible; refs keep failing loudly (stale)
           const presence = input.state === 'visible' || input.state === 'hidden';
-          if (presence && !parseRef(input.target) && error instanceof ArgusError && error.code === 'element_not_found') {
-            return { element: `(nothing matches "${input.target}")`, state: input.state, value: input.state === 'hidden' };
+          if (
+            presence &&
+            !parseRef(input.target) &&
+            error instanceof ArgusError &&
+            error.code === 'element_not_found'
+          ) {
+            return {
+              element: `(nothing matches "${input.target}")`,
+              state: input.state,
+              value: input.state === 'hidden',
+            };
           }
           throw error;
         }
         const value = await callOnElement<boolean | string>(page, handle, STATE_FN, [input.state]);
         if (typeof value === 'string') {
-          throw new ArgusError('invalid_input', `${handle.label} is not a checkbox, radio, switch or option, so it has no checked state. Use \`argus is <target> visible\` or \`argus attrs <target>\` instead.`, {
-            details: { element: handle.label, state: input.state },
-          });
+          throw new ArgusError(
+            'invalid_input',
+            `${handle.label} is not a checkbox, radio, switch or option, so it has no checked state. Use \`argus is <target> visible\` or \`argus attrs <target>\` instead.`,
+            {
+              details: { element: handle.label, state: input.state },
+            },
+          );
         }
         return { element: handle.label, state: input.state, value };
       }),
     cookies: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
-        const urls = [...new Set([page.url, ...page.frames.all().map((frame) => frame.url), ...(input.url ? [input.url] : [])])].filter((url) => /^https?:/i.test(url));
+        const urls = [
+          ...new Set([page.url, ...page.frames.all().map((frame) => frame.url), ...(input.url ? [input.url] : [])]),
+        ].filter((url) => /^https?:/i.test(url));
         if (!urls.length) return { urls: [], cookies: [] };
         const { cookies } = await page.session.send('Network.getCookies', { urls });
         const reveal = hasScope(ctx.scopes, 'admin');
@@ -77,7 +107,10 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
     storage: (input) =>
       manager.onTab(input.tab, async (page) => {
         const contextId = await isolatedContext(page);
-        const result = await page.evaluate<Out<'storage'> & { error?: string }>(`(${STORAGE_READ_FN})(${JSON.stringify(input.key ?? '')}, ${input.maxChars})`, { contextId });
+        const result = await page.evaluate<Out<'storage'> & { error?: string }>(
+          `(${STORAGE_READ_FN})(${JSON.stringify(input.key ?? '')}, ${input.maxChars})`,
+          { contextId },
+        );
         if (result.error) throw noStorage(result.origin, result.error);
         return { origin: result.origin, local: result.local, session: result.session, truncated: result.truncated };
       }),
@@ -89,7 +122,11 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
           `(${STORAGE_WRITE_FN})(${JSON.stringify(area)}, ${JSON.stringify(input.key)}, ${JSON.stringify(input.value)})`,
           { contextId },
         );
-        if (result.quota) throw new ArgusError('payload_too_large', `The ${area}Storage quota of ${result.origin} is full; the value (${input.value.length} characters) was not stored.`);
+        if (result.quota)
+          throw new ArgusError(
+            'payload_too_large',
+            `The ${area}Storage quota of ${result.origin} is full; the value (${input.value.length} characters) was not stored.`,
+          );
         if (result.error) throw noStorage(result.origin, result.error);
         return { origin: result.origin, area, key: input.key, bytes: Buffer.byteLength(input.value) };
       }),

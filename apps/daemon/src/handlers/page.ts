@@ -13,28 +13,42 @@ export function pageHandlers(services: Services): Handlers['page'] {
   return {
     goto: (input, ctx) => {
       services.access.checkUrl(input.url, ctx);
-      return manager.onTab(input.tab, (page) => page.navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs }).catch((error: unknown) => {
-        throw plainHttpHint(error, input.url);
-      }));
+      return manager.onTab(input.tab, (page) =>
+        page.navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs }).catch((error: unknown) => {
+          throw plainHttpHint(error, input.url);
+        }),
+      );
     },
     back: (input) => manager.onTab(input.tab, (page) => page.history(-1, input.timeoutMs)),
     forward: (input) => manager.onTab(input.tab, (page) => page.history(1, input.timeoutMs)),
     reload: (input) => manager.onTab(input.tab, (page) => page.reload(input.timeoutMs)),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
-    wait: (input) => manager.onTab(input.tab, (page) => waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads')))),
+    wait: (input) =>
+      manager.onTab(input.tab, (page) =>
+        waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),
+      ),
     eval: (input) =>
       manager.onTab(input.tab, async (page) => {
         const wrapped = wrapUserScript(input.js);
         let value: unknown;
         if (input.target) {
           const element = await manager.engine(page).resolve(input.target);
-          value = await page.callOn(element.objectId, `async function () { const el = this; return (${wrapped.fn})(el); }`, [], element.session);
+          value = await page.callOn(
+            element.objectId,
+            `async function () { const el = this; return (${wrapped.fn})(el); }`,
+            [],
+            element.session,
+          );
         } else {
-          value = await page.evaluate(`(${wrapped.fn})(undefined)`, { timeoutMs: input.timeoutMs, ...(await frameEvalTarget(manager, page)) });
+          value = await page.evaluate(`(${wrapped.fn})(undefined)`, {
+            timeoutMs: input.timeoutMs,
+            ...(await frameEvalTarget(manager, page)),
+          });
         }
         return { value: value === undefined ? null : value, type: value === null ? 'null' : typeof value };
       }),
-    screenshot: (input, ctx) => manager.onTab(input.tab, (page) => takeScreenshot(services, ctx, page, manager.engine(page), input)),
+    screenshot: (input, ctx) =>
+      manager.onTab(input.tab, (page) => takeScreenshot(services, ctx, page, manager.engine(page), input)),
     scroll: (input) =>
       manager.onTab(input.tab, async (page) => {
         if (input.target) {
@@ -42,7 +56,9 @@ export function pageHandlers(services: Services): Handlers['page'] {
         } else {
           const dx = input.dx ?? 0;
           const dy = input.dy;
-          await page.evaluate(`window.scrollBy(${JSON.stringify(dx)}, ${dy === undefined ? 'window.innerHeight' : JSON.stringify(dy)})`);
+          await page.evaluate(
+            `window.scrollBy(${JSON.stringify(dx)}, ${dy === undefined ? 'window.innerHeight' : JSON.stringify(dy)})`,
+          );
         }
         const position = await page.evaluate<{ x: number; y: number }>('({ x: window.scrollX, y: window.scrollY })');
         return { scrollX: position.x, scrollY: position.y };
@@ -64,9 +80,13 @@ export function wrapUserScript(js: string): { fn: string } {
     const cut = Math.max(source.lastIndexOf(';', source.length - 2), source.lastIndexOf('\n'));
     if (cut > 0) {
       const head = source.slice(0, cut + 1);
-      const last = source.slice(cut + 1).trim().replace(/;$/, '');
+      const last = source
+        .slice(cut + 1)
+        .trim()
+        .replace(/;$/, '');
       const candidate = `async (el) => {\n${head}\nreturn (\n${last}\n);\n}`;
-      if (last && !/^(return|const|let|var|if|for|while|throw|function|class)\b/.test(last) && parses(candidate)) return { fn: candidate };
+      if (last && !/^(return|const|let|var|if|for|while|throw|function|class)\b/.test(last) && parses(candidate))
+        return { fn: candidate };
     }
     return { fn: `async (el) => {\n${source}\n}` };
   }

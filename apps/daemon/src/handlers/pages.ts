@@ -31,23 +31,52 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
     loadHtml: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
         const path = confinePath(input.file, services.access.paths(ctx));
-        if (!statSync(path, { throwIfNoEntry: false })?.isFile()) throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
+        if (!statSync(path, { throwIfNoEntry: false })?.isFile())
+          throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
         const nav = await page.navigate(pathToFileURL(path).href, { waitUntil: 'load', timeoutMs: input.timeoutMs });
         return { url: nav.url, title: nav.title };
       }),
     style: (input) =>
       manager.onTab(input.tab, async (page) => {
-        if (input.undo) return { element: null, before: null, computed: null, undone: await undoStyles(page, manager.tabState(page)) };
+        if (input.undo)
+          return {
+            element: null,
+            before: null,
+            computed: null,
+            undone: await undoStyles(page, manager.tabState(page)),
+          };
         if (!input.target || !input.property || input.value === undefined) {
-          throw new ArgusError('invalid_input', 'Give an element, a property and a value (`argus style e5 display none`), or --undo.');
+          throw new ArgusError(
+            'invalid_input',
+            'Give an element, a property and a value (`argus style e5 display none`), or --undo.',
+          );
         }
         const handle = await manager.engine(page).resolve(input.target);
         const property = input.property.toLowerCase().startsWith('--') ? input.property : input.property.toLowerCase();
-        const result = await page.callOn<{ ok: boolean; before: { value: string; priority: string }; computed?: string }>(
-          handle.objectId, SET_STYLE, [property, input.value, input.important], handle.session);
-        if (!result.ok) throw new ArgusError('invalid_input', `Chrome rejected ${property}: ${input.value} (unknown property or invalid value).`);
-        manager.tabState(page).styleHistory.push({ session: handle.session, backendNodeId: handle.backendNodeId, property, value: result.before.value, priority: result.before.priority, epoch: page.epoch });
-        return { element: handle.label, before: result.before.value || null, computed: result.computed ?? null, undone: 0 };
+        const result = await page.callOn<{
+          ok: boolean;
+          before: { value: string; priority: string };
+          computed?: string;
+        }>(handle.objectId, SET_STYLE, [property, input.value, input.important], handle.session);
+        if (!result.ok)
+          throw new ArgusError(
+            'invalid_input',
+            `Chrome rejected ${property}: ${input.value} (unknown property or invalid value).`,
+          );
+        manager.tabState(page).styleHistory.push({
+          session: handle.session,
+          backendNodeId: handle.backendNodeId,
+          property,
+          value: result.before.value,
+          priority: result.before.priority,
+          epoch: page.epoch,
+        });
+        return {
+          element: handle.label,
+          before: result.before.value || null,
+          computed: result.computed ?? null,
+          undone: 0,
+        };
       }),
     cleanup: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -55,34 +84,61 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
         const all = input.all || none;
         const kinds = { ads: all || input.ads, cookies: all || input.cookies, sticky: all || input.sticky };
         // cookie banners first: they are usually fixed too, and should count as what they are
-        const first = await page.evaluate<{ ads: number; cookies: number; sticky: number }>(`(${CLEANUP_SCRIPT})(${JSON.stringify({ ...kinds, sticky: false })})`);
-        const second = kinds.sticky ? await page.evaluate<{ sticky: number }>(`(${CLEANUP_SCRIPT})(${JSON.stringify({ ads: false, cookies: false, sticky: true })})`) : { sticky: 0 };
+        const first = await page.evaluate<{ ads: number; cookies: number; sticky: number }>(
+          `(${CLEANUP_SCRIPT})(${JSON.stringify({ ...kinds, sticky: false })})`,
+        );
+        const second = kinds.sticky
+          ? await page.evaluate<{ sticky: number }>(
+              `(${CLEANUP_SCRIPT})(${JSON.stringify({ ads: false, cookies: false, sticky: true })})`,
+            )
+          : { sticky: 0 };
         return { ads: first.ads, cookies: first.cookies, sticky: second.sticky };
       }),
     diff: async (input, ctx) => {
       services.access.checkUrl(input.from, ctx);
       services.access.checkUrl(input.to, ctx);
-      const [before, after] = [await pageText(manager, input.from, input.timeoutMs), await pageText(manager, input.to, input.timeoutMs)];
+      const [before, after] = [
+        await pageText(manager, input.from, input.timeoutMs),
+        await pageText(manager, input.to, input.timeoutMs),
+      ];
       const lines = diffLines(before, after);
       const added = lines.filter((line) => line.op === '+').length;
       const removed = lines.filter((line) => line.op === '-').length;
       let diff = lines.map((line) => `${line.op === '~' ? '+' : line.op} ${line.line}`).join('\n');
       const truncated = diff.length > input.maxChars;
       if (truncated) diff = diff.slice(0, input.maxChars);
-      return { diff: diff || '(the visible texts are identical)', added, removed, identical: lines.length === 0, truncated };
+      return {
+        diff: diff || '(the visible texts are identical)',
+        added,
+        removed,
+        identical: lines.length === 0,
+        truncated,
+      };
     },
     frame: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const chosen = [input.target, input.name, input.url, input.main || undefined].filter((value) => value !== undefined);
-        if (chosen.length !== 1) throw new ArgusError('invalid_input', 'Give exactly one of: an iframe (ref or selector), --name, --url, or main.');
+        const chosen = [input.target, input.name, input.url, input.main || undefined].filter(
+          (value) => value !== undefined,
+        );
+        if (chosen.length !== 1)
+          throw new ArgusError(
+            'invalid_input',
+            'Give exactly one of: an iframe (ref or selector), --name, --url, or main.',
+          );
         let frameId: string;
         if (input.main || input.target === 'main') frameId = page.mainFrameId;
         else if (input.name !== undefined || input.url !== undefined) {
           const frames = page.frames.all().filter((frame) => frame.id !== page.mainFrameId);
-          const found = input.name !== undefined ? frames.find((frame) => frame.name === input.name) : frames.find((frame) => frame.url.includes(input.url as string));
+          const found =
+            input.name !== undefined
+              ? frames.find((frame) => frame.name === input.name)
+              : frames.find((frame) => frame.url.includes(input.url as string));
           if (!found) {
             const known = frames.map((frame) => `${frame.name || '(no name)'} ${frame.url}`).join('; ') || '(none)';
-            throw new ArgusError('element_not_found', `No frame ${input.name !== undefined ? `named "${input.name}"` : `with a URL containing "${input.url}"`}. Frames of this tab: ${known}.`);
+            throw new ArgusError(
+              'element_not_found',
+              `No frame ${input.name !== undefined ? `named "${input.name}"` : `with a URL containing "${input.url}"`}. Frames of this tab: ${known}.`,
+            );
           }
           frameId = found.id;
         } else {
@@ -90,8 +146,13 @@ export function pagesHandlers(services: Services): Handlers['pages'] {
           const isFrame = await page.callOn<boolean>(handle.objectId, FRAME_INFO, [], handle.session);
           const { node } = await handle.session.send('DOM.describeNode', { objectId: handle.objectId });
           if (isFrame && node.frameId) frameId = node.frameId;
-          else if (handle.frameId !== page.mainFrameId) frameId = handle.frameId; // an element inside a frame (e.g. ref f1e2) selects its frame
-          else throw new ArgusError('invalid_input', `${handle.label} is not an <iframe>. Pass the iframe element, or a ref of an element inside the frame.`);
+          else if (handle.frameId !== page.mainFrameId)
+            frameId = handle.frameId; // an element inside a frame (e.g. ref f1e2) selects its frame
+          else
+            throw new ArgusError(
+              'invalid_input',
+              `${handle.label} is not an <iframe>. Pass the iframe element, or a ref of an element inside the frame.`,
+            );
         }
         if (frameId === page.mainFrameId) manager.selectedFrames.delete(page);
         else manager.selectedFrames.set(page, { frameId, epoch: page.epoch });
@@ -110,7 +171,12 @@ async function undoStyles(page: Page, state: TabState): Promise<number> {
     try {
       const { object } = await change.session.send('DOM.resolveNode', { backendNodeId: change.backendNodeId });
       if (!object.objectId) continue;
-      await page.callOn(object.objectId, RESTORE_STYLE, [change.property, change.value, change.priority], change.session);
+      await page.callOn(
+        object.objectId,
+        RESTORE_STYLE,
+        [change.property, change.value, change.priority],
+        change.session,
+      );
       await change.session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => undefined);
       undone++;
     } catch {
@@ -126,7 +192,10 @@ async function pageText(manager: Services['manager'], url: string, timeoutMs: nu
   try {
     await temp.navigate(url, { waitUntil: 'load', timeoutMs });
     const text = await temp.evaluate<string>('document.body ? document.body.innerText : ""');
-    return text.split('\n').map((line) => line.trim()).filter(Boolean);
+    return text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   } catch (error) {
     throw manager.translate(error, temp);
   } finally {

@@ -26,16 +26,23 @@ export function pointerHandlers(services: Services): Handlers['pointer'] {
       manager.onTab(input.tab, async (page) => {
         const state = manager.tabState(page).mouse;
         const hasPoint = input.x !== undefined && input.y !== undefined;
-        if ((input.x === undefined) !== (input.y === undefined)) throw new ArgusError('invalid_input', 'Give both x and y, e.g. `argus mouse move 120 300`.');
+        if ((input.x === undefined) !== (input.y === undefined))
+          throw new ArgusError('invalid_input', 'Give both x and y, e.g. `argus mouse move 120 300`.');
         if (!hasPoint && (input.action === 'move' || input.action === 'click')) {
-          throw new ArgusError('invalid_input', `mouse ${input.action} needs coordinates, e.g. \`argus mouse ${input.action} 120 300\`.`);
+          throw new ArgusError(
+            'invalid_input',
+            `mouse ${input.action} needs coordinates, e.g. \`argus mouse ${input.action} 120 300\`.`,
+          );
         }
         const x = input.x ?? state.x;
         const y = input.y ?? state.y;
-        const send = (type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', extra: { button?: Button; clickCount?: number } = {}) =>
-          page.session.send('Input.dispatchMouseEvent', { type, x, y, buttons: buttonsMask(state), ...extra });
+        const send = (
+          type: 'mouseMoved' | 'mousePressed' | 'mouseReleased',
+          extra: { button?: Button; clickCount?: number } = {},
+        ) => page.session.send('Input.dispatchMouseEvent', { type, x, y, buttons: buttonsMask(state), ...extra });
         const { effects } = await page.act(async () => {
-          if (x !== state.x || y !== state.y || input.action === 'move') await send('mouseMoved', state.pressed.size ? { button: [...state.pressed][0] as Button } : {});
+          if (x !== state.x || y !== state.y || input.action === 'move')
+            await send('mouseMoved', state.pressed.size ? { button: [...state.pressed][0] as Button } : {});
           state.x = x;
           state.y = y;
           if (input.action === 'down' || input.action === 'click') {
@@ -58,7 +65,9 @@ export function pointerHandlers(services: Services): Handlers['pointer'] {
         const start = parsePoint(input.from) ? from : await pointFor(engine, page, input.from, input.timeoutMs);
         const source = parsePoint(input.from) ? undefined : input.from;
         const toLocator = parsePoint(input.to) ? undefined : await locatorOf(engine, input.to);
-        const { value: mode, effects } = await actAndReport(page, engine, { target: source, diff: input.diff }, () => drag(page, start, to, input.steps));
+        const { value: mode, effects } = await actAndReport(page, engine, { target: source, diff: input.diff }, () =>
+          drag(page, start, to, input.steps),
+        );
         const state = manager.tabState(page).mouse;
         state.x = to.x;
         state.y = to.y;
@@ -97,7 +106,14 @@ async function drag(page: Page, from: Point, to: Point, steps: number): Promise<
   }
   try {
     await session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: from.x, y: from.y, buttons: 0 });
-    await session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: from.x, y: from.y, button: 'left', buttons: 1, clickCount: 1 });
+    await session.send('Input.dispatchMouseEvent', {
+      type: 'mousePressed',
+      x: from.x,
+      y: from.y,
+      button: 'left',
+      buttons: 1,
+      clickCount: 1,
+    });
     for (let step = 1; step <= steps; step++) {
       const x = from.x + ((to.x - from.x) * step) / steps;
       const y = from.y + ((to.y - from.y) * step) / steps;
@@ -105,16 +121,28 @@ async function drag(page: Page, from: Point, to: Point, steps: number): Promise<
     }
     const drop = draggable ? await intercepted : undefined;
     if (drop) {
-      for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await session.send('Input.dispatchDragEvent', { type, x: to.x, y: to.y, data: drop.data });
+      for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
+        await session.send('Input.dispatchDragEvent', { type, x: to.x, y: to.y, data: drop.data });
     }
-    await session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: to.x, y: to.y, button: 'left', buttons: 0, clickCount: 1 });
+    await session.send('Input.dispatchMouseEvent', {
+      type: 'mouseReleased',
+      x: to.x,
+      y: to.y,
+      button: 'left',
+      buttons: 0,
+      clickCount: 1,
+    });
     return drop ? 'html5' : 'pointer';
   } finally {
     if (draggable) await session.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
   }
 }
 
-async function setChecked(manager: BrowserManager, input: { target: string; diff: boolean; tab?: string | undefined; timeoutMs: number }, want: boolean) {
+async function setChecked(
+  manager: BrowserManager,
+  input: { target: string; diff: boolean; tab?: string | undefined; timeoutMs: number },
+  want: boolean,
+) {
   return manager.onTab(input.tab, async (page) => {
     const engine = manager.engine(page);
     const read = async () => {
@@ -124,19 +152,42 @@ async function setChecked(manager: BrowserManager, input: { target: string; diff
     const { handle, state } = await read();
     const verb = want ? 'check' : 'uncheck';
     if (state.kind === 'none') {
-      throw new ArgusError('invalid_input', `${handle.label} is not a checkbox, radio button or switch. Target the control itself (or its label); \`argus snapshot -i\` shows them as checkbox/radio/switch.`, {
-        details: { element: handle.label },
-      });
+      throw new ArgusError(
+        'invalid_input',
+        `${handle.label} is not a checkbox, radio button or switch. Target the control itself (or its label); \`argus snapshot -i\` shows them as checkbox/radio/switch.`,
+        {
+          details: { element: handle.label },
+        },
+      );
     }
     if (state.checked === want) {
       const locator = await locatorOf(engine, input.target);
-      const unchanged = { navigated: false, url: page.url, dialogs: [], consoleErrors: [], element: handle.label, checked: want, changed: false };
-      return { ...unchanged, ...(locator === undefined ? {} : { locator }), ...(input.diff ? { diff: '(no changes: it already was)' } : {}) };
+      const unchanged = {
+        navigated: false,
+        url: page.url,
+        dialogs: [],
+        consoleErrors: [],
+        element: handle.label,
+        checked: want,
+        changed: false,
+      };
+      return {
+        ...unchanged,
+        ...(locator === undefined ? {} : { locator }),
+        ...(input.diff ? { diff: '(no changes: it already was)' } : {}),
+      };
     }
     if (!want && state.kind === 'radio') {
-      throw new ArgusError('invalid_input', `${handle.label} is a radio button: clicking never unchecks it. Check another option of the group instead.`);
+      throw new ArgusError(
+        'invalid_input',
+        `${handle.label} is a radio button: clicking never unchecks it. Check another option of the group instead.`,
+      );
     }
-    if (state.disabled) throw new ArgusError('element_not_interactable', `${handle.label} is disabled; it cannot be ${verb}ed until the page enables it.`);
+    if (state.disabled)
+      throw new ArgusError(
+        'element_not_interactable',
+        `${handle.label} is disabled; it cannot be ${verb}ed until the page enables it.`,
+      );
     const { effects } = await actAndReport(page, engine, input, async () => {
       // the report's snapshot released the handle's object: resolve again
       const current = await engine.resolve(input.target);
@@ -145,9 +196,13 @@ async function setChecked(manager: BrowserManager, input: { target: string; diff
     });
     const after = await read().catch(() => undefined);
     if (!effects.navigated && after && after.state.checked !== want) {
-      throw new ArgusError('element_not_interactable', `Clicked ${handle.label} but it is still ${want ? 'unchecked' : 'checked'}: the page kept it from changing. Check with \`argus snapshot -i\` what it expects.`, {
-        details: { element: handle.label },
-      });
+      throw new ArgusError(
+        'element_not_interactable',
+        `Clicked ${handle.label} but it is still ${want ? 'unchecked' : 'checked'}: the page kept it from changing. Check with \`argus snapshot -i\` what it expects.`,
+        {
+          details: { element: handle.label },
+        },
+      );
     }
     return { ...effects, element: handle.label, checked: after ? after.state.checked : want, changed: true };
   });

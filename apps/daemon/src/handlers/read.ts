@@ -18,13 +18,18 @@ type FormsResult = { token: string; forms: Array<Omit<FormOut, 'fields'> & { fie
 async function axTree(page: Page, frameId: string | undefined) {
   if (!frameId) return page.session.send('Accessibility.getFullAXTree', {});
   const session = frameSession(page, frameId);
-  return session === page.session ? session.send('Accessibility.getFullAXTree', { frameId }) : session.send('Accessibility.getFullAXTree', {});
+  return session === page.session
+    ? session.send('Accessibility.getFullAXTree', { frameId })
+    : session.send('Accessibility.getFullAXTree', {});
 }
 
 /** With none of the flags set, everything is wanted. */
 function wanted<K extends string>(flags: Record<K, boolean>): Record<K, boolean> {
   const any = Object.values(flags).some(Boolean);
-  return Object.fromEntries(Object.entries(flags).map(([key, value]) => [key, !any || Boolean(value)])) as Record<K, boolean>;
+  return Object.fromEntries(Object.entries(flags).map(([key, value]) => [key, !any || Boolean(value)])) as Record<
+    K,
+    boolean
+  >;
 }
 
 export function readHandlers(services: Services): Handlers['read'] {
@@ -33,7 +38,10 @@ export function readHandlers(services: Services): Handlers['read'] {
   return {
     links: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'links'>>(page, manager.engine(page), input.within ?? frameRoot(page), LINKS_FN, [input.maxItems, input.filter ?? '']),
+        runInPage<Out<'links'>>(page, manager.engine(page), input.within ?? frameRoot(page), LINKS_FN, [
+          input.maxItems,
+          input.filter ?? '',
+        ]),
       ),
     forms: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -43,7 +51,9 @@ export function readHandlers(services: Services): Handlers['read'] {
         const within = input.within ?? frameRoot(page);
         await engine.snapshot({ interactive: true, ...(within ? { scope: within } : {}) });
         const scope = within ? await engine.resolve(within) : undefined;
-        const result = scope ? await page.callOn<FormsResult>(scope.objectId, FORMS_FN, [], scope.session) : await runInPage<FormsResult>(page, engine, undefined, FORMS_FN);
+        const result = scope
+          ? await page.callOn<FormsResult>(scope.objectId, FORMS_FN, [], scope.session)
+          : await runInPage<FormsResult>(page, engine, undefined, FORMS_FN);
         const frameId = scope?.frameId ?? page.mainFrameId;
         return {
           forms: result.forms.map((form) => ({
@@ -58,21 +68,24 @@ export function readHandlers(services: Services): Handlers['read'] {
     accessibility: (input) =>
       manager.onTab(input.tab, async (page) => {
         const { nodes } = await axTree(page, manager.selectedFrame(page));
-        return formatAxTree(nodes, { all: input.all, maxChars: input.maxChars, ...(input.depth === undefined ? {} : { depth: input.depth }) });
+        return formatAxTree(nodes, {
+          all: input.all,
+          maxChars: input.maxChars,
+          ...(input.depth === undefined ? {} : { depth: input.depth }),
+        });
       }),
     media: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'media'>>(page, manager.engine(page), frameRoot(page), MEDIA_FN, [wanted({ images: input.images, videos: input.videos, audio: input.audio }), input.maxItems]),
+        runInPage<Out<'media'>>(page, manager.engine(page), frameRoot(page), MEDIA_FN, [
+          wanted({ images: input.images, videos: input.videos, audio: input.audio }),
+          input.maxItems,
+        ]),
       ),
     data: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'data'>>(
-          page,
-          manager.engine(page),
-          frameRoot(page),
-          DATA_FN,
-          [wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter })],
-        ),
+        runInPage<Out<'data'>>(page, manager.engine(page), frameRoot(page), DATA_FN, [
+          wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter }),
+        ]),
       ),
     title: (input) => manager.onTab(input.tab, async (page) => ({ title: await page.readTitle() })),
   };

@@ -12,7 +12,10 @@ export function cdpUrlOf(raw: string, allowRemote: boolean): string {
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
   } catch {
-    throw new ArgusError('invalid_input', `"${raw}" is not a CDP URL. Pass http://host:port (Chrome started with --remote-debugging-port) or a ws:// DevTools URL.`);
+    throw new ArgusError(
+      'invalid_input',
+      `"${raw}" is not a CDP URL. Pass http://host:port (Chrome started with --remote-debugging-port) or a ws:// DevTools URL.`,
+    );
   }
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
     throw new ArgusError('invalid_input', `A CDP URL must be http(s) or ws(s), not ${url.protocol}`);
@@ -33,7 +36,8 @@ export function sessionHandlers(services: Services): Handlers['session'] {
     async connect(input) {
       const chosen = [input.extension === true, input.cdp !== undefined, input.managed === true].filter(Boolean).length;
       if (chosen > 1) throw new ArgusError('invalid_input', 'Pick one of --extension, --cdp <url> or --managed.');
-      if (input.allowRemote && input.cdp === undefined) throw new ArgusError('invalid_input', '--allow-remote goes with --cdp <url>.');
+      if (input.allowRemote && input.cdp === undefined)
+        throw new ArgusError('invalid_input', '--allow-remote goes with --cdp <url>.');
       const previousMode = manager.mode;
       let mode: SessionMode = previousMode;
       let cdpUrl: string | undefined;
@@ -42,7 +46,11 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         mode = 'connect';
         cdpUrl = cdpUrlOf(input.cdp, input.allowRemote === true);
       } else if (input.managed) mode = 'managed';
-      if (input.relayPort !== undefined && mode !== 'extension') throw new ArgusError('invalid_input', '--relay-port goes with --extension (the relay serves only extension mode).');
+      if (input.relayPort !== undefined && mode !== 'extension')
+        throw new ArgusError(
+          'invalid_input',
+          '--relay-port goes with --extension (the relay serves only extension mode).',
+        );
       // the relay must listen before the extension can find it
       if (mode === 'extension') await relay.ensure(input.relayPort);
       const switched = chosen === 1 && (mode !== previousMode || mode === 'connect');
@@ -51,7 +59,13 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         services.log.info('session.switched', { from: previousMode, to: mode, ...(cdpUrl ? { cdpUrl } : {}) });
       }
       if (mode === 'extension' && input.timeoutMs) await relay.waitForExtension(input.timeoutMs);
-      return { mode: manager.mode, previousMode, switched, cdpUrl: manager.mode === 'connect' ? (cdpUrl ?? null) : null, extension: relay.view() };
+      return {
+        mode: manager.mode,
+        previousMode,
+        switched,
+        cdpUrl: manager.mode === 'connect' ? (cdpUrl ?? null) : null,
+        extension: relay.view(),
+      };
     },
     async pair(input) {
       const server = await relay.ensure();

@@ -4,7 +4,13 @@ import type { Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import type { Services } from '../services.js';
-import { type CookieParam, type SavedState, normaliseCookie, readLocalStorage, restoreLocalStorage } from '../state-store.js';
+import {
+  type CookieParam,
+  type SavedState,
+  normaliseCookie,
+  readLocalStorage,
+  restoreLocalStorage,
+} from '../state-store.js';
 
 const MAX_COOKIE_FILE = 5_000_000;
 
@@ -19,7 +25,11 @@ export function stateHandlers(services: Services): Handlers['state'] {
         const name = input.cookie.slice(0, eq);
         const value = input.cookie.slice(eq + 1);
         const onWeb = /^https?:/.test(page.url);
-        if (!input.domain && !onWeb) throw new ArgusError('invalid_input', `The tab is on ${page.url || 'no page'}, so there is no site to set the cookie for. Pass --domain, or \`argus goto\` the site first.`);
+        if (!input.domain && !onWeb)
+          throw new ArgusError(
+            'invalid_input',
+            `The tab is on ${page.url || 'no page'}, so there is no site to set the cookie for. Pass --domain, or \`argus goto\` the site first.`,
+          );
         const cookie: CookieParam = {
           name,
           value,
@@ -38,16 +48,29 @@ export function stateHandlers(services: Services): Handlers['state'] {
       manager.onTab(input.tab, async (page) => {
         const path = confinePath(input.file, services.access.paths(ctx));
         const info = statSync(path, { throwIfNoEntry: false });
-        if (!info?.isFile()) throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
-        if (info.size > MAX_COOKIE_FILE) throw new ArgusError('payload_too_large', `${input.file} is ${info.size} bytes; cookie files up to ${MAX_COOKIE_FILE} bytes are accepted.`);
+        if (!info?.isFile())
+          throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
+        if (info.size > MAX_COOKIE_FILE)
+          throw new ArgusError(
+            'payload_too_large',
+            `${input.file} is ${info.size} bytes; cookie files up to ${MAX_COOKIE_FILE} bytes are accepted.`,
+          );
         let data: unknown;
         try {
           data = JSON.parse(readFileSync(path, 'utf8'));
         } catch (error) {
           throw new ArgusError('invalid_input', `${input.file} is not valid JSON: ${(error as Error).message}`);
         }
-        const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { cookies?: unknown }).cookies) ? (data as { cookies: unknown[] }).cookies : undefined;
-        if (!list) throw new ArgusError('invalid_input', `${input.file} must hold a JSON array of cookies (or {"cookies": [...]}).`);
+        const list = Array.isArray(data)
+          ? data
+          : data && typeof data === 'object' && Array.isArray((data as { cookies?: unknown }).cookies)
+            ? (data as { cookies: unknown[] }).cookies
+            : undefined;
+        if (!list)
+          throw new ArgusError(
+            'invalid_input',
+            `${input.file} must hold a JSON array of cookies (or {"cookies": [...]}).`,
+          );
         const cookies: CookieParam[] = [];
         const skipped: Array<{ index: number; reason: string }> = [];
         list.forEach((entry, index) => {
@@ -80,10 +103,15 @@ export function stateHandlers(services: Services): Handlers['state'] {
         try {
           state = JSON.parse(readFileSync(file, 'utf8')) as SavedState; // our own file, written by `state save`
         } catch {
-          throw new ArgusError('invalid_input', `No saved state named "${input.name}" (looked for ${file}). Save one with \`argus state save ${input.name}\`.`);
+          throw new ArgusError(
+            'invalid_input',
+            `No saved state named "${input.name}" (looked for ${file}). Save one with \`argus state save ${input.name}\`.`,
+          );
         }
         const warnings: string[] = [];
-        const cookies = (state.cookies ?? []).map((cookie) => normaliseCookie(cookie)).filter((cookie): cookie is CookieParam => typeof cookie !== 'string');
+        const cookies = (state.cookies ?? [])
+          .map((cookie) => normaliseCookie(cookie))
+          .filter((cookie): cookie is CookieParam => typeof cookie !== 'string');
         if (cookies.length) await browser.router.root.send('Storage.setCookies', { cookies });
         const restored = await restoreLocalStorage(browser, state.origins ?? [], warnings);
         const tabsOpened: string[] = [];
@@ -98,7 +126,9 @@ export function stateHandlers(services: Services): Handlers['state'] {
             }
             const page = await browser.newPage();
             tabsOpened.push(page.id);
-            await page.navigate(url, { timeoutMs: input.timeoutMs }).catch((error: unknown) => warnings.push(`tab ${url}: ${(error as Error).message}`));
+            await page
+              .navigate(url, { timeoutMs: input.timeoutMs })
+              .catch((error: unknown) => warnings.push(`tab ${url}: ${(error as Error).message}`));
           }
         }
         return { name: input.name, cookies: cookies.length, origins: restored, tabsOpened, warnings };
@@ -110,6 +140,9 @@ async function setCookies(page: Page, cookies: CookieParam[]): Promise<void> {
   try {
     await page.session.send('Network.setCookies', { cookies });
   } catch (error) {
-    throw new ArgusError('invalid_input', `Chrome refused the cookie(s): ${(error as Error).message}. Check the domain (it must match the URL) and that Secure / SameSite=None go together.`);
+    throw new ArgusError(
+      'invalid_input',
+      `Chrome refused the cookie(s): ${(error as Error).message}. Check the domain (it must match the URL) and that Secure / SameSite=None go together.`,
+    );
   }
 }

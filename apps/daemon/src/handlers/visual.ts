@@ -14,10 +14,13 @@ const RESPONSIVE_VIEWPORTS = [
 ] as const;
 
 /** One renderer frame after a viewport change, so resize handlers and layout have run (bounded). */
-const NEXT_FRAME = 'new Promise((resolve) => { requestAnimationFrame(() => resolve(true)); setTimeout(() => resolve(false), 1000); })';
+const NEXT_FRAME =
+  'new Promise((resolve) => { requestAnimationFrame(() => resolve(true)); setTimeout(() => resolve(false), 1000); })';
 
 async function viewportSize(page: Page): Promise<{ width: number; height: number; dpr: number }> {
-  return page.evaluate<{ width: number; height: number; dpr: number }>('({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio })');
+  return page.evaluate<{ width: number; height: number; dpr: number }>(
+    '({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio })',
+  );
 }
 
 /**
@@ -25,7 +28,10 @@ async function viewportSize(page: Page): Promise<{ width: number; height: number
  * for the tab (viewport-state.ts) when there is one, else none; and if the viewport still differs from
  * before (an override nobody recorded), the measured viewport is re-applied.
  */
-async function withViewports<T>(page: Page, task: (apply: (width: number, height: number, mobile: boolean) => Promise<void>) => Promise<T>): Promise<T> {
+async function withViewports<T>(
+  page: Page,
+  task: (apply: (width: number, height: number, mobile: boolean) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const recorded = recordedMetricsOverride(page);
   const before = await viewportSize(page);
   try {
@@ -39,9 +45,17 @@ async function withViewports<T>(page: Page, task: (apply: (width: number, height
       else await page.session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
       await page.evaluate(NEXT_FRAME).catch(() => undefined); // the renderer applies the change on its next frame
       const after = await viewportSize(page).catch(() => before);
-      if (recorded === undefined && (after.width !== before.width || after.height !== before.height || after.dpr !== before.dpr)) {
+      if (
+        recorded === undefined &&
+        (after.width !== before.width || after.height !== before.height || after.dpr !== before.dpr)
+      ) {
         await page.session
-          .send('Emulation.setDeviceMetricsOverride', { width: before.width, height: before.height, deviceScaleFactor: before.dpr, mobile: false })
+          .send('Emulation.setDeviceMetricsOverride', {
+            width: before.width,
+            height: before.height,
+            deviceScaleFactor: before.dpr,
+            mobile: false,
+          })
           .catch(() => undefined);
       }
     }
@@ -55,7 +69,11 @@ export function visualHandlers(services: Services): Handlers['visual'] {
       manager.onTab(input.tab, async (page) => {
         const margins = parseMargins(input.margins ?? '0.4in');
         const paper = PAPER[input.format];
-        const target = outputTarget(services, ctx, input.path, { stem: 'page', ext: 'pdf', overwrite: input.overwrite });
+        const target = outputTarget(services, ctx, input.path, {
+          stem: 'page',
+          ext: 'pdf',
+          overwrite: input.overwrite,
+        });
         let stream: string | undefined;
         try {
           ({ stream } = await page.session.send('Page.printToPDF', {
@@ -71,7 +89,10 @@ export function visualHandlers(services: Services): Handlers['visual'] {
           }));
         } catch (error) {
           if (error instanceof ProtocolError && /not implemented|not supported/i.test(error.message)) {
-            throw new ArgusError('unsupported', 'Printing to PDF needs a headless browser. Restart the daemon headless (ARGUS_HEADLESS=1) or use `argus screenshot --full`.');
+            throw new ArgusError(
+              'unsupported',
+              'Printing to PDF needs a headless browser. Restart the daemon headless (ARGUS_HEADLESS=1) or use `argus screenshot --full`.',
+            );
           }
           throw error;
         }
@@ -93,12 +114,15 @@ export function visualHandlers(services: Services): Handlers['visual'] {
     responsive: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
         // every path is checked before the viewport changes
-        const prefix = input.prefix === undefined ? join(services.stateDir, 'captures', `responsive-${stamp()}`) : input.prefix;
+        const prefix =
+          input.prefix === undefined ? join(services.stateDir, 'captures', `responsive-${stamp()}`) : input.prefix;
         const planned = RESPONSIVE_VIEWPORTS.map((viewport) => {
           const size = `${viewport.width}x${viewport.height}`;
           const name = /[\\/]$/.test(prefix) ? `${prefix}responsive-${size}.png` : `${prefix}-${size}.png`;
           const target: OutputTarget =
-            input.prefix === undefined ? { path: name, policy: undefined, overwrite: true } : outputTarget(services, ctx, name, { stem: 'responsive', ext: 'png', overwrite: input.overwrite });
+            input.prefix === undefined
+              ? { path: name, policy: undefined, overwrite: true }
+              : outputTarget(services, ctx, name, { stem: 'responsive', ext: 'png', overwrite: input.overwrite });
           return { viewport, size, target };
         });
         return withViewports(page, async (apply) => {
@@ -107,14 +131,24 @@ export function visualHandlers(services: Services): Handlers['visual'] {
             await apply(viewport.width, viewport.height, viewport.mobile);
             const shot = await captureImage(page, { format: 'png', full: input.full });
             await writeTarget(target, shot.data);
-            shots.push({ viewport: size, path: target.path, width: shot.width, height: shot.height, bytes: shot.data.length });
+            shots.push({
+              viewport: size,
+              path: target.path,
+              width: shot.width,
+              height: shot.height,
+              bytes: shot.data.length,
+            });
           }
           return { shots };
         });
       }),
     archive: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
-        const target = outputTarget(services, ctx, input.path, { stem: 'page', ext: 'mhtml', overwrite: input.overwrite });
+        const target = outputTarget(services, ctx, input.path, {
+          stem: 'page',
+          ext: 'mhtml',
+          overwrite: input.overwrite,
+        });
         const { data } = await page.session.send('Page.captureSnapshot', { format: 'mhtml' });
         await writeTarget(target, data);
         return { path: target.path, bytes: Buffer.byteLength(data) };

@@ -66,19 +66,42 @@ export class ApprovalQueue {
         if (!this.pending.delete(id)) return;
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
-        this.log.info(`approval.${outcome}`, { id, command: request.command, client: request.client, waitedMs: Date.now() - createdAt });
+        this.log.info(`approval.${outcome}`, {
+          id,
+          command: request.command,
+          client: request.client,
+          waitedMs: Date.now() - createdAt,
+        });
         if (outcome === 'approved') return resolve();
         if (outcome === 'timeout') {
-          return reject(new ArgusError('approval_timeout', `${request.command} waited ${request.timeoutMs} ms for an approval that never came (${request.reason}). Ask the operator to run \`argus approvals\` and \`argus approve <id>\`, then retry.`, { details: { id } }));
+          return reject(
+            new ArgusError(
+              'approval_timeout',
+              `${request.command} waited ${request.timeoutMs} ms for an approval that never came (${request.reason}). Ask the operator to run \`argus approvals\` and \`argus approve <id>\`, then retry.`,
+              { details: { id } },
+            ),
+          );
         }
-        reject(new ArgusError('approval_denied', `The operator denied ${request.command} (${request.reason}). Do not retry it; ask the operator what to do instead.`, { details: { id } }));
+        reject(
+          new ArgusError(
+            'approval_denied',
+            `The operator denied ${request.command} (${request.reason}). Do not retry it; ask the operator what to do instead.`,
+            { details: { id } },
+          ),
+        );
       };
       const timer = setTimeout(() => finish('timeout'), request.timeoutMs);
       const onAbort = () => finish('cancelled');
       request.signal?.addEventListener('abort', onAbort, { once: true });
       const entry: Pending = { ...request, id, createdAt, settle: (decision) => finish(decision) };
       this.pending.set(id, entry);
-      this.log.info('approval.requested', { id, command: request.command, summary: request.summary, reason: request.reason, client: request.client });
+      this.log.info('approval.requested', {
+        id,
+        command: request.command,
+        summary: request.summary,
+        reason: request.reason,
+        client: request.client,
+      });
       for (const listener of this.listeners) listener(view(entry, createdAt));
     });
   }
@@ -88,9 +111,16 @@ export class ApprovalQueue {
     return [...this.pending.values()].map((entry) => view(entry, now));
   }
 
-  decide(id: string, decision: 'approved' | 'denied'): { id: string; command: string; decision: 'approved' | 'denied' } {
+  decide(
+    id: string,
+    decision: 'approved' | 'denied',
+  ): { id: string; command: string; decision: 'approved' | 'denied' } {
     const entry = this.pending.get(id);
-    if (!entry) throw new ArgusError('invalid_input', `No pending approval "${id}" (it may have been decided or timed out). Run \`argus approvals\` for the list.`);
+    if (!entry)
+      throw new ArgusError(
+        'invalid_input',
+        `No pending approval "${id}" (it may have been decided or timed out). Run \`argus approvals\` for the list.`,
+      );
     entry.settle(decision);
     return { id, command: entry.command, decision };
   }

@@ -23,7 +23,12 @@ export function approvalRule(entries: readonly string[] | undefined, command: An
   const [namespace] = command.name.split('.');
   if (NEVER_HELD.has(namespace ?? '')) return undefined;
   const verb = command.cli === false ? undefined : command.cli.verb;
-  return entries.find((entry) => entry === command.name || entry === namespace || (verb !== undefined && (entry === verb || entry === verb.split(' ')[0])));
+  return entries.find(
+    (entry) =>
+      entry === command.name ||
+      entry === namespace ||
+      (verb !== undefined && (entry === verb || entry === verb.split(' ')[0])),
+  );
 }
 
 function summarize(input: unknown): string {
@@ -39,9 +44,13 @@ export interface PolicyDeps {
 
 function deny(deps: PolicyDeps, ctx: Pick<CallContext, 'client'>, command: string, reason: string, url: string): never {
   deps.log.warn('policy.denied', { command, reason, url: url.slice(0, 500), client: ctx.client });
-  throw new ArgusError('policy_denied', `${command} refused by the operator's policy: ${reason}. Pick another site, or ask the operator to change policy.domains (\`argus config list\`).`, {
-    details: { reason },
-  });
+  throw new ArgusError(
+    'policy_denied',
+    `${command} refused by the operator's policy: ${reason}. Pick another site, or ask the operator to change policy.domains (\`argus config list\`).`,
+    {
+      details: { reason },
+    },
+  );
 }
 
 /** The policy part of the daemon's `authorize` (after the token checks): the domain policy, then approvals. */
@@ -79,7 +88,11 @@ export function createNavigationGuard(deps: PolicyDeps): NavigationGuard {
     if (!policy) return undefined;
     const verdict = checkDomain(policy.domains, request.url);
     if (!verdict.allowed) {
-      deps.log.warn('policy.blocked_navigation', { tab: request.tabId, url: request.url.slice(0, 500), reason: verdict.reason });
+      deps.log.warn('policy.blocked_navigation', {
+        tab: request.tabId,
+        url: request.url.slice(0, 500),
+        reason: verdict.reason,
+      });
       return verdict.reason;
     }
     const target = networkHost(request.url);

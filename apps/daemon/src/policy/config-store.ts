@@ -118,7 +118,11 @@ export class ConfigStore {
     let stored: unknown = null;
     if (options.unset) deletePath(raw, key);
     else {
-      if (value === undefined) throw new ArgusError('invalid_input', `Give a value for ${key} (or --unset to remove it), e.g. \`argus config set ${key} <value>\`.`);
+      if (value === undefined)
+        throw new ArgusError(
+          'invalid_input',
+          `Give a value for ${key} (or --unset to remove it), e.g. \`argus config set ${key} <value>\`.`,
+        );
       stored = typeof value === 'string' ? parseConfigValue(key, value) : value;
       setPath(raw, key, stored);
     }

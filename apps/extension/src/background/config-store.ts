@@ -53,12 +53,19 @@ export function normalizeRelayUrl(value: unknown): string | undefined {
 }
 
 export function savePairingToken(token: string | undefined): Promise<void> {
-  return token === undefined ? chrome.storage.local.remove(LOCAL_KEYS.pairingToken) : chrome.storage.local.set({ [LOCAL_KEYS.pairingToken]: token });
+  return token === undefined
+    ? chrome.storage.local.remove(LOCAL_KEYS.pairingToken)
+    : chrome.storage.local.set({ [LOCAL_KEYS.pairingToken]: token });
 }
 
 /** Runs `listener` when any configuration key changes (popup edits, a test setting the URL, ...). */
 export function onConfigChange(listener: () => void): void {
-  const watched = new Set<string>([LOCAL_KEYS.relayUrl, LOCAL_KEYS.launchToken, LOCAL_KEYS.enabled, LOCAL_KEYS.pairingToken]);
+  const watched = new Set<string>([
+    LOCAL_KEYS.relayUrl,
+    LOCAL_KEYS.launchToken,
+    LOCAL_KEYS.enabled,
+    LOCAL_KEYS.pairingToken,
+  ]);
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && Object.keys(changes).some((key) => watched.has(key))) listener();
   });

@@ -65,8 +65,16 @@ export class DebuggerSessions {
   async send(sessionId: string, method: string, params: Record<string, unknown> | undefined): Promise<unknown> {
     const tabId = this.tabSessions.get(sessionId);
     const target: chrome.debugger.DebuggerSession | undefined =
-      tabId !== undefined ? { tabId } : this.children.has(sessionId) ? { tabId: this.children.get(sessionId) ?? -1, sessionId } : undefined;
-    if (!target) throw new CommandFailure('target_closed', `Session ${sessionId} is not attached; its tab closed or was detached.`);
+      tabId !== undefined
+        ? { tabId }
+        : this.children.has(sessionId)
+          ? { tabId: this.children.get(sessionId) ?? -1, sessionId }
+          : undefined;
+    if (!target)
+      throw new CommandFailure(
+        'target_closed',
+        `Session ${sessionId} is not attached; its tab closed or was detached.`,
+      );
     try {
       return (await chrome.debugger.sendCommand(target, method, params)) ?? {};
     } catch (error) {
@@ -76,14 +84,19 @@ export class DebuggerSessions {
 
   /** Restores the maps after a service-worker restart and reports sessions that did not survive. */
   async reconcile(): Promise<void> {
-    const stored = (await chrome.storage.session.get(SESSION_KEYS.sessions))[SESSION_KEYS.sessions] as PersistedSessions | undefined; // our own record
+    const stored = (await chrome.storage.session.get(SESSION_KEYS.sessions))[SESSION_KEYS.sessions] as
+      | PersistedSessions
+      | undefined; // our own record
     if (!stored) return;
-    const attachedTabs = new Set((await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
+    const attachedTabs = new Set(
+      (await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId),
+    );
     for (const [sessionId, tabId] of Object.entries(stored.tabs)) {
       if (attachedTabs.has(tabId)) this.tabSessions.set(sessionId, tabId);
       else this.emit('session.detached', { sessionId, reason: 'lost while the extension restarted' });
     }
-    for (const [sessionId, tabId] of Object.entries(stored.children)) if (this.isAttached(tabId)) this.children.set(sessionId, tabId);
+    for (const [sessionId, tabId] of Object.entries(stored.children))
+      if (this.isAttached(tabId)) this.children.set(sessionId, tabId);
     await this.persist();
   }
 
@@ -97,7 +110,8 @@ export class DebuggerSessions {
       void this.persist();
     }
     if (source.sessionId) return this.emit('cdp.event', { sessionId: source.sessionId, method, params: params ?? {} });
-    for (const [sessionId, owner] of this.tabSessions) if (owner === tabId) this.emit('cdp.event', { sessionId, method, params: params ?? {} });
+    for (const [sessionId, owner] of this.tabSessions)
+      if (owner === tabId) this.emit('cdp.event', { sessionId, method, params: params ?? {} });
   }
 
   /** The tab closed or the debugger was detached (e.g. the user dismissed the debugging bar). */
@@ -114,7 +128,10 @@ export class DebuggerSessions {
   }
 
   private persist(): Promise<void> {
-    const value: PersistedSessions = { tabs: Object.fromEntries(this.tabSessions), children: Object.fromEntries(this.children) };
+    const value: PersistedSessions = {
+      tabs: Object.fromEntries(this.tabSessions),
+      children: Object.fromEntries(this.children),
+    };
     return chrome.storage.session.set({ [SESSION_KEYS.sessions]: value });
   }
 }

@@ -1,4 +1,12 @@
-import { COMMANDS, WIRE_VERSION, isCommandName, type CommandFrame, type CommandMap, type CommandName, type ResultFrame } from '@argus/relay/wire';
+import {
+  COMMANDS,
+  WIRE_VERSION,
+  isCommandName,
+  type CommandFrame,
+  type CommandMap,
+  type CommandName,
+  type ResultFrame,
+} from '@argus/relay/wire';
 import type { DebuggerSessions } from './debugger-sessions.js';
 import { CommandFailure } from './failure.js';
 import type { Tabs } from './tabs.js';
@@ -37,7 +45,8 @@ export function createExecutor(deps: { tabs: Tabs; sessions: DebuggerSessions; n
 
   return async function execute(frame: CommandFrame): Promise<ResultFrame> {
     try {
-      if (!isCommandName(frame.command)) throw new CommandFailure('unsupported', `This extension does not know ${frame.command}; update it.`);
+      if (!isCommandName(frame.command))
+        throw new CommandFailure('unsupported', `This extension does not know ${frame.command}; update it.`);
       const parsed = COMMANDS[frame.command].params.safeParse(frame.params ?? {});
       if (!parsed.success) throw new CommandFailure('invalid_input', `Invalid params for ${frame.command}.`);
       // the handler table is keyed by the same name the params were parsed for
@@ -45,7 +54,13 @@ export function createExecutor(deps: { tabs: Tabs; sessions: DebuggerSessions; n
       const result = await handler(parsed.data);
       return { version: WIRE_VERSION, type: 'result', id: frame.id, ok: true, result };
     } catch (error) {
-      return { version: WIRE_VERSION, type: 'result', id: frame.id, ok: false, error: CommandFailure.from(error).toWire() };
+      return {
+        version: WIRE_VERSION,
+        type: 'result',
+        id: frame.id,
+        ok: false,
+        error: CommandFailure.from(error).toWire(),
+      };
     }
   };
 }

@@ -12,7 +12,9 @@ export class CommandFailure extends Error {
   }
 
   toWire(): WireError {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
 
   /** Classifies chrome.* errors: CDP errors arrive as a JSON string `{"code":..,"message":..}`. */
@@ -27,9 +29,11 @@ export class CommandFailure extends Error {
     } catch {
       // not JSON: a chrome.debugger / chrome.tabs error string
     }
-    if (/not attached|detached while handling|No target with given id|Target closed/i.test(message)) return new CommandFailure('target_closed', message);
+    if (/not attached|detached while handling|No target with given id|Target closed/i.test(message))
+      return new CommandFailure('target_closed', message);
     if (/No tab with id/i.test(message)) return new CommandFailure('tab_not_found', message);
-    if (/Cannot access|cannot be debugged|chrome:\/\//i.test(message)) return new CommandFailure('forbidden_scope', message);
+    if (/Cannot access|cannot be debugged|chrome:\/\//i.test(message))
+      return new CommandFailure('forbidden_scope', message);
     return new CommandFailure('internal', message);
   }
 }

@@ -21,7 +21,8 @@ export class Tabs {
   ) {
     chrome.tabs.onCreated.addListener((tab) => void this.announce('tab.created', tab));
     chrome.tabs.onUpdated.addListener((_tabId, change, tab) => {
-      if (change.url !== undefined || change.title !== undefined || change.status === 'complete') void this.announce('tab.updated', tab);
+      if (change.url !== undefined || change.title !== undefined || change.status === 'complete')
+        void this.announce('tab.updated', tab);
     });
     chrome.tabs.onRemoved.addListener((tabId) => {
       this.sessions.tabGone(tabId, 'tab closed');
@@ -33,7 +34,9 @@ export class Tabs {
   async reconcile(): Promise<void> {
     const stored = (await chrome.storage.session.get(SESSION_KEYS.agentTabs))[SESSION_KEYS.agentTabs];
     const open = new Set((await chrome.tabs.query({})).map((tab) => tab.id));
-    this.agentTabs = new Set(Array.isArray(stored) ? stored.filter((id): id is number => typeof id === 'number' && open.has(id)) : []);
+    this.agentTabs = new Set(
+      Array.isArray(stored) ? stored.filter((id): id is number => typeof id === 'number' && open.has(id)) : [],
+    );
     await this.persist();
   }
 
@@ -63,7 +66,10 @@ export class Tabs {
 
   async close(tabId: number, force: boolean | undefined): Promise<boolean> {
     if (!this.agentTabs.has(tabId) && force !== true) {
-      throw new CommandFailure('forbidden_scope', `Tab ${tabId} was opened by the user, not by an agent; Argus closes only tabs it opened (pass force to override).`);
+      throw new CommandFailure(
+        'forbidden_scope',
+        `Tab ${tabId} was opened by the user, not by an agent; Argus closes only tabs it opened (pass force to override).`,
+      );
     }
     try {
       await chrome.tabs.remove(tabId);
@@ -111,7 +117,9 @@ export class Tabs {
   private async group(tabId: number): Promise<void> {
     if (!chrome.tabGroups || !chrome.tabs.group) return;
     try {
-      const groupId = await chrome.tabs.group(this.groupId === undefined ? { tabIds: [tabId] } : { tabIds: [tabId], groupId: this.groupId });
+      const groupId = await chrome.tabs.group(
+        this.groupId === undefined ? { tabIds: [tabId] } : { tabIds: [tabId], groupId: this.groupId },
+      );
       if (groupId !== this.groupId) {
         this.groupId = groupId;
         await chrome.tabGroups.update(groupId, { title: GROUP_TITLE, color: 'purple' });

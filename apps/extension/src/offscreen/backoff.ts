@@ -2,7 +2,10 @@
  * Bounded exponential backoff with "equal jitter": half the delay is fixed, half random, so a fleet
  * of extensions restarting together does not reconnect in lockstep, yet none waits longer than maxMs.
  */
-export function backoffDelay(attempt: number, options: { baseMs?: number; maxMs?: number; random?: () => number } = {}): number {
+export function backoffDelay(
+  attempt: number,
+  options: { baseMs?: number; maxMs?: number; random?: () => number } = {},
+): number {
   const base = options.baseMs ?? 250;
   const max = options.maxMs ?? 5000;
   const random = options.random ?? Math.random;

@@ -19,7 +19,13 @@ const connection = new RelayConnection({
     if (admitted.action === 'replay') return connection.sendResult(admitted.frame);
     if (admitted.action === 'wait') return; // still running: its result goes out when it completes
     if (!port) {
-      return finish({ version: WIRE_VERSION, type: 'result', id: frame.id, ok: false, error: { code: 'internal', message: 'The extension worker is restarting; retry with a new key.' } });
+      return finish({
+        version: WIRE_VERSION,
+        type: 'result',
+        id: frame.id,
+        ok: false,
+        error: { code: 'internal', message: 'The extension worker is restarting; retry with a new key.' },
+      });
     }
     toWorker({ type: 'command', frame });
   },
@@ -45,7 +51,13 @@ function connectPort(): void {
     port = undefined;
     // commands the old worker was running will never answer: fail them so replays do not hang
     for (const id of cache.abandonRunning()) {
-      finish({ version: WIRE_VERSION, type: 'result', id, ok: false, error: { code: 'internal', message: 'The extension worker restarted while running this command.' } });
+      finish({
+        version: WIRE_VERSION,
+        type: 'result',
+        id,
+        ok: false,
+        error: { code: 'internal', message: 'The extension worker restarted while running this command.' },
+      });
     }
     setTimeout(connectPort, 100); // wakes the worker again
   });

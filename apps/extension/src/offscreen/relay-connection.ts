@@ -1,4 +1,11 @@
-import { CLOSE_CODES, PairResponse, RelayFrame, WIRE_VERSION, type CommandFrame, type ResultFrame } from '@argus/relay/wire';
+import {
+  CLOSE_CODES,
+  PairResponse,
+  RelayFrame,
+  WIRE_VERSION,
+  type CommandFrame,
+  type ResultFrame,
+} from '@argus/relay/wire';
 import type { NodeState, NodeStatus, RelayConfig } from '../shared/messages.js';
 import { backoffDelay } from './backoff.js';
 import { OutboundQueue } from './outbound-queue.js';
@@ -99,7 +106,13 @@ export class RelayConnection {
       response = await fetch(`${config.relayUrl}/pair`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ version: WIRE_VERSION, nodeId: config.nodeId, name: 'Argus extension', launchToken: config.launchToken, requestId: this.requestId }),
+        body: JSON.stringify({
+          version: WIRE_VERSION,
+          nodeId: config.nodeId,
+          name: 'Argus extension',
+          launchToken: config.launchToken,
+          requestId: this.requestId,
+        }),
       });
     } catch (error) {
       return this.schedule(gen, backoffDelay(this.attempt++), 'reconnecting', `relay unreachable: ${String(error)}`);
@@ -107,8 +120,14 @@ export class RelayConnection {
     if (gen !== this.generation) return;
     const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const message = (body as { error?: { message?: string } } | undefined)?.error?.message ?? `HTTP ${response.status}`;
-      return this.schedule(gen, backoffDelay(this.attempt++, { maxMs: 30_000 }), 'error', `pairing refused: ${message}`);
+      const message =
+        (body as { error?: { message?: string } } | undefined)?.error?.message ?? `HTTP ${response.status}`;
+      return this.schedule(
+        gen,
+        backoffDelay(this.attempt++, { maxMs: 30_000 }),
+        'error',
+        `pairing refused: ${message}`,
+      );
     }
     const parsed = PairResponse.safeParse(body);
     if (!parsed.success) return this.schedule(gen, backoffDelay(this.attempt++), 'error', 'unexpected /pair response');
@@ -131,7 +150,15 @@ export class RelayConnection {
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
-      socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'hello', nodeId: config.nodeId, pairingToken, extensionVersion: config.extensionVersion }));
+      socket.send(
+        JSON.stringify({
+          version: WIRE_VERSION,
+          type: 'hello',
+          nodeId: config.nodeId,
+          pairingToken,
+          extensionVersion: config.extensionVersion,
+        }),
+      );
     };
     socket.onmessage = (message) => this.onFrame(socket, String(message.data));
     socket.onclose = (event) => {
@@ -147,7 +174,8 @@ export class RelayConnection {
         const delay = this.refusals++ === 0 ? 50 : backoffDelay(this.refusals);
         return this.schedule(gen, delay, 'pairing', 'pairing token refused; pairing again');
       }
-      if (event.code === CLOSE_CODES.badVersion) return this.status('error', { lastError: event.reason || 'wire version mismatch; update the extension' });
+      if (event.code === CLOSE_CODES.badVersion)
+        return this.status('error', { lastError: event.reason || 'wire version mismatch; update the extension' });
       this.schedule(gen, backoffDelay(this.attempt++), 'reconnecting', event.reason || `socket closed (${event.code})`);
     };
   }

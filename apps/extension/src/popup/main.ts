@@ -21,7 +21,9 @@ async function render(): Promise<void> {
   const state = status?.state ?? 'needs_relay_url';
   $('state').textContent = LABELS[state];
   $('state').dataset.state = state;
-  $('code').textContent = status?.pairingCode ? `Approve code ${status.pairingCode} with: argus pair ${status.pairingCode}` : '';
+  $('code').textContent = status?.pairingCode
+    ? `Approve code ${status.pairingCode} with: argus pair ${status.pairingCode}`
+    : '';
   $('error').textContent = status?.lastError ?? '';
   $('node').textContent = typeof local.nodeId === 'string' ? local.nodeId : '';
   const input = $<HTMLInputElement>('relay-url');

@@ -48,5 +48,11 @@ export type ToWorker =
   | { type: 'keepalive' };
 
 /** Keys in chrome.storage.local (configuration) and chrome.storage.session (runtime state). */
-export const LOCAL_KEYS = { relayUrl: 'relayUrl', launchToken: 'launchToken', enabled: 'enabled', nodeId: 'nodeId', pairingToken: 'pairingToken' } as const;
+export const LOCAL_KEYS = {
+  relayUrl: 'relayUrl',
+  launchToken: 'launchToken',
+  enabled: 'enabled',
+  nodeId: 'nodeId',
+  pairingToken: 'pairingToken',
+} as const;
 export const SESSION_KEYS = { status: 'status', sessions: 'debuggerSessions', agentTabs: 'agentTabs' } as const;

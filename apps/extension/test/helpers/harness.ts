@@ -32,7 +32,12 @@ const log: RelayOptions['log'] = process.env.ARGUS_TEST_DEBUG
 export async function startHarness(): Promise<Harness> {
   const daemonToken = randomBytes(24).toString('base64url');
   const launchToken = randomBytes(24).toString('base64url');
-  const relayOptions = (port: number, token: string | undefined): RelayOptions => ({ port, daemonToken, ...(token ? { launchToken: token } : {}), ...(log ? { log } : {}) });
+  const relayOptions = (port: number, token: string | undefined): RelayOptions => ({
+    port,
+    daemonToken,
+    ...(token ? { launchToken: token } : {}),
+    ...(log ? { log } : {}),
+  });
   let relay = await startRelay(relayOptions(0, launchToken));
   let user: UserChromium | undefined;
   try {
@@ -44,7 +49,9 @@ export async function startHarness(): Promise<Harness> {
     try {
       await waitUntil(() => relay.status().extensionConnected, 15_000, 'the extension to connect');
     } catch (error) {
-      const state = await evalInWorker('Promise.all([chrome.storage.session.get(null), chrome.storage.local.get(null)])');
+      const state = await evalInWorker(
+        'Promise.all([chrome.storage.session.get(null), chrome.storage.local.get(null)])',
+      );
       throw new Error(`${(error as Error).message}; extension state: ${JSON.stringify(state)}`);
     }
     return {

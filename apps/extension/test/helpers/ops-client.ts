@@ -19,7 +19,9 @@ export class OpsClient {
   }
 
   static async connect(relayUrl: string, token: string): Promise<OpsClient> {
-    const socket = new WebSocket(`${relayUrl.replace('http', 'ws')}/ops`, { headers: { authorization: `Bearer ${token}` } });
+    const socket = new WebSocket(`${relayUrl.replace('http', 'ws')}/ops`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);

@@ -1,7 +1,12 @@
 import type { CdpEvent, Transport } from '@argus/cdp';
 
 /** Resolves with the first event matching; registered before the action that causes it. */
-export function nextEvent(transport: Transport, method: string, predicate: (event: CdpEvent) => boolean = () => true, timeoutMs = 10_000): Promise<CdpEvent> {
+export function nextEvent(
+  transport: Transport,
+  method: string,
+  predicate: (event: CdpEvent) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<CdpEvent> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
@@ -17,7 +22,11 @@ export function nextEvent(transport: Transport, method: string, predicate: (even
 }
 
 export async function evaluate(transport: Transport, sessionId: string, expression: string): Promise<unknown> {
-  const response = (await transport.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, sessionId)) as {
+  const response = (await transport.send(
+    'Runtime.evaluate',
+    { expression, returnByValue: true, awaitPromise: true },
+    sessionId,
+  )) as {
     result: { value?: unknown };
     exceptionDetails?: { text: string };
   }; // Runtime.evaluate's documented result shape

@@ -5,12 +5,16 @@ import { FilePath, Overwrite, TabId, Title } from '../common.js';
 /** Bodies above this are never fetched through the browser (matches BODY_FETCH_LIMIT in @argus/cdp). */
 export const MAX_BODY_BYTES = 20_000_000;
 
-const Since = z.number().int().min(0).describe('Only entries with a sequence number above N (pass the lastSeq of the previous call)');
+const Since = z
+  .number()
+  .int()
+  .min(0)
+  .describe('Only entries with a sequence number above N (pass the lastSeq of the previous call)');
 const Limit = z.number().int().min(1).max(5_000).default(500).describe('Return at most this many entries (the newest)');
 const Clear = z.boolean().default(false).describe('Empty the buffer after reading (sequence numbers keep counting)');
 
 export const ConsoleEntry = z.object({
-  seq: z.number().describe('Sequence number in this tab\'s console buffer'),
+  seq: z.number().describe("Sequence number in this tab's console buffer"),
   level: z.enum(['log', 'info', 'warn', 'error', 'debug', 'trace', 'other']),
   text: z.string(),
   source: z.enum(['console', 'exception', 'log']).describe('console.* call, uncaught exception, or browser log entry'),
@@ -52,19 +56,28 @@ const DialogEntry = z.object({
 const ArmedAnswer = z
   .object({ accept: z.boolean(), promptText: z.string().nullable() })
   .nullable()
-  .describe('The answer armed for the next dialog; null means the default (alert/beforeunload accepted, confirm/prompt dismissed)');
+  .describe(
+    'The answer armed for the next dialog; null means the default (alert/beforeunload accepted, confirm/prompt dismissed)',
+  );
 
 export const captureCommands = {
   console: defineCommand({
     name: 'capture.console',
     cli: {
       verb: 'console',
-      examples: ['argus console', 'argus console --errors', 'argus console --since 42', 'argus console --clear', 'argus console --follow'],
+      examples: [
+        'argus console',
+        'argus console --errors',
+        'argus console --since 42',
+        'argus console --clear',
+        'argus console --follow',
+      ],
     },
     tool: 'argus_console',
     kind: 'query',
     scope: 'read',
-    summary: 'Console messages and uncaught page errors of a tab (level, text, source location, stack), captured since the tab opened. `--follow` streams new ones.',
+    summary:
+      'Console messages and uncaught page errors of a tab (level, text, source location, stack), captured since the tab opened. `--follow` streams new ones.',
     input: z.object({
       errors: z.boolean().default(false).describe('Only errors: console.error, failed asserts and uncaught exceptions'),
       since: Since.optional(),
@@ -82,7 +95,10 @@ export const captureCommands = {
   }),
   consoleFollow: defineCommand({
     name: 'capture.consoleFollow',
-    cli: { verb: 'console --follow', examples: ['argus console --follow', 'argus console --follow --errors', 'argus console --follow --json'] },
+    cli: {
+      verb: 'console --follow',
+      examples: ['argus console --follow', 'argus console --follow --errors', 'argus console --follow --json'],
+    },
     tool: false,
     kind: 'subscription',
     scope: 'read',
@@ -99,12 +115,19 @@ export const captureCommands = {
     name: 'capture.network',
     cli: {
       verb: 'network',
-      examples: ['argus network', 'argus network --failed', 'argus network --filter /api/', 'argus network --since 10 --clear', 'argus network --follow'],
+      examples: [
+        'argus network',
+        'argus network --failed',
+        'argus network --filter /api/',
+        'argus network --since 10 --clear',
+        'argus network --follow',
+      ],
     },
     tool: 'argus_network',
     kind: 'query',
     scope: 'read',
-    summary: 'Network requests of a tab (method, URL, status, type, timing, sizes), captured since the tab opened. `network get <id>` shows headers and the body.',
+    summary:
+      'Network requests of a tab (method, URL, status, type, timing, sizes), captured since the tab opened. `network get <id>` shows headers and the body.',
     input: z.object({
       failed: z.boolean().default(false).describe('Only failed requests and HTTP errors (status >= 400)'),
       filter: z.string().min(1).max(2000).optional().describe('Only URLs containing this text'),
@@ -123,7 +146,10 @@ export const captureCommands = {
   }),
   networkFollow: defineCommand({
     name: 'capture.networkFollow',
-    cli: { verb: 'network --follow', examples: ['argus network --follow', 'argus network --follow --failed --filter /api/'] },
+    cli: {
+      verb: 'network --follow',
+      examples: ['argus network --follow', 'argus network --follow --failed --filter /api/'],
+    },
     tool: false,
     kind: 'subscription',
     scope: 'read',
@@ -138,16 +164,30 @@ export const captureCommands = {
   }),
   networkGet: defineCommand({
     name: 'capture.networkGet',
-    cli: { verb: 'network get', positionals: ['id'], examples: ['argus network get 12', 'argus network get 12 --body', 'argus network get 12 --reveal'] },
+    cli: {
+      verb: 'network get',
+      positionals: ['id'],
+      examples: ['argus network get 12', 'argus network get 12 --body', 'argus network get 12 --reveal'],
+    },
     tool: 'argus_network_get',
     kind: 'query',
     scope: 'read',
-    summary: 'One request in full: headers (credentials redacted unless --reveal with an admin token) and, with --body, the response body fetched on demand.',
+    summary:
+      'One request in full: headers (credentials redacted unless --reveal with an admin token) and, with --body, the response body fetched on demand.',
     input: z.object({
       id: z.number().int().min(1).describe('Request id from `network`'),
       body: z.boolean().default(false).describe('Fetch the response body'),
-      maxBytes: z.number().int().min(1).max(MAX_BODY_BYTES).default(1_000_000).describe('Cut the body after this many bytes'),
-      reveal: z.boolean().default(false).describe('Show Authorization, Cookie, Set-Cookie and token-like header values (needs an admin-scoped token)'),
+      maxBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_BODY_BYTES)
+        .default(1_000_000)
+        .describe('Cut the body after this many bytes'),
+      reveal: z
+        .boolean()
+        .default(false)
+        .describe('Show Authorization, Cookie, Set-Cookie and token-like header values (needs an admin-scoped token)'),
       tab: TabId.optional(),
     }),
     output: NetworkEntry.extend({
@@ -168,19 +208,28 @@ export const captureCommands = {
     tool: 'argus_dialog',
     kind: 'query',
     scope: 'read',
-    summary: 'Log of JavaScript dialogs (alert, confirm, prompt, beforeunload) and how each was answered. Dialogs never block: alert/beforeunload are accepted, confirm/prompt dismissed, unless an answer is armed.',
+    summary:
+      'Log of JavaScript dialogs (alert, confirm, prompt, beforeunload) and how each was answered. Dialogs never block: alert/beforeunload are accepted, confirm/prompt dismissed, unless an answer is armed.',
     input: z.object({ since: Since.optional(), clear: Clear, tab: TabId.optional() }),
     output: z.object({ dialogs: z.array(DialogEntry), lastSeq: z.number(), armed: ArmedAnswer, cleared: z.boolean() }),
     pageContent: ['dialogs'],
   }),
   dialogAccept: defineCommand({
     name: 'capture.dialogAccept',
-    cli: { verb: 'dialog accept', positionals: ['text...'], examples: ['argus dialog accept', 'argus dialog accept "Ada Lovelace"'] },
+    cli: {
+      verb: 'dialog accept',
+      positionals: ['text...'],
+      examples: ['argus dialog accept', 'argus dialog accept "Ada Lovelace"'],
+    },
     tool: 'argus_dialog_accept',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Accept the next dialog of the tab (with this text for a prompt). Arm it before the action that opens the dialog.',
-    input: z.object({ text: z.string().max(100_000).optional().describe('Text to enter into a prompt'), tab: TabId.optional() }),
+    summary:
+      'Accept the next dialog of the tab (with this text for a prompt). Arm it before the action that opens the dialog.',
+    input: z.object({
+      text: z.string().max(100_000).optional().describe('Text to enter into a prompt'),
+      tab: TabId.optional(),
+    }),
     output: z.object({ armed: ArmedAnswer }),
   }),
   dialogDismiss: defineCommand({
@@ -195,13 +244,20 @@ export const captureCommands = {
   }),
   debugTrace: defineCommand({
     name: 'capture.debugTrace',
-    cli: { verb: 'debug-trace', positionals: ['path'], examples: ['argus debug-trace', 'argus debug-trace bug-123.json'] },
+    cli: {
+      verb: 'debug-trace',
+      positionals: ['path'],
+      examples: ['argus debug-trace', 'argus debug-trace bug-123.json'],
+    },
     tool: 'argus_debug_trace',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Write one JSON bundle for a bug report: URL, title, console, page errors, network (headers redacted), dialogs and a screenshot.',
+    summary:
+      'Write one JSON bundle for a bug report: URL, title, console, page errors, network (headers redacted), dialogs and a screenshot.',
     input: z.object({
-      path: FilePath.optional().describe('Where to write the JSON (relative to your directory; inside your project, the temp dir or an allowed root); default: the state dir. The PNG goes next to it'),
+      path: FilePath.optional().describe(
+        'Where to write the JSON (relative to your directory; inside your project, the temp dir or an allowed root); default: the state dir. The PNG goes next to it',
+      ),
       overwrite: Overwrite,
       tab: TabId.optional(),
     }),

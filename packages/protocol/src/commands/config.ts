@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 
-const Layer = z.enum(['default', 'user', 'project', 'env', 'flags']).describe('Where the value comes from: default, user file, project file, environment, flags');
+const Layer = z
+  .enum(['default', 'user', 'project', 'env', 'flags'])
+  .describe('Where the value comes from: default, user file, project file, environment, flags');
 
 const Entry = z.object({
   key: z.string(),
@@ -15,12 +17,19 @@ const Entry = z.object({
 export const configCommands = {
   get: defineCommand({
     name: 'config.get',
-    cli: { verb: 'config get', positionals: ['key'], examples: ['argus config get chrome.headless', 'argus config get policy.domains.deny --json'] },
+    cli: {
+      verb: 'config get',
+      positionals: ['key'],
+      examples: ['argus config get chrome.headless', 'argus config get policy.domains.deny --json'],
+    },
     tool: false,
     kind: 'query',
     scope: 'read',
-    summary: 'Show one configuration key: its effective value and which layer set it (user file < project file < environment < flags).',
-    input: z.object({ key: z.string().min(1).max(200).describe('A config key such as chrome.headless (see `argus config list`)') }),
+    summary:
+      'Show one configuration key: its effective value and which layer set it (user file < project file < environment < flags).',
+    input: z.object({
+      key: z.string().min(1).max(200).describe('A config key such as chrome.headless (see `argus config list`)'),
+    }),
     output: Entry,
   }),
   set: defineCommand({
@@ -38,11 +47,18 @@ export const configCommands = {
     tool: false,
     kind: 'mutation',
     scope: 'admin',
-    summary: 'Set (or --unset) a configuration key in the project file (.argus/config.json) or, with --user, in ~/.config/argus/config.json. Policy keys apply at once; browser keys at the next daemon start.',
+    summary:
+      'Set (or --unset) a configuration key in the project file (.argus/config.json) or, with --user, in ~/.config/argus/config.json. Policy keys apply at once; browser keys at the next daemon start.',
     input: z.object({
       key: z.string().min(1).max(200).describe('A config key such as chrome.headless'),
-      value: z.unknown().optional().describe('The value: JSON (false, 8787, ["a","b"]) or plain text; a list also takes a,b,c'),
-      user: z.boolean().default(false).describe('Write the user file (~/.config/argus/config.json) instead of the project file'),
+      value: z
+        .unknown()
+        .optional()
+        .describe('The value: JSON (false, 8787, ["a","b"]) or plain text; a list also takes a,b,c'),
+      user: z
+        .boolean()
+        .default(false)
+        .describe('Write the user file (~/.config/argus/config.json) instead of the project file'),
       unset: z.boolean().default(false).describe('Remove the key from the file instead of setting it'),
     }),
     output: z.object({

@@ -12,7 +12,13 @@ export const contentCommands = {
     summary: 'Visible text of the page or of one element.',
     input: z.object({
       target: Target.optional(),
-      maxChars: z.number().int().min(1).max(10_000_000).default(200_000).describe('Truncate the text after this many characters'),
+      maxChars: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000_000)
+        .default(200_000)
+        .describe('Truncate the text after this many characters'),
       tab: TabId.optional(),
     }),
     output: z.object({ text: z.string(), truncated: z.boolean() }),
@@ -27,7 +33,13 @@ export const contentCommands = {
     summary: 'Outer HTML of the page or of one element.',
     input: z.object({
       target: Target.optional(),
-      maxChars: z.number().int().min(1).max(50_000_000).default(1_000_000).describe('Truncate after this many characters'),
+      maxChars: z
+        .number()
+        .int()
+        .min(1)
+        .max(50_000_000)
+        .default(1_000_000)
+        .describe('Truncate after this many characters'),
       tab: TabId.optional(),
     }),
     output: z.object({ html: z.string(), truncated: z.boolean() }),

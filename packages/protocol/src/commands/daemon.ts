@@ -28,7 +28,10 @@ export const daemonCommands = {
       }),
       tabs: z.number(),
       activeTab: z.string().nullable(),
-      tokens: z.number().optional().describe('Bearer tokens the daemon accepts (the root token plus those from `token create`)'),
+      tokens: z
+        .number()
+        .optional()
+        .describe('Bearer tokens the daemon accepts (the root token plus those from `token create`)'),
       extension: ExtensionState.optional().describe('The extension relay and the extension connected to it'),
     }),
   }),

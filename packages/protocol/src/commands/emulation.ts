@@ -6,7 +6,11 @@ import { TabId } from '../common.js';
 export const emulationCommands = {
   viewport: defineCommand({
     name: 'emulation.viewport',
-    cli: { verb: 'viewport', positionals: ['size'], examples: ['argus viewport 1280x720', 'argus viewport 390x844 --scale 3'] },
+    cli: {
+      verb: 'viewport',
+      positionals: ['size'],
+      examples: ['argus viewport 1280x720', 'argus viewport 390x844 --scale 3'],
+    },
     tool: 'argus_viewport',
     kind: 'mutation',
     scope: 'write',
@@ -26,12 +30,20 @@ export const emulationCommands = {
     cli: {
       verb: 'emulate',
       positionals: ['device...'],
-      examples: ['argus emulate iPhone 15', 'argus emulate --media dark', 'argus emulate --geo 48.8584,2.2945', 'argus emulate --offline', 'argus emulate --cpu 4', 'argus emulate --reset'],
+      examples: [
+        'argus emulate iPhone 15',
+        'argus emulate --media dark',
+        'argus emulate --geo 48.8584,2.2945',
+        'argus emulate --offline',
+        'argus emulate --cpu 4',
+        'argus emulate --reset',
+      ],
     },
     tool: 'argus_emulate',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Emulate a device (size, DPR, touch, user agent), a color scheme, a location, being offline or a slow CPU; --reset clears all of it.',
+    summary:
+      'Emulate a device (size, DPR, touch, user agent), a color scheme, a location, being offline or a slow CPU; --reset clears all of it.',
     input: z.object({
       device: z.string().min(1).max(100).optional().describe('Device name: iPhone 15, Pixel 8, iPad, Desktop 1080p'),
       media: z.enum(['dark', 'light', 'no-preference']).optional().describe('prefers-color-scheme to emulate'),
@@ -49,13 +61,22 @@ export const emulationCommands = {
   }),
   useragent: defineCommand({
     name: 'emulation.useragent',
-    cli: { verb: 'useragent', positionals: ['userAgent...'], examples: ['argus useragent "Mozilla/5.0 (compatible; ArgusBot/1.0)"'] },
+    cli: {
+      verb: 'useragent',
+      positionals: ['userAgent...'],
+      examples: ['argus useragent "Mozilla/5.0 (compatible; ArgusBot/1.0)"'],
+    },
     tool: 'argus_useragent',
     kind: 'mutation',
     scope: 'write',
     summary: 'Override the user agent of a tab (navigator.userAgent and the User-Agent header).',
     input: z.object({
-      userAgent: z.string().min(1).max(1000).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'one line of Latin-1 characters (an HTTP header cannot carry others)').describe('The user agent string'),
+      userAgent: z
+        .string()
+        .min(1)
+        .max(1000)
+        .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'one line of Latin-1 characters (an HTTP header cannot carry others)')
+        .describe('The user agent string'),
       tab: TabId.optional(),
     }),
     output: z.object({ userAgent: z.string() }),
@@ -72,6 +93,8 @@ export const emulationCommands = {
       clear: z.boolean().default(false).describe('Remove every extra header of the tab'),
       tab: TabId.optional(),
     }),
-    output: z.object({ headers: z.array(z.string()).describe('Names of the extra headers now sent (values are not echoed)') }),
+    output: z.object({
+      headers: z.array(z.string()).describe('Names of the extra headers now sent (values are not echoed)'),
+    }),
   }),
 };

@@ -7,7 +7,11 @@ const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for th
 export const inputCommands = {
   click: defineCommand({
     name: 'input.click',
-    cli: { verb: 'click', positionals: ['target'], examples: ['argus click e12', 'argus click "button[type=submit]"', 'argus click e3 --double'] },
+    cli: {
+      verb: 'click',
+      positionals: ['target'],
+      examples: ['argus click e12', 'argus click "button[type=submit]"', 'argus click e3 --double'],
+    },
     tool: 'argus_click',
     kind: 'mutation',
     scope: 'write',
@@ -50,7 +54,11 @@ export const inputCommands = {
   }),
   type: defineCommand({
     name: 'input.type',
-    cli: { verb: 'type', positionals: ['text...'], examples: ['argus type "hello world"', 'argus type "more" --target e5'] },
+    cli: {
+      verb: 'type',
+      positionals: ['text...'],
+      examples: ['argus type "hello world"', 'argus type "more" --target e5'],
+    },
     tool: 'argus_type',
     kind: 'mutation',
     scope: 'write',
@@ -67,7 +75,11 @@ export const inputCommands = {
   }),
   press: defineCommand({
     name: 'input.press',
-    cli: { verb: 'press', positionals: ['key'], examples: ['argus press Enter', 'argus press Control+a', 'argus press Shift+Tab'] },
+    cli: {
+      verb: 'press',
+      positionals: ['key'],
+      examples: ['argus press Enter', 'argus press Control+a', 'argus press Shift+Tab'],
+    },
     tool: 'argus_press',
     kind: 'mutation',
     scope: 'write',

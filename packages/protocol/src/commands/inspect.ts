@@ -23,17 +23,30 @@ const Declaration = z.object({ name: z.string(), value: z.string(), important: z
 export const inspectCommands = {
   css: defineCommand({
     name: 'inspect.css',
-    cli: { verb: 'css', positionals: ['target', 'property'], examples: ['argus css e12 color', 'argus css "h1" font-size'] },
+    cli: {
+      verb: 'css',
+      positionals: ['target', 'property'],
+      examples: ['argus css e12 color', 'argus css "h1" font-size'],
+    },
     tool: 'argus_css',
     kind: 'query',
     scope: 'read',
     summary: 'Computed value of a CSS property of an element.',
     input: z.object({
       target: Target,
-      property: z.string().min(1).max(200).regex(/^(--)?[a-zA-Z][a-zA-Z0-9-]*$/, 'a CSS property name such as color or font-size').describe('CSS property, e.g. color, font-size, --my-var'),
+      property: z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^(--)?[a-zA-Z][a-zA-Z0-9-]*$/, 'a CSS property name such as color or font-size')
+        .describe('CSS property, e.g. color, font-size, --my-var'),
       tab: TabId.optional(),
     }),
-    output: z.object({ element: z.string(), property: z.string(), value: z.string().describe('Computed value (empty when the property is unknown)') }),
+    output: z.object({
+      element: z.string(),
+      property: z.string(),
+      value: z.string().describe('Computed value (empty when the property is unknown)'),
+    }),
     pageContent: ['value'],
   }),
   attrs: defineCommand({
@@ -53,11 +66,16 @@ export const inspectCommands = {
   }),
   is: defineCommand({
     name: 'inspect.is',
-    cli: { verb: 'is', positionals: ['target', 'state'], examples: ['argus is e12 visible', 'argus is "#agree" checked'] },
+    cli: {
+      verb: 'is',
+      positionals: ['target', 'state'],
+      examples: ['argus is e12 visible', 'argus is "#agree" checked'],
+    },
     tool: 'argus_is',
     kind: 'query',
     scope: 'read',
-    summary: 'Whether an element is visible, hidden, enabled, disabled, checked, editable or focused. A selector that matches nothing is hidden (not visible).',
+    summary:
+      'Whether an element is visible, hidden, enabled, disabled, checked, editable or focused. A selector that matches nothing is hidden (not visible).',
     input: z.object({
       target: Target,
       state: z.enum(ELEMENT_STATES).describe('The state to test'),
@@ -67,7 +85,10 @@ export const inspectCommands = {
   }),
   cookies: defineCommand({
     name: 'inspect.cookies',
-    cli: { verb: 'cookies', examples: ['argus cookies', 'argus cookies --name session', 'argus cookies --url https://api.example.com'] },
+    cli: {
+      verb: 'cookies',
+      examples: ['argus cookies', 'argus cookies --name session', 'argus cookies --url https://api.example.com'],
+    },
     tool: 'argus_cookies',
     kind: 'query',
     scope: 'read',
@@ -77,7 +98,10 @@ export const inspectCommands = {
       url: HttpUrl.optional().describe('Also include the cookies for this URL'),
       tab: TabId.optional(),
     }),
-    output: z.object({ urls: z.array(z.string()).describe('The URLs whose cookies were read'), cookies: z.array(Cookie) }),
+    output: z.object({
+      urls: z.array(z.string()).describe('The URLs whose cookies were read'),
+      cookies: z.array(Cookie),
+    }),
     pageContent: ['cookies'],
   }),
   storage: defineCommand({
@@ -89,7 +113,13 @@ export const inspectCommands = {
     summary: "localStorage and sessionStorage of the tab's origin.",
     input: z.object({
       key: z.string().min(1).max(1000).optional().describe('Only this key'),
-      maxChars: z.number().int().min(1).max(10_000_000).default(10_000).describe('Cut each value after this many characters'),
+      maxChars: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000_000)
+        .default(10_000)
+        .describe('Cut each value after this many characters'),
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -102,7 +132,11 @@ export const inspectCommands = {
   }),
   storageSet: defineCommand({
     name: 'inspect.storageSet',
-    cli: { verb: 'storage set', positionals: ['key', 'value'], examples: ['argus storage set theme dark', 'argus storage set step 2 --session'] },
+    cli: {
+      verb: 'storage set',
+      positionals: ['key', 'value'],
+      examples: ['argus storage set theme dark', 'argus storage set step 2 --session'],
+    },
     tool: 'argus_storage_set',
     kind: 'mutation',
     scope: 'write',
@@ -140,11 +174,16 @@ export const inspectCommands = {
   }),
   element: defineCommand({
     name: 'inspect.element',
-    cli: { verb: 'inspect', positionals: ['target'], examples: ['argus inspect e12', 'argus inspect "#title" --user-agent'] },
+    cli: {
+      verb: 'inspect',
+      positionals: ['target'],
+      examples: ['argus inspect e12', 'argus inspect "#title" --user-agent'],
+    },
     tool: 'argus_inspect',
     kind: 'query',
     scope: 'read',
-    summary: 'CSS rules matching an element, in cascade order (the winning rule last) with selector specificity, plus its box model.',
+    summary:
+      'CSS rules matching an element, in cascade order (the winning rule last) with selector specificity, plus its box model.',
     input: z.object({
       target: Target,
       userAgent: z.boolean().default(false).describe("Include the browser's own (user-agent) rules"),
@@ -155,7 +194,9 @@ export const inspectCommands = {
       rules: z.array(
         z.object({
           selector: z.string().describe('The selector that matched (of a selector list, the matching ones)'),
-          specificity: z.tuple([z.number(), z.number(), z.number()]).describe('[ids, classes/attributes/pseudo-classes, types/pseudo-elements]'),
+          specificity: z
+            .tuple([z.number(), z.number(), z.number()])
+            .describe('[ids, classes/attributes/pseudo-classes, types/pseudo-elements]'),
           origin: z.string().describe('regular, user-agent, injected, inspector or inline'),
           source: z.string().nullable().describe('Stylesheet URL and line, when known'),
           media: z.array(z.string()).describe('Enclosing @media / @container / @supports conditions'),

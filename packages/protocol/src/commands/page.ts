@@ -9,7 +9,12 @@ const NavResult = PageInfo.extend({
 export const pageCommands = {
   goto: defineCommand({
     name: 'page.goto',
-    cli: { verb: 'goto', verbAliases: ['open', 'navigate'], positionals: ['url'], examples: ['argus goto https://example.com', 'argus goto localhost:3000 --wait-until domcontentloaded'] },
+    cli: {
+      verb: 'goto',
+      verbAliases: ['open', 'navigate'],
+      positionals: ['url'],
+      examples: ['argus goto https://example.com', 'argus goto localhost:3000 --wait-until domcontentloaded'],
+    },
     tool: 'argus_goto',
     kind: 'mutation',
     scope: 'write',
@@ -64,7 +69,17 @@ export const pageCommands = {
   }),
   wait: defineCommand({
     name: 'page.wait',
-    cli: { verb: 'wait', positionals: ['selector'], examples: ['argus wait "#results"', 'argus wait --text "Saved"', 'argus wait --idle', 'argus wait --download', 'argus wait --ms 500'] },
+    cli: {
+      verb: 'wait',
+      positionals: ['selector'],
+      examples: [
+        'argus wait "#results"',
+        'argus wait --text "Saved"',
+        'argus wait --idle',
+        'argus wait --download',
+        'argus wait --ms 500',
+      ],
+    },
     tool: 'argus_wait',
     kind: 'mutation',
     scope: 'read',
@@ -83,18 +98,29 @@ export const pageCommands = {
   }),
   eval: defineCommand({
     name: 'page.eval',
-    cli: { verb: 'eval', positionals: ['js...'], examples: ['argus eval "document.title"', 'argus eval "await fetch(\'/api\').then(r => r.status)"'] },
+    cli: {
+      verb: 'eval',
+      positionals: ['js...'],
+      examples: ['argus eval "document.title"', 'argus eval "await fetch(\'/api\').then(r => r.status)"'],
+    },
     tool: 'argus_eval',
     kind: 'mutation',
     scope: 'write',
     summary: 'Evaluate JavaScript in the page (await supported) and return its JSON value.',
     input: z.object({
-      js: z.string().min(1).max(1_000_000).describe('Expression or statements; the value of the last expression is returned'),
+      js: z
+        .string()
+        .min(1)
+        .max(1_000_000)
+        .describe('Expression or statements; the value of the last expression is returned'),
       target: Target.optional().describe('Element passed to the code as `el`'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(30_000),
     }),
-    output: z.object({ value: z.unknown().describe('JSON value of the result'), type: z.string().describe('typeof the result') }),
+    output: z.object({
+      value: z.unknown().describe('JSON value of the result'),
+      type: z.string().describe('typeof the result'),
+    }),
     pageContent: ['value'],
   }),
   screenshot: defineCommand({
@@ -104,14 +130,24 @@ export const pageCommands = {
       verbAliases: ['shot'],
       positionals: ['path'],
       aliases: { f: 'full' },
-      examples: ['argus screenshot', 'argus screenshot shot.png --full', 'argus screenshot --ref e12', 'argus screenshot --clip 0,0,400,300 --format jpeg --quality 70', 'argus screenshot --base64', 'argus screenshot --annotate'],
+      examples: [
+        'argus screenshot',
+        'argus screenshot shot.png --full',
+        'argus screenshot --ref e12',
+        'argus screenshot --clip 0,0,400,300 --format jpeg --quality 70',
+        'argus screenshot --base64',
+        'argus screenshot --annotate',
+      ],
     },
     tool: 'argus_screenshot',
     kind: 'mutation',
     scope: 'read',
-    summary: 'Capture the viewport, the full page, one element or a clip as PNG, JPEG or WebP; to a file and/or as base64.',
+    summary:
+      'Capture the viewport, the full page, one element or a clip as PNG, JPEG or WebP; to a file and/or as base64.',
     input: z.object({
-      path: FilePath.optional().describe('Image file, relative to your directory (needs write scope); default: <state dir>/captures/ (none with --base64)'),
+      path: FilePath.optional().describe(
+        'Image file, relative to your directory (needs write scope); default: <state dir>/captures/ (none with --base64)',
+      ),
       overwrite: Overwrite,
       full: z.boolean().default(false).describe('Capture the full scrollable page'),
       ref: Target.optional().describe('Capture only this element (ref or CSS selector)'),
@@ -121,9 +157,15 @@ export const pageCommands = {
         .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
         .optional()
         .describe('Rectangle x,y,width,height in CSS px from the page top-left'),
-      format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Image format; default from the path extension, else png'),
+      format: z
+        .enum(['png', 'jpeg', 'webp'])
+        .optional()
+        .describe('Image format; default from the path extension, else png'),
       quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100 (not for png)'),
-      base64: z.boolean().default(false).describe('Return the image as base64 in the output; a file is written only when a path is given'),
+      base64: z
+        .boolean()
+        .default(false)
+        .describe('Return the image as base64 in the output; a file is written only when a path is given'),
       annotate: z.boolean().default(false).describe('Label elements with their latest snapshot refs'),
       tab: TabId.optional(),
     }),
@@ -138,7 +180,11 @@ export const pageCommands = {
   }),
   scroll: defineCommand({
     name: 'page.scroll',
-    cli: { verb: 'scroll', positionals: ['target'], examples: ['argus scroll', 'argus scroll e40', 'argus scroll --dy -600'] },
+    cli: {
+      verb: 'scroll',
+      positionals: ['target'],
+      examples: ['argus scroll', 'argus scroll e40', 'argus scroll --dy -600'],
+    },
     tool: false,
     kind: 'mutation',
     scope: 'write',

@@ -6,13 +6,20 @@ import { FilePath, HttpUrl, TabId, Target, TimeoutMs, Title } from '../common.js
 export const pagesCommands = {
   loadHtml: defineCommand({
     name: 'pages.loadHtml',
-    cli: { verb: 'load-html', positionals: ['file'], examples: ['argus load-html report.html', 'argus load-html build/index.html --tab 3F2A'] },
+    cli: {
+      verb: 'load-html',
+      positionals: ['file'],
+      examples: ['argus load-html report.html', 'argus load-html build/index.html --tab 3F2A'],
+    },
     tool: 'argus_load_html',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Render a local HTML file (inside your project, the temp dir or an allowed root) in a tab without a server; relative assets load from its folder.',
+    summary:
+      'Render a local HTML file (inside your project, the temp dir or an allowed root) in a tab without a server; relative assets load from its folder.',
     input: z.object({
-      file: FilePath.describe('HTML file to render (relative to your directory; inside your project, the temp dir or an allowed root)'),
+      file: FilePath.describe(
+        'HTML file to render (relative to your directory; inside your project, the temp dir or an allowed root)',
+      ),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(30_000),
     }),
@@ -20,17 +27,35 @@ export const pagesCommands = {
   }),
   style: defineCommand({
     name: 'pages.style',
-    cli: { verb: 'style', positionals: ['target', 'property', 'value'], examples: ['argus style e5 display none', 'argus style "header" background "#fee" --important', 'argus style --undo'] },
+    cli: {
+      verb: 'style',
+      positionals: ['target', 'property', 'value'],
+      examples: [
+        'argus style e5 display none',
+        'argus style "header" background "#fee" --important',
+        'argus style --undo',
+      ],
+    },
     tool: 'argus_style',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Set an inline CSS property on an element (remembering the old value), or undo every style change made in the tab.',
+    summary:
+      'Set an inline CSS property on an element (remembering the old value), or undo every style change made in the tab.',
     input: z.object({
       target: Target.optional().describe('Element to style (not needed with --undo)'),
-      property: z.string().min(1).max(200).regex(/^(--)?[a-zA-Z-]+$/, 'a CSS property name such as display or background-color').optional().describe('CSS property, e.g. display or background-color'),
+      property: z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^(--)?[a-zA-Z-]+$/, 'a CSS property name such as display or background-color')
+        .optional()
+        .describe('CSS property, e.g. display or background-color'),
       value: z.string().max(10_000).optional().describe('New value; empty removes the inline property'),
       important: z.boolean().default(false).describe('Set it with !important'),
-      undo: z.boolean().default(false).describe('Restore every inline value changed by `style` in this tab, newest first'),
+      undo: z
+        .boolean()
+        .default(false)
+        .describe('Restore every inline value changed by `style` in this tab, newest first'),
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -46,7 +71,8 @@ export const pagesCommands = {
     tool: 'argus_cleanup',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Remove page clutter before a screenshot: ads, cookie banners, fixed and sticky bars. With no flag, all of them.',
+    summary:
+      'Remove page clutter before a screenshot: ads, cookie banners, fixed and sticky bars. With no flag, all of them.',
     input: z.object({
       ads: z.boolean().default(false).describe('Remove ad slots and ad iframes'),
       cookies: z.boolean().default(false).describe('Remove cookie / consent banners'),
@@ -62,7 +88,11 @@ export const pagesCommands = {
   }),
   diff: defineCommand({
     name: 'pages.diff',
-    cli: { verb: 'diff', positionals: ['from', 'to'], examples: ['argus diff https://staging.example.com https://example.com'] },
+    cli: {
+      verb: 'diff',
+      positionals: ['from', 'to'],
+      examples: ['argus diff https://staging.example.com https://example.com'],
+    },
     tool: 'argus_diff',
     kind: 'mutation',
     scope: 'write',
@@ -70,7 +100,13 @@ export const pagesCommands = {
     input: z.object({
       from: HttpUrl.describe('First page (the "before")'),
       to: HttpUrl.describe('Second page (the "after")'),
-      maxChars: z.number().int().min(100).max(5_000_000).default(200_000).describe('Truncate the diff after this many characters'),
+      maxChars: z
+        .number()
+        .int()
+        .min(100)
+        .max(5_000_000)
+        .default(200_000)
+        .describe('Truncate the diff after this many characters'),
       timeoutMs: TimeoutMs.default(30_000).describe('Load timeout for each page'),
     }),
     output: z.object({
@@ -84,13 +120,26 @@ export const pagesCommands = {
   }),
   frame: defineCommand({
     name: 'pages.frame',
-    cli: { verb: 'frame', positionals: ['target'], examples: ['argus frame "iframe#checkout"', 'argus frame e7', 'argus frame --name payment', 'argus frame --url /embed', 'argus frame main'] },
+    cli: {
+      verb: 'frame',
+      positionals: ['target'],
+      examples: [
+        'argus frame "iframe#checkout"',
+        'argus frame e7',
+        'argus frame --name payment',
+        'argus frame --url /embed',
+        'argus frame main',
+      ],
+    },
     tool: 'argus_frame',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless.',
+    summary:
+      'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless.',
     input: z.object({
-      target: Target.optional().describe('An <iframe> (selector or ref), a ref of an element inside the frame, or "main" for the top document'),
+      target: Target.optional().describe(
+        'An <iframe> (selector or ref), a ref of an element inside the frame, or "main" for the top document',
+      ),
       name: z.string().min(1).max(500).optional().describe('Select the frame with this name attribute'),
       url: z.string().min(1).max(2000).optional().describe('Select the first frame whose URL contains this text'),
       main: z.boolean().default(false).describe('Go back to the top document'),

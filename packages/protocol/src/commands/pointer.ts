@@ -40,12 +40,18 @@ export const pointerCommands = {
     cli: {
       verb: 'mouse',
       positionals: ['action', 'x', 'y'],
-      examples: ['argus mouse move 120 300', 'argus mouse down 120 300', 'argus mouse up', 'argus mouse click 40 60 --button right'],
+      examples: [
+        'argus mouse move 120 300',
+        'argus mouse down 120 300',
+        'argus mouse up',
+        'argus mouse click 40 60 --button right',
+      ],
     },
     tool: 'argus_mouse',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Pointer-level mouse input at viewport coordinates: move, press (down), release (up) or click; the pressed buttons are remembered per tab.',
+    summary:
+      'Pointer-level mouse input at viewport coordinates: move, press (down), release (up) or click; the pressed buttons are remembered per tab.',
     input: z.object({
       action: z.enum(['move', 'down', 'up', 'click']).describe('What the mouse does'),
       x: Coordinate.optional().describe('Viewport x in CSS pixels; down/up default to the last position'),
@@ -62,11 +68,16 @@ export const pointerCommands = {
   }),
   drag: defineCommand({
     name: 'pointer.drag',
-    cli: { verb: 'drag', positionals: ['from', 'to'], examples: ['argus drag e4 e9', 'argus drag "#card" "#done"', 'argus drag 100,200 400,200'] },
+    cli: {
+      verb: 'drag',
+      positionals: ['from', 'to'],
+      examples: ['argus drag e4 e9', 'argus drag "#card" "#done"', 'argus drag 100,200 400,200'],
+    },
     tool: 'argus_drag',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Drag from one element or point to another with real mouse events; HTML5 draggable sources get real drag-and-drop events.',
+    summary:
+      'Drag from one element or point to another with real mouse events; HTML5 draggable sources get real drag-and-drop events.',
     input: z.object({
       from: z.string().min(1).max(2000).describe('Where to press: a ref, a CSS selector or "x,y" viewport coordinates'),
       to: z.string().min(1).max(2000).describe('Where to release: a ref, a CSS selector or "x,y" viewport coordinates'),
@@ -78,7 +89,9 @@ export const pointerCommands = {
     output: ActionEffects.extend({
       from: Point.describe('Press point (viewport)'),
       to: Point.describe('Release point (viewport)'),
-      mode: z.enum(['pointer', 'html5']).describe('pointer: mouse events only; html5: the page started a native drag and got dragenter/dragover/drop'),
+      mode: z
+        .enum(['pointer', 'html5'])
+        .describe('pointer: mouse events only; html5: the page started a native drag and got dragenter/dragover/drop'),
       toLocator: z.string().optional().describe('A stable locator for the drop target, like locator for the source'),
     }),
   }),

@@ -16,7 +16,10 @@ const FormField = z.object({
   checked: z.boolean().nullable().describe('For checkboxes and radios; null otherwise'),
   required: z.boolean(),
   disabled: z.boolean(),
-  options: z.array(z.object({ value: z.string(), label: z.string(), selected: z.boolean() })).nullable().describe('Options of a <select>; null otherwise'),
+  options: z
+    .array(z.object({ value: z.string(), label: z.string(), selected: z.boolean() }))
+    .nullable()
+    .describe('Options of a <select>; null otherwise'),
 });
 
 const MediaSize = {
@@ -28,14 +31,23 @@ const MediaSize = {
 export const readCommands = {
   links: defineCommand({
     name: 'read.links',
-    cli: { verb: 'links', positionals: ['within'], examples: ['argus links', 'argus links nav', 'argus links --filter /docs/'] },
+    cli: {
+      verb: 'links',
+      positionals: ['within'],
+      examples: ['argus links', 'argus links nav', 'argus links --filter /docs/'],
+    },
     tool: 'argus_links',
     kind: 'query',
     scope: 'read',
     summary: 'Links of the page (or of one element): text and absolute href.',
     input: z.object({
       within: Within,
-      filter: z.string().min(1).max(2000).optional().describe('Only links whose href or text contains this (case-insensitive)'),
+      filter: z
+        .string()
+        .min(1)
+        .max(2000)
+        .optional()
+        .describe('Only links whose href or text contains this (case-insensitive)'),
       maxItems: MaxItems,
       tab: TabId.optional(),
     }),
@@ -79,7 +91,13 @@ export const readCommands = {
     input: z.object({
       all: z.boolean().default(false).describe('Include ignored and unnamed generic nodes'),
       depth: z.number().int().min(1).max(500).optional().describe('Maximum tree depth to print'),
-      maxChars: z.number().int().min(1).max(10_000_000).default(200_000).describe('Truncate the text after this many characters'),
+      maxChars: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000_000)
+        .default(200_000)
+        .describe('Truncate the text after this many characters'),
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -145,13 +163,18 @@ export const readCommands = {
     input: z.object({
       jsonld: z.boolean().default(false).describe('JSON-LD blocks (<script type="application/ld+json">)'),
       og: z.boolean().default(false).describe('OpenGraph properties (og:*, plus article:/product: etc.)'),
-      meta: z.boolean().default(false).describe('Other <meta name|http-equiv|itemprop> tags, canonical URL and language'),
+      meta: z
+        .boolean()
+        .default(false)
+        .describe('Other <meta name|http-equiv|itemprop> tags, canonical URL and language'),
       twitter: z.boolean().default(false).describe('Twitter card tags (twitter:*)'),
       tab: TabId.optional(),
     }),
     output: z.object({
       jsonld: z.array(z.unknown()).describe('Parsed JSON-LD blocks; a block that does not parse is {"error", "raw"}'),
-      og: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('OpenGraph properties; repeated ones become arrays'),
+      og: z
+        .record(z.string(), z.union([z.string(), z.array(z.string())]))
+        .describe('OpenGraph properties; repeated ones become arrays'),
       twitter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('Twitter card properties'),
       meta: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('Other meta tags by name'),
       canonical: z.string().nullable().describe('Absolute canonical URL (<link rel=canonical>)'),

@@ -2,13 +2,19 @@ import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { TimeoutMs } from '../common.js';
 
-export const SessionMode = z.enum(['managed', 'connect', 'extension']).describe('Where the browser comes from: launched by Argus, an existing Chrome over CDP, or your own tabs through the extension');
+export const SessionMode = z
+  .enum(['managed', 'connect', 'extension'])
+  .describe(
+    'Where the browser comes from: launched by Argus, an existing Chrome over CDP, or your own tabs through the extension',
+  );
 
 /** The relay the daemon hosts for the Chrome extension, and the extension's state as the relay sees it. */
 export const ExtensionState = z.object({
   state: z
     .enum(['relay_stopped', 'waiting_for_extension', 'waiting_for_pair_approval', 'connected'])
-    .describe('relay_stopped: no relay yet (`argus connect --extension` starts it); waiting_for_pair_approval: run `argus pair <code>`'),
+    .describe(
+      'relay_stopped: no relay yet (`argus connect --extension` starts it); waiting_for_pair_approval: run `argus pair <code>`',
+    ),
   relayUrl: z.string().nullable().describe('URL to enter in the extension popup; null while the relay is stopped'),
   connected: z.boolean().describe('An extension is connected and authenticated'),
   paired: z.boolean().describe('At least one extension holds a pairing token'),
@@ -23,8 +29,15 @@ const PendingPairing = z.object({
   code: z.string().describe('The code the extension popup shows, e.g. K7F-Q2M'),
   nodeId: z.string().describe('Node id the caller claims (compare it with the one the extension popup shows)'),
   name: z.string().nullable(),
-  origin: z.string().nullable().describe('The caller\'s Origin: chrome-extension://<id> for an extension, null for a local process (not the extension)'),
-  fromExtension: z.boolean().describe('The request came with a chrome-extension:// Origin; requests without one are local processes'),
+  origin: z
+    .string()
+    .nullable()
+    .describe(
+      "The caller's Origin: chrome-extension://<id> for an extension, null for a local process (not the extension)",
+    ),
+  fromExtension: z
+    .boolean()
+    .describe('The request came with a chrome-extension:// Origin; requests without one are local processes'),
   fingerprint: z.string().describe('Short hash of origin + node id, e.g. 3F2A:91C0:7B44'),
   expiresInMs: z.number(),
 });
@@ -34,25 +47,52 @@ export const sessionCommands = {
     name: 'session.connect',
     cli: {
       verb: 'connect',
-      examples: ['argus connect --extension', 'argus connect --extension --relay-port 9000', 'argus connect --cdp http://127.0.0.1:9222', 'argus connect --cdp http://10.0.0.5:9222 --allow-remote', 'argus connect --managed', 'argus connect'],
+      examples: [
+        'argus connect --extension',
+        'argus connect --extension --relay-port 9000',
+        'argus connect --cdp http://127.0.0.1:9222',
+        'argus connect --cdp http://10.0.0.5:9222 --allow-remote',
+        'argus connect --managed',
+        'argus connect',
+      ],
     },
     tool: false,
     kind: 'mutation',
     scope: 'admin',
-    summary: 'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, or a browser Argus launches. Without a flag, shows the current mode.',
+    summary:
+      'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, or a browser Argus launches. Without a flag, shows the current mode.',
     input: z.object({
-      extension: z.boolean().optional().describe('Drive your own tabs through the Argus Chrome extension (starts the relay)'),
-      cdp: z.string().min(1).max(2048).optional().describe('Connect to an existing Chrome by CDP URL (http://host:port or ws://...); loopback only unless --allow-remote'),
-      allowRemote: z.boolean().optional().describe('With --cdp: allow a CDP URL on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)'),
+      extension: z
+        .boolean()
+        .optional()
+        .describe('Drive your own tabs through the Argus Chrome extension (starts the relay)'),
+      cdp: z
+        .string()
+        .min(1)
+        .max(2048)
+        .optional()
+        .describe(
+          'Connect to an existing Chrome by CDP URL (http://host:port or ws://...); loopback only unless --allow-remote',
+        ),
+      allowRemote: z
+        .boolean()
+        .optional()
+        .describe(
+          'With --cdp: allow a CDP URL on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)',
+        ),
       managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
-      timeoutMs: TimeoutMs.optional().describe('With --extension: wait up to this long for the extension to connect (default: do not wait)'),
+      timeoutMs: TimeoutMs.optional().describe(
+        'With --extension: wait up to this long for the extension to connect (default: do not wait)',
+      ),
       relayPort: z
         .number()
         .int()
         .min(0)
         .max(65535)
         .optional()
-        .describe('With --extension: the relay\'s port for the rest of this daemon\'s life (default relay.port, 8787; 0 = any free port). A running relay moves there unless an extension is connected to it'),
+        .describe(
+          "With --extension: the relay's port for the rest of this daemon's life (default relay.port, 8787; 0 = any free port). A running relay moves there unless an extension is connected to it",
+        ),
     }),
     output: z.object({
       mode: SessionMode,
@@ -68,7 +108,8 @@ export const sessionCommands = {
     tool: false,
     kind: 'mutation',
     scope: 'admin',
-    summary: 'Approve the Chrome extension\'s pairing code (shown in its popup). Without a code, lists the pending requests.',
+    summary:
+      "Approve the Chrome extension's pairing code (shown in its popup). Without a code, lists the pending requests.",
     input: z.object({
       code: z.string().min(1).max(32).optional().describe('Pairing code shown by the extension popup, e.g. K7F-Q2M'),
     }),

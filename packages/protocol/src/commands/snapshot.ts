@@ -8,25 +8,48 @@ export const snapshotCommands = {
     cli: {
       verb: 'snapshot',
       aliases: { i: 'interactive', d: 'depth', s: 'scope' },
-      examples: ['argus snapshot', 'argus snapshot -i', 'argus snapshot --diff', 'argus snapshot --scope "#main" --depth 4', 'argus snapshot --max-chars 4000'],
+      examples: [
+        'argus snapshot',
+        'argus snapshot -i',
+        'argus snapshot --diff',
+        'argus snapshot --scope "#main" --depth 4',
+        'argus snapshot --max-chars 4000',
+      ],
     },
     tool: 'argus_snapshot',
     kind: 'mutation',
     scope: 'read',
-    summary: 'Accessibility snapshot of the page as compact text: `role "name" e12 [state]`; the eN after a name is its ref for later commands.',
+    summary:
+      'Accessibility snapshot of the page as compact text: `role "name" e12 [state]`; the eN after a name is its ref for later commands.',
     input: z.object({
-      interactive: z.boolean().default(false).describe('Only interactive elements, with the nearest heading or landmark as context'),
+      interactive: z
+        .boolean()
+        .default(false)
+        .describe('Only interactive elements, with the nearest heading or landmark as context'),
       depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
       scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
-      maxChars: z.number().int().min(200).max(10_000_000).optional().describe('Cut at a line boundary after N characters; returns a cursor'),
+      maxChars: z
+        .number()
+        .int()
+        .min(200)
+        .max(10_000_000)
+        .optional()
+        .describe('Cut at a line boundary after N characters; returns a cursor'),
       cursor: z.string().min(1).max(64).optional().describe('Continue a cut snapshot from this cursor'),
-      diff: z.boolean().default(false).describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
+      diff: z
+        .boolean()
+        .default(false)
+        .describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
       tab: TabId.optional(),
     }),
     output: z.object({
       url: z.string(),
       title: Title,
-      text: z.string().describe('The snapshot, one node a line: role "name" eN [states]: value; in interactive mode same-role siblings share a line: link "A" e1 "B" e2'),
+      text: z
+        .string()
+        .describe(
+          'The snapshot, one node a line: role "name" eN [states]: value; in interactive mode same-role siblings share a line: link "A" e1 "B" e2',
+        ),
       refs: z.number().describe('How many refs the snapshot carries'),
       truncated: z.boolean().describe('Whether the text was cut at maxChars'),
       cursor: z.string().optional().describe('Pass as --cursor to get the rest'),

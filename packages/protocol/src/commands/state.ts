@@ -12,13 +12,22 @@ const StateName = z
 export const stateCommands = {
   cookieSet: defineCommand({
     name: 'state.cookieSet',
-    cli: { verb: 'cookie set', positionals: ['cookie'], examples: ['argus cookie set session=abc', 'argus cookie set theme=dark --domain example.com --secure'] },
+    cli: {
+      verb: 'cookie set',
+      positionals: ['cookie'],
+      examples: ['argus cookie set session=abc', 'argus cookie set theme=dark --domain example.com --secure'],
+    },
     tool: 'argus_cookie_set',
     kind: 'mutation',
     scope: 'write',
     summary: "Set a cookie (for the tab's current site unless --domain is given).",
     input: z.object({
-      cookie: z.string().min(2).max(8192).regex(/^[^=;\s]+=[^;\r\n]*$/, 'name=value').describe('name=value'),
+      cookie: z
+        .string()
+        .min(2)
+        .max(8192)
+        .regex(/^[^=;\s]+=[^;\r\n]*$/, 'name=value')
+        .describe('name=value'),
       domain: z.string().min(1).max(253).optional().describe('Cookie domain; default: the host of the tab'),
       path: z.string().min(1).max(1000).default('/').describe('Cookie path'),
       secure: z.boolean().default(false).describe('Secure cookie (https only)'),
@@ -35,9 +44,12 @@ export const stateCommands = {
     tool: 'argus_cookie_import',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Import cookies from a JSON file: an array of CDP cookies or {name, value, domain} objects (browser-extension exports work).',
+    summary:
+      'Import cookies from a JSON file: an array of CDP cookies or {name, value, domain} objects (browser-extension exports work).',
     input: z.object({
-      file: FilePath.describe('JSON file (relative to your directory; inside your project, the temp dir or an allowed root)'),
+      file: FilePath.describe(
+        'JSON file (relative to your directory; inside your project, the temp dir or an allowed root)',
+      ),
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -51,7 +63,8 @@ export const stateCommands = {
     tool: 'argus_state_save',
     kind: 'mutation',
     scope: 'write',
-    summary: "Save the browser's cookies, the localStorage of each open origin and the open tab URLs under a name (file mode 0600 in the state dir).",
+    summary:
+      "Save the browser's cookies, the localStorage of each open origin and the open tab URLs under a name (file mode 0600 in the state dir).",
     input: z.object({ name: StateName }),
     output: z.object({
       name: z.string(),
@@ -63,11 +76,16 @@ export const stateCommands = {
   }),
   load: defineCommand({
     name: 'state.load',
-    cli: { verb: 'state load', positionals: ['name'], examples: ['argus state load logged-in', 'argus state load logged-in --no-restore-tabs'] },
+    cli: {
+      verb: 'state load',
+      positionals: ['name'],
+      examples: ['argus state load logged-in', 'argus state load logged-in --no-restore-tabs'],
+    },
     tool: 'argus_state_load',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Restore a saved state: cookies, localStorage per origin, and (unless --no-restore-tabs) its tabs that are not open.',
+    summary:
+      'Restore a saved state: cookies, localStorage per origin, and (unless --no-restore-tabs) its tabs that are not open.',
     input: z.object({
       name: StateName,
       restoreTabs: z.boolean().default(true).describe('Open the saved tab URLs that are not open already'),
@@ -82,4 +100,3 @@ export const stateCommands = {
     }),
   }),
 };
-

@@ -6,13 +6,37 @@ import { defineCommand } from '../define.js';
  * act set. No `eval`, nothing that takes a file path, no cookies, state, tokens or configuration.
  */
 export const DEFAULT_SHARE_COMMANDS = [
-  'page.goto', 'page.back', 'page.forward', 'page.reload', 'page.url', 'page.scroll', 'page.screenshot', 'page.wait',
-  'snapshot.take', 'content.text', 'read.title', 'read.links', 'read.forms',
-  'input.click', 'input.fill', 'input.select', 'input.press', 'input.type', 'input.hover',
-  'pointer.check', 'pointer.uncheck', 'pointer.scrollIntoView',
-  'inspect.is', 'inspect.attrs',
-  'tabs.list', 'tabs.open', 'tabs.select', 'tabs.close',
-  'capture.dialogs', 'capture.dialogAccept', 'capture.dialogDismiss',
+  'page.goto',
+  'page.back',
+  'page.forward',
+  'page.reload',
+  'page.url',
+  'page.scroll',
+  'page.screenshot',
+  'page.wait',
+  'snapshot.take',
+  'content.text',
+  'read.title',
+  'read.links',
+  'read.forms',
+  'input.click',
+  'input.fill',
+  'input.select',
+  'input.press',
+  'input.type',
+  'input.hover',
+  'pointer.check',
+  'pointer.uncheck',
+  'pointer.scrollIntoView',
+  'inspect.is',
+  'inspect.attrs',
+  'tabs.list',
+  'tabs.open',
+  'tabs.select',
+  'tabs.close',
+  'capture.dialogs',
+  'capture.dialogAccept',
+  'capture.dialogDismiss',
 ] as const;
 
 /**
@@ -20,13 +44,24 @@ export const DEFAULT_SHARE_COMMANDS = [
  * files, the browser profile as a whole (cookies, storage state, sessions), or the daemon itself.
  */
 export const NEVER_SHARED_PREFIXES = ['token.', 'session.', 'daemon.', 'state.', 'files.'] as const;
-export const NEVER_SHARED_COMMANDS = ['inspect.cookies', 'inspect.storage', 'inspect.storageSet', 'pages.loadHtml', 'capture.debugTrace', 'visual.archive', 'visual.pdf', 'visual.responsive'] as const;
+export const NEVER_SHARED_COMMANDS = [
+  'inspect.cookies',
+  'inspect.storage',
+  'inspect.storageSet',
+  'pages.loadHtml',
+  'capture.debugTrace',
+  'visual.archive',
+  'visual.pdf',
+  'visual.responsive',
+] as const;
 
 const ShareScope = z.enum(['read', 'write']);
 
 const TokenInfo = z.object({
   id: z.string().describe('Token id (a prefix of the sha256 of the secret; the secret itself is never shown again)'),
-  kind: z.enum(['root', 'local', 'shared']).describe('root: the daemon token; local: `token create`, main listener; shared: `argus share`, tunnel listener'),
+  kind: z
+    .enum(['root', 'local', 'shared'])
+    .describe('root: the daemon token; local: `token create`, main listener; shared: `argus share`, tunnel listener'),
   name: z.string().nullable().describe('Client name (shared tokens)'),
   scope: z.enum(['read', 'write', 'admin']),
   commands: z.array(z.string()).nullable().describe('Allowed commands (shared tokens)'),
@@ -39,13 +74,20 @@ const TokenInfo = z.object({
 export const tokenCommands = {
   create: defineCommand({
     name: 'token.create',
-    cli: { verb: 'token create', examples: ['argus token create --scope read', 'argus token create --scope write --json'] },
+    cli: {
+      verb: 'token create',
+      examples: ['argus token create --scope read', 'argus token create --scope write --json'],
+    },
     tool: false,
     kind: 'mutation',
     scope: 'admin',
-    summary: 'Mint a bearer token with a narrower scope (read < write < admin) for a skill or a local agent on the main listener. Tokens live in memory until the daemon stops; for a remote agent use `argus share`.',
+    summary:
+      'Mint a bearer token with a narrower scope (read < write < admin) for a skill or a local agent on the main listener. Tokens live in memory until the daemon stops; for a remote agent use `argus share`.',
     input: z.object({
-      scope: z.enum(['read', 'write', 'admin']).default('read').describe('What the token may do: read (inspect), write (also act on pages), admin (everything)'),
+      scope: z
+        .enum(['read', 'write', 'admin'])
+        .default('read')
+        .describe('What the token may do: read (inspect), write (also act on pages), admin (everything)'),
     }),
     output: z.object({
       token: z.string().describe('The new bearer token; shown once'),
@@ -70,12 +112,32 @@ export const tokenCommands = {
     summary:
       'Mint a token for a remote agent: bound to a client name, an expiry and a command allow-list, valid only on the tunnel listener (started on 127.0.0.1 if needed), seeing and acting on its own tabs only. The secret is printed once and stored hashed.',
     input: z.object({
-      name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, . _ - (1-64)').describe('Client name the token is bound to (shown in `argus tokens` and the log)'),
+      name: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, . _ - (1-64)')
+        .describe('Client name the token is bound to (shown in `argus tokens` and the log)'),
       scope: ShareScope.default('write').describe('read: inspect only; write: also act on its tabs (never admin)'),
-      ttl: z.string().regex(/^\d{1,6}[smhd]$/, 'a number and s, m, h or d, e.g. 30m, 24h, 7d').default('24h').describe('How long the token lives, e.g. 30m, 24h, 7d (at most 30d)'),
-      commands: z.array(z.string().min(1).max(64)).max(200).optional().describe('Allowed commands as CLI verbs or contract paths (goto or page.goto); default: the everyday read/act set'),
-      listen: z.string().max(300).optional().describe('host:port of the tunnel listener (default 127.0.0.1 and a free port, or the one used before)'),
-      iKnow: z.boolean().default(false).describe('Required to listen on anything but loopback: the token is then the only protection'),
+      ttl: z
+        .string()
+        .regex(/^\d{1,6}[smhd]$/, 'a number and s, m, h or d, e.g. 30m, 24h, 7d')
+        .default('24h')
+        .describe('How long the token lives, e.g. 30m, 24h, 7d (at most 30d)'),
+      commands: z
+        .array(z.string().min(1).max(64))
+        .max(200)
+        .optional()
+        .describe(
+          'Allowed commands as CLI verbs or contract paths (goto or page.goto); default: the everyday read/act set',
+        ),
+      listen: z
+        .string()
+        .max(300)
+        .optional()
+        .describe('host:port of the tunnel listener (default 127.0.0.1 and a free port, or the one used before)'),
+      iKnow: z
+        .boolean()
+        .default(false)
+        .describe('Required to listen on anything but loopback: the token is then the only protection'),
     }),
     output: z.object({
       token: z.string().describe('The bearer token; shown once, stored only as a hash'),
@@ -93,7 +155,8 @@ export const tokenCommands = {
     tool: false,
     kind: 'query',
     scope: 'admin',
-    summary: 'List the tokens the daemon accepts (root, local, shared) with scope, expiry and last use; never the secrets.',
+    summary:
+      'List the tokens the daemon accepts (root, local, shared) with scope, expiry and last use; never the secrets.',
     input: z.object({}),
     output: z.object({
       tokens: z.array(TokenInfo),
@@ -106,8 +169,10 @@ export const tokenCommands = {
     tool: false,
     kind: 'mutation',
     scope: 'admin',
-    summary: 'Revoke a local or shared token at once by id (from `argus tokens`); a shared token\'s tabs are closed.',
-    input: z.object({ id: z.string().min(4).max(64).describe('Token id from `argus tokens` (a unique prefix is enough)') }),
+    summary: "Revoke a local or shared token at once by id (from `argus tokens`); a shared token's tabs are closed.",
+    input: z.object({
+      id: z.string().min(4).max(64).describe('Token id from `argus tokens` (a unique prefix is enough)'),
+    }),
     output: z.object({ revoked: z.string(), kind: z.enum(['local', 'shared']), closedTabs: z.number() }),
   }),
 };

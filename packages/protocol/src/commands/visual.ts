@@ -7,13 +7,23 @@ const OutPath = FilePath;
 export const visualCommands = {
   pdf: defineCommand({
     name: 'visual.pdf',
-    cli: { verb: 'pdf', positionals: ['path'], examples: ['argus pdf', 'argus pdf report.pdf --format a4 --landscape', 'argus pdf out.pdf --margins "1cm 2cm" --background'] },
+    cli: {
+      verb: 'pdf',
+      positionals: ['path'],
+      examples: [
+        'argus pdf',
+        'argus pdf report.pdf --format a4 --landscape',
+        'argus pdf out.pdf --margins "1cm 2cm" --background',
+      ],
+    },
     tool: 'argus_pdf',
     kind: 'mutation',
     scope: 'write',
     summary: 'Print the page to a PDF file (headless browsers only).',
     input: z.object({
-      path: OutPath.optional().describe('Where to write the PDF (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/'),
+      path: OutPath.optional().describe(
+        'Where to write the PDF (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
+      ),
       format: z.enum(['letter', 'a4', 'legal']).default('letter').describe('Paper size'),
       landscape: z.boolean().default(false).describe('Landscape orientation'),
       margins: z
@@ -21,7 +31,9 @@ export const visualCommands = {
         .min(1)
         .max(200)
         .optional()
-        .describe('CSS lengths: one value for all sides, or 2-4 values like CSS margin ("1cm", "10mm 20mm", "0.5in 1in 0.5in 1in"); default 0.4in'),
+        .describe(
+          'CSS lengths: one value for all sides, or 2-4 values like CSS margin ("1cm", "10mm 20mm", "0.5in 1in 0.5in 1in"); default 0.4in',
+        ),
       background: z.boolean().default(false).describe('Print background colours and images'),
       overwrite: Overwrite,
       tab: TabId.optional(),
@@ -35,19 +47,34 @@ export const visualCommands = {
   }),
   responsive: defineCommand({
     name: 'visual.responsive',
-    cli: { verb: 'responsive', positionals: ['prefix'], examples: ['argus responsive', 'argus responsive shots/home --full'] },
+    cli: {
+      verb: 'responsive',
+      positionals: ['prefix'],
+      examples: ['argus responsive', 'argus responsive shots/home --full'],
+    },
     tool: 'argus_responsive',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Screenshots at phone (375x812), tablet (768x1024) and desktop (1280x720) sizes in one call; the viewport is restored after.',
+    summary:
+      'Screenshots at phone (375x812), tablet (768x1024) and desktop (1280x720) sizes in one call; the viewport is restored after.',
     input: z.object({
-      prefix: OutPath.optional().describe('Path prefix; files are <prefix>-<W>x<H>.png (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/'),
+      prefix: OutPath.optional().describe(
+        'Path prefix; files are <prefix>-<W>x<H>.png (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
+      ),
       full: z.boolean().default(false).describe('Capture the full scrollable page at each size'),
       overwrite: Overwrite,
       tab: TabId.optional(),
     }),
     output: z.object({
-      shots: z.array(z.object({ viewport: z.string().describe('WxH'), path: z.string(), width: z.number(), height: z.number(), bytes: z.number() })),
+      shots: z.array(
+        z.object({
+          viewport: z.string().describe('WxH'),
+          path: z.string(),
+          width: z.number(),
+          height: z.number(),
+          bytes: z.number(),
+        }),
+      ),
     }),
   }),
   archive: defineCommand({
@@ -58,7 +85,9 @@ export const visualCommands = {
     scope: 'write',
     summary: 'Save the page with its resources as one MHTML file.',
     input: z.object({
-      path: OutPath.optional().describe('Where to write the .mhtml (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/'),
+      path: OutPath.optional().describe(
+        'Where to write the .mhtml (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
+      ),
       overwrite: Overwrite,
       tab: TabId.optional(),
     }),

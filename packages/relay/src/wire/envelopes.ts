@@ -48,7 +48,12 @@ export const ResultFrame = z.discriminatedUnion('ok', [
 ]);
 export type ResultFrame = z.infer<typeof ResultFrame>;
 
-export const EventFrame = z.object({ version: Version, type: z.literal('event'), event: z.string(), params: z.unknown() });
+export const EventFrame = z.object({
+  version: Version,
+  type: z.literal('event'),
+  event: z.string(),
+  params: z.unknown(),
+});
 export type EventFrame = z.infer<typeof EventFrame>;
 
 export const PingFrame = z.object({ version: Version, type: z.literal('ping'), t: z.number() });
@@ -86,6 +91,12 @@ export type PairRequest = z.infer<typeof PairRequest>;
 
 export const PairResponse = z.discriminatedUnion('status', [
   z.object({ version: Version, status: z.literal('approved'), pairingToken: z.string() }),
-  z.object({ version: Version, status: z.literal('pending'), requestId: z.string(), code: z.string(), expiresAt: z.number() }),
+  z.object({
+    version: Version,
+    status: z.literal('pending'),
+    requestId: z.string(),
+    code: z.string(),
+    expiresAt: z.number(),
+  }),
 ]);
 export type PairResponse = z.infer<typeof PairResponse>;
