@@ -73,7 +73,7 @@ try {
       expected++;
     });
   }
-  const count = (await http.client.content.text.query({ target: '#count' })).text.trim();
+  const count = (await http.client.read.text.query({ target: '#count' })).text.trim();
   if (count !== `Count: ${expected}`) throw new Error(`the counter says "${count}" after ${expected} clicks`);
 
   if (PROFILE) {

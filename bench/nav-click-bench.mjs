@@ -63,7 +63,7 @@ try {
   }
   rows.push({ name: 'click plain button', median: median(samples.button), p90: percentile(samples.button, 90) });
   rows.push({ name: 'click hash-route link', median: median(samples.hash), p90: percentile(samples.hash, 90) });
-  const route = (await client.content.text.query({ target: '#route' })).text;
+  const route = (await client.read.text.query({ target: '#route' })).text;
   if (!/^route: \//.test(route)) throw new Error(`unexpected route after the run: ${route}`);
 } finally {
   close();

@@ -48,7 +48,7 @@ try {
   const click = await client.input.click.mutate({ target: refOf(snapshot.text, /button "Sign up"/) });
   console.log(`click: ${click.element}, navigated: ${click.navigated}`);
 
-  const { text } = await client.content.text.query({ target: '#result' });
+  const { text } = await client.read.text.query({ target: '#result' });
   console.log(`result: ${text}`);
 
   // Every failure is an ArgusError with a stable code and a message that says what to do next.

@@ -27,7 +27,7 @@ export async function runDemo(out: (line: string) => void, err: (line: string) =
     startingNotice('page.goto', err),
   );
   try {
-    const nav = (await call(connection, 'pages.loadHtml', 'mutation', { file: page })) as {
+    const nav = (await call(connection, 'dom.loadHtml', 'mutation', { file: page })) as {
       title: string;
       url: string;
     };
@@ -47,7 +47,7 @@ export async function runDemo(out: (line: string) => void, err: (line: string) =
     out(`$ argus click ${button}`);
     const clicked = (await call(connection, 'input.click', 'mutation', { target: button })) as { element: string };
     out(`clicked ${clicked.element}`);
-    const text = (await call(connection, 'content.text', 'query', { target: '#greeting' })) as { text: string };
+    const text = (await call(connection, 'read.text', 'query', { target: '#greeting' })) as { text: string };
     out('\n$ argus text "#greeting"');
     out(text.text);
     out(`\ndemo finished in ${Math.round(performance.now() - started)} ms`);

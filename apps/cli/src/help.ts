@@ -28,9 +28,9 @@ export const FIRST_VERBS = [
 /** Help groups by manifest namespace: a command's family tells where it is listed. */
 export const HELP_GROUPS: ReadonlyArray<{ title: string; namespaces: readonly string[] }> = [
   { title: 'Navigate and tabs', namespaces: ['page', 'tabs'] },
-  { title: 'Act on the page', namespaces: ['input', 'pointer', 'files'] },
-  { title: 'Read the page', namespaces: ['snapshot', 'content', 'read', 'inspect'] },
-  { title: 'Capture and debug', namespaces: ['capture', 'visual', 'pages'] },
+  { title: 'Act on the page', namespaces: ['input', 'files'] },
+  { title: 'Read the page', namespaces: ['snapshot', 'read', 'inspect'] },
+  { title: 'Capture and debug', namespaces: ['capture', 'visual', 'dom'] },
   { title: 'Browser state and emulation', namespaces: ['state', 'emulation'] },
   { title: 'Many commands at once', namespaces: ['batch'] },
   { title: 'Daemon, connection and access', namespaces: ['daemon', 'session', 'config', 'token', 'approvals', 'cdp'] },

@@ -28,23 +28,23 @@ const downloadLine = (item: DownloadView) =>
   `${item.state === 'completed' ? (item.path ?? '') : `[${item.state}] ${item.url}`} (${item.bytes} bytes)`;
 
 export const interactionRenderers: Record<string, (output: Output) => string> = {
-  'pointer.check': checkLine,
-  'pointer.uncheck': checkLine,
-  'pointer.mouse': (o) =>
+  'input.check': checkLine,
+  'input.uncheck': checkLine,
+  'input.mouse': (o) =>
     `mouse at ${o.x},${o.y}${(o.pressed as string[]).length ? ` holding ${(o.pressed as string[]).join('+')}` : ''}${effectsSuffix(o)}`,
-  'pointer.drag': (o) => `dragged ${point(o.from)} -> ${point(o.to)} (${o.mode})${effectsSuffix(o)}`,
-  'pointer.scrollIntoView': (o) => `${o.element} in view (scroll ${o.scrollX},${o.scrollY})`,
+  'input.drag': (o) => `dragged ${point(o.from)} -> ${point(o.to)} (${o.mode})${effectsSuffix(o)}`,
+  'input.scrollIntoView': (o) => `${o.element} in view (scroll ${o.scrollX},${o.scrollY})`,
   'files.upload': (o) => `${(o.files as string[]).length} file(s) set on ${o.element} via ${o.via}${effectsSuffix(o)}`,
   'files.download': (o) => downloadLine(o as unknown as DownloadView),
   'files.downloads': (o) => [`folder ${o.dir}`, ...(o.downloads as DownloadView[]).map(downloadLine)].join('\n'),
-  'pages.loadHtml': (o) => `${o.title ? `${o.title} — ` : ''}${o.url}`,
-  'pages.style': (o) =>
+  'dom.loadHtml': (o) => `${o.title ? `${o.title} — ` : ''}${o.url}`,
+  'dom.style': (o) =>
     o.element === null
       ? `undid ${o.undone} style change(s)`
       : `${o.element}: ${o.computed ?? ''} (was ${o.before ?? 'unset'})`,
-  'pages.cleanup': (o) => `removed ${o.ads} ad(s), ${o.cookies} cookie banner(s), ${o.sticky} fixed/sticky element(s)`,
-  'pages.diff': (o) => String(o.diff) + (o.truncated ? '\n[truncated]' : ''),
-  'pages.frame': (o) => (o.main ? 'main frame' : `frame ${o.name || '(no name)'} ${o.url}`),
+  'dom.cleanup': (o) => `removed ${o.ads} ad(s), ${o.cookies} cookie banner(s), ${o.sticky} fixed/sticky element(s)`,
+  'dom.diff': (o) => String(o.diff) + (o.truncated ? '\n[truncated]' : ''),
+  'dom.frame': (o) => (o.main ? 'main frame' : `frame ${o.name || '(no name)'} ${o.url}`),
   'emulation.emulate': (o) => (o.applied as string[]).join('\n'),
   'emulation.header': (o) =>
     (o.headers as string[]).length ? `extra headers: ${(o.headers as string[]).join(', ')}` : 'no extra headers',

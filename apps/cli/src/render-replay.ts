@@ -44,7 +44,7 @@ export function replayLine(
 export function actionExtras(command: CliCommand, output: unknown, input: Record<string, unknown>): string[] {
   if (!output || typeof output !== 'object') return [];
   const o = output as Record<string, unknown>;
-  // only action results (their effects): `pages.diff` has a `diff` of its own
+  // only action results (their effects): `dom.diff` has a `diff` of its own
   if (!('consoleErrors' in o)) return [];
   const lines: string[] = [];
   const replay = replayLine(command, o, input);

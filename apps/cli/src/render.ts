@@ -33,8 +33,8 @@ const RENDERERS: Record<string, (output: Output) => string> = {
   ...tokenRenderers,
   'snapshot.take': (output) =>
     String(output.text ?? '') + (output.cursor ? `\n[truncated: continue with --cursor ${String(output.cursor)}]` : ''),
-  'content.text': (output) => String(output.text ?? '') + (output.truncated ? '\n[truncated]' : ''),
-  'content.html': (output) => String(output.html ?? '') + (output.truncated ? '\n[truncated]' : ''),
+  'read.text': (output) => String(output.text ?? '') + (output.truncated ? '\n[truncated]' : ''),
+  'read.html': (output) => String(output.html ?? '') + (output.truncated ? '\n[truncated]' : ''),
   'page.url': (output) => String(output.url),
   'page.eval': (output) => (typeof output.value === 'string' ? output.value : JSON.stringify(output.value, null, 2)),
   'tabs.list': (output) =>

@@ -19,7 +19,7 @@ export function createDispatch(router: () => AppRouter): Dispatch {
     if (!command) {
       throw new ArgusError(
         'invalid_input',
-        `Unknown command "${path}". Use a contract path such as page.goto or content.text (see docs/SURFACE.md).`,
+        `Unknown command "${path}". Use a contract path such as page.goto or read.text (see docs/SURFACE.md).`,
       );
     }
     if (path.startsWith('batch.'))

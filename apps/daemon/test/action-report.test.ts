@@ -29,7 +29,7 @@ describe('action results: diff and stable locator', () => {
     const filled = await h.client.input.fill.mutate({ target: '#email', text: 'ada@example.com', diff: true });
     expect(filled.locator).toBe('label="Email"');
     expect(filled.diff).toMatch(/^~ textbox "Email" e\d+: ada@example.com$/m);
-    const checked = await h.client.pointer.check.mutate({ target: '#gift', diff: true });
+    const checked = await h.client.input.check.mutate({ target: '#gift', diff: true });
     expect(checked.locator).toBe('label="Gift wrap"');
     expect(checked.diff).toMatch(/^~ checkbox "Gift wrap" e\d+ \[checked\]$/m);
     const pressed = await h.client.input.press.mutate({ key: 'Tab', diff: true });

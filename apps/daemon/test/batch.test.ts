@@ -24,14 +24,14 @@ describe('chain', () => {
     const result = await h.client.batch.chain.mutate({
       steps: [
         { command: 'page.url', input: {} },
-        { command: 'content.text', input: { target: '#does-not-exist' } },
+        { command: 'read.text', input: { target: '#does-not-exist' } },
         { command: 'page.eval', input: { js: "document.title = 'should not run'" } },
       ],
     });
     expect(result.ok).toBe(false);
     expect(result.failedStep).toBe(1);
     expect(result.results).toHaveLength(2);
-    expect(result.results[1]).toMatchObject({ index: 1, command: 'content.text', ok: false });
+    expect(result.results[1]).toMatchObject({ index: 1, command: 'read.text', ok: false });
     expect(result.results[1]?.error?.code).toMatch(/element_not_found|ref_not_found/);
     expect((await h.client.page.url.query({})).title).not.toBe('should not run');
   });
@@ -65,7 +65,7 @@ describe('batch', () => {
     const result = await h.client.batch.run.mutate({
       commands: [
         { command: 'page.goto', input: { url: h.server.urlFor('/form.html') } },
-        { command: 'content.text', input: { target: '#nope' } },
+        { command: 'read.text', input: { target: '#nope' } },
         { command: 'page.goto', input: { url: '' } },
         { command: 'page.nope', input: {} },
         { command: 'batch.run', input: { commands: [] } },
@@ -118,8 +118,8 @@ describe('batch', () => {
           command: 'page.goto',
           input: { tab: second, url: h.server.urlFor('/barrier?name=batch-tabs&count=2&ms=5000&tab=2') },
         },
-        { command: 'content.text', input: { tab: first } },
-        { command: 'content.text', input: { tab: second } },
+        { command: 'read.text', input: { tab: first } },
+        { command: 'read.text', input: { tab: second } },
         { command: 'page.goto', input: { tab: first, url: h.server.urlFor('/nav-a.html') } },
         { command: 'page.goto', input: { tab: second, url: h.server.urlFor('/nav-b.html') } },
         { command: 'page.url', input: { tab: first } },
@@ -148,7 +148,7 @@ describe('tab-each', () => {
   });
 
   it('keeps per-tab errors apart and refuses commands without a tab', async () => {
-    const { results } = await h.client.batch.tabEach.mutate({ command: 'content.text', input: { target: '#to-b' } });
+    const { results } = await h.client.batch.tabEach.mutate({ command: 'read.text', input: { target: '#to-b' } });
     const byUrl = new Map(results.map((r) => [new URL(r.url).pathname, r]));
     expect(byUrl.get('/nav-a.html')).toMatchObject({ ok: true, output: { text: 'Go to page B' } });
     expect(byUrl.get('/nav-b.html')?.ok).toBe(false);

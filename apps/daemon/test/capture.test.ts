@@ -212,11 +212,11 @@ describe('dialogs', () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/dialogs.html') });
     const alert = await h.client.input.click.mutate({ target: '#alert' });
     expect(alert.dialogs).toEqual([{ type: 'alert', message: 'Hello from an alert', handled: 'accepted' }]);
-    expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('alert closed');
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('alert closed');
 
     const confirmDefault = await h.client.input.click.mutate({ target: '#confirm' });
     expect(confirmDefault.dialogs[0]).toMatchObject({ type: 'confirm', handled: 'dismissed' });
-    expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('confirm: false');
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('confirm: false');
 
     expect((await h.client.capture.dialogAccept.mutate({ text: 'Grace' })).armed).toEqual({
       accept: true,
@@ -224,16 +224,16 @@ describe('dialogs', () => {
     });
     const prompt = await h.client.input.click.mutate({ target: '#prompt' });
     expect(prompt.dialogs[0]).toMatchObject({ type: 'prompt', handled: 'accepted' });
-    expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('prompt: Grace');
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('prompt: Grace');
 
     await h.client.capture.dialogAccept.mutate({});
     await h.client.input.click.mutate({ target: '#confirm' });
-    expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('confirm: true');
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('confirm: true');
 
     await h.client.capture.dialogAccept.mutate({});
     await h.client.capture.dialogDismiss.mutate({});
     await h.client.input.click.mutate({ target: '#prompt' });
-    expect((await h.client.content.text.query({ target: '#dialog-result' })).text).toBe('prompt: null');
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('prompt: null');
 
     const log = await h.client.capture.dialogs.query({});
     expect(log.armed).toBeNull();

@@ -51,7 +51,7 @@ describe('core page commands on real Chromium', () => {
     expect(selected.selected).toEqual({ value: 'ca', label: 'Canada' });
     const clicked = await h.client.input.click.mutate({ target: refOf(snap.text, /button "Sign up"/) });
     expect(clicked.navigated).toBe(false);
-    const text = await h.client.content.text.query({ target: '#result' });
+    const text = await h.client.read.text.query({ target: '#result' });
     expect(text.text).toBe('Submitted: Ada, ada@example.com, ca');
   });
 
@@ -144,7 +144,7 @@ describe('core page commands on real Chromium', () => {
     expect(await codeOf(h.client.page.wait.mutate({}))).toBe('invalid_input');
     expect((await h.client.page.wait.mutate({ load: true })).matched).toBe('load');
     expect((await h.client.page.wait.mutate({ idle: true })).matched).toBe('network idle');
-    const html = await h.client.content.html.query({ target: 'h1' });
+    const html = await h.client.read.html.query({ target: 'h1' });
     expect(html.html).toMatch(/^<h1/);
     await h.client.input.hover.mutate({ target: 'h1' });
   });

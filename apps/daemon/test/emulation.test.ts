@@ -67,13 +67,13 @@ describe('user agent and headers', () => {
     const added = await h.client.emulation.header.mutate({ header: 'X-Other: two' });
     expect(added.headers.sort()).toEqual(['X-Argus-Test', 'X-Other']);
     await h.client.page.goto.mutate({ url: h.server.urlFor('/echo-headers') });
-    const echoed = JSON.parse((await h.client.content.text.query({})).text) as Record<string, string>;
+    const echoed = JSON.parse((await h.client.read.text.query({})).text) as Record<string, string>;
     expect(echoed['user-agent']).toBe('ArgusBot/1.0');
     expect(echoed['x-argus-test']).toBe('one');
     expect(echoed['x-other']).toBe('two');
     expect((await h.client.emulation.header.mutate({ clear: true })).headers).toEqual([]);
     await h.client.page.reload.mutate({});
-    const after = JSON.parse((await h.client.content.text.query({})).text) as Record<string, string>;
+    const after = JSON.parse((await h.client.read.text.query({})).text) as Record<string, string>;
     expect(after['x-argus-test']).toBeUndefined();
     expect(await codeOf(h.client.emulation.header.mutate({ header: 'no colon here' }))).toBe('invalid_input');
     expect(await codeOf(h.client.emulation.header.mutate({}))).toBe('invalid_input');

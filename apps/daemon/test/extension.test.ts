@@ -170,7 +170,7 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     await d.client.input.fill.mutate({ target: refFor(snap.text, 'Email'), text: 'ada@example.com' });
     const clicked = await d.client.input.click.mutate({ target: refFor(snap.text, 'Sign up') });
     expect(clicked.navigated).toBe(false);
-    const text = await d.client.content.text.query({ target: '#result' });
+    const text = await d.client.read.text.query({ target: '#result' });
     expect(text.text).toMatch(/^Submitted: Ada, ada@example.com/);
     // the same tab, seen from the user's side: the page really changed in their browser
     const cli = await argus(d.daemon.stateDir, 'text', '#result');

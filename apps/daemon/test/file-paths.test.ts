@@ -91,11 +91,11 @@ describe('the state dir is out of reach for every path', () => {
     const stateFile = join(h.daemon.stateDir, 'daemon.json');
     const before = readFileSync(stateFile, 'utf8');
     writeFileSync(join(h.workspace, 'upload-target.html'), '<input type="file" id="f">');
-    await h.client.pages.loadHtml.mutate({ file: 'upload-target.html' });
+    await h.client.dom.loadHtml.mutate({ file: 'upload-target.html' });
     expect(await codeOf(h.client.files.upload.mutate({ target: '#f', files: ['.argus/daemon.json'] }))).toBe(
       'path_forbidden',
     );
-    expect(await codeOf(h.client.pages.loadHtml.mutate({ file: '.argus/daemon.log' }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.dom.loadHtml.mutate({ file: '.argus/daemon.log' }))).toBe('path_forbidden');
     expect(await codeOf(h.client.state.cookieImport.mutate({ file: '.argus/daemon.json' }))).toBe('path_forbidden');
     expect(await codeOf(h.client.page.screenshot.mutate({ path: '.argus/daemon.json', overwrite: true }))).toBe(
       'path_forbidden',
@@ -119,7 +119,7 @@ describe('malformed paths are typed errors', () => {
       h.client.capture.debugTrace.mutate({ path: nul }),
       h.client.files.upload.mutate({ target: '#f', files: [nul] }),
       h.client.files.download.mutate({ source: h.server.urlFor('/download/report.txt'), path: nul }),
-      h.client.pages.loadHtml.mutate({ file: nul }),
+      h.client.dom.loadHtml.mutate({ file: nul }),
       h.client.state.cookieImport.mutate({ file: nul }),
       h.client.visual.pdf.mutate({ path: nul }),
       h.client.visual.responsive.mutate({ prefix: nul }),
@@ -137,7 +137,7 @@ describe('paths relative to where the caller stands', () => {
     const fromWeb = clientFor(h.daemon.token, join(h.workspace, 'web'));
     const shot = await fromWeb.client.page.screenshot.mutate({ path: 'out/a.png' });
     expect(shot.path).toBe(join(h.workspace, 'web', 'out', 'a.png'));
-    await fromWeb.client.pages.loadHtml.mutate({ file: '../upload-target.html' });
+    await fromWeb.client.dom.loadHtml.mutate({ file: '../upload-target.html' });
     expect((await fromWeb.client.files.upload.mutate({ target: '#f', files: ['local.png'] })).files).toEqual([
       join(h.workspace, 'web', 'local.png'),
     ]);

@@ -19,7 +19,7 @@ async function scoped(scope: 'read' | 'write') {
 
 /** Everything an agent could read back from the active tab: text (every frame), snapshot, html. */
 async function everythingVisible(): Promise<string> {
-  const text = await h.client.content.text.query({}).catch((error: Error) => error.message);
+  const text = await h.client.read.text.query({}).catch((error: Error) => error.message);
   const snapshot = await h.client.snapshot.take.mutate({}).catch((error: Error) => error.message);
   const html = await h.client.page.eval
     .mutate({ js: 'document.documentElement.outerHTML' })
@@ -47,7 +47,7 @@ describe('typed URLs are confined at the command input', () => {
       expect(await codeOf(client.page.goto.mutate({ url: 'javascript:document.title' }))).toBe('invalid_input');
       expect(await codeOf(client.tabs.open.mutate({ url: 'file:///etc/passwd' }))).toBe('url_forbidden');
       expect(
-        await codeOf(client.pages.diff.mutate({ from: 'file:///etc/passwd', to: h.server.urlFor('/form.html') })),
+        await codeOf(client.dom.diff.mutate({ from: 'file:///etc/passwd', to: h.server.urlFor('/form.html') })),
       ).toBe('url_forbidden');
     }
     writer.close();
@@ -65,21 +65,21 @@ describe('navigations a page starts itself are confined in the browser', () => {
       `<title>lure</title><a id="out" href="file:///etc/passwd">passwd</a> <a id="state" href="file://${stateFile}">state</a>
        <iframe src="file:///etc/passwd"></iframe><iframe src="file://${stateFile}"></iframe><object data="file:///etc/passwd"></object>`,
     );
-    await h.client.pages.loadHtml.mutate({ file: 'lure.html' });
+    await h.client.dom.loadHtml.mutate({ file: 'lure.html' });
     expect(await everythingVisible()).not.toContain(PASSWD);
     expect(await everythingVisible()).not.toContain(h.daemon.token);
     await h.client.input.click.mutate({ target: '#out' });
     expect(await everythingVisible()).not.toContain(PASSWD);
-    await h.client.pages.loadHtml.mutate({ file: 'lure.html' });
+    await h.client.dom.loadHtml.mutate({ file: 'lure.html' });
     await h.client.input.click.mutate({ target: '#state' });
     expect(await everythingVisible()).not.toContain(h.daemon.token);
 
     writeFileSync(join(h.workspace, 'jump.html'), `<script>location = 'file://${stateFile}'</script>`);
     // the page leaves before its own load event: the load-html wait may end either way
-    await h.client.pages.loadHtml.mutate({ file: 'jump.html', timeoutMs: 3_000 }).catch(() => undefined);
+    await h.client.dom.loadHtml.mutate({ file: 'jump.html', timeoutMs: 3_000 }).catch(() => undefined);
     expect(await everythingVisible()).not.toContain(h.daemon.token);
     writeFileSync(join(h.workspace, 'popup.html'), `<script>window.open('file:///etc/passwd')</script>`);
-    await h.client.pages.loadHtml.mutate({ file: 'popup.html' });
+    await h.client.dom.loadHtml.mutate({ file: 'popup.html' });
     for (const tab of (await h.client.tabs.list.query({})).tabs) {
       await h.client.tabs.select.mutate({ id: tab.id });
       expect(await everythingVisible()).not.toContain(PASSWD);
@@ -110,11 +110,11 @@ describe('navigations a page starts itself are confined in the browser', () => {
       join(h.workspace, 'start.html'),
       '<a id="go" href="next.html">next</a><iframe src="next.html"></iframe>',
     );
-    await h.client.pages.loadHtml.mutate({ file: 'start.html' });
+    await h.client.dom.loadHtml.mutate({ file: 'start.html' });
     expect((await h.client.snapshot.take.mutate({})).text).toContain('inside the workspace');
     const clicked = await h.client.input.click.mutate({ target: '#go' });
     expect(clicked.url).toMatch(/\/next\.html$/);
-    expect((await h.client.content.text.query({})).text).toContain('inside the workspace');
+    expect((await h.client.read.text.query({})).text).toContain('inside the workspace');
   });
 });
 

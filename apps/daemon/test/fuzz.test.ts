@@ -287,7 +287,7 @@ describe('fuzz: malformed input for every command', () => {
 
 describe('what the first fuzz runs found', () => {
   it('a query input too long for a URL is payload_too_large (typed), not a bare 431', async () => {
-    const answer = await call('content.text', 'query', { target: 'q'.repeat(40_000) });
+    const answer = await call('read.text', 'query', { target: 'q'.repeat(40_000) });
     expect(answer).toEqual({ status: 431, code: 'payload_too_large' });
     expect((await h.client.daemon.status.query({})).pid).toBe(process.pid);
   });

@@ -29,7 +29,7 @@ describe('hidden text never reaches an agent (issue 11 item 6)', () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/hidden-text.html') });
     const full = (await h.client.snapshot.take.mutate({})).text;
     const interactive = (await h.client.snapshot.take.mutate({ interactive: true })).text;
-    const text = (await h.client.content.text.query({})).text;
+    const text = (await h.client.read.text.query({})).text;
     for (const output of [full, interactive, text]) {
       for (const technique of TECHNIQUES) expect(output).not.toContain(`INJECT-${technique}`);
       expect(output).not.toContain('ignore previous instructions');
@@ -51,7 +51,7 @@ describe('hidden text never reaches an agent (issue 11 item 6)', () => {
     expect(full).toMatch(/checkbox "Remember me" e\d+/);
     expect(full).not.toContain('text: Close dialog');
     expect(full).not.toContain('text: Prev');
-    const text = (await h.client.content.text.query({})).text;
+    const text = (await h.client.read.text.query({})).text;
     expect(text).not.toContain('Close dialog');
     expect(text).not.toContain('Next month');
   });
@@ -61,7 +61,7 @@ describe('text reads the whole page once (issue 12 §7)', () => {
   it('frames (same- and cross-origin) in place, a separator between controls, the chosen option only', async () => {
     const other = h.server.urlFor('/frame-child.html').replace('127.0.0.1', 'localhost');
     await h.client.page.goto.mutate({ url: h.server.urlFor(`/text-read.html?xorigin=${encodeURIComponent(other)}`) });
-    const { text } = await h.client.content.text.query({});
+    const { text } = await h.client.read.text.query({});
     expect(text).toContain('Delete Delete');
     expect(text).not.toContain('DeleteDelete');
     expect(text).toContain('Item | Price');
@@ -81,6 +81,6 @@ describe('text reads the whole page once (issue 12 §7)', () => {
       expect(lines[index + 1]).toBe('Inside the frame.');
     }
     // a target still reads one element
-    expect((await h.client.content.text.query({ target: '#prices' })).text).toBe('Item | Price\nTea | 3 €');
+    expect((await h.client.read.text.query({ target: '#prices' })).text).toBe('Item | Price\nTea | 3 €');
   });
 });

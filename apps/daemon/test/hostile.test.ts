@@ -22,14 +22,14 @@ describe('a hostile page (while (true) {})', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
 
     const started = performance.now();
-    const text = await errorOf(h.client.content.text.query({ tab: hostile.id }));
+    const text = await errorOf(h.client.read.text.query({ tab: hostile.id }));
     expect(text.code).toBe('page_unresponsive');
     expect(text.message).toMatch(/argus reload|argus goto/);
     // without deadlines this never returned; the bound here is loose on purpose (a loaded machine)
     expect(performance.now() - started).toBeLessThan(30_000);
 
     // the same tab: a second command fails fast, url answers from memory
-    expect((await errorOf(h.client.content.text.query({ tab: hostile.id }))).code).toBe('page_unresponsive');
+    expect((await errorOf(h.client.read.text.query({ tab: hostile.id }))).code).toBe('page_unresponsive');
     expect((await h.client.page.url.query({ tab: hostile.id })).url).toMatch(/hostile\.html$/);
 
     // the rest of the daemon: status, another tab, a new tab
@@ -37,7 +37,7 @@ describe('a hostile page (while (true) {})', () => {
     const other = await h.client.tabs.open.mutate({});
     const nav = await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html'), tab: other.id });
     expect(nav.title).toBe('Page A');
-    expect((await h.client.content.text.query({ tab: other.id })).text).toContain('first page');
+    expect((await h.client.read.text.query({ tab: other.id })).text).toContain('first page');
 
     // goto stops the hostile script (Runtime.terminateExecution) and loads the new page
     const away = await h.client.page.goto.mutate({
@@ -46,7 +46,7 @@ describe('a hostile page (while (true) {})', () => {
       timeoutMs: 10_000,
     });
     expect(away.title).toBe('Page B');
-    expect((await h.client.content.text.query({ tab: hostile.id })).text).toContain('Page B');
+    expect((await h.client.read.text.query({ tab: hostile.id })).text).toContain('Page B');
     await h.client.tabs.close.mutate({ id: other.id });
     await h.client.tabs.close.mutate({ id: hostile.id });
   });

@@ -14,12 +14,12 @@ describe('check / uncheck', () => {
   });
 
   it('checks a native checkbox once and is idempotent', async () => {
-    const first = await h.client.pointer.check.mutate({ target: '#terms' });
+    const first = await h.client.input.check.mutate({ target: '#terms' });
     expect(first).toMatchObject({ checked: true, changed: true });
-    const again = await h.client.pointer.check.mutate({ target: '#terms' });
+    const again = await h.client.input.check.mutate({ target: '#terms' });
     expect(again).toMatchObject({ checked: true, changed: false });
     expect(await js('document.getElementById("terms").checked')).toBe(true);
-    const off = await h.client.pointer.uncheck.mutate({ target: '#terms' });
+    const off = await h.client.input.uncheck.mutate({ target: '#terms' });
     expect(off).toMatchObject({ checked: false, changed: true });
     expect(await js('document.getElementById("terms").checked')).toBe(false);
   });
@@ -27,21 +27,21 @@ describe('check / uncheck', () => {
   it('works by ref, for a visually hidden checkbox behind its label, and for ARIA checkbox / switch', async () => {
     const snap = await h.client.snapshot.take.mutate({ interactive: true });
     const terms = refOf(snap.text, /checkbox "Accept terms"/);
-    expect((await h.client.pointer.check.mutate({ target: terms })).checked).toBe(true);
-    expect((await h.client.pointer.check.mutate({ target: '#news' })).changed).toBe(true);
+    expect((await h.client.input.check.mutate({ target: terms })).checked).toBe(true);
+    expect((await h.client.input.check.mutate({ target: '#news' })).changed).toBe(true);
     expect(await js('document.getElementById("news").checked')).toBe(true);
-    expect((await h.client.pointer.check.mutate({ target: '#aria' })).changed).toBe(true);
+    expect((await h.client.input.check.mutate({ target: '#aria' })).changed).toBe(true);
     expect(await js('document.getElementById("aria").getAttribute("aria-checked")')).toBe('true');
-    expect((await h.client.pointer.uncheck.mutate({ target: '#switch' })).changed).toBe(true);
+    expect((await h.client.input.uncheck.mutate({ target: '#switch' })).changed).toBe(true);
     expect(await js('document.getElementById("switch").getAttribute("aria-checked")')).toBe('false');
   });
 
   it('checks a radio, refuses to uncheck one, and reports a control the page keeps from changing', async () => {
-    expect((await h.client.pointer.check.mutate({ target: '#large' })).changed).toBe(true);
+    expect((await h.client.input.check.mutate({ target: '#large' })).changed).toBe(true);
     expect(await js('document.querySelector("input[name=size]:checked").value')).toBe('l');
-    expect(await codeOf(h.client.pointer.uncheck.mutate({ target: '#large' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.pointer.check.mutate({ target: '#locked' }))).toBe('element_not_interactable');
-    expect(await codeOf(h.client.pointer.check.mutate({ target: 'h1' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.input.uncheck.mutate({ target: '#large' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.input.check.mutate({ target: '#locked' }))).toBe('element_not_interactable');
+    expect(await codeOf(h.client.input.check.mutate({ target: 'h1' }))).toBe('invalid_input');
   });
 });
 
@@ -65,14 +65,14 @@ describe('mouse', () => {
   it('dispatches move / down / up / click at coordinates and tracks the held button', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/interaction.html') });
     await h.client.page.eval.mutate({ js: 'window.mouseLog = []' });
-    await h.client.pointer.mouse.mutate({ action: 'move', x: 40, y: 240 });
-    const down = await h.client.pointer.mouse.mutate({ action: 'down' });
+    await h.client.input.mouse.mutate({ action: 'move', x: 40, y: 240 });
+    const down = await h.client.input.mouse.mutate({ action: 'down' });
     expect(down).toMatchObject({ x: 40, y: 240, pressed: ['left'] });
-    const moved = await h.client.pointer.mouse.mutate({ action: 'move', x: 60, y: 250 });
+    const moved = await h.client.input.mouse.mutate({ action: 'move', x: 60, y: 250 });
     expect(moved.pressed).toEqual(['left']);
-    const up = await h.client.pointer.mouse.mutate({ action: 'up' });
+    const up = await h.client.input.mouse.mutate({ action: 'up' });
     expect(up.pressed).toEqual([]);
-    await h.client.pointer.mouse.mutate({ action: 'click', x: 30, y: 230, button: 'right' });
+    await h.client.input.mouse.mutate({ action: 'click', x: 30, y: 230, button: 'right' });
     const log = await js<string[]>('window.mouseLog');
     expect(log).toEqual([
       'mousedown:0:20,20',
@@ -86,8 +86,8 @@ describe('mouse', () => {
   });
 
   it('refuses move without coordinates', async () => {
-    expect(await codeOf(h.client.pointer.mouse.mutate({ action: 'move' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.pointer.mouse.mutate({ action: 'click', x: 5 }))).toBe('invalid_input');
+    expect(await codeOf(h.client.input.mouse.mutate({ action: 'move' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.input.mouse.mutate({ action: 'click', x: 5 }))).toBe('invalid_input');
   });
 });
 
@@ -97,7 +97,7 @@ describe('drag', () => {
   });
 
   it('drags with pointer events to coordinates', async () => {
-    const result = await h.client.pointer.drag.mutate({ from: '#knob', to: '240,160' });
+    const result = await h.client.input.drag.mutate({ from: '#knob', to: '240,160' });
     expect(result.mode).toBe('pointer');
     expect(result.from).toEqual({ x: 40, y: 80 });
     expect(await js('document.getElementById("knob-pos").textContent')).toBe('220,140');
@@ -105,21 +105,21 @@ describe('drag', () => {
 
   it('drags an HTML5 draggable onto a drop zone (intercepted native drag)', async () => {
     const snap = await h.client.snapshot.take.mutate({ interactive: true });
-    const result = await h.client.pointer.drag.mutate({ from: refOf(snap.text, /button "Card"/), to: '#done' });
+    const result = await h.client.input.drag.mutate({ from: refOf(snap.text, /button "Card"/), to: '#done' });
     expect(result.mode).toBe('html5');
     expect(await js('document.getElementById("dnd").textContent')).toBe('dropped card-1');
     expect(await js('document.getElementById("card").parentElement.id')).toBe('done');
   });
 
   it('reports a missing element', async () => {
-    expect(await codeOf(h.client.pointer.drag.mutate({ from: '#nope', to: '10,10' }))).toBe('element_not_found');
+    expect(await codeOf(h.client.input.drag.mutate({ from: '#nope', to: '10,10' }))).toBe('element_not_found');
   });
 });
 
 describe('scroll-into-view', () => {
   it('scrolls a far element into view', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/interaction.html') });
-    const result = await h.client.pointer.scrollIntoView.mutate({ target: '#far' });
+    const result = await h.client.input.scrollIntoView.mutate({ target: '#far' });
     expect(result.scrollY).toBeGreaterThan(1500);
     expect(
       await js(

@@ -26,9 +26,9 @@ describe('actions that navigate within the document return at once', () => {
     expect(performance.now() - started).toBeLessThan(NO_WAIT_MS);
     expect(clicked).toMatchObject({ navigated: true, openedTabs: [], download: null });
     expect(clicked.url).toMatch(/todo-hash\.html#\/active$/);
-    expect((await h.client.content.text.query({ target: '#route' })).text).toBe('route: /active');
-    expect((await h.client.content.text.query({ target: '#list' })).text).toContain('pay the gas bill');
-    expect((await h.client.content.text.query({ target: '#list' })).text).not.toContain('water the plants');
+    expect((await h.client.read.text.query({ target: '#route' })).text).toBe('route: /active');
+    expect((await h.client.read.text.query({ target: '#list' })).text).toContain('pay the gas bill');
+    expect((await h.client.read.text.query({ target: '#list' })).text).not.toContain('water the plants');
   });
 
   it('Enter in a field whose form handler calls preventDefault and routes', async () => {
@@ -39,7 +39,7 @@ describe('actions that navigate within the document return at once', () => {
     expect(performance.now() - started).toBeLessThan(NO_WAIT_MS);
     expect(pressed.navigated).toBe(true);
     expect(pressed.url).toMatch(/#\/active$/);
-    expect((await h.client.content.text.query({ target: '#list' })).text).toContain('buy milk');
+    expect((await h.client.read.text.query({ target: '#list' })).text).toContain('buy milk');
   });
 
   it('pushState and replaceState router links, and a search form routed with pushState', async () => {
@@ -51,11 +51,11 @@ describe('actions that navigate within the document return at once', () => {
     expect(inbox.url).toMatch(/\/router-push\.html\/inbox$/);
     const settings = await h.client.input.click.mutate({ target: '#settings' });
     expect(settings.url).toMatch(/\/settings$/);
-    expect((await h.client.content.text.query({ target: '#view' })).text).toBe('Settings');
+    expect((await h.client.read.text.query({ target: '#view' })).text).toBe('Settings');
     await h.client.input.fill.mutate({ target: '#q', text: 'invoices' });
     const searched = await h.client.input.press.mutate({ key: 'Enter' });
     expect(searched.url).toMatch(/\/search\?q=invoices$/);
-    expect((await h.client.content.text.query({ target: '#view' })).text).toBe('Search: invoices');
+    expect((await h.client.read.text.query({ target: '#view' })).text).toBe('Search: invoices');
     // back across pushState entries is a same-document history navigation too
     const back = await h.client.page.back.mutate({ timeoutMs: 5_000 });
     expect(back.url).toMatch(/\/settings$/);
@@ -119,7 +119,7 @@ describe('timeouts bound every navigation wait', () => {
     expect(code).toBe('navigation_timeout');
     const url = await h.client.page.url.query({});
     expect(url.url).not.toMatch(/\/hang/);
-    expect((await h.client.content.text.query({})).text).toBeTruthy();
+    expect((await h.client.read.text.query({})).text).toBeTruthy();
   });
 
   it('a client that disconnects cancels its pending navigation; the queued command behind it runs', async () => {

@@ -22,7 +22,7 @@ const CLI_EXEMPT: Readonly<Record<string, string>> = {};
 const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'capture.consoleFollow': 'a stream until Ctrl-C; agents poll argus_console instead',
   'capture.networkFollow': 'a stream until Ctrl-C; agents poll argus_network instead',
-  'content.html': 'raw HTML is large; agents read argus_text or argus_snapshot',
+  'read.html': 'raw HTML is large; agents read argus_text or argus_snapshot',
   'daemon.status': 'operator diagnostics',
   'daemon.stop': 'daemon lifecycle belongs to the operator',
   'page.forward': 'rare; argus_goto and argus_back cover navigation',

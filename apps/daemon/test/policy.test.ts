@@ -178,13 +178,13 @@ describe('domain policy', () => {
     await vi.waitFor(() => expect(blocked()).toBe(before + 1), WAIT);
     // the tab stayed on its page and never received the denied host's document
     expect((await h.client.page.url.query({})).url).toBe(h.server.urlFor('/nav-a.html'));
-    expect(JSON.stringify(await h.client.content.text.query({}))).not.toContain('user-agent');
+    expect(JSON.stringify(await h.client.read.text.query({}))).not.toContain('user-agent');
     // a redirect from an allowed page to the denied host
     const redirected = await h.client.page.goto
       .mutate({ url: h.server.urlFor(`/redirect?to=${encodeURIComponent(otherHost('/echo-headers'))}`) })
       .catch((e: unknown) => e);
     if (!(redirected instanceof ArgusError)) {
-      expect(JSON.stringify(await h.client.content.text.query({}))).not.toContain('user-agent');
+      expect(JSON.stringify(await h.client.read.text.query({}))).not.toContain('user-agent');
     }
     // an iframe pointing at the denied host gets no document from it
     await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
@@ -254,7 +254,7 @@ describe('approvals', () => {
     expect(pending.summary).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/echo-headers/);
     await h.client.approvals.deny.mutate({ id: pending.id });
     await click.catch(() => undefined);
-    expect(JSON.stringify(await h.client.content.text.query({}))).not.toContain('user-agent');
+    expect(JSON.stringify(await h.client.read.text.query({}))).not.toContain('user-agent');
 
     // approved, it goes through
     await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
@@ -270,7 +270,7 @@ describe('approvals', () => {
     await h.client.approvals.approve.mutate({ id: next.id });
     await again;
     await vi.waitFor(
-      async () => expect(JSON.stringify(await h.client.content.text.query({}))).toContain('user-agent'),
+      async () => expect(JSON.stringify(await h.client.read.text.query({}))).toContain('user-agent'),
       WAIT,
     );
   });

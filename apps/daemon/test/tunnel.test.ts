@@ -36,7 +36,7 @@ describe('tunnel listener and shared tokens', () => {
     // sees nothing of the operator
     expect((await agent.tabs.list.query({})).tabs).toEqual([]);
     // cannot act on the operator's tab by id (the same answer as for a tab that does not exist)
-    expect(await codeOf(agent.content.text.query({ tab: operatorTab }))).toBe('tab_not_found');
+    expect(await codeOf(agent.read.text.query({ tab: operatorTab }))).toBe('tab_not_found');
     expect(await codeOf(agent.page.goto.mutate({ url: h.server.urlFor('/form.html'), tab: operatorTab }))).toBe(
       'tab_not_found',
     );

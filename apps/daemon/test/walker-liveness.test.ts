@@ -25,7 +25,7 @@ describe('snapshots keep the page answering (the walker hang)', () => {
           : /^~ button "Show details" e\d+ \[expanded=false\]$/m,
       );
     }
-    expect((await h.client.content.text.query({})).text).toContain('Orders');
+    expect((await h.client.read.text.query({})).text).toContain('Orders');
     expect((await h.client.page.url.query({})).url).toContain('/action-report.html');
   });
 
@@ -44,7 +44,7 @@ describe('snapshots keep the page answering (the walker hang)', () => {
         expect(typeof result.diff, path).toBe('string');
       }
       expect((await h.client.page.url.query({})).url).toContain(path);
-      expect((await h.client.content.text.query({})).text.length, path).toBeGreaterThan(0);
+      expect((await h.client.read.text.query({})).text.length, path).toBeGreaterThan(0);
     }
   });
 });

@@ -4,7 +4,7 @@ import { refOf, useHarness } from './harness.js';
 const h = useHarness();
 
 const snapshotI = async () => (await h.client.snapshot.take.mutate({ interactive: true })).text;
-const status = async () => (await h.client.content.text.query({ target: '#status' })).text;
+const status = async () => (await h.client.read.text.query({ target: '#status' })).text;
 
 describe('widgets an agent can operate from one snapshot -i (issue 12 §2-§5)', () => {
   it('a todo list: unnamed row controls carry their row, in -i too', async () => {

@@ -5,7 +5,7 @@ import { envelopeOutput } from './envelope.js';
 import { renderOutput } from './render.js';
 
 const command = (name: string) => listCommands().find((candidate) => candidate.name === name)!;
-const text = command('content.text');
+const text = command('read.text');
 const click = command('input.click');
 
 /** What an agent can trust as the page content: from the real opening marker to the FIRST real closing one. */

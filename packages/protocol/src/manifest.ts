@@ -1,5 +1,5 @@
 import type { AnyCommand } from './define.js';
-import { contentCommands } from './commands/content.js';
+import { readContentCommands } from './commands/read-content.js';
 import { daemonCommands } from './commands/daemon.js';
 import { inputCommands } from './commands/input.js';
 import { pageCommands } from './commands/page.js';
@@ -12,9 +12,9 @@ import { sessionCommands } from './commands/session.js';
 import { readCommands } from './commands/read.js';
 import { inspectCommands } from './commands/inspect.js';
 import { visualCommands } from './commands/visual.js';
-import { pointerCommands } from './commands/pointer.js';
+import { inputPointerCommands } from './commands/input-pointer.js';
 import { filesCommands } from './commands/files.js';
-import { pagesCommands } from './commands/pages.js';
+import { domCommands } from './commands/dom.js';
 import { emulationCommands } from './commands/emulation.js';
 import { stateCommands } from './commands/state.js';
 import { configCommands } from './commands/config.js';
@@ -29,19 +29,17 @@ export const manifest = {
   daemon: daemonCommands,
   page: pageCommands,
   snapshot: snapshotCommands,
-  input: inputCommands,
-  content: contentCommands,
+  input: { ...inputCommands, ...inputPointerCommands },
   tabs: tabCommands,
   capture: captureCommands,
   batch: batchCommands,
   token: tokenCommands,
   session: sessionCommands,
-  read: readCommands,
+  read: { ...readCommands, ...readContentCommands },
   inspect: inspectCommands,
   visual: visualCommands,
-  pointer: pointerCommands,
   files: filesCommands,
-  pages: pagesCommands,
+  dom: domCommands,
   emulation: emulationCommands,
   state: stateCommands,
   config: configCommands,

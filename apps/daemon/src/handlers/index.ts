@@ -1,6 +1,6 @@
 import type { Handlers } from '@argus/protocol';
 import type { Services } from '../services.js';
-import { contentHandlers } from './content.js';
+import { readContentHandlers } from './read-content.js';
 import { daemonHandlers } from './daemon.js';
 import { inputHandlers } from './input.js';
 import { pageHandlers } from './page.js';
@@ -13,9 +13,9 @@ import { sessionHandlers } from './session.js';
 import { readHandlers } from './read.js';
 import { inspectHandlers } from './inspect.js';
 import { visualHandlers } from './visual.js';
-import { pointerHandlers } from './pointer.js';
+import { inputPointerHandlers } from './input-pointer.js';
 import { filesHandlers } from './files.js';
-import { pagesHandlers } from './pages.js';
+import { domHandlers } from './dom.js';
 import { emulationHandlers } from './emulation.js';
 import { stateHandlers } from './state.js';
 import { configHandlers } from './config.js';
@@ -28,19 +28,17 @@ export function createHandlers(services: Services): Handlers {
     daemon: daemonHandlers(services),
     page: pageHandlers(services),
     snapshot: snapshotHandlers(services),
-    input: inputHandlers(services),
-    content: contentHandlers(services),
+    input: { ...inputHandlers(services), ...inputPointerHandlers(services) },
     tabs: tabHandlers(services),
     capture: captureHandlers(services),
     batch: batchHandlers(services),
     token: tokenHandlers(services),
     session: sessionHandlers(services),
-    read: readHandlers(services),
+    read: { ...readHandlers(services), ...readContentHandlers(services) },
     inspect: inspectHandlers(services),
     visual: visualHandlers(services),
-    pointer: pointerHandlers(services),
     files: filesHandlers(services),
-    pages: pagesHandlers(services),
+    dom: domHandlers(services),
     emulation: emulationHandlers(services),
     state: stateHandlers(services),
     config: configHandlers(services),

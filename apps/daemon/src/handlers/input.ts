@@ -3,7 +3,9 @@ import { click, fill, focus, hover, selectOption } from '@argus/snapshot';
 import { actAndReport } from '../action-result.js';
 import type { Services } from '../services.js';
 
-export function inputHandlers(services: Services): Handlers['input'] {
+export function inputHandlers(
+  services: Services,
+): Pick<Handlers['input'], 'click' | 'hover' | 'fill' | 'type' | 'press' | 'select'> {
   const { manager } = services;
   return {
     click: (input) =>

@@ -32,7 +32,9 @@ function wanted<K extends string>(flags: Record<K, boolean>): Record<K, boolean>
   >;
 }
 
-export function readHandlers(services: Services): Handlers['read'] {
+export function readHandlers(
+  services: Services,
+): Pick<Handlers['read'], 'links' | 'forms' | 'accessibility' | 'media' | 'data' | 'title'> {
   const { manager } = services;
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {

@@ -53,7 +53,7 @@ export const batchCommands = {
     cli: {
       verb: 'batch',
       examples: [
-        `echo '[{"command":"page.url","input":{}},{"command":"content.text","input":{"target":"h1"}}]' | argus batch`,
+        `echo '[{"command":"page.url","input":{}},{"command":"read.text","input":{"target":"h1"}}]' | argus batch`,
       ],
     },
     tool: 'argus_batch',

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { TabId, Target } from '../common.js';
 
-export const contentCommands = {
+export const readContentCommands = {
   text: defineCommand({
-    name: 'content.text',
+    name: 'read.text',
     cli: { verb: 'text', positionals: ['target'], examples: ['argus text', 'argus text e12', 'argus text "#result"'] },
     tool: 'argus_text',
     kind: 'query',
@@ -25,7 +25,7 @@ export const contentCommands = {
     pageContent: ['text'],
   }),
   html: defineCommand({
-    name: 'content.html',
+    name: 'read.html',
     cli: { verb: 'html', positionals: ['target'] },
     tool: false,
     kind: 'query',

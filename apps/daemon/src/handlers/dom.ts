@@ -25,7 +25,7 @@ const RESTORE_STYLE = `function (property, value, priority) {
 
 const FRAME_INFO = `function () { return this.tagName === 'IFRAME' || this.tagName === 'FRAME'; }`;
 
-export function pagesHandlers(services: Services): Handlers['pages'] {
+export function domHandlers(services: Services): Handlers['dom'] {
   const { manager } = services;
   return {
     loadHtml: (input, ctx) =>

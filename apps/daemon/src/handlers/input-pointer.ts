@@ -17,7 +17,9 @@ function buttonsMask(state: MouseState): number {
   return mask;
 }
 
-export function pointerHandlers(services: Services): Handlers['pointer'] {
+export function inputPointerHandlers(
+  services: Services,
+): Pick<Handlers['input'], 'check' | 'uncheck' | 'mouse' | 'drag' | 'scrollIntoView'> {
   const { manager } = services;
   return {
     check: (input) => setChecked(manager, input, true),

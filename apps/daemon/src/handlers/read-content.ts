@@ -4,7 +4,7 @@ import { elementHtml } from '@argus/snapshot';
 import { selectedFrameRoot } from '../frame-scope.js';
 import type { Services } from '../services.js';
 
-export function contentHandlers(services: Services): Handlers['content'] {
+export function readContentHandlers(services: Services): Pick<Handlers['read'], 'text' | 'html'> {
   const { manager } = services;
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {

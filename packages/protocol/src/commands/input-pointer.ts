@@ -14,9 +14,9 @@ const CheckResult = ActionEffects.extend({
 const Point = z.object({ x: z.number(), y: z.number() });
 
 /** Pointer-level and stateful interaction: check/uncheck, raw mouse, drag, scroll into view. */
-export const pointerCommands = {
+export const inputPointerCommands = {
   check: defineCommand({
-    name: 'pointer.check',
+    name: 'input.check',
     cli: { verb: 'check', positionals: ['target'], examples: ['argus check e7', 'argus check "#terms"'] },
     tool: 'argus_check',
     kind: 'mutation',
@@ -26,7 +26,7 @@ export const pointerCommands = {
     output: CheckResult,
   }),
   uncheck: defineCommand({
-    name: 'pointer.uncheck',
+    name: 'input.uncheck',
     cli: { verb: 'uncheck', positionals: ['target'], examples: ['argus uncheck e7'] },
     tool: 'argus_uncheck',
     kind: 'mutation',
@@ -36,7 +36,7 @@ export const pointerCommands = {
     output: CheckResult,
   }),
   mouse: defineCommand({
-    name: 'pointer.mouse',
+    name: 'input.mouse',
     cli: {
       verb: 'mouse',
       positionals: ['action', 'x', 'y'],
@@ -67,7 +67,7 @@ export const pointerCommands = {
     }),
   }),
   drag: defineCommand({
-    name: 'pointer.drag',
+    name: 'input.drag',
     cli: {
       verb: 'drag',
       positionals: ['from', 'to'],
@@ -96,7 +96,7 @@ export const pointerCommands = {
     }),
   }),
   scrollIntoView: defineCommand({
-    name: 'pointer.scrollIntoView',
+    name: 'input.scrollIntoView',
     cli: { verb: 'scroll-into-view', positionals: ['target'], examples: ['argus scroll-into-view e40'] },
     tool: 'argus_scroll_into_view',
     kind: 'mutation',

@@ -3,9 +3,9 @@ import { defineCommand } from '../define.js';
 import { FilePath, HttpUrl, TabId, Target, TimeoutMs, Title } from '../common.js';
 
 /** Page-level tools: local HTML, inline style tweaks, clutter removal, page diff, frame selection. */
-export const pagesCommands = {
+export const domCommands = {
   loadHtml: defineCommand({
-    name: 'pages.loadHtml',
+    name: 'dom.loadHtml',
     cli: {
       verb: 'load-html',
       positionals: ['file'],
@@ -26,7 +26,7 @@ export const pagesCommands = {
     output: z.object({ url: z.string().describe('file:// URL of the page'), title: Title }),
   }),
   style: defineCommand({
-    name: 'pages.style',
+    name: 'dom.style',
     cli: {
       verb: 'style',
       positionals: ['target', 'property', 'value'],
@@ -66,7 +66,7 @@ export const pagesCommands = {
     }),
   }),
   cleanup: defineCommand({
-    name: 'pages.cleanup',
+    name: 'dom.cleanup',
     cli: { verb: 'cleanup', examples: ['argus cleanup', 'argus cleanup --cookies', 'argus cleanup --ads --sticky'] },
     tool: 'argus_cleanup',
     kind: 'mutation',
@@ -87,7 +87,7 @@ export const pagesCommands = {
     }),
   }),
   diff: defineCommand({
-    name: 'pages.diff',
+    name: 'dom.diff',
     cli: {
       verb: 'diff',
       positionals: ['from', 'to'],
@@ -119,7 +119,7 @@ export const pagesCommands = {
     pageContent: ['diff'],
   }),
   frame: defineCommand({
-    name: 'pages.frame',
+    name: 'dom.frame',
     cli: {
       verb: 'frame',
       positionals: ['target'],

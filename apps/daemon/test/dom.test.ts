@@ -16,22 +16,22 @@ describe('load-html', () => {
       join(h.workspace, 'site', 'index.html'),
       '<!doctype html><title>Local</title><link rel="stylesheet" href="style.css"><h1>Local page</h1>',
     );
-    const result = await h.client.pages.loadHtml.mutate({ file: 'site/index.html' });
+    const result = await h.client.dom.loadHtml.mutate({ file: 'site/index.html' });
     expect(result.title).toBe('Local');
     expect(result.url).toMatch(/^file:\/\/.*\/site\/index\.html$/);
     expect(await js('getComputedStyle(document.querySelector("h1")).color')).toBe('rgb(200, 0, 0)');
-    expect(await codeOf(h.client.pages.loadHtml.mutate({ file: '/etc/hostname' }))).toBe('path_forbidden');
-    expect(await codeOf(h.client.pages.loadHtml.mutate({ file: 'site/missing.html' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.dom.loadHtml.mutate({ file: '/etc/hostname' }))).toBe('path_forbidden');
+    expect(await codeOf(h.client.dom.loadHtml.mutate({ file: 'site/missing.html' }))).toBe('invalid_input');
   });
 });
 
 describe('style', () => {
   it('sets inline styles, remembers the old values and undoes them', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/clutter.html') });
-    const first = await h.client.pages.style.mutate({ target: '#para', property: 'color', value: 'rgb(0, 128, 0)' });
+    const first = await h.client.dom.style.mutate({ target: '#para', property: 'color', value: 'rgb(0, 128, 0)' });
     expect(first).toMatchObject({ before: null, computed: 'rgb(0, 128, 0)' });
     await h.client.page.eval.mutate({ js: 'document.getElementById("top").style.padding = "3px"' });
-    const second = await h.client.pages.style.mutate({
+    const second = await h.client.dom.style.mutate({
       target: '#top',
       property: 'padding',
       value: '20px',
@@ -39,19 +39,19 @@ describe('style', () => {
     });
     expect(second.before).toBe('3px');
     expect(await js('document.getElementById("top").style.getPropertyPriority("padding")')).toBe('important');
-    const undone = await h.client.pages.style.mutate({ undo: true });
+    const undone = await h.client.dom.style.mutate({ undo: true });
     expect(undone.undone).toBe(2);
     expect(await js('document.getElementById("para").style.color')).toBe('');
     expect(await js('document.getElementById("top").style.padding')).toBe('3px');
-    expect((await h.client.pages.style.mutate({ undo: true })).undone).toBe(0);
+    expect((await h.client.dom.style.mutate({ undo: true })).undone).toBe(0);
   });
 
   it('rejects an invalid value or a missing argument', async () => {
-    expect(
-      await codeOf(h.client.pages.style.mutate({ target: '#para', property: 'color', value: 'not-a-colour' })),
-    ).toBe('invalid_input');
-    expect(await codeOf(h.client.pages.style.mutate({ target: '#para' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.pages.style.mutate({ target: '#para', property: 'color;x', value: 'red' }))).toBe(
+    expect(await codeOf(h.client.dom.style.mutate({ target: '#para', property: 'color', value: 'not-a-colour' }))).toBe(
+      'invalid_input',
+    );
+    expect(await codeOf(h.client.dom.style.mutate({ target: '#para' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.dom.style.mutate({ target: '#para', property: 'color;x', value: 'red' }))).toBe(
       'invalid_input',
     );
   });
@@ -60,7 +60,7 @@ describe('style', () => {
 describe('cleanup', () => {
   it('removes only cookie banners with --cookies', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/clutter.html') });
-    const result = await h.client.pages.cleanup.mutate({ cookies: true });
+    const result = await h.client.dom.cleanup.mutate({ cookies: true });
     expect(result).toEqual({ ads: 0, cookies: 1, sticky: 0 });
     expect(await js('getComputedStyle(document.getElementById("consent")).display')).toBe('none');
     expect(await js('getComputedStyle(document.getElementById("chat")).display')).toBe('block');
@@ -68,7 +68,7 @@ describe('cleanup', () => {
 
   it('removes ads, banners and fixed/sticky bars by default, keeping the content', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/clutter.html') });
-    const result = await h.client.pages.cleanup.mutate({});
+    const result = await h.client.dom.cleanup.mutate({});
     expect(result).toEqual({ ads: 3, cookies: 1, sticky: 2 });
     expect(await js('getComputedStyle(document.getElementById("top")).position')).toBe('static');
     expect(await js('getComputedStyle(document.getElementById("chat")).display')).toBe('none');
@@ -80,20 +80,20 @@ describe('cleanup', () => {
 describe('diff', () => {
   it('diffs the visible text of two pages and closes its temporary tabs', async () => {
     const before = await h.client.tabs.list.query({});
-    const result = await h.client.pages.diff.mutate({
+    const result = await h.client.dom.diff.mutate({
       from: h.server.urlFor('/pages-a.html'),
       to: h.server.urlFor('/pages-b.html'),
     });
     expect(result).toMatchObject({ added: 2, removed: 1, identical: false });
     expect(result.diff.split('\n')).toEqual(['- Only in A', '+ Only in B', '+ Also new in B']);
-    const same = await h.client.pages.diff.mutate({
+    const same = await h.client.dom.diff.mutate({
       from: h.server.urlFor('/pages-a.html'),
       to: h.server.urlFor('/pages-a.html'),
     });
     expect(same.identical).toBe(true);
     expect(
       await codeOf(
-        h.client.pages.diff.mutate({ from: 'http://127.0.0.1:9/nothing', to: h.server.urlFor('/pages-a.html') }),
+        h.client.dom.diff.mutate({ from: 'http://127.0.0.1:9/nothing', to: h.server.urlFor('/pages-a.html') }),
       ),
     ).toBe('navigation_failed');
     const after = await h.client.tabs.list.query({});
@@ -107,32 +107,32 @@ describe('frame', () => {
     expect(await codeOf(h.client.input.click.mutate({ target: '#child-button', timeoutMs: 500 }))).toBe(
       'element_not_found',
     );
-    const chosen = await h.client.pages.frame.mutate({ target: '#child' });
+    const chosen = await h.client.dom.frame.mutate({ target: '#child' });
     expect(chosen).toMatchObject({ name: 'child', main: false });
     expect(chosen.url).toContain('frame-child.html');
     await h.client.input.click.mutate({ target: '#child-button' });
-    expect((await h.client.content.text.query({ target: '#child-result' })).text).toBe('Child clicked');
+    expect((await h.client.read.text.query({ target: '#child-result' })).text).toBe('Child clicked');
     expect(await js('document.title')).toBe('Frame child');
-    expect((await h.client.content.text.query({})).text).toContain('Inside the frame.');
-    const back = await h.client.pages.frame.mutate({ target: 'main' });
+    expect((await h.client.read.text.query({})).text).toContain('Inside the frame.');
+    const back = await h.client.dom.frame.mutate({ target: 'main' });
     expect(back.main).toBe(true);
     expect(await js('document.title')).toBe('Frames');
   });
 
   it('selects by --name, --url and ref, and explains misses', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
-    expect((await h.client.pages.frame.mutate({ name: 'child' })).name).toBe('child');
-    await h.client.pages.frame.mutate({ main: true });
-    expect((await h.client.pages.frame.mutate({ url: 'frame-child' })).main).toBe(false);
-    await h.client.pages.frame.mutate({ main: true });
-    expect(await codeOf(h.client.pages.frame.mutate({ name: 'nope' }))).toBe('element_not_found');
-    expect(await codeOf(h.client.pages.frame.mutate({ target: 'h1' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.pages.frame.mutate({}))).toBe('invalid_input');
+    expect((await h.client.dom.frame.mutate({ name: 'child' })).name).toBe('child');
+    await h.client.dom.frame.mutate({ main: true });
+    expect((await h.client.dom.frame.mutate({ url: 'frame-child' })).main).toBe(false);
+    await h.client.dom.frame.mutate({ main: true });
+    expect(await codeOf(h.client.dom.frame.mutate({ name: 'nope' }))).toBe('element_not_found');
+    expect(await codeOf(h.client.dom.frame.mutate({ target: 'h1' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.dom.frame.mutate({}))).toBe('invalid_input');
     // iframes carry no ref in snapshots: a ref of an element inside a frame selects that frame
     const snap = await h.client.snapshot.take.mutate({ interactive: true });
-    await h.client.pages.frame.mutate({ target: refOf(snap.text, /Child button/) });
+    await h.client.dom.frame.mutate({ target: refOf(snap.text, /Child button/) });
     expect(await js('document.title')).toBe('Frame child');
-    await h.client.pages.frame.mutate({ main: true });
+    await h.client.dom.frame.mutate({ main: true });
   });
 
   it('whole-page reads (accessibility, forms, links) follow the selected frame, in and out of process', async () => {
@@ -143,7 +143,7 @@ describe('frame', () => {
       await h.client.page.goto.mutate({ url: h.server.urlFor(`/frames.html?xorigin=${encodeURIComponent(child)}`) });
       expect((await h.client.read.accessibility.query({})).text).toMatch(/^RootWebArea "Frames"/);
       for (const select of [{ target: '#child' }, { url: `localhost:${other.port}` }]) {
-        const chosen = await h.client.pages.frame.mutate(select);
+        const chosen = await h.client.dom.frame.mutate(select);
         expect(chosen.main).toBe(false);
         const tree = await h.client.read.accessibility.query({});
         expect(tree.text.split('\n')[0], JSON.stringify(select)).toMatch(/^RootWebArea "Frame child"/);
@@ -155,12 +155,12 @@ describe('frame', () => {
         // the field's ref acts in that frame
         const ref = fields.find((field) => field.label === 'Child input')?.ref;
         await h.client.input.fill.mutate({ target: ref!, text: 'hi' });
-        expect((await h.client.content.text.query({ target: '#child-result' })).text).toBe('Typed: hi');
+        expect((await h.client.read.text.query({ target: '#child-result' })).text).toBe('Typed: hi');
         expect((await h.client.read.links.query({})).links).toEqual([]);
         // locators resolve in the selected frame too
         await h.client.input.click.mutate({ target: 'role=button[name="Child button"]' });
-        expect((await h.client.content.text.query({ target: 'text=Child clicked' })).text).toBe('Child clicked');
-        await h.client.pages.frame.mutate({ main: true });
+        expect((await h.client.read.text.query({ target: 'text=Child clicked' })).text).toBe('Child clicked');
+        await h.client.dom.frame.mutate({ main: true });
       }
       expect((await h.client.read.accessibility.query({})).text).toMatch(/^RootWebArea "Frames"/);
     } finally {
@@ -170,7 +170,7 @@ describe('frame', () => {
 
   it('forgets the frame when the page navigates', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
-    await h.client.pages.frame.mutate({ target: '#child' });
+    await h.client.dom.frame.mutate({ target: '#child' });
     await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
     expect(await js('document.title')).toBe('Frames');
   });
