@@ -2,18 +2,39 @@ import { CommandCancelledError, type Page, PageUnresponsiveError, type Session }
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
 import { groupsKit } from './page-groups.js';
+import { idsKit } from './page-ids.js';
+import { itemsKit } from './page-items.js';
+import { locateKit } from './page-locate.js';
+import { lookKit } from './page-look.js';
 import { namesKit } from './page-names.js';
 import { rolesKit } from './page-roles.js';
 import { textKit } from './page-text.js';
 import { visibilityKit } from './page-visibility.js';
-import { installArgus } from './page-walker.js';
+import { installArgus, type WalkerModules } from './page-walker.js';
+import { walkKit } from './page-walk.js';
+
+const MODULES: WalkerModules = {
+  visibilityKit,
+  itemsKit,
+  idsKit,
+  textKit,
+  namesKit,
+  rolesKit,
+  groupsKit,
+  lookKit,
+  walkKit,
+  locateKit,
+};
 
 /**
  * The walker's source, evaluated in each frame's isolated world (installs itself once per document).
- * Its modules are self-contained factory functions, serialised here into one expression: each gets
- * what it depends on as arguments, since nothing outside a function's body survives `.toString()`.
+ * Its modules are self-contained factory functions, serialised here into one expression: an object
+ * of their sources handed to `installArgus`, which builds them (each gets what it depends on as
+ * arguments, since nothing outside a function's body survives `.toString()`).
  */
-export const ARGUS_SCRIPT = `((vis) => (${installArgus.toString()})(vis, (${textKit.toString()})(vis), (${namesKit.toString()})(), (${rolesKit.toString()})(), (${groupsKit.toString()})()))((${visibilityKit.toString()})())`;
+export const ARGUS_SCRIPT = `(${installArgus.toString()})({ ${Object.entries(MODULES)
+  .map(([name, fn]) => `${name}: ${fn.toString()}`)
+  .join(', ')} })`;
 
 /**
  * An in-page expression that resolves true once `test` (a JS expression) holds, re-checked by a
