@@ -22,6 +22,7 @@ const LAYERS = {
   '@argus/cdp': [PROTOCOL, '@argus/security'],
   '@argus/snapshot': [PROTOCOL, '@argus/security', '@argus/cdp'],
   '@argus/client': [PROTOCOL, '@argus/security'],
+  '@argus/providers': [PROTOCOL, '@argus/security'],
 };
 const DEFAULT_TOOLING = ['@argus/test-kit'];
 

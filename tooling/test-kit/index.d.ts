@@ -10,10 +10,33 @@ export interface FixtureServer {
   urlFor(path: string): string;
   /** Stops listening and destroys every open (keep-alive) socket and pending timer. Idempotent. */
   close(): Promise<void>;
+  /** A copy of the request counters (politeness and retry tests). */
+  traffic(): Traffic;
+  /** Zeroes the counters. */
+  resetTraffic(): void;
+}
+
+export interface Traffic {
+  /** Requests since start (or the last reset). */
+  total: number;
+  /** Requests being answered now. */
+  inFlight: number;
+  /** The most requests answered at the same time. */
+  maxInFlight: number;
+  /** Requests per path (without the query). */
+  paths: Record<string, number>;
+}
+
+/** A full inline answer, for fakes that are not HTML (robots.txt, sitemaps, a search API). */
+export interface InlineAnswer {
+  status?: number;
+  contentType?: string;
+  headers?: Record<string, string>;
+  body: string;
 }
 
 /** A page a test writes inline: its HTML, or a function of the request URL that returns it. */
-export type InlinePage = string | ((url: URL) => string);
+export type InlinePage = string | ((url: URL, req: import('node:http').IncomingMessage) => string | InlineAnswer);
 
 export interface FixtureServerOptions {
   /** 0 (default) picks a free port. */
@@ -26,8 +49,9 @@ export interface FixtureServerOptions {
   /**
    * The host name in `url`/`origin` (default `127.0.0.1`). `localhost` is a different site from
    * `127.0.0.1` (a cross-site iframe runs out of process); the server listens on 127.0.0.1 either way.
+   * `127.0.0.2` listens on that second loopback address: a host an address policy can tell apart.
    */
-  hostname?: '127.0.0.1' | 'localhost';
+  hostname?: '127.0.0.1' | 'localhost' | '127.0.0.2';
 }
 
 /**
@@ -39,7 +63,8 @@ export interface FixtureServerOptions {
  * Dynamic: `/slow?ms=N` (N <= 10000), `/barrier?name=X&count=N&ms=T` (answers `met` once N requests
  * named X are in flight together, else `alone` after T ms), `/status/<code>`, `/redirect?to=<path|url>[&status=30x]`,
  * `/echo-headers`, `/set-cookie?name=..&value=..[&max-age=S][&http-only=1][&same-site=Strict|Lax|None]`, `/download/<name>.txt`, `/json`,
- * `/big?bytes=N` (N <= 50_000_000). Missing files 404; `..` in the path is refused with 403.
+ * `/big?bytes=N` (N <= 50_000_000), `/flaky?name=X&fail=N&status=503[&retry-after=S]` (the first N
+ * requests named X fail), `/site/<n>?size=S[&ms=T]` (a generated site of S linked pages). Missing files 404; `..` in the path is refused with 403.
  *
  * A second origin is a second `startFixtureServer()` (a different port is a different origin;
  * `hostname: 'localhost'` makes it a different site too; cookies are scoped by host, so servers on

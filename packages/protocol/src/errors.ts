@@ -35,7 +35,36 @@ export const ERROR_CODES = {
   daemon_unreachable: 'SERVICE_UNAVAILABLE',
   daemon_lost: 'SERVICE_UNAVAILABLE',
   internal: 'INTERNAL_SERVER_ERROR',
+  // Web providers (fetch, crawl, search, research): what went wrong on the far side of an HTTP call.
+  network: 'BAD_GATEWAY', // connection refused/reset, DNS failure: check the URL, retry later
+  rate_limited: 'TOO_MANY_REQUESTS', // 429: wait `details.retryAfterMs`, lower the concurrency
+  auth: 'FORBIDDEN', // 401/403 or a missing API key: set the key named in the message
+  upstream: 'BAD_GATEWAY', // 5xx or an unusable answer: retry later or try `--browser`
+  not_found: 'NOT_FOUND', // 404/410: the URL is gone; search for a current one
+  policy_blocked: 'FORBIDDEN', // SSRF guard, robots.txt, scheme or content type: not to be retried
+  circuit_open: 'SERVICE_UNAVAILABLE', // this host/engine failed repeatedly: wait `details.retryAfterMs`
+  too_large: 'PAYLOAD_TOO_LARGE', // body past the size cap: raise the cap or fetch something smaller
 } as const;
+
+/**
+ * Whether trying the same call again later can succeed, by code. A provider error carries its own
+ * answer in `details.retryable` (a 503 is retryable, a 501 is not); this is the default.
+ */
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'timeout',
+  'navigation_timeout',
+  'network',
+  'rate_limited',
+  'upstream',
+  'circuit_open',
+  'daemon_unreachable',
+]);
+
+/** `details.retryable` when the error says, else the code's default. */
+export function isRetryable(error: ArgusError): boolean {
+  const own = error.details?.['retryable'];
+  return typeof own === 'boolean' ? own : RETRYABLE_CODES.has(error.code);
+}
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 export type TrpcCode = (typeof ERROR_CODES)[ErrorCode];

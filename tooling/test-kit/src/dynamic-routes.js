@@ -130,7 +130,74 @@ function status(_req, res, { url }) {
   const code = Number(url.pathname.slice('/status/'.length));
   if (!Number.isInteger(code) || code < 200 || code > 599)
     return sendText(res, 400, 'status code must be an integer from 200 to 599');
-  send(res, code, 'text/html; charset=utf-8', html(`Status ${code}`, `<h1>Status ${code}</h1>`));
+  const retryAfter = url.searchParams.get('retry-after');
+  send(
+    res,
+    code,
+    'text/html; charset=utf-8',
+    html(`Status ${code}`, `<h1>Status ${code}</h1>`),
+    retryAfter === null ? {} : { 'Retry-After': retryAfter },
+  );
+}
+
+/** Requests seen per `/flaky` name (names are chosen by the test, so servers never collide). */
+/** @type {Map<string, number>} */
+const flakyCounts = new Map();
+
+/**
+ * `/flaky?name=X&fail=N&status=503[&retry-after=S]`: the first N requests named X get that status
+ * (with `Retry-After` when asked), every later one a small article. For retry and breaker tests.
+ * @type {Route}
+ */
+function flaky(_req, res, { url }) {
+  const name = url.searchParams.get('name') ?? '';
+  const fail = intParam(url, 'fail', 1, 1000);
+  const code = intParam(url, 'status', 503, 599);
+  if (!name || typeof fail === 'string' || typeof code === 'string' || code < 400)
+    return sendText(res, 400, 'flaky needs name, fail <= 1000 and a status from 400 to 599');
+  const seen = (flakyCounts.get(name) ?? 0) + 1;
+  flakyCounts.set(name, seen);
+  const retryAfter = url.searchParams.get('retry-after');
+  if (seen <= fail)
+    return send(
+      res,
+      code,
+      'text/html; charset=utf-8',
+      html(`Failure ${seen}`, `<h1>Status ${code}</h1>`),
+      retryAfter === null ? {} : { 'Retry-After': retryAfter },
+    );
+  const words = 'The flaky page answered at last, after the failures it was asked to give. '.repeat(8);
+  send(
+    res,
+    200,
+    'text/html; charset=utf-8',
+    html(`Flaky ${escapeHtml(name)}`, `<article><h1>Recovered</h1><p>${words}</p></article>`),
+  );
+}
+
+/**
+ * `/site/<n>?size=S[&ms=T]`: page n of a generated site of S pages (a binary tree: page n links to
+ * 2n+1 and 2n+2, and home to 0), each with an article paragraph; answered after T ms. For crawls.
+ * @type {Route}
+ */
+function site(_req, res, { url, later }) {
+  const n = Number(url.pathname.slice('/site/'.length));
+  const size = intParam(url, 'size', 50, 100_000);
+  const ms = intParam(url, 'ms', 0, MAX_SLOW_MS);
+  if (typeof size === 'string' || typeof ms === 'string') return sendText(res, 400, 'size <= 100000, ms <= 10000');
+  if (!Number.isInteger(n) || n < 0 || n >= size)
+    return sendText(res, 404, `no page ${url.pathname} in a site of ${size}`);
+  const query = url.search;
+  const children = [2 * n + 1, 2 * n + 2].filter((child) => child < size);
+  const links = [
+    `<a href="/site/0${query}">Home</a>`,
+    ...children.map((child) => `<a href="/site/${child}${query}">Page ${child}</a>`),
+  ];
+  const words = `Page ${n} of the generated site tells a short story about crawling politely. `.repeat(12);
+  const body = `<nav>${links.join(' ')}</nav><article><h1>Page ${n}</h1><p>${words}</p></article>`;
+  const answer = () => send(res, 200, 'text/html; charset=utf-8', html(`Site page ${n}`, body));
+  if (ms > 0) later(ms, answer);
+  else answer();
 }
 
 /** @type {Route} */
@@ -232,10 +299,12 @@ export const exactRoutes = /** @type {Record<string, Route>} */ ({
   '/set-cookie': setCookie,
   '/json': json,
   '/big': big,
+  '/flaky': flaky,
 });
 
 /** Prefix routes, checked in order. */
 export const prefixRoutes = /** @type {Array<[string, Route]>} */ ([
   ['/status/', status],
   ['/download/', download],
+  ['/site/', site],
 ]);

@@ -31,11 +31,25 @@ const CONTENT_TYPES = {
  * @property {number} port
  * @property {(path: string) => string} urlFor absolute URL of a path on this server, e.g. `urlFor('/form.html')`
  * @property {() => Promise<void>} close stops listening and destroys every open socket; idempotent
+ * @property {() => Traffic} traffic a copy of the request counters
+ * @property {() => void} resetTraffic zeroes the counters
  */
 
 /**
- * A page a test writes inline: its HTML, or a function of the request URL that returns it.
- * @typedef {string | ((url: URL) => string)} InlinePage
+ * A page a test writes inline: its HTML, or a function of the request URL (and request) that returns
+ * it, or a full answer (status, content type, headers) for non-HTML fakes (robots.txt, a search API).
+ * @typedef {{ status?: number, contentType?: string, headers?: Record<string, string>, body: string }} InlineAnswer
+ * @typedef {string | ((url: URL, req: import('node:http').IncomingMessage) => string | InlineAnswer)} InlinePage
+ */
+
+/**
+ * What the server has been asked, for tests that check politeness (how many requests at once) or
+ * retries (how many requests a path got).
+ * @typedef {object} Traffic
+ * @property {number} total requests since start (or the last reset)
+ * @property {number} inFlight requests being answered now
+ * @property {number} maxInFlight the most answered at the same time
+ * @property {Record<string, number>} paths requests per path (without the query)
  */
 
 /**
@@ -43,8 +57,9 @@ const CONTENT_TYPES = {
  * @property {number} [port] 0 (default) picks a free port
  * @property {Record<string, InlinePage>} [pages] HTML served at these exact paths (e.g. `'/form'`),
  *   before any other route or file: for tests that keep their page next to their assertions
- * @property {'127.0.0.1' | 'localhost'} [hostname] the host name in `url`/`origin`; `localhost` is
- *   a different site from `127.0.0.1` (out-of-process iframes), the server still listens on 127.0.0.1
+ * @property {'127.0.0.1' | 'localhost' | '127.0.0.2'} [hostname] the host name in `url`/`origin`; `localhost` is
+ *   a different site from `127.0.0.1` (out-of-process iframes), the server still listens on 127.0.0.1;
+ *   `127.0.0.2` listens on that second loopback address (a host an address policy can tell apart)
  */
 
 /**
@@ -59,8 +74,11 @@ const CONTENT_TYPES = {
  * @returns {Promise<FixtureServer>}
  */
 export async function startFixtureServer({ port = 0, pages = {}, hostname = '127.0.0.1' } = {}) {
-  if (hostname !== '127.0.0.1' && hostname !== 'localhost')
-    throw new Error(`fixture server: hostname must be 127.0.0.1 or localhost, got ${hostname}`);
+  if (hostname !== '127.0.0.1' && hostname !== 'localhost' && hostname !== '127.0.0.2')
+    throw new Error(`fixture server: hostname must be 127.0.0.1, localhost or 127.0.0.2, got ${hostname}`);
+  const listenAddress = hostname === '127.0.0.2' ? '127.0.0.2' : '127.0.0.1';
+  /** @type {Traffic} */
+  let traffic = { total: 0, inFlight: 0, maxInFlight: 0, paths: {} };
   const inline = new Map(Object.entries(pages));
   /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set();
@@ -68,6 +86,18 @@ export async function startFixtureServer({ port = 0, pages = {}, hostname = '127
   const timers = new Set();
 
   const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    traffic.total += 1;
+    traffic.paths[path] = (traffic.paths[path] ?? 0) + 1;
+    traffic.inFlight += 1;
+    traffic.maxInFlight = Math.max(traffic.maxInFlight, traffic.inFlight);
+    let counted = true;
+    const done = () => {
+      if (counted) traffic.inFlight -= 1;
+      counted = false;
+    };
+    res.once('finish', done);
+    res.once('close', done);
     handle(req, res, timers, inline).catch((error) => {
       if (!res.headersSent)
         sendText(res, 500, `fixture server error: ${error instanceof Error ? error.message : String(error)}`);
@@ -81,7 +111,7 @@ export async function startFixtureServer({ port = 0, pages = {}, hostname = '127
 
   await new Promise((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, listenAddress, () => {
       server.off('error', rejectListen);
       resolveListen(undefined);
     });
@@ -98,6 +128,10 @@ export async function startFixtureServer({ port = 0, pages = {}, hostname = '127
     origin,
     port: address.port,
     urlFor: (path) => new URL(path, origin).href,
+    traffic: () => ({ ...traffic, paths: { ...traffic.paths } }),
+    resetTraffic() {
+      traffic = { total: 0, inFlight: traffic.inFlight, maxInFlight: traffic.inFlight, paths: {} };
+    },
     close() {
       closing ??= new Promise((resolveClose) => {
         for (const timer of timers) clearTimeout(timer);
@@ -144,8 +178,17 @@ async function handle(req, res, timers, inline) {
   };
 
   const page = inline.get(url.pathname);
-  if (page !== undefined)
-    return send(res, 200, CONTENT_TYPES['.html'] ?? '', typeof page === 'function' ? page(url) : page);
+  if (page !== undefined) {
+    const answer = typeof page === 'function' ? page(url, req) : page;
+    if (typeof answer === 'string') return send(res, 200, CONTENT_TYPES['.html'] ?? '', answer);
+    return send(
+      res,
+      answer.status ?? 200,
+      answer.contentType ?? CONTENT_TYPES['.html'] ?? '',
+      answer.body,
+      answer.headers,
+    );
+  }
 
   const exact = exactRoutes[url.pathname];
   if (exact) return exact(req, res, { url, later });

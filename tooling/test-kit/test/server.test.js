@@ -235,7 +235,81 @@ describe('inline pages', () => {
       await other.close();
     }
     // @ts-expect-error a host name the server does not listen on
-    await expect(startFixtureServer({ hostname: 'example.com' })).rejects.toThrow(/127.0.0.1 or localhost/);
+    await expect(startFixtureServer({ hostname: 'example.com' })).rejects.toThrow(/127.0.0.1, localhost or 127.0.0.2/);
+  });
+
+  it('listens on 127.0.0.2 when asked, and nowhere else', async () => {
+    const second = await startFixtureServer({ hostname: '127.0.0.2', pages: { '/p': '<p>two</p>' } });
+    try {
+      expect(second.origin).toBe(`http://127.0.0.2:${second.port}`);
+      expect(await (await fetch(second.urlFor('/p'))).text()).toBe('<p>two</p>');
+      await expect(fetch(`http://127.0.0.1:${second.port}/p`)).rejects.toThrow();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('serves full inline answers (status, type, headers) from a function of the request', async () => {
+    const fake = await startFixtureServer({
+      pages: {
+        '/api': (url, req) => ({
+          status: req.headers['x-key'] === 'k' ? 200 : 401,
+          contentType: 'application/json',
+          headers: { 'X-Seen': url.searchParams.get('q') ?? '' },
+          body: '{"ok":true}',
+        }),
+      },
+    });
+    try {
+      const denied = await fetch(fake.urlFor('/api?q=a'));
+      expect(denied.status).toBe(401);
+      const ok = await fetch(fake.urlFor('/api?q=b'), { headers: { 'x-key': 'k' } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toBe('application/json');
+      expect(ok.headers.get('x-seen')).toBe('b');
+      expect(await ok.json()).toEqual({ ok: true });
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('traffic, flaky and generated site', () => {
+  it('counts requests per path and the most in flight at once', async () => {
+    const counted = await startFixtureServer();
+    try {
+      await Promise.all([1, 2, 3].map(() => fetch(counted.urlFor('/slow?ms=100')).then((r) => r.text())));
+      await (await fetch(counted.urlFor('/json'))).text();
+      const traffic = counted.traffic();
+      expect(traffic.total).toBe(4);
+      expect(traffic.paths).toEqual({ '/slow': 3, '/json': 1 });
+      expect(traffic.maxInFlight).toBe(3);
+      expect(traffic.inFlight).toBe(0);
+      counted.resetTraffic();
+      expect(counted.traffic()).toEqual({ total: 0, inFlight: 0, maxInFlight: 0, paths: {} });
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('/flaky fails the first N requests of a name with the status asked, then answers', async () => {
+    const name = `t-${Date.now()}`;
+    const url = server.urlFor(`/flaky?name=${name}&fail=2&status=429&retry-after=7`);
+    const first = await fetch(url);
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('7');
+    expect((await fetch(url)).status).toBe(429);
+    const third = await fetch(url);
+    expect(third.status).toBe(200);
+    expect(await third.text()).toContain('Recovered');
+  });
+
+  it('/site/<n> links page n to 2n+1, 2n+2 and home, keeping the query; past the size is 404', async () => {
+    const body = await (await fetch(server.urlFor('/site/1?size=5'))).text();
+    expect(body).toContain('href="/site/3?size=5"');
+    expect(body).toContain('href="/site/4?size=5"');
+    expect(body).toContain('href="/site/0?size=5"');
+    expect((await fetch(server.urlFor('/site/5?size=5'))).status).toBe(404);
   });
 });
 

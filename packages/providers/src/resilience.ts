@@ -1,0 +1,166 @@
+import {
+  BrokenCircuitError,
+  CircuitState,
+  ConsecutiveBreaker,
+  DelegateBackoff,
+  type CircuitBreakerPolicy,
+  circuitBreaker,
+  handleWhen,
+  retry,
+} from 'cockatiel';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { countsAgainstHost, providerError, retryAfterOf, shouldRetry } from './provider-error.js';
+
+export interface ResilienceOptions {
+  /** Attempts after the first, for retryable errors only. */
+  retries?: number;
+  /** First backoff; doubles each attempt, full jitter. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Consecutive host failures that open its breaker. */
+  breakerThreshold?: number;
+  /** How long an open breaker fails fast before letting one probe through (half-open). */
+  breakerCooldownMs?: number;
+  globalConcurrency?: number;
+  perProviderConcurrency?: number;
+  perHostConcurrency?: number;
+  /** Randomness for the jitter (tests pass a fixed one). */
+  random?: () => number;
+}
+
+export interface RetryEvent {
+  key: string;
+  attempt: number;
+  delayMs: number;
+  error: unknown;
+}
+
+const DEFAULTS = {
+  retries: 2,
+  backoffMs: 250,
+  maxBackoffMs: 10_000,
+  breakerThreshold: 5,
+  breakerCooldownMs: 30_000,
+  globalConcurrency: 16,
+  perProviderConcurrency: 8,
+  perHostConcurrency: 4,
+};
+
+/**
+ * Retries, breakers and concurrency limits around provider calls, keyed by host (or by engine for
+ * search). cockatiel does the retry (exponential backoff with full jitter, `Retry-After` taking
+ * precedence) and the breaker (consecutive failures open it; after the cooldown one half-open probe
+ * decides). p-limit holds the per-key, per-provider and global in-flight limits, taken in that order
+ * (a call queued behind its busy host holds no global slot). Limits sit outside the retry (a waiting
+ * retry keeps its slot, so a host never sees more than its limit), the breaker inside (each attempt
+ * counts, and an open breaker fails fast without touching the network).
+ */
+export class Resilience {
+  private readonly options: Required<Omit<ResilienceOptions, 'random'>> & { random: () => number };
+  private readonly breakers = new Map<string, CircuitBreakerPolicy>();
+  /** When each key's breaker last opened: cockatiel moves to half-open only on the next call. */
+  private readonly openedAt = new Map<string, number>();
+  private readonly keyLimits = new Map<string, LimitFunction>();
+  private readonly providerLimits = new Map<string, LimitFunction>();
+  private readonly globalLimit: LimitFunction;
+  private readonly retryListeners = new Set<(event: RetryEvent) => void>();
+
+  constructor(options: ResilienceOptions = {}) {
+    this.options = { ...DEFAULTS, random: Math.random, ...stripUndefined(options) };
+    this.globalLimit = pLimit(this.options.globalConcurrency);
+  }
+
+  onRetry(listener: (event: RetryEvent) => void): () => void {
+    this.retryListeners.add(listener);
+    return () => this.retryListeners.delete(listener);
+  }
+
+  /** The breaker state of a key, for status output and tests. */
+  state(key: string): 'closed' | 'open' | 'half-open' {
+    const state = this.breakers.get(key)?.state;
+    if (state === CircuitState.Isolated) return 'open';
+    if (state === CircuitState.Open) {
+      const opened = this.openedAt.get(key) ?? Date.now();
+      return Date.now() - opened >= this.options.breakerCooldownMs ? 'half-open' : 'open';
+    }
+    if (state === CircuitState.HalfOpen) return 'half-open';
+    return 'closed';
+  }
+
+  /** Runs `fn` under `key`'s, `provider`'s and the global limit, with retry and `key`'s breaker. */
+  run<T>(
+    key: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    options: { provider?: string; signal?: AbortSignal } = {},
+  ): Promise<T> {
+    const keyLimit = limitIn(this.keyLimits, key, this.options.perHostConcurrency);
+    const providerLimit = limitIn(
+      this.providerLimits,
+      options.provider ?? 'default',
+      this.options.perProviderConcurrency,
+    );
+    return keyLimit(() => providerLimit(() => this.globalLimit(() => this.attempt(key, fn, options.signal))));
+  }
+
+  private async attempt<T>(key: string, fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const breaker = this.breakerFor(key);
+    const { backoffMs, maxBackoffMs, random } = this.options;
+    const policy = retry(handleWhen(shouldRetry), {
+      maxAttempts: this.options.retries,
+      backoff: new DelegateBackoff((context) => {
+        const failure = 'error' in context.result ? context.result.error : undefined;
+        const retryAfter = retryAfterOf(failure);
+        if (retryAfter !== undefined) return Math.min(retryAfter, maxBackoffMs);
+        return Math.round(random() * Math.min(maxBackoffMs, backoffMs * 2 ** (context.attempt - 1)));
+      }),
+    });
+    const listener = policy.onRetry((event) => {
+      for (const notify of this.retryListeners)
+        notify({
+          key,
+          attempt: event.attempt,
+          delayMs: event.delay,
+          error: 'error' in event ? event.error : undefined,
+        });
+    });
+    try {
+      return await policy.execute(({ signal: inner }) => breaker.execute(({ signal: own }) => fn(own), inner), signal);
+    } catch (error) {
+      if (error instanceof BrokenCircuitError)
+        throw providerError(
+          'circuit_open',
+          `${key} failed ${this.options.breakerThreshold} times in a row; calls to it fail fast for ${Math.round(this.options.breakerCooldownMs / 1000)} s before one probe is let through. Try again later or another source.`,
+          { details: { key, retryAfterMs: this.options.breakerCooldownMs } },
+        );
+      throw error;
+    } finally {
+      listener.dispose();
+    }
+  }
+
+  private breakerFor(key: string): CircuitBreakerPolicy {
+    let breaker = this.breakers.get(key);
+    if (!breaker) {
+      breaker = circuitBreaker(handleWhen(countsAgainstHost), {
+        halfOpenAfter: this.options.breakerCooldownMs,
+        breaker: new ConsecutiveBreaker(this.options.breakerThreshold),
+      });
+      breaker.onBreak(() => this.openedAt.set(key, Date.now()));
+      this.breakers.set(key, breaker);
+    }
+    return breaker;
+  }
+}
+
+function limitIn(limits: Map<string, LimitFunction>, key: string, concurrency: number): LimitFunction {
+  let limit = limits.get(key);
+  if (!limit) {
+    limit = pLimit(concurrency);
+    limits.set(key, limit);
+  }
+  return limit;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,88 @@
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserTier, HttpClient, OPERATOR_POLICY, PageFetcher, Resilience } from '../src/index.js';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Plain article</title></head><body>
+<nav><a href="/a">A</a> <a href="/b#x">B</a> <a href="/b">B again</a> <a href="mailto:x@y.z">mail</a></nav>
+<article><h1>Plain article</h1><p>${'Served with its words in the HTML, so no browser is needed to read it. '.repeat(10)}</p>
+<table><tr><th>k</th><th>v</th></tr><tr><td>one</td><td>1</td></tr></table></article></body></html>`;
+const SHELL = `<!doctype html><html><head><title>App</title></head><body><div id="root"></div>
+<noscript>You need to enable JavaScript to run this app.</noscript><script src="/bundle.js"></script></body></html>`;
+const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></head><body>
+<div id="cf-wrapper">Checking your browser before accessing the site.</div><script src="/cdn-cgi/challenge-platform/x.js"></script></body></html>`;
+
+let server: FixtureServer;
+const http = new HttpClient();
+const rendered: string[] = [];
+/** Unit-level stand-in for the daemon's Chromium: the real one is exercised by the daemon's tests. */
+const browser: BrowserTier = {
+  render(url) {
+    rendered.push(url);
+    return Promise.resolve({ finalUrl: url, status: 200, html: ARTICLE.replace('Plain article', 'Rendered article') });
+  },
+};
+const fetcher = new PageFetcher(http, new Resilience({ retries: 0 }), browser);
+
+beforeAll(async () => {
+  server = await startFixtureServer({
+    pages: {
+      '/article': ARTICLE,
+      '/shell': SHELL,
+      '/challenge': () => ({ status: 503, body: CHALLENGE }),
+    },
+  });
+});
+afterAll(async () => {
+  await http.close();
+  await server.close();
+});
+
+describe('fetch tiers', () => {
+  it('reads a plain page over HTTP: markdown with a GFM table, absolute deduplicated links', async () => {
+    rendered.length = 0;
+    const page = await fetcher.fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY });
+    expect(page.tier).toBe('http');
+    expect(page.fallbackReason).toBeNull();
+    expect(page.title).toBe('Plain article');
+    expect(page.lang).toBe('en');
+    expect(page.markdown).toContain('| k | v |');
+    expect(page.links).toEqual([server.urlFor('/a'), server.urlFor('/b')]);
+    expect(rendered).toEqual([]);
+  });
+
+  it('auto falls back to the browser for a JS shell and says why', async () => {
+    const page = await fetcher.fetch(server.urlFor('/shell'), { policy: OPERATOR_POLICY });
+    expect(page.tier).toBe('browser');
+    expect(page.fallbackReason).toBe('js-shell');
+    expect(page.title).toBe('Rendered article');
+    expect(page.timings.httpMs).not.toBeNull();
+  });
+
+  it('auto falls back for a challenge page (503 with a challenge) instead of failing', async () => {
+    const page = await fetcher.fetch(server.urlFor('/challenge'), { policy: OPERATOR_POLICY });
+    expect(page.tier).toBe('browser');
+    expect(page.fallbackReason).toBe('challenge');
+  });
+
+  it('--http keeps the HTTP answer, --browser skips HTTP', async () => {
+    const shell = await fetcher.fetch(server.urlFor('/shell'), { policy: OPERATOR_POLICY, tier: 'http' });
+    expect(shell.tier).toBe('http');
+    expect(shell.text).not.toContain('Served with its words');
+    server.resetTraffic();
+    const viaBrowser = await fetcher.fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY, tier: 'browser' });
+    expect(viaBrowser.tier).toBe('browser');
+    expect(server.traffic().total).toBe(0);
+  });
+
+  it('--selector takes that element; a selector that matches nothing is not_found', async () => {
+    const page = await fetcher.fetch(server.urlFor('/article'), {
+      policy: OPERATOR_POLICY,
+      tier: 'http',
+      selector: 'nav',
+    });
+    expect(page.text).toContain('B again');
+    await expect(
+      fetcher.fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY, tier: 'http', selector: '#nope' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
