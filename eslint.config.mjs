@@ -107,13 +107,13 @@ export default tseslint.config(
   },
   {
     // Code shipped to pages and to the extension runs in browser globals.
-    files: ['apps/extension/**', 'packages/snapshot/src/page-*.ts', '**/*.browser.ts'],
+    files: ['apps/extension/**', 'packages/snapshot/src/page-*.ts', 'packages/snapshot/src/page/**', '**/*.browser.ts'],
     languageOptions: { globals: { ...globals.browser, chrome: 'readonly' } },
   },
   {
     // Page functions are called with the element as `this` (Runtime.callFunctionOn); their inner
     // closures need a name for it.
-    files: ['packages/snapshot/src/page-*.ts'],
+    files: ['packages/snapshot/src/page-*.ts', 'packages/snapshot/src/page/**'],
     rules: { '@typescript-eslint/no-this-alias': 'off' },
   },
   ...layerConfigs,

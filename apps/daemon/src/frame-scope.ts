@@ -1,16 +1,17 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-import { type ElementHandle, SnapshotEngine, badTargetError, parseLocator, parseRef } from '@argus/snapshot';
+import {
+  DESCRIBE_FOUND,
+  type ElementHandle,
+  SnapshotEngine,
+  badTargetError,
+  parseLocator,
+  parseRef,
+} from '@argus/snapshot';
+import { callOnElement } from './page-eval.js';
 
 /** Same object group the snapshot engine uses, so handles are released with its own. */
 const OBJECT_GROUP = 'argus';
-
-const LABEL_FN = `function () {
-  const el = this;
-  const tag = el.tagName ? el.tagName.toLowerCase() : 'node';
-  const text = (el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('name'))) || (el.textContent || '').trim().slice(0, 40);
-  return tag + (el.id ? '#' + el.id : '') + (text ? ' "' + text.replace(/\\s+/g, ' ') + '"' : '');
-}`;
 
 /**
  * A snapshot engine whose CSS selectors and locators resolve in the frame chosen with `argus frame` (refs already
@@ -84,10 +85,7 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
   }
   const [{ node }, label] = await Promise.all([
     session.send('DOM.describeNode', { objectId: result.objectId }),
-    session
-      .send('Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: LABEL_FN, returnByValue: true })
-      .then(({ result: value }) => String(value.value ?? selector))
-      .catch(() => selector),
+    callOnElement(page, { objectId: result.objectId, session }, DESCRIBE_FOUND).catch(() => selector),
   ]);
   return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
 }

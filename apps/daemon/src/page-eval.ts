@@ -1,29 +1,49 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-import type { ElementHandle, SnapshotEngine } from '@argus/snapshot';
+import { type PageFunction, type SnapshotEngine, pageExpression, pageResult } from '@argus/snapshot';
 
 /**
- * Runs a self-contained page function in Argus's isolated world of the main frame (page scripts
- * cannot tamper with it), with `this` bound to `document`, or to the element `within` names.
+ * The one way the daemon runs code in a page: typed page functions of @argus/snapshot (`page/*`),
+ * their arguments checked by tsc and their answers by the function's result schema.
  */
-export async function runInPage<T>(
+
+/**
+ * Runs a page function in Argus's isolated world of the main frame (page scripts cannot tamper with
+ * it), with `this` bound to `document`, or to the element `within` names.
+ */
+export async function runInPage<A extends unknown[], R>(
   page: Page,
   engine: SnapshotEngine,
   within: string | undefined,
-  fn: string,
-  args: unknown[] = [],
-): Promise<T> {
-  if (within !== undefined && within.trim()) {
-    const handle = await engine.resolve(within);
-    return page.callOn<T>(handle.objectId, fn, args, handle.session);
-  }
+  fn: PageFunction<'element' | 'document', A, R>,
+  ...args: A
+): Promise<R> {
+  if (within !== undefined && within.trim()) return callOnElement(page, await engine.resolve(within), fn, ...args);
   const contextId = await isolatedContext(page);
-  return page.evaluate<T>(`(${fn}).apply(document, ${JSON.stringify(args)})`, { contextId });
+  return pageResult(fn, await page.evaluate(pageExpression(fn, 'document', args), { contextId }));
 }
 
-/** Calls a page function with `this` bound to an element handle. */
-export function callOnElement<T>(page: Page, handle: ElementHandle, fn: string, args: unknown[] = []): Promise<T> {
-  return page.callOn<T>(handle.objectId, fn, args, handle.session);
+/** Calls a page function with `this` bound to an element (a handle from the engine, or any remote object). */
+export async function callOnElement<A extends unknown[], R>(
+  page: Page,
+  handle: { objectId: string; session: Session },
+  fn: PageFunction<'element', A, R>,
+  ...args: A
+): Promise<R> {
+  return pageResult(fn, await page.callOn(handle.objectId, fn.source, args, handle.session));
+}
+
+/**
+ * Evaluates a page function with no `this`, in the main world of the main frame unless `contextId`
+ * names another (the isolated world: `isolatedContext`).
+ */
+export async function evaluateInPage<A extends unknown[], R>(
+  page: Page,
+  fn: PageFunction<'none', A, R>,
+  args: A,
+  options: { contextId?: number } = {},
+): Promise<R> {
+  return pageResult(fn, await page.evaluate(pageExpression(fn, 'undefined', args), options));
 }
 
 export async function isolatedContext(page: Page): Promise<number> {

@@ -1,4 +1,6 @@
 import type { Browser, Page } from '@argus/cdp';
+import { ORIGIN_STORAGE, WRITE_LOCAL_STORAGE } from '@argus/snapshot';
+import { evaluateInPage } from './page-eval.js';
 
 /** The subset of CDP's Network.CookieParam that Argus sets. */
 export interface CookieParam {
@@ -63,27 +65,15 @@ export function normaliseCookie(entry: unknown): CookieParam | string {
   return cookie;
 }
 
-const READ_STORAGE = `(() => {
-  try {
-    const origin = location.origin;
-    if (!origin || origin === 'null' || !/^https?:/.test(origin)) return null;
-    const items = {};
-    for (let i = 0; i < localStorage.length; i++) { const key = localStorage.key(i); items[key] = localStorage.getItem(key); }
-    return { origin, items };
-  } catch { return null; }
-})()`;
-
 /** localStorage of each distinct http(s) origin among the open tabs' top documents. */
 export async function readLocalStorage(pages: Page[]): Promise<OriginStorage[]> {
   const byOrigin = new Map<string, OriginStorage>();
   for (const page of pages) {
-    const found = await page.evaluate<OriginStorage | null>(READ_STORAGE).catch(() => null);
+    const found = await evaluateInPage(page, ORIGIN_STORAGE, []).catch(() => null);
     if (found && !byOrigin.has(found.origin)) byOrigin.set(found.origin, found);
   }
   return [...byOrigin.values()];
 }
-
-const WRITE_STORAGE = `(items) => { for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value); return Object.keys(items).length; }`;
 
 /**
  * Writes each origin's items through a page of that origin: an open tab when there is one, else a
@@ -97,11 +87,10 @@ export async function restoreLocalStorage(
   let restored = 0;
   for (const { origin, items } of origins) {
     if (!Object.keys(items).length) continue;
-    const expression = `(${WRITE_STORAGE})(${JSON.stringify(items)})`;
     const open = browser.attachedPages().find((page) => !page.closed && originOf(page.url) === origin);
     try {
-      if (open) await open.evaluate(expression);
-      else await withBlankOriginTab(browser, origin, (page) => page.evaluate(expression));
+      if (open) await evaluateInPage(open, WRITE_LOCAL_STORAGE, [items]);
+      else await withBlankOriginTab(browser, origin, (page) => evaluateInPage(page, WRITE_LOCAL_STORAGE, [items]));
       restored++;
     } catch (error) {
       warnings.push(`localStorage of ${origin}: ${(error as Error).message}`);

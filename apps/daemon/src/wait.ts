@@ -1,12 +1,18 @@
 import { ArgusError, type ParsedInputOf, type Manifest } from '@argus/protocol';
 import type { Page } from '@argus/cdp';
-import { type SnapshotEngine, describeLocator, parseLocator, parseRef, untilInPage } from '@argus/snapshot';
+import {
+  READY_STATE,
+  type SnapshotEngine,
+  VALID_SELECTOR,
+  WAIT_UNTIL,
+  describeLocator,
+  parseLocator,
+  parseRef,
+} from '@argus/snapshot';
+import { callOnElement, evaluateInPage } from './page-eval.js';
 import type { DownloadTracker } from './downloads.js';
 
 type WaitInput = ParsedInputOf<Manifest['page']['wait']>;
-
-/** In-page test: the element is connected and visible. */
-const VISIBLE = `((el) => !!el && el.isConnected && (typeof el.checkVisibility === 'function' ? el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true }) : el.getClientRects().length > 0))`;
 
 export async function waitFor(
   page: Page,
@@ -36,7 +42,7 @@ export async function waitFor(
     return done(`${input.ms} ms`);
   }
   if (input.load) {
-    const ready = await page.evaluate<string>('document.readyState');
+    const ready = await evaluateInPage(page, READY_STATE, []);
     if (ready !== 'complete') {
       await page.session.waitFor('Page.loadEventFired', { timeoutMs: input.timeoutMs }).catch(() => {
         throw new ArgusError('timeout', `The page did not fire load within ${input.timeoutMs} ms.`);
@@ -48,16 +54,11 @@ export async function waitFor(
     await page.waitForNetworkIdle(500, input.timeoutMs);
     return done('network idle');
   }
-  // each wait below is resolved by the page itself (untilInPage: a MutationObserver plus a timeout), so the daemon never polls
+  // each wait below is resolved by the page itself (WAIT_UNTIL: a MutationObserver plus a timeout), so the daemon never polls
   if (input.selector && parseRef(input.selector)) {
     // a ref exists already or fails fast; wait until it is visible
     const element = await engine.resolve(input.selector);
-    const ok = await page.callOn<boolean>(
-      element.objectId,
-      `function () { const el = this; return ${untilInPage(`${VISIBLE}(el)`, input.timeoutMs)}; }`,
-      [],
-      element.session,
-    );
+    const ok = await callOnElement(page, element, WAIT_UNTIL, { kind: 'visible' }, input.timeoutMs);
     if (!ok) throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`);
     return done(input.selector);
   }
@@ -74,17 +75,12 @@ export async function waitFor(
   const mode = input.selector ? 'selector' : 'text';
   const needle = (input.selector ?? input.text) as string;
   if (mode === 'selector') {
-    try {
-      await page.evaluate(`document.querySelector(${JSON.stringify(needle)})`);
-    } catch {
+    if (!(await evaluateInPage(page, VALID_SELECTOR, [needle])))
       throw new ArgusError('invalid_input', `"${needle}" is not a valid CSS selector.`);
-    }
   }
   const test =
-    mode === 'selector'
-      ? `${VISIBLE}(document.querySelector(${JSON.stringify(needle)}))`
-      : `(document.body?.innerText ?? '').includes(${JSON.stringify(needle)})`;
-  const ok = await page.evaluate<boolean>(untilInPage(test, input.timeoutMs));
+    mode === 'selector' ? { kind: 'selector' as const, selector: needle } : { kind: 'text' as const, text: needle };
+  const ok = await evaluateInPage(page, WAIT_UNTIL, [test, input.timeoutMs]);
   if (!ok) {
     throw new ArgusError(
       'timeout',

@@ -18,3 +18,4 @@ export { describeLocator, parseLocator, type Locator } from './locator.js';
 export { untilInPage } from './frame-eval.js';
 export type { WalkNode } from './walker-types.js';
 export { stableLocator, locatorText } from './stable-locator.js';
+export * from './page/index.js';

@@ -21,6 +21,8 @@ export interface ArgusPageApi {
   frameAt(index: number): Element | null;
   lastIds: number[];
   label(el: Element): string;
+  /** The accessible name the snapshot gives `el` (one computation for snapshot, `forms` and `label=`). */
+  name(el: Element): string;
   coverage(selector: string): { total: number; ids: number[]; missed: string[] };
   /** Elements the engine found click-type listeners on (CDP), so the walk gives them refs. */
   markListened(...els: Element[]): void;
@@ -57,7 +59,7 @@ export interface WalkerModules {
  */
 export function installArgus(m: WalkerModules): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 8;
+  const VERSION = 9;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const vis = m.visibilityKit();
@@ -116,6 +118,7 @@ export function installArgus(m: WalkerModules): ArgusPageApi {
     frameAt: (index: number) => frames[index] ?? null,
     lastIds: [],
     label: locator.label,
+    name: (el: Element) => locator.nameOf(el, locator.roleOf(el)),
     coverage: (selector: string) => locator.coverage(selector, api.lastIds),
     locate: locator.locate,
     markListened(...els: Element[]) {

@@ -3,27 +3,10 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
-import { diffLines } from '@argus/snapshot';
-import { CLEANUP_SCRIPT } from '../cleanup-script.js';
+import { BODY_TEXT, CLEANUP, IS_FRAME, RESTORE_STYLE, SET_STYLE, diffLines } from '@argus/snapshot';
+import { callOnElement, evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 import type { TabState } from '../tab-state.js';
-
-const SET_STYLE = `function (property, value, important) {
-  const before = { value: this.style.getPropertyValue(property), priority: this.style.getPropertyPriority(property) };
-  if (value === '') this.style.removeProperty(property);
-  else {
-    this.style.setProperty(property, value, important ? 'important' : '');
-    if (this.style.getPropertyValue(property) === '') return { ok: false, before };
-  }
-  return { ok: true, before, computed: getComputedStyle(this).getPropertyValue(property) };
-}`;
-
-const RESTORE_STYLE = `function (property, value, priority) {
-  if (value === '') this.style.removeProperty(property); else this.style.setProperty(property, value, priority);
-  return true;
-}`;
-
-const FRAME_INFO = `function () { return this.tagName === 'IFRAME' || this.tagName === 'FRAME'; }`;
 
 export function domHandlers(services: Services): Handlers['dom'] {
   const { manager } = services;
@@ -53,11 +36,7 @@ export function domHandlers(services: Services): Handlers['dom'] {
         }
         const handle = await manager.engine(page).resolve(input.target);
         const property = input.property.toLowerCase().startsWith('--') ? input.property : input.property.toLowerCase();
-        const result = await page.callOn<{
-          ok: boolean;
-          before: { value: string; priority: string };
-          computed?: string;
-        }>(handle.objectId, SET_STYLE, [property, input.value, input.important], handle.session);
+        const result = await callOnElement(page, handle, SET_STYLE, property, input.value, input.important);
         if (!result.ok)
           throw new ArgusError(
             'invalid_input',
@@ -84,13 +63,9 @@ export function domHandlers(services: Services): Handlers['dom'] {
         const all = input.all || none;
         const kinds = { ads: all || input.ads, cookies: all || input.cookies, sticky: all || input.sticky };
         // cookie banners first: they are usually fixed too, and should count as what they are
-        const first = await page.evaluate<{ ads: number; cookies: number; sticky: number }>(
-          `(${CLEANUP_SCRIPT})(${JSON.stringify({ ...kinds, sticky: false })})`,
-        );
+        const first = await evaluateInPage(page, CLEANUP, [{ ...kinds, sticky: false }]);
         const second = kinds.sticky
-          ? await page.evaluate<{ sticky: number }>(
-              `(${CLEANUP_SCRIPT})(${JSON.stringify({ ads: false, cookies: false, sticky: true })})`,
-            )
+          ? await evaluateInPage(page, CLEANUP, [{ ads: false, cookies: false, sticky: true }])
           : { sticky: 0 };
         return { ads: first.ads, cookies: first.cookies, sticky: second.sticky };
       }),
@@ -143,7 +118,7 @@ export function domHandlers(services: Services): Handlers['dom'] {
           frameId = found.id;
         } else {
           const handle = await manager.engine(page).resolve(input.target as string);
-          const isFrame = await page.callOn<boolean>(handle.objectId, FRAME_INFO, [], handle.session);
+          const isFrame = await callOnElement(page, handle, IS_FRAME);
           const { node } = await handle.session.send('DOM.describeNode', { objectId: handle.objectId });
           if (isFrame && node.frameId) frameId = node.frameId;
           else if (handle.frameId !== page.mainFrameId)
@@ -171,11 +146,13 @@ async function undoStyles(page: Page, state: TabState): Promise<number> {
     try {
       const { object } = await change.session.send('DOM.resolveNode', { backendNodeId: change.backendNodeId });
       if (!object.objectId) continue;
-      await page.callOn(
-        object.objectId,
+      await callOnElement(
+        page,
+        { objectId: object.objectId, session: change.session },
         RESTORE_STYLE,
-        [change.property, change.value, change.priority],
-        change.session,
+        change.property,
+        change.value,
+        change.priority,
       );
       await change.session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => undefined);
       undone++;
@@ -191,7 +168,7 @@ async function pageText(manager: Services['manager'], url: string, timeoutMs: nu
   const temp = await manager.structural((browser) => browser.newPage());
   try {
     await temp.navigate(url, { waitUntil: 'load', timeoutMs });
-    const text = await temp.evaluate<string>('document.body ? document.body.innerText : ""');
+    const text = await evaluateInPage(temp, BODY_TEXT, []);
     return text
       .split('\n')
       .map((line) => line.trim())

@@ -2,34 +2,12 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { click } from '@argus/snapshot';
+import { CLICK_DOWNLOAD_LINK, UPLOAD_TARGET, click } from '@argus/snapshot';
+import { callOnElement, evaluateInPage } from '../page-eval.js';
 import { type DownloadRecord, downloadsFor, publicRecord } from '../downloads.js';
 import type { Services } from '../services.js';
 import { confinePath, hasScope } from '@argus/security';
 import { actAndReport } from '../action-result.js';
-
-/**
- * What kind of upload target an element is: a file input; a field that takes typed or picked values
- * (a text input, checkbox, select, textarea: its click never opens a file chooser, so it is refused at
- * once instead of waiting for a chooser); or anything else, whose click may open one.
- */
-const UPLOAD_TARGET = `function () {
-  const tag = this.tagName;
-  if (tag === 'INPUT' && this.type === 'file') return { kind: 'file', multiple: this.multiple, disabled: this.disabled };
-  if (tag === 'INPUT' && !['button', 'submit', 'reset', 'image'].includes(this.type)) return { kind: 'field', type: 'input type=' + this.type };
-  if (tag === 'TEXTAREA' || tag === 'SELECT') return { kind: 'field', type: tag.toLowerCase() };
-  return { kind: 'other' };
-}`;
-
-interface UploadTarget {
-  kind: 'file' | 'field' | 'other';
-  multiple?: boolean;
-  disabled?: boolean;
-  type?: string;
-}
-
-/** Clicks a same-origin URL as `<a download>` in the page's isolated world (keeps the page's cookies and referrer). */
-const CLICK_DOWNLOAD_LINK = `(url) => { const a = document.createElement('a'); a.href = url; a.download = ''; a.style.display = 'none'; document.documentElement.appendChild(a); a.click(); a.remove(); return true; }`;
 
 export function filesHandlers(services: Services): Handlers['files'] {
   const { manager } = services;
@@ -49,7 +27,7 @@ export function filesHandlers(services: Services): Handlers['files'] {
           return path;
         });
         const handle = await manager.engine(page).resolve(input.target);
-        const kind = await page.callOn<UploadTarget>(handle.objectId, UPLOAD_TARGET, [], handle.session);
+        const kind = await callOnElement(page, handle, UPLOAD_TARGET);
         if (kind.kind === 'field') {
           throw new ArgusError(
             'invalid_input',
@@ -141,7 +119,7 @@ async function startUrlDownload(manager: Services['manager'], page: Page, url: s
     }
   })();
   if (sameOrigin) {
-    await page.evaluate(`(${CLICK_DOWNLOAD_LINK})(${JSON.stringify(url)})`);
+    await evaluateInPage(page, CLICK_DOWNLOAD_LINK, [url]);
     return;
   }
   await manager.structural(async (browser) => {

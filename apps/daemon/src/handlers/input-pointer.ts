@@ -1,8 +1,8 @@
 import type { EventParams, Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { click, scrollIntoView } from '@argus/snapshot';
+import { CHECK_STATE, CLICK_LABEL, DRAGGABLE_AT, SCROLL_POSITION, click, scrollIntoView } from '@argus/snapshot';
 import type { BrowserManager } from '../browser-manager.js';
-import { CLICK_LABEL, type CheckState, READ_CHECK } from '../check-state.js';
+import { callOnElement, evaluateInPage } from '../page-eval.js';
 import { type Point, parsePoint, pointFor } from '../pointer-geometry.js';
 import type { Services } from '../services.js';
 import { actAndReport, locatorOf } from '../action-result.js';
@@ -79,19 +79,11 @@ export function inputPointerHandlers(
     scrollIntoView: (input) =>
       manager.onTab(input.tab, async (page) => {
         const { element } = await scrollIntoView(manager.engine(page), input.target, { timeoutMs: input.timeoutMs });
-        const position = await page.evaluate<{ x: number; y: number }>('({ x: window.scrollX, y: window.scrollY })');
+        const position = await evaluateInPage(page, SCROLL_POSITION, []);
         return { element, scrollX: position.x, scrollY: position.y };
       }),
   };
 }
-
-const DRAGGABLE_AT = `(x, y) => {
-  const el = document.elementFromPoint(x, y);
-  if (!el) return false;
-  const source = el.closest('[draggable]');
-  if (source) return source.getAttribute('draggable') === 'true';
-  return !!el.closest('a[href], img');
-}`;
 
 /**
  * Press, move in steps, release. When the source is HTML5-draggable the native drag is intercepted
@@ -100,7 +92,7 @@ const DRAGGABLE_AT = `(x, y) => {
  */
 async function drag(page: Page, from: Point, to: Point, steps: number): Promise<'pointer' | 'html5'> {
   const session = page.session;
-  const draggable = await page.evaluate<boolean>(`(${DRAGGABLE_AT})(${from.x}, ${from.y})`).catch(() => false);
+  const draggable = await evaluateInPage(page, DRAGGABLE_AT, [from.x, from.y]).catch(() => false);
   let intercepted: Promise<EventParams<'Input.dragIntercepted'> | undefined> = Promise.resolve(undefined);
   if (draggable) {
     await session.send('Input.setInterceptDrags', { enabled: true });
@@ -149,7 +141,7 @@ async function setChecked(
     const engine = manager.engine(page);
     const read = async () => {
       const handle = await engine.resolve(input.target);
-      return { handle, state: await page.callOn<CheckState>(handle.objectId, READ_CHECK, [], handle.session) };
+      return { handle, state: await callOnElement(page, handle, CHECK_STATE) };
     };
     const { handle, state } = await read();
     const verb = want ? 'check' : 'uncheck';
@@ -194,7 +186,7 @@ async function setChecked(
       // the report's snapshot released the handle's object: resolve again
       const current = await engine.resolve(input.target);
       if (state.visible || !state.hasLabel) await click(engine, input.target, { timeoutMs: input.timeoutMs });
-      else await page.callOn(current.objectId, CLICK_LABEL, [], current.session);
+      else await callOnElement(page, current, CLICK_LABEL);
     });
     const after = await read().catch(() => undefined);
     if (!effects.navigated && after && after.state.checked !== want) {

@@ -1,19 +1,17 @@
-import { ArgusError, type Handlers, type Manifest, type OutputOf } from '@argus/protocol';
+import { ArgusError, type Handlers } from '@argus/protocol';
 import { hasScope } from '@argus/security';
-import { parseRef } from '@argus/snapshot';
-import { elementStyles } from '../css-rules.js';
-import { callOnElement, isolatedContext } from '../page-eval.js';
 import {
-  ATTRIBUTES_FN,
-  COMPUTED_STYLE_FN,
-  PERF_FN,
-  STATE_FN,
-  STORAGE_READ_FN,
-  STORAGE_WRITE_FN,
-} from '../page-inspect.js';
+  ATTRIBUTES,
+  COMPUTED_STYLE,
+  ELEMENT_STATE,
+  PERF,
+  STORAGE_READ,
+  STORAGE_WRITE,
+  parseRef,
+} from '@argus/snapshot';
+import { elementStyles } from '../css-rules.js';
+import { callOnElement, evaluateInPage, isolatedContext } from '../page-eval.js';
 import type { Services } from '../services.js';
-
-type Out<K extends keyof Manifest['inspect']> = OutputOf<Manifest['inspect'][K]>;
 
 const kebab = (name: string) => (name.startsWith('--') ? name : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
 
@@ -32,17 +30,13 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
         const property = kebab(input.property);
-        const value = await callOnElement<string>(page, handle, COMPUTED_STYLE_FN, [property]);
-        return { element: handle.label, property, value: String(value ?? '').trim() };
+        const value = await callOnElement(page, handle, COMPUTED_STYLE, property);
+        return { element: handle.label, property, value: value.trim() };
       }),
     attrs: (input) =>
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
-        const { tag, attributes } = await callOnElement<{ tag: string; attributes: Record<string, string> }>(
-          page,
-          handle,
-          ATTRIBUTES_FN,
-        );
+        const { tag, attributes } = await callOnElement(page, handle, ATTRIBUTES);
         return { element: handle.label, tag, attributes };
       }),
     is: (input) =>
@@ -67,7 +61,7 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
           }
           throw error;
         }
-        const value = await callOnElement<boolean | string>(page, handle, STATE_FN, [input.state]);
+        const value = await callOnElement(page, handle, ELEMENT_STATE, input.state);
         if (typeof value === 'string') {
           throw new ArgusError(
             'invalid_input',
@@ -107,21 +101,20 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
     storage: (input) =>
       manager.onTab(input.tab, async (page) => {
         const contextId = await isolatedContext(page);
-        const result = await page.evaluate<Out<'storage'> & { error?: string }>(
-          `(${STORAGE_READ_FN})(${JSON.stringify(input.key ?? '')}, ${input.maxChars})`,
-          { contextId },
-        );
+        const result = await evaluateInPage(page, STORAGE_READ, [input.key ?? '', input.maxChars], { contextId });
         if (result.error) throw noStorage(result.origin, result.error);
-        return { origin: result.origin, local: result.local, session: result.session, truncated: result.truncated };
+        return {
+          origin: result.origin,
+          local: result.local ?? {},
+          session: result.session ?? {},
+          truncated: result.truncated ?? false,
+        };
       }),
     storageSet: (input) =>
       manager.onTab(input.tab, async (page) => {
         const area = input.session ? 'session' : 'local';
         const contextId = await isolatedContext(page);
-        const result = await page.evaluate<{ origin: string; error?: string; quota?: boolean }>(
-          `(${STORAGE_WRITE_FN})(${JSON.stringify(area)}, ${JSON.stringify(input.key)}, ${JSON.stringify(input.value)})`,
-          { contextId },
-        );
+        const result = await evaluateInPage(page, STORAGE_WRITE, [area, input.key, input.value], { contextId });
         if (result.quota)
           throw new ArgusError(
             'payload_too_large',
@@ -133,7 +126,7 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
     perf: (input) =>
       manager.onTab(input.tab, async (page) => {
         const contextId = await isolatedContext(page);
-        return page.evaluate<Out<'perf'>>(`(${PERF_FN})()`, { contextId });
+        return evaluateInPage(page, PERF, [], { contextId });
       }),
     element: (input) =>
       manager.onTab(input.tab, async (page) => {

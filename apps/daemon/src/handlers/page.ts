@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { scrollIntoView } from '@argus/snapshot';
+import { SCROLL_BY, SCROLL_POSITION, scrollIntoView } from '@argus/snapshot';
+import { evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 import { takeScreenshot } from '../screenshot.js';
 import { waitFor } from '../wait.js';
@@ -56,11 +57,9 @@ export function pageHandlers(services: Services): Handlers['page'] {
         } else {
           const dx = input.dx ?? 0;
           const dy = input.dy;
-          await page.evaluate(
-            `window.scrollBy(${JSON.stringify(dx)}, ${dy === undefined ? 'window.innerHeight' : JSON.stringify(dy)})`,
-          );
+          await evaluateInPage(page, SCROLL_BY, [dx, dy ?? null]);
         }
-        const position = await page.evaluate<{ x: number; y: number }>('({ x: window.scrollX, y: window.scrollY })');
+        const position = await evaluateInPage(page, SCROLL_POSITION, []);
         return { scrollX: position.x, scrollY: position.y };
       }),
   };

@@ -1,15 +1,10 @@
 import type { Page } from '@argus/cdp';
-import type { Handlers, Manifest, OutputOf } from '@argus/protocol';
+import type { Handlers } from '@argus/protocol';
+import { DATA, FORMS, LINKS, MEDIA } from '@argus/snapshot';
 import { formatAxTree } from '../ax-text.js';
-import { DATA_FN, FORMS_FN, LINKS_FN, MEDIA_FN } from '../page-reads.js';
 import { frameSession, selectedFrameRoot } from '../frame-scope.js';
-import { runInPage } from '../page-eval.js';
+import { callOnElement, runInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
-
-type Out<K extends keyof Manifest['read']> = OutputOf<Manifest['read'][K]>;
-type FormOut = Out<'forms'>['forms'][number];
-type PageField = Omit<FormOut['fields'][number], 'ref'> & { walkerId: number | null };
-type FormsResult = { token: string; forms: Array<Omit<FormOut, 'fields'> & { fields: PageField[] }> };
 
 /**
  * The AX tree of the top document, or of the selected frame: a same-process frame by its frameId on
@@ -40,10 +35,14 @@ export function readHandlers(
   return {
     links: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'links'>>(page, manager.engine(page), input.within ?? frameRoot(page), LINKS_FN, [
+        runInPage(
+          page,
+          manager.engine(page),
+          input.within ?? frameRoot(page),
+          LINKS,
           input.maxItems,
           input.filter ?? '',
-        ]),
+        ),
       ),
     forms: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -54,8 +53,8 @@ export function readHandlers(
         await engine.snapshot({ interactive: true, ...(within ? { scope: within } : {}) });
         const scope = within ? await engine.resolve(within) : undefined;
         const result = scope
-          ? await page.callOn<FormsResult>(scope.objectId, FORMS_FN, [], scope.session)
-          : await runInPage<FormsResult>(page, engine, undefined, FORMS_FN);
+          ? await callOnElement(page, scope, FORMS)
+          : await runInPage(page, engine, undefined, FORMS);
         const frameId = scope?.frameId ?? page.mainFrameId;
         return {
           forms: result.forms.map((form) => ({
@@ -78,16 +77,24 @@ export function readHandlers(
       }),
     media: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'media'>>(page, manager.engine(page), frameRoot(page), MEDIA_FN, [
+        runInPage(
+          page,
+          manager.engine(page),
+          frameRoot(page),
+          MEDIA,
           wanted({ images: input.images, videos: input.videos, audio: input.audio }),
           input.maxItems,
-        ]),
+        ),
       ),
     data: (input) =>
       manager.onTab(input.tab, (page) =>
-        runInPage<Out<'data'>>(page, manager.engine(page), frameRoot(page), DATA_FN, [
+        runInPage(
+          page,
+          manager.engine(page),
+          frameRoot(page),
+          DATA,
           wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter }),
-        ]),
+        ),
       ),
     title: (input) => manager.onTab(input.tab, async (page) => ({ title: await page.readTitle() })),
   };

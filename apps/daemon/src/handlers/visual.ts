@@ -5,6 +5,8 @@ import { type OutputTarget, openTarget, outputTarget, stamp, writeTarget } from 
 import { PAPER, parseMargins } from '../pdf-options.js';
 import type { Services } from '../services.js';
 import { recordedMetricsOverride } from '../viewport-state.js';
+import { evaluateInPage } from '../page-eval.js';
+import { NEXT_FRAME, VIEWPORT_SIZE } from '@argus/snapshot';
 
 /** The viewports `responsive` captures, in order (phone, tablet, desktop). */
 const RESPONSIVE_VIEWPORTS = [
@@ -13,14 +15,8 @@ const RESPONSIVE_VIEWPORTS = [
   { width: 1280, height: 720, mobile: false },
 ] as const;
 
-/** One renderer frame after a viewport change, so resize handlers and layout have run (bounded). */
-const NEXT_FRAME =
-  'new Promise((resolve) => { requestAnimationFrame(() => resolve(true)); setTimeout(() => resolve(false), 1000); })';
-
 async function viewportSize(page: Page): Promise<{ width: number; height: number; dpr: number }> {
-  return page.evaluate<{ width: number; height: number; dpr: number }>(
-    '({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio })',
-  );
+  return evaluateInPage(page, VIEWPORT_SIZE, []);
 }
 
 /**
@@ -37,13 +33,13 @@ async function withViewports<T>(
   try {
     return await task(async (width, height, mobile) => {
       await page.session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile });
-      await page.evaluate(NEXT_FRAME).catch(() => undefined);
+      await evaluateInPage(page, NEXT_FRAME, []).catch(() => undefined); // resize handlers and layout run on the next frame
     });
   } finally {
     if (!page.closed) {
       if (recorded) await page.session.send('Emulation.setDeviceMetricsOverride', recorded).catch(() => undefined);
       else await page.session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
-      await page.evaluate(NEXT_FRAME).catch(() => undefined); // the renderer applies the change on its next frame
+      await evaluateInPage(page, NEXT_FRAME, []).catch(() => undefined); // the renderer applies the change on its next frame
       const after = await viewportSize(page).catch(() => before);
       if (
         recorded === undefined &&

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { pageFunction } from './page-function.js';
+
+/** `inspect.style`: one computed style property of the element. */
+export const COMPUTED_STYLE = pageFunction('computedStyle', z.string(), function (this: Element, property: string) {
+  return getComputedStyle(this).getPropertyValue(property);
+});
+
+/** `inspect.attributes`: the element's tag and attributes. */
+export const ATTRIBUTES = pageFunction(
+  'attributes',
+  z.object({ tag: z.string(), attributes: z.record(z.string(), z.string()) }),
+  function (this: Element) {
+    const attributes: Record<string, string> = {};
+    for (const attribute of Array.from(this.attributes || [])) attributes[attribute.name] = attribute.value;
+    return { tag: this.tagName ? this.tagName.toLowerCase() : this.nodeName.toLowerCase(), attributes };
+  },
+);
+
+/** `dom.frame`: whether the element is an <iframe> or <frame>. */
+export const IS_FRAME = pageFunction('isFrame', z.boolean(), function (this: Element) {
+  return this.tagName === 'IFRAME' || this.tagName === 'FRAME';
+});
+
+const UploadTarget = z.object({
+  kind: z.enum(['file', 'field', 'other']),
+  multiple: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  type: z.string().optional(),
+});
+
+/**
+ * `files.upload`: what kind of upload target an element is: a file input; a field that takes typed or
+ * picked values (a text input, checkbox, select, textarea: its click never opens a file chooser); or
+ * anything else, whose click may open one.
+ */
+export const UPLOAD_TARGET = pageFunction('uploadTarget', UploadTarget, function (this: Element) {
+  const tag = this.tagName;
+  const input = this as HTMLInputElement;
+  if (tag === 'INPUT' && input.type === 'file')
+    return { kind: 'file' as const, multiple: input.multiple, disabled: input.disabled };
+  if (tag === 'INPUT' && !['button', 'submit', 'reset', 'image'].includes(input.type))
+    return { kind: 'field' as const, type: 'input type=' + input.type };
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return { kind: 'field' as const, type: tag.toLowerCase() };
+  return { kind: 'other' as const };
+});
+
+/** A short label for an element found by CSS selector in a selected frame: `tag#id "text"`. */
+export const DESCRIBE_FOUND = pageFunction('describeFound', z.string(), function (this: Element) {
+  const el = this;
+  const tag = el.tagName ? el.tagName.toLowerCase() : 'node';
+  const text =
+    (el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('name'))) ||
+    (el.textContent || '').trim().slice(0, 40);
+  return tag + (el.id ? '#' + el.id : '') + (text ? ' "' + text.replace(/\s+/g, ' ') + '"' : '');
+});

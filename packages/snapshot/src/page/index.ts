@@ -1,0 +1,23 @@
+/** Typed functions that run inside the page, one module per job (see page-function.ts). */
+export { pageExpression, pageResult, type Binding, type PageFunction } from './page-function.js';
+export { LINKS } from './links.js';
+export { FORMS, type PageFormField } from './forms.js';
+export { MEDIA } from './media.js';
+export { DATA } from './data.js';
+export { PERF } from './perf.js';
+export { CLEANUP } from './cleanup.js';
+export { ELEMENT_STATE, CHECK_STATE, CLICK_LABEL, type CheckState } from './element-state.js';
+export { COMPUTED_STYLE, ATTRIBUTES, IS_FRAME, UPLOAD_TARGET, DESCRIBE_FOUND } from './element-info.js';
+export { SET_STYLE, RESTORE_STYLE } from './style.js';
+export { STORAGE_READ, STORAGE_WRITE, ORIGIN_STORAGE, WRITE_LOCAL_STORAGE } from './storage.js';
+export {
+  SCROLL_BY,
+  SCROLL_POSITION,
+  VIEWPORT_SIZE,
+  NEXT_FRAME,
+  DRAGGABLE_AT,
+  CLICK_DOWNLOAD_LINK,
+  BODY_TEXT,
+  READY_STATE,
+} from './window.js';
+export { WAIT_UNTIL, VALID_SELECTOR, type WaitTest } from './wait.js';

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { pageFunction } from './page-function.js';
+
+/** The window's scroll offsets, reported after a scroll. */
+export const SCROLL_POSITION = pageFunction(
+  'scrollPosition',
+  z.object({ x: z.number(), y: z.number() }),
+  function (this: unknown) {
+    return { x: window.scrollX, y: window.scrollY };
+  },
+);
+
+/** The layout viewport in CSS pixels and the device pixel ratio. */
+export const VIEWPORT_SIZE = pageFunction(
+  'viewportSize',
+  z.object({ width: z.number(), height: z.number(), dpr: z.number() }),
+  function (this: unknown) {
+    return { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio };
+  },
+);
+
+/** Resolves on the renderer's next frame (true), or after a second without one (false). */
+export const NEXT_FRAME = pageFunction('nextFrame', z.boolean(), function (this: unknown) {
+  return new Promise<boolean>((resolve) => {
+    requestAnimationFrame(() => resolve(true));
+    setTimeout(() => resolve(false), 1000);
+  });
+});
+
+/** Whether a press at (x, y) starts an HTML5 drag: a draggable element, a link or an image. */
+export const DRAGGABLE_AT = pageFunction('draggableAt', z.boolean(), function (this: unknown, x: number, y: number) {
+  const el = document.elementFromPoint(x, y);
+  if (!el) return false;
+  const source = el.closest('[draggable]');
+  if (source) return source.getAttribute('draggable') === 'true';
+  return !!el.closest('a[href], img');
+});
+
+/** Clicks a same-origin URL as `<a download>` (keeps the page's cookies and referrer). */
+export const CLICK_DOWNLOAD_LINK = pageFunction(
+  'clickDownloadLink',
+  z.literal(true),
+  function (this: unknown, url: string) {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = '';
+    a.style.display = 'none';
+    document.documentElement.appendChild(a);
+    a.click();
+    a.remove();
+    return true as const;
+  },
+);
+
+/** The document's visible text (`innerText` of the body). */
+export const BODY_TEXT = pageFunction('bodyText', z.string(), function (this: unknown) {
+  return document.body ? document.body.innerText : '';
+});
+
+/** The document's readyState. */
+export const READY_STATE = pageFunction('readyState', z.string(), function (this: unknown) {
+  return document.readyState;
+});
+
+/** Scrolls the window by (dx, dy); a null dy is one screen down. */
+export const SCROLL_BY = pageFunction(
+  'scrollBy',
+  z.literal(true),
+  function (this: unknown, dx: number, dy: number | null) {
+    window.scrollBy(dx, dy === null ? window.innerHeight : dy);
+    return true as const;
+  },
+);
