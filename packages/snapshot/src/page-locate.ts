@@ -152,11 +152,9 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
         if (
           kind === 'role'
             ? !matches(nameOf(el, elRole))
-            : ![
-                names.explicitName(el, el.tagName, elRole),
-                el.getAttribute('placeholder') || '',
-                el.getAttribute('title') || '',
-              ].some((text) => text && matches(text))
+            : ![nameOf(el, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''].some(
+                (text) => text && matches(text),
+              )
         )
           return;
         if (shown(el)) found.push(el);

@@ -58,6 +58,10 @@ export function namesKit(): NamesKit {
         else if (child.nodeType === 1) {
           const tag = (child as Element).tagName;
           if (tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'INPUT' || tag === 'BUTTON' || SKIP.has(tag)) continue;
+          // a part of the label hidden from everyone (display none, visibility hidden) is not in its name;
+          // visually hidden (sr-only) text is
+          const style = getComputedStyle(child as Element);
+          if (style.display === 'none' || style.visibility === 'hidden') continue;
           if (tag === 'IMG') out += ' ' + ((child as Element).getAttribute('alt') || '') + ' ';
           else visit(child);
         }
