@@ -53,7 +53,7 @@ export function readCatalog(text) {
     if (/^catalog:\s*$/.test(line)) inside = true;
     else if (inside && /^\S/.test(line)) break;
     else if (inside) {
-      const match = /^\s+"?([^":\s]+)"?:\s*(\S+)\s*$/.exec(line);
+      const match = /^\s+["']?([^"':\s]+)["']?:\s*["']?([^"'\s]+)["']?\s*$/.exec(line);
       if (match) catalog.set(match[1], match[2]);
     }
   }

@@ -58,14 +58,17 @@ export interface ArgusErrorShape {
   data: { code: string; httpStatus: number; path?: string; argus: ArgusErrorData };
 }
 
+/** The input a caller passes: nothing at all when every field is optional (`client.tabs.list.query()`). */
+type CallInput<I extends z.ZodType> = Record<never, never> extends z.input<I> ? z.input<I> | void : z.input<I>;
+
 type ProcedureOf<C> =
   C extends CommandDef<infer I, infer O, infer K>
     ? K extends 'query'
-      ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+      ? TRPCQueryProcedure<{ input: CallInput<I>; output: z.output<O>; meta: object }>
       : K extends 'mutation'
-        ? TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+        ? TRPCMutationProcedure<{ input: CallInput<I>; output: z.output<O>; meta: object }>
         : TRPCSubscriptionProcedure<{
-            input: z.input<I>;
+            input: CallInput<I>;
             output: AsyncIterable<z.output<O>, void, unknown>;
             meta: object;
           }>
@@ -117,6 +120,18 @@ export function toArgusErrorData(error: unknown, path?: string): ArgusErrorData 
       return { code: 'invalid_input', message: `Unknown command ${path ?? ''}. Run \`argus help\` for the list.` };
     if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR')
       return { code: 'invalid_input', message: error.message };
+    if (error.code === 'METHOD_NOT_SUPPORTED') {
+      const command = path ? commandByPath.get(path) : undefined;
+      const call = command
+        ? { query: '.query()', mutation: '.mutate()', subscription: '.subscribe()' }[command.kind]
+        : '';
+      return {
+        code: 'invalid_input',
+        message: command
+          ? `${path} is a ${command.kind}: call it with ${call} (tRPC client) or ${command.kind === 'query' ? 'GET' : 'POST'} over HTTP.`
+          : error.message,
+      };
+    }
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
@@ -170,7 +185,9 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
       const handler = groupHandlers?.[key];
       if (!handler) throw new Error(`No handler for ${command.name}`);
       // strict: an unknown field (a typo such as `tab` for `id`) is an error, never silently ignored
-      const base = t.procedure.input(command.input.strict());
+      // and a command whose fields are all optional may be called with no input at all
+      const strict = command.input.strict();
+      const base = t.procedure.input((raw: unknown) => strict.parse(raw ?? {}));
       if (command.kind === 'subscription') {
         procedures[key] = base.subscription(async function* ({ input, ctx, signal }) {
           try {

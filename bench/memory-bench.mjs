@@ -1,0 +1,223 @@
+#!/usr/bin/env node
+// Daemon memory under load: N clients each run M commands (snapshot, click, fill, eval, text, tabs,
+// console, a screenshot and a navigation now and then) on a tab of their own, against a real daemon
+// process with headless Chromium. The daemon runs with Node's inspector on loopback, so the bench
+// can force a garbage collection before every reading: heap after GC (what is retained) and RSS at
+// start, after warm-up and at the end, plus a curve every `--every` commands. `--heap-diff` writes
+// heap snapshots after warm-up and at the end and prints the constructors that grew.
+// Usage: pnpm build && pnpm bench memory [--clients 4] [--commands 2500] [--warmup 250] [--every 500]
+//        [--heap-diff]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
+import { createArgusClient } from '@argus/client';
+import { startFixtureServer } from '@argus/test-kit';
+import { benchOptions } from './lib-args.mjs';
+
+const options = benchOptions({ clients: 4, commands: 2500, warmup: 250, every: 500, 'heap-diff': false });
+const CLIENTS = Number(options.clients);
+const COMMANDS = Number(options.commands);
+const WARMUP = Number(options.warmup);
+const EVERY = Number(options.every);
+
+const FORM = `<!doctype html><title>Form</title>
+<h1>Sign up</h1>
+<form onsubmit="event.preventDefault(); document.querySelector('#out').textContent = 'sent ' + name.value">
+  <label>Name <input id="name" name="name"></label>
+  <label>Email <input type="email" name="email"></label>
+  <label><input type="checkbox" name="terms"> I agree</label>
+  <select name="plan"><option>Free</option><option>Pro</option></select>
+  <button>Send</button>
+</form>
+<p id="out"></p>
+<ul>${Array.from({ length: 40 }, (_, i) => `<li><a href="#item-${i}">Item ${i}</a></li>`).join('')}</ul>
+<script>let n = 0; setInterval(() => console.log('tick', ++n), 200);</script>`;
+
+const server = await startFixtureServer({ pages: { '/form/': FORM } });
+const formUrl = new URL('/form/', server.url).href;
+const workspace = mkdtempSync(join(tmpdir(), 'argus-memory-'));
+const stateDir = join(workspace, '.argus');
+const daemonMain = createRequire(import.meta.url).resolve('@argus/daemon/main');
+
+const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', daemonMain], {
+  env: {
+    ...process.env,
+    ARGUS_STATE_DIR: stateDir,
+    ARGUS_WORKSPACE: workspace,
+    ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const inspectorUrl = await lineMatching(child.stderr, /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/);
+const port = Number((await lineMatching(child.stdout, /argus-daemon ready port=(\d+)/, 1)) ?? 0);
+const { token } = JSON.parse(readFileSync(join(stateDir, 'daemon.json'), 'utf8'));
+const inspector = await CDP({ target: inspectorUrl, local: true });
+
+/** Heap after a forced GC (what the daemon retains) and RSS of the daemon process. */
+async function reading(label, done) {
+  await inspector.HeapProfiler.collectGarbage();
+  const { usedSize } = await inspector.Runtime.getHeapUsage();
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return { label, done, heapMb: usedSize / 2 ** 20, rssMb: rssKb / 1024 };
+}
+
+async function heapSnapshot(file) {
+  const chunks = [];
+  const listener = ({ chunk }) => chunks.push(chunk);
+  inspector.on('HeapProfiler.addHeapSnapshotChunk', listener);
+  await inspector.HeapProfiler.takeHeapSnapshot({ reportProgress: false });
+  inspector.removeListener('HeapProfiler.addHeapSnapshotChunk', listener);
+  return summarise(JSON.parse(chunks.join('')), file);
+}
+
+/** Count and self size per constructor name (object nodes and closures), from a V8 heap snapshot. */
+function summarise(snapshot) {
+  const {
+    node_fields: fields,
+    node_types: [types],
+  } = snapshot.snapshot.meta;
+  const width = fields.length;
+  const typeAt = fields.indexOf('type');
+  const nameAt = fields.indexOf('name');
+  const sizeAt = fields.indexOf('self_size');
+  const byName = new Map();
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    const type = types[snapshot.nodes[i + typeAt]];
+    if (type !== 'object' && type !== 'closure' && type !== 'array' && type !== 'string') continue;
+    const name = `${type}:${snapshot.strings[snapshot.nodes[i + nameAt]]}`.slice(0, 80);
+    const entry = byName.get(name) ?? { count: 0, size: 0 };
+    entry.count += 1;
+    entry.size += snapshot.nodes[i + sizeAt];
+    byName.set(name, entry);
+  }
+  return byName;
+}
+
+const handles = Array.from({ length: CLIENTS }, () => createArgusClient({ url: `http://127.0.0.1:${port}`, token }));
+const tabs = [];
+for (const { client } of handles) {
+  const tab = await client.tabs.open.mutate({ url: formUrl });
+  tabs.push(tab.id);
+}
+
+/** One command of the mix; `i` picks which, so every client runs the same sequence. */
+async function step(client, tab, i) {
+  switch (i % 10) {
+    case 0:
+      return i % 50 === 0
+        ? client.page.goto.mutate({ url: formUrl, tab })
+        : client.snapshot.take.mutate({ interactive: true, tab });
+    case 1:
+      return client.input.fill.mutate({ target: '#name', text: `user ${i}`, tab });
+    case 2:
+      return client.input.click.mutate({ target: 'button', tab });
+    case 3:
+      return client.page.eval.mutate({ js: 'document.title + location.hash', tab });
+    case 4:
+      return client.read.text.query({ target: '#out', tab });
+    case 5:
+      return client.snapshot.take.mutate({ tab });
+    case 6:
+      return client.tabs.list.query();
+    case 7:
+      return client.capture.console.query({ tab });
+    case 8:
+      return i % 25 === 8 ? client.page.screenshot.mutate({ base64: true, tab }) : client.page.url.query({ tab });
+    default:
+      return client.input.check.mutate({ target: 'input[name=terms]', tab });
+  }
+}
+
+const curve = [await reading('start', 0)];
+let done = 0;
+let failures = 0;
+let warmupSnapshot;
+let nextMark = WARMUP;
+async function mark() {
+  while (done >= nextMark) {
+    const label = nextMark === WARMUP ? 'warm-up' : `${nextMark}`;
+    const at = nextMark;
+    nextMark = nextMark === WARMUP ? EVERY * Math.ceil((WARMUP + 1) / EVERY) : nextMark + EVERY;
+    curve.push(await reading(label, at));
+    if (label === 'warm-up' && options['heap-diff']) warmupSnapshot = await heapSnapshot();
+  }
+}
+
+const total = CLIENTS * COMMANDS;
+const started = performance.now();
+await Promise.all(
+  handles.map(async ({ client }, c) => {
+    for (let i = 0; i < COMMANDS; i += 1) {
+      try {
+        await step(client, tabs[c], i);
+      } catch (error) {
+        failures += 1;
+        if (failures <= 5) console.error(`client ${c} command ${i}: ${error.code ?? ''} ${error.message}`);
+      }
+      done += 1;
+      await mark();
+    }
+  }),
+);
+const seconds = (performance.now() - started) / 1000;
+if (curve.at(-1).done !== total) curve.push(await reading('end', total));
+
+console.log(
+  `daemon memory: ${CLIENTS} clients x ${COMMANDS} commands (${total} total, ${failures} failed) in ${seconds.toFixed(1)} s`,
+);
+console.log(`${'after'.padEnd(10)}${'commands'.padStart(10)}${'heap MB'.padStart(10)}${'RSS MB'.padStart(10)}`);
+for (const row of curve) {
+  console.log(
+    `${row.label.padEnd(10)}${String(row.done).padStart(10)}${row.heapMb.toFixed(1).padStart(10)}${row.rssMb.toFixed(1).padStart(10)}`,
+  );
+}
+const warm = curve.find((row) => row.label === 'warm-up') ?? curve[0];
+const end = curve.at(-1);
+console.log(
+  `end / warm-up: heap ${(end.heapMb / warm.heapMb).toFixed(2)}x, RSS ${(end.rssMb / warm.rssMb).toFixed(2)}x (goal: within 1.10x)`,
+);
+
+if (warmupSnapshot) {
+  const endSnapshot = await heapSnapshot();
+  const grown = [...endSnapshot]
+    .map(([name, entry]) => {
+      const before = warmupSnapshot.get(name) ?? { count: 0, size: 0 };
+      return { name, count: entry.count - before.count, size: entry.size - before.size };
+    })
+    .filter((row) => row.size > 0)
+    .sort((a, b) => b.size - a.size)
+    .slice(0, 20);
+  console.log('\ngrew most between warm-up and end (after GC):');
+  for (const row of grown)
+    console.log(`${String(row.size).padStart(10)} B ${String(row.count).padStart(7)}  ${row.name}`);
+}
+
+for (const handle of handles) handle.close();
+await inspector.close();
+const exited = new Promise((resolve) => child.once('exit', resolve));
+child.kill('SIGTERM');
+await exited;
+await server.close();
+rmSync(workspace, { recursive: true, force: true });
+
+/** Resolves with the first match (or capture group) of `pattern` in a stream's lines. */
+function lineMatching(stream, pattern, group = 0) {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk) => {
+      buffer += chunk;
+      const match = pattern.exec(buffer);
+      if (match) {
+        stream.off('data', onData);
+        resolve(match[group]);
+      }
+    };
+    stream.setEncoding('utf8');
+    stream.on('data', onData);
+    stream.once('end', () => reject(new Error(`stream ended before ${pattern}: ${buffer.slice(-500)}`)));
+  });
+}
