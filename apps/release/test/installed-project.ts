@@ -3,16 +3,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '@argus/test-kit';
+// @ts-expect-error -- the pack script is plain JavaScript without declarations
+import { readCatalog } from '../scripts/pack.mjs';
 
 const RELEASE = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_ROOT = join(RELEASE, '..', '..');
 
 /** Exact version of a catalog entry in pnpm-workspace.yaml (the same versions the workspace builds with). */
 export function catalogVersion(name: string): string {
-  const line = readFileSync(join(REPO_ROOT, 'pnpm-workspace.yaml'), 'utf8')
-    .split('\n')
-    .find((candidate) => new RegExp(`^\\s+"?${name.replace('/', '\\/')}"?:`).test(candidate));
-  const version = line?.split(':').pop()?.trim().replace(/^\^/, '');
+  const version = readCatalog(readFileSync(join(REPO_ROOT, 'pnpm-workspace.yaml'), 'utf8'))
+    .get(name)
+    ?.replace(/^\^/, '');
   if (!version) throw new Error(`no catalog entry for ${name}`);
   return version;
 }

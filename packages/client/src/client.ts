@@ -6,7 +6,7 @@ import { nodeHttpFetch } from './node-fetch.js';
 import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
-/** Inputs and outputs of every procedure by contract path: `RouterOutputs['content']['text']`. */
+/** Inputs and outputs of every procedure by contract path: `RouterOutputs['read']['text']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
