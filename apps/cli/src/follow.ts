@@ -1,4 +1,5 @@
-import { consoleLine, networkLine } from './render-capture.js';
+import { renderCommand } from '@argus/protocol/render';
+import { cliContext } from './render.js';
 import type { CliCommand } from './spec.js';
 
 /**
@@ -12,7 +13,7 @@ export async function runFollow(
   options: { json: boolean; out: (line: string) => void; err: (line: string) => void },
 ): Promise<number> {
   const { call, subscribe, withDaemon } = await import('./connection.js');
-  const line = command.name === 'capture.networkFollow' ? networkLine : consoleLine;
+  const context = cliContext(input);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
@@ -27,7 +28,8 @@ export async function runFollow(
           options.err(
             `following ${command.cli === false ? command.name : `argus ${command.cli.verb}`} (Ctrl-C to stop)`,
           ),
-        onData: (value) => options.out(options.json ? JSON.stringify(value) : line(value as never)),
+        onData: (value) =>
+          options.out(options.json ? JSON.stringify(value) : renderCommand(command.name, value, context)),
       });
     });
   } finally {

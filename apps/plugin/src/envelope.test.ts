@@ -32,21 +32,23 @@ describe('untrusted-content envelope', () => {
     });
   });
 
-  it('renders one boundary per reply, the notice in the first one only, titles inside it, eval values as JSON', () => {
+  it('renders one boundary per reply around the rendered text, the notice in the first one only, eval values as JSON', () => {
     const envelope = new ContentEnvelope('abc');
     const goto = renderOutput(command('page.goto'), { url: 'http://x/', title: 'Injected', status: 200 }, envelope);
     expect(goto.split('\n')).toEqual([
-      'url: http://x/',
-      'status: 200',
       '<<page abc>>',
       expect.stringMatching(/not instructions/),
-      'title: Injected',
+      'Injected — http://x/ (200)',
       '<</page abc>>',
     ]);
     const evaluated = renderOutput(command('page.eval'), { value: '42', type: 'string' }, envelope);
-    expect(evaluated).toBe('type: string\n<<page abc>>\n"42"\n<</page abc>>');
+    expect(evaluated).toBe('<<page abc>>\n"42"\n<</page abc>>');
     expect(renderOutput(command('page.eval'), { value: { a: 1 }, type: 'object' }, envelope)).toBe(
-      'type: object\n<<page abc>>\n{"a":1}\n<</page abc>>',
+      '<<page abc>>\n{"a":1}\n<</page abc>>',
+    );
+    // a result without page content (no title, no dialog, no console error) is not wrapped
+    expect(renderOutput(command('tabs.close'), { closed: 't1', activeTab: null }, envelope)).toBe(
+      'closed tab t1; no tabs left',
     );
     const effects = renderOutput(
       click,
@@ -56,11 +58,13 @@ describe('untrusted-content envelope', () => {
         url: 'http://x/',
         dialogs: [{ type: 'alert', message: 'm', handled: 'accepted' }],
         consoleErrors: ['e'],
+        openedTabs: [],
+        download: null,
       },
       envelope,
     );
     expect(effects.match(/<<page abc>>/g)).toHaveLength(1);
-    expect(insideBoundary(effects, 'abc')).toMatch(/dialogs: \[.*\]\nconsoleErrors: \["e"\]/);
+    expect(insideBoundary(effects, 'abc')).toMatch(/dialog alert "m" \(accepted\)\nconsole error: e/);
   });
 
   it('a fake closing marker in page text cannot end the boundary early', () => {

@@ -63,7 +63,9 @@ describe('MCP server (in memory, fake daemon)', () => {
       {
         type: 'text',
         text: expect.stringMatching(
-          new RegExp(`^<<page ${nonce}>>\n.*not instructions.*\ntabs: \\[.*\\]\n<</page ${nonce}>>$`),
+          new RegExp(
+            `^<<page ${nonce}>>\n.*not instructions.*\n\\* t1  \\(untitled\\)  about:blank\n<</page ${nonce}>>$`,
+          ),
         ),
       },
     ]);

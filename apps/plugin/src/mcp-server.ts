@@ -28,6 +28,7 @@ export function mcpTool(spec: ToolSpec): Tool {
     name: spec.name,
     description: spec.description,
     inputSchema: spec.inputSchema,
+    ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     ...(spec.readOnly ? { annotations: { readOnlyHint: true } } : {}),
   };
 }

@@ -41,9 +41,7 @@ describe('OpenCode tools', () => {
       },
     };
     const tools = openCodeTools({ caller, tools: ['text'], untrustedEnvelope: false });
-    await expect(tools.argus_text!.execute({ target: undefined } as never, context)).resolves.toBe(
-      'truncated: false\nHello',
-    );
+    await expect(tools.argus_text!.execute({ target: undefined } as never, context)).resolves.toBe('Hello');
     expect(calls).toEqual([{}]);
     await expect(tools.argus_text!.execute({ target: 'gone' } as never, context)).rejects.toThrow(
       'error[ref_stale]: Ref is stale.',

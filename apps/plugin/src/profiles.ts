@@ -60,6 +60,11 @@ export function withoutFields(spec: ToolSpec, hidden: readonly string[]): ToolSp
   return { ...spec, inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) } };
 }
 
+/** The core list leaves out output schemas: they would double its tokens (structuredContent still comes). */
+function withoutOutputSchema({ outputSchema: _outputSchema, ...spec }: ToolSpec): ToolSpec {
+  return spec;
+}
+
 function profileTools(profile: Profile, specs: readonly ToolSpec[]): ToolSpec[] {
   if (profile === 'full') return [...specs];
   return specs.filter((spec) => CORE_TOOLS.includes(spec.name));
@@ -71,7 +76,9 @@ export function selectTools(specs: readonly ToolSpec[], selection: ToolSelection
   if (!names?.length) {
     const profile = selection.profile ?? 'core';
     const tools = profileTools(profile, specs);
-    return profile === 'core' ? tools.map((spec) => withoutFields(spec, CORE_HIDDEN_FIELDS)) : tools;
+    return profile === 'core'
+      ? tools.map((spec) => withoutOutputSchema(withoutFields(spec, CORE_HIDDEN_FIELDS)))
+      : tools;
   }
   const chosen = new Set<string>();
   const unknown: string[] = [];

@@ -33,12 +33,14 @@ describe('runTool', () => {
       url: 'http://x/',
       dialogs: [],
       consoleErrors: [],
+      openedTabs: [],
+      download: null,
       element: 'button "Go"',
     }));
     const outcome = await runTool(spec('argus_click'), { target: 'e3' }, { caller, envelope: undefined });
     expect(caller.calls).toEqual([['input.click', { target: 'e3' }]]);
     expect(outcome).toMatchObject({ ok: true, structured: { element: 'button "Go"' } });
-    expect(outcome.text).toBe('navigated: false\nurl: http://x/\nelement: button "Go"');
+    expect(outcome.text).toBe('click button "Go"');
   });
 
   it('rejects bad and unknown arguments locally with invalid_input, without calling the daemon', async () => {
@@ -93,6 +95,7 @@ describe('runTool', () => {
       title: 'T',
       text: 'button "Go" e1\nlink "Home" e2',
       refs: 2,
+      truncated: false,
     }));
     const outcome = await runTool(spec('argus_snapshot'), {}, { caller, envelope });
     if (!outcome.ok) throw outcome.error;
@@ -100,7 +103,7 @@ describe('runTool', () => {
     expect(outcome.structured.title).toBe(envelope.mark('T'));
     // the title and the snapshot in one boundary; this first reply states the notice
     expect(outcome.text).toBe(
-      `url: http://x/\nrefs: 2\n<<page n0nce>>\n${ENVELOPE_NOTICE}\ntitle: T\nbutton "Go" e1\nlink "Home" e2\n<</page n0nce>>`,
+      `<<page n0nce>>\n${ENVELOPE_NOTICE}\nT — http://x/\nbutton "Go" e1\nlink "Home" e2\n<</page n0nce>>`,
     );
     const evaluated = await runTool(
       spec('argus_eval'),
@@ -110,7 +113,7 @@ describe('runTool', () => {
     if (!evaluated.ok) throw evaluated.error;
     expect(evaluated.structured.value).toBe(envelope.mark('{"a":1}'));
     // later replies: only the markers
-    expect(evaluated.text).toBe('type: object\n<<page n0nce>>\n{"a":1}\n<</page n0nce>>');
+    expect(evaluated.text).toBe('<<page n0nce>>\n{"a":1}\n<</page n0nce>>');
   });
 
   it('returns screenshots as image content plus the path, never the bytes as text', async () => {
@@ -127,7 +130,7 @@ describe('runTool', () => {
     );
     if (!fromFile.ok) throw fromFile.error;
     expect(fromFile.image).toEqual({ data: png.toString('base64'), mimeType: 'image/png', path });
-    expect(fromFile.text).toBe(`${path} (10x20, 8 bytes)`);
+    expect(fromFile.text).toBe(`${path} (png 10x20, 8 bytes)`);
     const inline = await runTool(
       spec('argus_screenshot'),
       { format: 'jpeg' },
@@ -139,7 +142,7 @@ describe('runTool', () => {
     if (!inline.ok) throw inline.error;
     expect(inline.image).toEqual({ data: 'AAAA', mimeType: 'image/jpeg', path: null });
     expect(inline.structured).not.toHaveProperty('base64');
-    expect(inline.text).toBe('(not written to a file) (1x1, 3 bytes)');
+    expect(inline.text).toBe('image (jpeg 1x1, 3 bytes; not written to a file)');
   });
 });
 

@@ -3,7 +3,8 @@ import type { ContentEnvelope } from '@argus/security';
 import { ArgusError } from '@argus/protocol/errors';
 import { envelopeOutput } from './envelope.js';
 import { asArgusError, errorText, invalidArguments } from './errors.js';
-import { type OutputObject, renderOutput } from './render.js';
+import { type OutputOf, renderCommand } from '@argus/protocol/render';
+import { type OutputObject, agentContext, renderOutput } from './render.js';
 import type { ToolSpec } from './tool-specs.js';
 
 /** What a tool call produced, independent of MCP or OpenCode. */
@@ -40,28 +41,13 @@ export function checkArguments(spec: ToolSpec, args: unknown): Record<string, un
   return raw as Record<string, unknown>;
 }
 
-interface ScreenshotOutput {
-  path: string | null;
-  format?: 'png' | 'jpeg' | 'webp';
-  width: number;
-  height: number;
-  bytes: number;
-  base64?: string;
-}
-
-function isScreenshot(output: unknown): output is ScreenshotOutput {
-  const o = output as Partial<ScreenshotOutput> | undefined;
-  return (
-    (typeof o?.path === 'string' || o?.path === null) && typeof o.width === 'number' && typeof o.bytes === 'number'
-  );
-}
+type ScreenshotOutput = OutputOf<'page.screenshot'>;
 
 /** A screenshot result: the image itself (from the output's base64, else the file), never its bytes as text. */
-async function screenshotOutcome(output: ScreenshotOutput): Promise<ToolOutcome> {
+async function screenshotOutcome(output: ScreenshotOutput, input: Record<string, unknown>): Promise<ToolOutcome> {
   const { base64, ...rest } = output;
   const data = base64 ?? (output.path ? (await readFile(output.path)).toString('base64') : undefined);
-  const where = output.path ?? '(not written to a file)';
-  const text = `${where} (${output.width}x${output.height}, ${output.bytes} bytes)`;
+  const text = renderCommand('page.screenshot', rest, agentContext(input));
   if (data === undefined) return { ok: true, text, structured: rest };
   return {
     ok: true,
@@ -77,11 +63,12 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     // The raw arguments go to the daemon, which validates again with the same schema (it is the authority).
     const input = checkArguments(spec, args);
     const output = await context.caller.call(spec.command, input);
-    if (spec.command.name === 'page.screenshot' && isScreenshot(output)) return await screenshotOutcome(output);
+    // the daemon validated the output with the command's schema: typed by the name
+    if (spec.command.name === 'page.screenshot') return await screenshotOutcome(output as ScreenshotOutput, input);
     const shown = envelopeOutput(spec.command, output, context.envelope);
     const structured: OutputObject =
       shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };
-    return { ok: true, text: renderOutput(spec.command, output, context.envelope), structured };
+    return { ok: true, text: renderOutput(spec.command, output, context.envelope, input), structured };
   } catch (error) {
     const failure = asArgusError(error);
     return { ok: false, text: errorText(failure), error: failure };

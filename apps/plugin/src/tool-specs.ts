@@ -9,6 +9,12 @@ export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema> };
+  /**
+   * MCP `outputSchema`: the shape of `structuredContent`, from the manifest's output schema. Left
+   * out of the `core` profile's list (it would double its tokens); every reply still carries
+   * structuredContent of this shape.
+   */
+  outputSchema?: JsonSchema & { type: 'object' };
   /** MCP hint: the tool only reads (scope `read`). */
   readOnly: boolean;
   command: AnyCommand;
@@ -68,6 +74,31 @@ export function inputSchemaFor(command: AnyCommand): ToolSpec['inputSchema'] {
   return { type: 'object', properties, ...required };
 }
 
+/**
+ * The output JSON schema of a command, as `structuredContent` carries it: a page-content field may
+ * arrive as one string between the untrusted-content markers instead of its own type, so it says so.
+ */
+export function outputSchemaFor(command: AnyCommand): ToolSpec['outputSchema'] {
+  const schema = lean(z.toJSONSchema(command.output, { io: 'output', unrepresentable: 'any' })) as JsonSchema;
+  if (schema.type !== 'object') return undefined;
+  const hidden = ADAPTER_HIDDEN_FIELDS[command.name] ?? [];
+  const page = new Set(command.pageContent ?? []);
+  const properties = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)
+      .filter(([name]) => !hidden.includes(name))
+      .map(([name, property]) => [
+        name,
+        page.has(name)
+          ? { anyOf: [property, { type: 'string', description: 'Page content between markers' }] }
+          : property,
+      ]),
+  );
+  const required = Array.isArray(schema.required)
+    ? (schema.required as string[]).filter((name) => !hidden.includes(name))
+    : [];
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
 export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
   // A tool call returns once; streams (subscriptions) stay with the CLI and scripts.
   if (command.tool === false || command.kind === 'subscription') return undefined;
@@ -75,6 +106,7 @@ export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
     name: command.tool,
     description: command.summary,
     inputSchema: inputSchemaFor(command),
+    ...(outputSchemaFor(command) ? { outputSchema: outputSchemaFor(command) } : {}),
     readOnly: command.scope === 'read',
     command,
   };

@@ -59,7 +59,7 @@ describe('OpenCode plugin (built dist/opencode.js)', () => {
     expect(String(await run('argus_text', { target: '#count' }))).toContain('Count: 1');
     const shot = await run('argus_screenshot');
     expect(shot).toMatchObject({
-      output: expect.stringMatching(/\.png \(\d+x\d+/),
+      output: expect.stringMatching(/\.png \(png \d+x\d+/),
       attachments: [
         { type: 'file', mime: 'image/png', url: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/) },
       ],

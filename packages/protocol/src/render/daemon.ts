@@ -1,0 +1,72 @@
+import { clip, duration } from './format.js';
+import type { OutputOf, RenderersOf } from './types.js';
+
+type Extension = OutputOf<'session.pair'>['extension'];
+type Pending = OutputOf<'session.pair'>['pending'][number];
+
+/** One line on the extension relay and the extension connected to it (status, connect, pair). */
+export function extensionLine(extension: Extension | undefined): string {
+  if (!extension || extension.state === 'relay_stopped')
+    return 'relay not started (`argus connect --extension` starts it)';
+  const where = `relay ${extension.relayUrl}`;
+  if (extension.connected) return `connected (node ${extension.nodeId ?? '?'}, ${extension.tabs} tabs) via ${where}`;
+  const error = extension.lastError ? `; last error: ${extension.lastError}` : '';
+  if (extension.pendingPairings > 0)
+    return `waiting for pair approval (${extension.pendingPairings} pending: \`argus pair\`), ${where}${error}`;
+  return `not connected: open the extension popup and connect it to ${extension.relayUrl}${error}`;
+}
+
+/** One pending pairing request: code, who asks (origin or "local process"), fingerprint, node id. */
+function pendingLine(request: Pending): string {
+  const from = request.fromExtension
+    ? `extension ${request.origin ?? ''}`
+    : `LOCAL PROCESS (no extension origin${request.origin ? `: ${clip(request.origin, 60)}` : ''})`;
+  return `pending ${request.code}  from ${from}  fingerprint ${request.fingerprint}  node ${clip(request.nodeId, 40)}  expires in ${Math.round(request.expiresInMs / 1000)} s`;
+}
+
+function browserLine(browser: OutputOf<'daemon.status'>['browser']): string {
+  if (browser.running) return `running (pid ${browser.pid ?? '-'}, ${browser.version ?? ''})`;
+  return browser.crashed ? 'crashed (relaunches on next command)' : 'not started (starts on the first page command)';
+}
+
+export const daemonRenderers: RenderersOf<'daemon'> = {
+  'daemon.status': (output) =>
+    [
+      `daemon  running (pid ${output.pid}, v${output.version}, up ${Math.round(output.uptimeMs / 1000)} s)`,
+      `mode    ${output.mode}`,
+      `browser ${browserLine(output.browser)}`,
+      `tabs    ${output.tabs}${output.activeTab ? ` (active ${output.activeTab})` : ''}`,
+      ...(output.tokens === undefined ? [] : [`tokens  ${output.tokens} (\`argus token create\` mints scoped ones)`]),
+      `extension ${extensionLine(output.extension)}`,
+      `state   ${output.stateDir}`,
+      `log     ${output.logFile}`,
+      `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,
+    ].join('\n'),
+  'daemon.stop': (output) => (output.stopping ? 'daemon stopped (browser closed)' : 'daemon was not running'),
+};
+
+export const sessionRenderers: RenderersOf<'session'> = {
+  'session.connect': (output) =>
+    [
+      `mode      ${output.mode}${output.switched ? ` (was ${output.previousMode})` : ''}${output.cdpUrl ? ` ${output.cdpUrl}` : ''}`,
+      `extension ${extensionLine(output.extension)}`,
+    ].join('\n'),
+  'session.pair': (output) => {
+    const local = output.pending.filter((request) => !request.fromExtension).length;
+    return [
+      ...(output.approved ? [`approved ${output.approved}`] : []),
+      ...(output.pending.length
+        ? output.pending.map(pendingLine)
+        : output.approved
+          ? []
+          : ['no pending pairing requests']),
+      ...(output.pending.length ? ['approve only the code your extension popup shows, with the same node id'] : []),
+      ...(local
+        ? [
+            `${local} request(s) came from local processes, not from a browser extension: do not approve them unless you started them`,
+          ]
+        : []),
+      `extension ${extensionLine(output.extension)}`,
+    ].join('\n');
+  },
+};

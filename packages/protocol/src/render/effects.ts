@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { ActionEffects } from '../common.js';
+import type { CommandName, RenderContext } from './types.js';
+
+export type Effects = z.output<typeof ActionEffects>;
+
+/** What an input action caused (navigation, tabs, download, dialogs, console errors), one line each. */
+export function effectsLines(output: Effects): string[] {
+  const lines: string[] = [];
+  if (output.navigated) lines.push(`navigated to ${output.url}`);
+  for (const tab of output.openedTabs) lines.push(`opened tab ${tab.id} ${tab.url}`);
+  if (output.download) lines.push(`download started: ${output.download.filename || output.download.url}`);
+  for (const dialog of output.dialogs) lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
+  for (const error of output.consoleErrors) lines.push(`console error: ${error}`);
+  return lines;
+}
+
+/**
+ * An action's reply: its own line, what it caused, the CLI line that replays it by locator (refs
+ * die with the page), then the snapshot diff when asked for.
+ */
+export function actionText(
+  command: CommandName,
+  head: string,
+  output: Effects & { toLocator?: string | undefined },
+  context: RenderContext,
+): string {
+  const lines = [head, ...effectsLines(output)];
+  const replay = context.replay?.(command, output, context.input);
+  if (replay) lines.push(`replay: ${replay}`);
+  if (output.diff !== undefined) lines.push(output.diff ? `diff:\n${output.diff}` : 'diff: (no change)');
+  return lines.join('\n');
+}

@@ -1,0 +1,102 @@
+import { actionText } from './effects.js';
+import { titled } from './format.js';
+import type { OutputOf, RenderContext, RenderersOf } from './types.js';
+
+const point = (p: { x: number; y: number }) => `${Math.round(p.x)},${Math.round(p.y)}`;
+
+const check = (name: 'input.check' | 'input.uncheck') => (output: OutputOf<'input.check'>, context: RenderContext) =>
+  actionText(
+    name,
+    `${output.checked ? 'checked' : 'unchecked'} ${output.element}${output.changed ? '' : ' (already)'}`,
+    output,
+    context,
+  );
+
+/** The text `type` typed, said by its length (it is the caller's own text, shown back it only costs tokens). */
+const typed = (input: Readonly<Record<string, unknown>>) =>
+  typeof input.text === 'string' ? `typed ${[...input.text].length} character(s)` : 'typed';
+
+export const inputRenderers: RenderersOf<'input'> = {
+  'input.click': (output, context) => actionText('input.click', `click ${output.element}`, output, context),
+  'input.hover': (output, context) => actionText('input.hover', `hover ${output.element}`, output, context),
+  'input.fill': (output, context) =>
+    actionText('input.fill', `fill ${output.element} = ${JSON.stringify(output.value)}`, output, context),
+  'input.select': (output, context) =>
+    actionText('input.select', `select ${output.element} -> ${JSON.stringify(output.selected.label)}`, output, context),
+  'input.type': (output, context) => actionText('input.type', typed(context.input), output, context),
+  'input.press': (output, context) =>
+    actionText(
+      'input.press',
+      `pressed ${typeof context.input.key === 'string' ? context.input.key : 'key'}`,
+      output,
+      context,
+    ),
+  'input.check': check('input.check'),
+  'input.uncheck': check('input.uncheck'),
+  'input.mouse': (output, context) =>
+    actionText(
+      'input.mouse',
+      `mouse at ${output.x},${output.y}${output.pressed.length ? ` holding ${output.pressed.join('+')}` : ''}`,
+      output,
+      context,
+    ),
+  'input.drag': (output, context) =>
+    actionText('input.drag', `dragged ${point(output.from)} -> ${point(output.to)} (${output.mode})`, output, context),
+  'input.scrollIntoView': (output) => `${output.element} in view (scroll ${output.scrollX},${output.scrollY})`,
+};
+
+type Download = OutputOf<'files.download'>;
+const downloadLine = (item: Download) =>
+  `${item.state === 'completed' ? (item.path ?? '') : `[${item.state}] ${item.url}`} (${item.bytes} bytes)`;
+
+export const filesRenderers: RenderersOf<'files'> = {
+  'files.upload': (output, context) =>
+    actionText(
+      'files.upload',
+      `${output.files.length} file(s) set on ${output.element} via ${output.via}`,
+      output,
+      context,
+    ),
+  'files.download': downloadLine,
+  'files.downloads': (output) =>
+    [
+      `folder ${output.dir}`,
+      ...(output.downloads.length ? output.downloads.map(downloadLine) : ['(no downloads)']),
+    ].join('\n'),
+};
+
+export const domRenderers: RenderersOf<'dom'> = {
+  'dom.loadHtml': (output) => titled(output.title, output.url),
+  'dom.style': (output) =>
+    output.element === null
+      ? `undid ${output.undone} style change(s)`
+      : `${output.element}: ${output.computed ?? ''} (was ${output.before ?? 'unset'})`,
+  'dom.cleanup': (output) =>
+    `removed ${output.ads} ad(s), ${output.cookies} cookie banner(s), ${output.sticky} fixed/sticky element(s)`,
+  'dom.diff': (output) => (output.identical ? 'identical' : output.diff + (output.truncated ? '\n[truncated]' : '')),
+  'dom.frame': (output) => (output.main ? 'main frame' : `frame ${output.name || '(no name)'} ${output.url}`),
+};
+
+export const emulationRenderers: RenderersOf<'emulation'> = {
+  'emulation.viewport': (output) => `viewport ${output.width}x${output.height} at scale ${output.scale}`,
+  'emulation.useragent': (output) => `user agent ${output.userAgent}`,
+  'emulation.emulate': (output) => output.applied.join('\n') || 'nothing changed',
+  'emulation.header': (output) =>
+    output.headers.length ? `extra headers: ${output.headers.join(', ')}` : 'no extra headers',
+};
+
+export const stateRenderers: RenderersOf<'state'> = {
+  'state.cookieSet': (output) => `cookie ${output.name} set for ${output.domain}${output.path}`,
+  'state.cookieImport': (output) =>
+    [
+      `imported ${output.imported} cookie(s)`,
+      ...output.skipped.map((skip) => `skipped #${skip.index}: ${skip.reason}`),
+    ].join('\n'),
+  'state.save': (output) =>
+    `saved ${output.name} to ${output.path}: ${output.cookies} cookies, ${output.origins} origin(s) of localStorage, ${output.tabs} tab(s)`,
+  'state.load': (output) =>
+    [
+      `loaded ${output.name}: ${output.cookies} cookies, ${output.origins} origin(s) of localStorage, ${output.tabsOpened.length} tab(s) opened`,
+      ...output.warnings.map((warning) => `warning: ${warning}`),
+    ].join('\n'),
+};

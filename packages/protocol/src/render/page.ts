@@ -1,0 +1,40 @@
+import { duration, titled } from './format.js';
+import type { OutputOf, RenderContext, RenderersOf } from './types.js';
+
+type Nav = OutputOf<'page.goto'>;
+const nav = (output: Nav) => `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}`;
+
+/** An evaluation's value: strings as they are for people, JSON for agents (so "42" and 42 differ). */
+function value(output: OutputOf<'page.eval'>, context: RenderContext): string {
+  if (output.type === 'undefined') return 'undefined';
+  if (typeof output.value === 'string' && context.surface === 'cli') return output.value;
+  return JSON.stringify(output.value, null, context.surface === 'cli' ? 2 : undefined) ?? 'undefined';
+}
+
+export const pageRenderers: RenderersOf<'page'> = {
+  'page.goto': nav,
+  'page.back': nav,
+  'page.forward': nav,
+  'page.reload': nav,
+  'page.url': (output) => output.url,
+  'page.eval': value,
+  'page.wait': (output) => `${output.matched} after ${duration(output.waitedMs)}`,
+  'page.scroll': (output) => `scrolled to ${output.scrollX},${output.scrollY}`,
+  'page.screenshot': (output) =>
+    output.path === null
+      ? (output.base64 ??
+        `image (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes; not written to a file)`)
+      : `${output.path} (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes)`,
+};
+
+export const snapshotRenderers: RenderersOf<'snapshot'> = {
+  'snapshot.take': (output, context) =>
+    [
+      // an agent has no address bar: say where the snapshot was taken
+      ...(context.surface === 'agent' ? [titled(output.title, output.url)] : []),
+      output.text,
+      ...(output.cursor
+        ? [`[truncated: continue with ${context.hint('snapshot.take', { ...context.input, cursor: output.cursor })}]`]
+        : []),
+    ].join('\n'),
+};

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { listCommands } from '../manifest.js';
+import { type RenderContext, hasRenderer, renderCommand, renderers } from './index.js';
+
+const cli = (input: Record<string, unknown> = {}): RenderContext => ({
+  surface: 'cli',
+  input,
+  label: (name) => name.split('.')[1] ?? name,
+  hint: (name, args = {}) => `\`${name} ${JSON.stringify(args)}\``,
+});
+
+const effects = { navigated: false, url: 'http://x/', dialogs: [], consoleErrors: [], openedTabs: [], download: null };
+
+describe('one typed renderer per command', () => {
+  it('every manifest command has a renderer, and every renderer a command', () => {
+    const names = listCommands().map((command) => command.name);
+    expect(names.filter((name) => !hasRenderer(name))).toEqual([]);
+    expect(Object.keys(renderers).filter((name) => !names.includes(name))).toEqual([]);
+  });
+
+  it('prints a human line where a raw key: value dump used to be', () => {
+    expect(renderCommand('page.wait', { waitedMs: 1327, matched: 'text "Done"' }, cli())).toBe(
+      'text "Done" after 1.3 s',
+    );
+    expect(renderCommand('tabs.close', { closed: 'AB12', activeTab: 'CD34' }, cli())).toBe(
+      'closed tab AB12; active tab CD34',
+    );
+    expect(renderCommand('daemon.stop', { stopping: true }, cli())).toBe('daemon stopped (browser closed)');
+    expect(
+      renderCommand('capture.console', { messages: [], lastSeq: 0, omitted: 0, cleared: false }, cli({ errors: true })),
+    ).toBe('(no console errors or uncaught exceptions)');
+  });
+
+  it('renders each chain step as the single command would, and says where a chain stopped', () => {
+    const text = renderCommand(
+      'batch.chain',
+      {
+        ok: false,
+        failedStep: 2,
+        results: [
+          { index: 0, command: 'page.goto', ok: true, output: { url: 'http://x/', title: 'X', status: 200 } },
+          {
+            index: 1,
+            command: 'snapshot.take',
+            ok: true,
+            output: { url: 'http://x/', title: 'X', text: 'heading "X"\n  button "Go" e1', refs: 1, truncated: false },
+          },
+          { index: 2, command: 'input.click', ok: false, error: { code: 'ref_stale', message: 'Ref e9 is stale.' } },
+        ],
+      },
+      cli({ steps: [] }),
+    );
+    expect(text.split('\n')).toEqual([
+      '[0] goto  X — http://x/ (200)',
+      '[1] take',
+      '  heading "X"',
+      '    button "Go" e1',
+      '[2] click  error[ref_stale]: Ref e9 is stale.',
+      'chain stopped at step 2; later steps did not run',
+    ]);
+  });
+
+  it('reads the step input for renderers that need it (press says which key)', () => {
+    const text = renderCommand(
+      'batch.run',
+      { succeeded: 1, failed: 0, results: [{ index: 0, command: 'input.press', ok: true, output: effects }] },
+      cli({ commands: [{ command: 'input.press', input: { key: 'Enter' } }] }),
+    );
+    expect(text).toBe('[0] press  pressed Enter\n1 ok, 0 failed');
+  });
+});
