@@ -2,15 +2,50 @@ import { commandByVerb } from '@argus/protocol';
 import { ArgusError, isArgusError } from '@argus/protocol/errors';
 import type { z } from 'zod';
 
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_whole, letter: string) => letter.toUpperCase());
+
 /**
- * Daemon messages name CLI verbs ("Run `argus snapshot`"); an agent calls tools, so name the tool
- * where the verb has one ("Run `argus_snapshot`").
+ * One `argus <verb> [args]` as the tool call that does the same: `argus snapshot -i` ->
+ * `argus_snapshot {"interactive":true}`. Undefined when the verb has no tool (an operator command
+ * such as `argus share`: it stays a CLI command, the user runs it) or an argument has no field.
+ */
+export function toolCallFor(commandLine: string): string | undefined {
+  const words = commandLine.trim().split(/\s+/).slice(1);
+  // the longest verb first: `dialog accept` before `dialog`
+  for (let length = Math.min(words.length, 2); length >= 1; length--) {
+    const command = commandByVerb(words.slice(0, length).join(' '));
+    if (!command || command.cli === false || command.tool === false) continue;
+    const args: Record<string, unknown> = {};
+    const positionals = (command.cli.positionals ?? []).map((name) => name.replace(/\.\.\.$/, ''));
+    const rest = words.slice(length);
+    for (let index = 0; index < rest.length; index++) {
+      const word = rest[index]!;
+      if (!word.startsWith('-')) {
+        const name = positionals.shift();
+        if (name === undefined) return undefined;
+        args[name] = word.replace(/^"(.*)"$/, '$1');
+        continue;
+      }
+      const flag = word.startsWith('--') ? camel(word.slice(2)) : command.cli.aliases?.[word.slice(1)];
+      if (!flag || !(flag in command.input.shape)) return undefined;
+      const next = rest[index + 1];
+      if (next === undefined || next.startsWith('-')) args[flag] = true;
+      else args[flag] = (index++, /^\d+$/.test(next) ? Number(next) : next);
+    }
+    // a placeholder such as <url> is not a value: name the tool alone
+    if (Object.values(args).some((value) => typeof value === 'string' && /^<.*>$/.test(value)))
+      return `\`${command.tool}\``;
+    return `\`${command.tool}${Object.keys(args).length ? ` ${JSON.stringify(args)}` : ''}\``;
+  }
+  return undefined;
+}
+
+/**
+ * Daemon messages name CLI commands ("Run `argus snapshot -i`"); an agent calls tools, so each
+ * becomes the tool call that does the same ("Run `argus_snapshot {"interactive":true}`").
  */
 export function withToolNames(message: string): string {
-  return message.replace(/`argus ([a-z]+)`/g, (whole, verb: string) => {
-    const command = commandByVerb(verb);
-    return command && command.tool !== false ? `\`${command.tool}\`` : whole;
-  });
+  return message.replace(/`(argus [^`]+)`/g, (whole, line: string) => toolCallFor(line) ?? whole);
 }
 
 /** The one line agents see for a failure: `error[code]: actionable message`. */

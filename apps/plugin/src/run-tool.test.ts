@@ -160,3 +160,18 @@ describe('error text for agents', () => {
     );
   });
 });
+
+describe('hints in the agent words', () => {
+  it('turns every `argus …` command of a message into the tool call that does the same', async () => {
+    const { withToolNames } = await import('./errors.js');
+    expect(withToolNames('Element is covered. Run `argus snapshot -i` and pick another ref.')).toBe(
+      'Element is covered. Run `argus_snapshot {"interactive":true}` and pick another ref.',
+    );
+    expect(withToolNames('Continue with `argus snapshot --cursor c1`; `argus goto <url>` first.')).toBe(
+      'Continue with `argus_snapshot {"cursor":"c1"}`; `argus_goto` first.',
+    );
+    expect(withToolNames('Answer it with `argus dialog accept`.')).toBe('Answer it with `argus_dialog_accept`.');
+    // operator commands have no tool: they stay for the user to run
+    expect(withToolNames('Ask the user to run `argus share`.')).toBe('Ask the user to run `argus share`.');
+  });
+});

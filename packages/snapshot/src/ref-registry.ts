@@ -14,9 +14,17 @@ export interface RefEntry {
   backendNodeId?: number;
 }
 
-/** Parses `e12`, `@e12`, `f1e3`; returns undefined for anything else (a locator or a CSS selector). */
+/**
+ * Parses `e12`, `@e12`, `f1e3`, and `[ref=e12]` / `ref=e12` as other tools' snapshots write refs
+ * (as CSS, `[ref=e12]` would match nothing on a real page); undefined for anything else (a locator
+ * or a CSS selector).
+ */
 export function parseRef(target: string): string | undefined {
-  const ref = target.trim().replace(/^@/, '');
+  const ref = target
+    .trim()
+    .replace(/^@/, '')
+    .replace(/^\[ref=(.+)\]$/, '$1')
+    .replace(/^ref=/, '');
   return REF_PATTERN.test(ref) ? ref : undefined;
 }
 
