@@ -360,8 +360,22 @@ export class BrowserManager {
     this.options.cdpUrl = mode === 'connect' ? cdpUrl : undefined;
   }
 
+  /**
+   * Starts the browser now, without waiting: a daemon started for a command launches Chromium while
+   * it finishes starting and the command is on its way. A failure is only logged; the first command
+   * that needs the browser tries again and reports it.
+   */
+  prelaunch(): void {
+    if (this.mode !== 'managed') return;
+    this.ensure().catch((error: unknown) =>
+      this.options.log.warn('browser.prelaunch_failed', { message: (error as Error).message }),
+    );
+  }
+
   async close(): Promise<void> {
     this.stopping = true;
+    // a launch under way (a prelaunch, or a command's) finishes first, so its Chrome is closed too
+    await this.starting?.catch(() => undefined);
     const browser = this.browser;
     const chrome = this.chrome;
     this.browser = undefined;

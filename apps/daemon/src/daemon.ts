@@ -31,6 +31,8 @@ export interface DaemonOptions {
   port?: number;
   /** MCP over Streamable HTTP on the tunnel listener (the plugin provides it: `@argus/plugin/http`). */
   mcp?: McpHttpEndpoint;
+  /** Launch a managed browser at once rather than on the first command (daemons that clients start). */
+  prelaunch?: boolean;
 }
 
 export interface RunningDaemon {
@@ -43,7 +45,6 @@ export interface RunningDaemon {
   stop(reason?: string): Promise<void>;
 }
 
-/** Starts the daemon: server on 127.0.0.1, state file (0600), idle shutdown; the browser starts lazily. */
 /** Runs each part of the seam in order; the first refusal ends the call. */
 function chainAuthorize(...parts: Authorize[]): Authorize {
   return async (ctx, command, input) => {
@@ -51,6 +52,10 @@ function chainAuthorize(...parts: Authorize[]): Authorize {
   };
 }
 
+/**
+ * Starts the daemon: server on 127.0.0.1, state file (0600), idle shutdown. The browser starts on the
+ * first command, or at once with `prelaunch`.
+ */
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
   // user file < project file < environment < flags; an invalid layer stops the start with its file and key
@@ -85,6 +90,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     guardPage: (page) => assertPageAllowed(page, access),
   });
   manager.onStart((browser) => guardFileUrls(browser, access, log));
+  if (options.prelaunch) manager.prelaunch();
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));

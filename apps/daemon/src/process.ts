@@ -18,7 +18,10 @@ export async function runDaemonProcess(options: DaemonProcessOptions = {}): Prom
     const stateDir = resolve(process.env.ARGUS_STATE_DIR ?? resolve(process.cwd(), '.argus'));
     // ARGUS_STATE_DIR only moves the state: the workspace is the project the daemon was started in
     const workspace = resolve(process.env.ARGUS_WORKSPACE ?? projectRoot(process.cwd()));
-    const daemon = await startDaemon({ stateDir, workspace, ...(options.mcp ? { mcp: options.mcp } : {}) });
+    // a client starts this process for a command that will want the browser: launch it meanwhile
+    // (ARGUS_PRELAUNCH=0 waits for the first command instead)
+    const prelaunch = process.env.ARGUS_PRELAUNCH !== '0';
+    const daemon = await startDaemon({ stateDir, workspace, prelaunch, ...(options.mcp ? { mcp: options.mcp } : {}) });
     const shutdown = (signal: string) => void daemon.stop(signal);
     process.on('SIGTERM', () => shutdown('SIGTERM'));
     process.on('SIGINT', () => shutdown('SIGINT'));

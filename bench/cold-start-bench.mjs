@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// Cold start: from nothing running to the first navigation done. Three series, run in turns so load
+// on the machine hits them alike:
+//   floor  raw CDP: spawn Chromium with Argus's flags and a fresh profile, read its DevTools URL from
+//          stderr, connect with chrome-remote-interface, navigate a new page and wait for `load`;
+//   cli    `node apps/cli/dist/argus.js goto URL` with a fresh state dir (starts the daemon, which
+//          launches Chromium), the whole process;
+//   node   `node -e 0`, the price of any Node process.
+// Each Argus run is followed by `argus stop` (not timed). Prints medians and ratios to the floor.
+//   pnpm build && pnpm bench cold-start [--runs 9]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import CDP from 'chrome-remote-interface';
+import { DEFAULT_CHROME_FLAGS, findChrome } from '@argus/cdp';
+import { startFixtureServer } from '@argus/test-kit';
+import { benchOptions } from './lib-args.mjs';
+import { median, ms } from './lib-stats.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'apps', 'cli', 'dist', 'argus.js');
+const { runs } = benchOptions({ runs: 9 });
+const EXTRA = ['--proxy-server=http://127.0.0.1:9'];
+const chrome = findChrome();
+const server = await startFixtureServer();
+const url = new URL('/buttons.html', server.url).href;
+
+async function floor() {
+  const profile = mkdtempSync(join(tmpdir(), 'argus-bench-floor-'));
+  const started = performance.now();
+  const child = spawn(
+    chrome,
+    [
+      '--headless=new',
+      ...DEFAULT_CHROME_FLAGS,
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      ...EXTRA,
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
+  try {
+    const ws = await new Promise((resolve, reject) => {
+      let text = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk) => {
+        text += chunk;
+        const match = /DevTools listening on (ws:\/\/\S+)/.exec(text);
+        if (match) resolve(match[1]);
+      });
+      child.once('exit', () => reject(new Error(`chromium exited: ${text.slice(-300)}`)));
+    });
+    const { port } = new URL(ws);
+    const target = await CDP.New({ port, host: '127.0.0.1' });
+    const client = await CDP({ port, host: '127.0.0.1', target });
+    await client.Page.enable();
+    const loaded = client.Page.loadEventFired();
+    await client.Page.navigate({ url });
+    await loaded;
+    const elapsed = performance.now() - started;
+    await client.close();
+    return elapsed;
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid, 'SIGKILL');
+    await exited;
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Runs a process to its end without blocking this one's event loop (the fixture server lives here). */
+function run(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+async function argusRun() {
+  const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-'));
+  const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
+  try {
+    const started = performance.now();
+    const result = await run([cli, 'goto', url], env);
+    const elapsed = performance.now() - started;
+    if (result.code !== 0) throw new Error(`argus goto failed: ${result.stderr}`);
+    return elapsed;
+  } finally {
+    await run([cli, 'stop'], env);
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+async function nodeRun() {
+  const started = performance.now();
+  await run(['-e', '0'], process.env);
+  return performance.now() - started;
+}
+
+const samples = { floor: [], cli: [], node: [] };
+await floor(); // page cache warm for every series alike
+for (let run = 0; run < runs; run += 1) {
+  samples.floor.push(await floor());
+  samples.cli.push(await argusRun());
+  samples.node.push(await nodeRun());
+}
+await server.close();
+
+const base = median(samples.floor);
+console.log(`cold start to first navigation done, median of ${runs} runs in turns (Chromium ${chrome})`);
+for (const [name, label] of [
+  ['floor', 'raw CDP: launch + connect + navigate'],
+  ['cli', 'argus goto (daemon + Chromium start)'],
+  ['node', 'node -e 0'],
+]) {
+  const value = median(samples[name]);
+  console.log(`${label.padEnd(40)} ${ms(value).padStart(10)}  ${(value / base).toFixed(2)}x floor`);
+}
