@@ -1,7 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import { FrameRegistry } from './frames.js';
-import { type Modifier, modifierMask, parseCombo, keyDefinition } from './keys.js';
+import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
   type ActionEffects,
   type NavigationResult,
@@ -12,6 +12,7 @@ import {
 } from './page-navigation.js';
 import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
 import { NetworkCapture } from './network-capture.js';
+import { InflightRequests } from './page-inflight.js';
 import { type NavigationGuard, attachNavigationGuard } from './navigation-guard.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
@@ -38,9 +39,7 @@ export class Page {
   private closedReason: string | undefined;
   private readonly epochListeners = new Set<(epoch: number) => void>();
   /** Requests of this tab (incl. its OOPIFs) still in flight, for network-idle waits. */
-  /** In-flight request key -> the loader (document) that issued it. */
-  readonly inflight = new Map<string, string>();
-  private readonly networkListeners = new Set<() => void>();
+  private readonly requests = new InflightRequests();
 
   constructor(
     readonly session: Session,
@@ -84,7 +83,7 @@ export class Page {
           this.documentStatus.set(event.loaderId, event.response.status);
       }),
       session.on('Target.attachedToTarget', (event) => void this.adoptChild(event)),
-      ...this.trackNetwork(session),
+      ...this.requests.track(session),
       session.on('Target.detachedFromTarget', (event) => {
         for (const child of this.childSessions) if (child.id === event.sessionId) this.childSessions.delete(child);
       }),
@@ -119,7 +118,7 @@ export class Page {
           this.frames.track(child),
           this.capture.attach(child),
           this.network.attach(child),
-          ...this.trackNetwork(child),
+          ...this.requests.track(child),
         );
         child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
         const guarded = this.guard ? attachNavigationGuard(child, this.targetId, this.guard) : undefined;
@@ -146,73 +145,9 @@ export class Page {
     }
   }
 
-  private trackNetwork(session: Session): Array<() => void> {
-    const notify = () => {
-      for (const listener of [...this.networkListeners]) listener();
-    };
-    const done = (requestId: string) => {
-      if (this.inflight.delete(`${session.id}:${requestId}`)) notify();
-    };
-    return [
-      session.on('Network.requestWillBeSent', (event) => {
-        this.inflight.set(`${session.id}:${event.requestId}`, event.loaderId);
-        notify();
-      }),
-      session.on('Network.loadingFinished', (event) => done(event.requestId)),
-      session.on('Network.loadingFailed', (event) => done(event.requestId)),
-      session.on('Network.requestServedFromCache', (event) => done(event.requestId)),
-      session.on('Page.frameNavigated', ({ frame }) => {
-        // Chrome never finishes some requests of a document that is gone (e.g. a fetch whose body
-        // was never read): forget everything this session's old documents left behind
-        if (frame.parentId) return;
-        let dropped = false;
-        for (const [key, loaderId] of this.inflight) {
-          if (key.startsWith(`${session.id}:`) && loaderId !== frame.loaderId) {
-            this.inflight.delete(key);
-            dropped = true;
-          }
-        }
-        if (dropped) notify();
-      }),
-    ];
-  }
-
   /** Resolves once no request has been in flight for `idleMs` (event driven). */
   waitForNetworkIdle(idleMs: number, timeoutMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let idleTimer: NodeJS.Timeout | undefined;
-      const cleanup = () => {
-        clearTimeout(idleTimer);
-        clearTimeout(deadline);
-        this.networkListeners.delete(check);
-        offDetach();
-      };
-      const check = () => {
-        clearTimeout(idleTimer);
-        idleTimer = undefined;
-        if (this.inflight.size === 0) {
-          idleTimer = setTimeout(() => {
-            cleanup();
-            resolve();
-          }, idleMs);
-        }
-      };
-      const deadline = setTimeout(() => {
-        cleanup();
-        reject(
-          new ArgusError(
-            'timeout',
-            `The network did not go idle within ${timeoutMs} ms (${this.inflight.size} requests still in flight).`,
-          ),
-        );
-      }, timeoutMs);
-      const offDetach = this.session.onDetach(() => {
-        cleanup();
-        reject(new ArgusError('target_closed', `Tab ${this.targetId} closed while waiting for network idle.`));
-      });
-      this.networkListeners.add(check);
-      check();
-    });
+    return this.requests.waitForIdle(idleMs, timeoutMs, this.session, this.targetId);
   }
 
   private bumpEpoch(): void {
@@ -393,60 +328,12 @@ export class Page {
 
   /** Presses a key or a combo like `Control+a`. */
   async press(combo: string): Promise<void> {
-    const parsed = parseCombo(combo);
-    if (!parsed) {
-      throw new ArgusError(
-        'invalid_input',
-        `Unknown key "${combo}". Use names like Enter, Tab, Escape, ArrowDown, F5 or a combo such as Control+a.`,
-      );
-    }
-    const mods: Modifier[] = [];
-    for (const modifier of parsed.modifiers) {
-      mods.push(modifier);
-      const def = keyDefinition(modifier);
-      if (def) await this.keyEvent('rawKeyDown', def, modifierMask(mods), false);
-    }
-    const mask = modifierMask(mods);
-    // with Control/Meta/Alt held a key produces no text (shortcuts), like a real keyboard
-    const producesText = !parsed.modifiers.some((modifier) => modifier !== 'Shift');
-    await this.keyEvent('keyDown', parsed.key, mask, producesText);
-    await this.keyEvent('keyUp', parsed.key, mask, false);
-    for (const modifier of [...parsed.modifiers].reverse()) {
-      mods.pop();
-      const def = keyDefinition(modifier);
-      if (def) await this.keyEvent('keyUp', def, modifierMask(mods), false);
-    }
-  }
-
-  private async keyEvent(
-    type: 'keyDown' | 'rawKeyDown' | 'keyUp',
-    def: NonNullable<ReturnType<typeof keyDefinition>>,
-    modifiers: number,
-    withText: boolean,
-  ): Promise<void> {
-    const text = withText ? def.text : undefined;
-    await this.session.send('Input.dispatchKeyEvent', {
-      type: type === 'keyDown' && !text ? 'rawKeyDown' : type,
-      key: def.key,
-      code: def.code,
-      windowsVirtualKeyCode: def.keyCode,
-      modifiers,
-      ...(def.location === undefined ? {} : { location: def.location }),
-      ...(text ? { text, unmodifiedText: text } : {}),
-    });
+    await pressCombo(this.session, combo);
   }
 
   /** Types text as key presses (characters without a key are inserted as text). */
   async typeText(text: string): Promise<void> {
-    for (const char of text) {
-      const def = keyDefinition(char);
-      if (def && def.code) {
-        await this.keyEvent('keyDown', def, 0, true);
-        await this.keyEvent('keyUp', def, 0, false);
-      } else {
-        await this.session.send('Input.insertText', { text: char });
-      }
-    }
+    await typeKeys(this.session, text);
   }
 
   async insertText(text: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-import type { ElementHandle } from './engine.js';
+import type { ElementHandle } from './element-handle.js';
 import { callOnElement, frameContext } from './frame-eval.js';
 import { describeElement, hitCheck, waitActionable, type ActionableResult } from './page-actions.js';
 

@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
@@ -15,10 +15,12 @@ import {
   type FrameContext,
 } from './frame-eval.js';
 import { ListenerCache, listenerTargets } from './listeners.js';
+import { type ElementHandle, selectorHandle } from './element-handle.js';
 import { formatSnapshot } from './format.js';
-import { installOverlay, removeOverlay } from './overlay.js';
+import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './frame-text.js';
+import { annotateRefs } from './overlay.js';
 import { describeLocator, parseLocator, type Locator } from './locator.js';
-import { RefRegistry, badTargetError, noMatchError, parseRef, staleError, type RefEntry } from './ref-registry.js';
+import { RefRegistry, parseRef, staleError, type RefEntry } from './ref-registry.js';
 import type { LocateResult } from './page-walker.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
@@ -40,18 +42,10 @@ export interface SnapshotResult {
   title: string;
 }
 
-export interface ElementHandle {
-  session: Session;
-  objectId: string;
-  backendNodeId: number;
-  frameId: string;
-  /** e.g. `button "Save"`, for messages */
-  label: string;
-}
+export type { ElementHandle } from './element-handle.js';
 
 /** Characters kept of a text run or a name in the snapshot. */
 const TEXT_MAX = 100;
-const MAX_FRAME_NESTING = 6;
 const KEPT_SNAPSHOTS = 4;
 
 interface StoredSnapshot {
@@ -201,7 +195,7 @@ export class SnapshotEngine {
     if (iframes.length && nesting < MAX_FRAME_NESTING) {
       await Promise.all(
         iframes.map(async (node) => {
-          const childId = await this.childFrameId(ctx, node.f ?? -1);
+          const childId = await childFrameId(ctx, node.f ?? -1);
           if (!childId) return;
           const child = await this.walkFrame(childId, { textMax: walk.textMax }, nesting + 1);
           if (child?.tree?.c) node.c = child.tree.c;
@@ -245,65 +239,12 @@ export class SnapshotEngine {
         handle.objectId,
         `function () { return (${ARGUS_SCRIPT}).text(this); }`,
       );
-      text = await this.withFrameText(ctx, read, 0);
+      text = await withFrameText(this.page, ctx, read, 0);
     } else {
       const ctx = await documentContext(this.page, this.page.mainFrameId);
-      text = await this.frameText(ctx, 0);
+      text = await frameText(this.page, ctx, 0);
     }
     return text.length > maxChars ? { text: text.slice(0, maxChars), truncated: true } : { text, truncated: false };
-  }
-
-  private async frameText(ctx: FrameContext, nesting: number): Promise<string> {
-    const read = await evalValue<{ text: string; frames: number }>(ctx, `${ARGUS_SCRIPT}.text(null)`);
-    return this.withFrameText(ctx, read, nesting);
-  }
-
-  /** Replaces each frame marker of a text read with `[frame "name"]` and that frame's own text. */
-  private async withFrameText(
-    ctx: FrameContext,
-    read: { text: string; frames: number },
-    nesting: number,
-  ): Promise<string> {
-    if (!read.frames) return read.text;
-    const inner = await Promise.all(
-      Array.from({ length: read.frames }, async (_, index) => {
-        if (nesting >= MAX_FRAME_NESTING) return '';
-        const childId = await this.childFrameId(ctx, index, 'textFrameAt');
-        const child = childId ? await frameContext(this.page, childId) : undefined;
-        if (!child) return '';
-        const body = await this.frameText(child, nesting + 1).catch(() => '');
-        const frame = this.page.frames.get(childId ?? '');
-        const where = frame?.url
-          ? ` ${frame.url
-              .replace(/^[a-z]+:\/\/(?:www\.)?/i, '')
-              .split(/[?#]/)[0]!
-              .slice(0, 60)}`
-          : '';
-        return body ? `[frame${where}]\n${body}\n[/frame]` : '';
-      }),
-    );
-    return (
-      read.text
-        // eslint-disable-next-line no-control-regex -- the walker marks frames with NUL-delimited indexes
-        .replace(/\u0000(\d+)\u0000/g, (_, index: string) => inner[Number(index)] ?? '')
-        .replace(/\n{2,}/g, '\n')
-        .trim()
-    );
-  }
-
-  private async childFrameId(
-    ctx: FrameContext,
-    index: number,
-    list: 'frameAt' | 'textFrameAt' = 'frameAt',
-  ): Promise<string | undefined> {
-    try {
-      const object = await evalObject(ctx, `globalThis.__argus.${list}(${index})`);
-      if (!object?.objectId) return undefined;
-      const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
-      return node.frameId;
-    } catch {
-      return undefined;
-    }
   }
 
   private entryFor(ref: string): RefEntry {
@@ -333,7 +274,7 @@ export class SnapshotEngine {
     const ref = parseRef(target);
     if (ref) return this.resolveRef(ref);
     const locator = parseLocator(target);
-    return locator ? this.resolveLocator(locator, this.locatorFrame()) : this.resolveSelector(target.trim());
+    return locator ? this.resolveLocator(locator, this.locatorFrame()) : selectorHandle(this.page, target.trim());
   }
 
   /** The frame locators search: the top document (the daemon's engine uses the frame chosen with `argus frame`). */
@@ -425,64 +366,10 @@ export class SnapshotEngine {
     };
   }
 
-  private async resolveSelector(selector: string): Promise<ElementHandle> {
-    const ctx = await documentContext(this.page, this.page.mainFrameId);
-    const ok = await evalValue<boolean>(
-      ctx,
-      `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`,
-    );
-    if (!ok) throw badTargetError(selector);
-    const object = await evalObject(ctx, `document.querySelector(${JSON.stringify(selector)})`);
-    if (!object?.objectId) {
-      throw noMatchError(selector);
-    }
-    const [{ node }, label] = await Promise.all([
-      ctx.session.send('DOM.describeNode', { objectId: object.objectId }),
-      ctx.session
-        .send('Runtime.callFunctionOn', {
-          objectId: object.objectId,
-          functionDeclaration: `function () { return (${ARGUS_SCRIPT}).label(this); }`,
-          returnByValue: true,
-        })
-        .then(({ result }) => String(result.value ?? selector))
-        .catch(() => selector),
-    ]);
-    return {
-      session: ctx.session,
-      objectId: object.objectId,
-      backendNodeId: node.backendNodeId,
-      frameId: ctx.frameId,
-      label,
-    };
-  }
-
   /** Draws each current ref's label over its element; returns the function that removes the overlay. */
   async annotate(): Promise<() => Promise<void>> {
     this.page.assertOpen();
-    const byFrame = new Map<string, RefEntry[]>();
-    for (const entry of this.lastRefs) {
-      if (entry.epoch !== this.page.epoch) continue;
-      const list = byFrame.get(entry.frameId) ?? [];
-      list.push(entry);
-      byFrame.set(entry.frameId, list);
-    }
-    const contexts: FrameContext[] = [];
-    await Promise.all(
-      [...byFrame].map(async ([frameId, entries]) => {
-        const ctx = await frameContext(this.page, frameId);
-        if (!ctx) return;
-        const token = entries[0]?.token ?? '';
-        await installOverlay(
-          ctx,
-          token,
-          entries.map((entry) => [entry.id, entry.ref] as [number, string]),
-        ).catch(() => undefined);
-        contexts.push(ctx);
-      }),
-    );
-    return async () => {
-      await Promise.all(contexts.map((ctx) => removeOverlay(ctx).catch(() => undefined)));
-    };
+    return annotateRefs(this.page, this.lastRefs);
   }
 }
 

@@ -1,4 +1,6 @@
-import { evalValue, type FrameContext } from './frame-eval.js';
+import type { Page } from '@argus/cdp';
+import { evalValue, frameContext, type FrameContext } from './frame-eval.js';
+import type { RefEntry } from './ref-registry.js';
 
 const OVERLAY_ID = '__argus_overlay__';
 
@@ -47,4 +49,32 @@ export async function installOverlay(
 
 export async function removeOverlay(ctx: FrameContext): Promise<void> {
   await evalValue(ctx, `document.getElementById(${JSON.stringify(OVERLAY_ID)})?.remove()`);
+}
+
+/** Draws the label of each ref of `refs` (current epoch only) over its element, frame by frame; returns the remover. */
+export async function annotateRefs(page: Page, refs: RefEntry[]): Promise<() => Promise<void>> {
+  const byFrame = new Map<string, RefEntry[]>();
+  for (const entry of refs) {
+    if (entry.epoch !== page.epoch) continue;
+    const list = byFrame.get(entry.frameId) ?? [];
+    list.push(entry);
+    byFrame.set(entry.frameId, list);
+  }
+  const contexts: FrameContext[] = [];
+  await Promise.all(
+    [...byFrame].map(async ([frameId, entries]) => {
+      const ctx = await frameContext(page, frameId);
+      if (!ctx) return;
+      const token = entries[0]?.token ?? '';
+      await installOverlay(
+        ctx,
+        token,
+        entries.map((entry) => [entry.id, entry.ref] as [number, string]),
+      ).catch(() => undefined);
+      contexts.push(ctx);
+    }),
+  );
+  return async () => {
+    await Promise.all(contexts.map((ctx) => removeOverlay(ctx).catch(() => undefined)));
+  };
 }

@@ -1,5 +1,5 @@
 import { quoteName } from '@argus/protocol/snapshot-refs';
-import type { ElementHandle } from './engine.js';
+import type { ElementHandle } from './element-handle.js';
 import { ARGUS_SCRIPT, callOnElement } from './frame-eval.js';
 import { type FoundLocator, findLocator } from './page-locator.js';
 
