@@ -19,6 +19,7 @@ import { type RunningServer, startServer } from './server.js';
 import { ShareStore } from './share-store.js';
 import { type McpHttpEndpoint, Tunnel } from './tunnel-server.js';
 import type { Services } from './services.js';
+import { WebProviders } from './web-providers.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
 
 export const VERSION = '0.1.0';
@@ -98,6 +99,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
+  const web = new WebProviders(manager, config);
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
@@ -114,6 +116,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
         .close()
         .catch((error: unknown) => log.error('relay.close_failed', { message: (error as Error).message }));
       await tunnel.close();
+      await web.close().catch((error: unknown) => log.error('web.close_failed', { message: (error as Error).message }));
       shares.flush();
       await server?.close();
       log.info('daemon.stopped', { reason });
@@ -158,6 +161,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     config,
     approvals,
     dispatch: createDispatch(() => router),
+    web,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(withCommandScopes(runAsClient(createHandlers(services), log)), {

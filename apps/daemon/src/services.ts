@@ -8,6 +8,7 @@ import type { ShareStore } from './share-store.js';
 import type { Tunnel } from './tunnel-server.js';
 import type { ApprovalQueue } from './policy/approvals.js';
 import type { ConfigStore } from './policy/config-store.js';
+import type { WebProviders } from './web-providers.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -35,6 +36,8 @@ export interface Services {
   approvals: ApprovalQueue;
   /** Runs a command through the router (same validation and scope checks as a request): batch, chain, tab-each. */
   dispatch: Dispatch;
+  /** Fetch (and later crawl, search, research) without a tab: packages/providers composed with the browser. */
+  web: WebProviders;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

@@ -1,7 +1,7 @@
 import type { Plugin } from '@opencode-ai/plugin';
 import { DaemonLink } from './daemon-link.js';
 import { openCodeTools } from './opencode-tools.js';
-import { isProfile } from './profiles.js';
+import { type Profile, isProfile } from './profiles.js';
 
 function stringList(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.map(String);
@@ -27,7 +27,7 @@ export const ArgusPlugin: Plugin = async ({ directory }, options = {}) => {
     caller: link,
     profile:
       profile ??
-      (isProfile(process.env.ARGUS_MCP_PROFILE ?? '') ? (process.env.ARGUS_MCP_PROFILE as 'core' | 'full') : undefined),
+      (isProfile(process.env.ARGUS_MCP_PROFILE ?? '') ? (process.env.ARGUS_MCP_PROFILE as Profile) : undefined),
     tools: stringList(options.tools) ?? stringList(process.env.ARGUS_MCP_TOOLS),
     untrustedEnvelope: options.untrustedEnvelope !== false,
   });

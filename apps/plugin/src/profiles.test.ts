@@ -1,13 +1,20 @@
 import { listCommands } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
 import { mcpTool } from './mcp-server.js';
-import { CORE_HIDDEN_FIELDS, CORE_TOOLS, selectTools } from './profiles.js';
+import { CORE_HIDDEN_FIELDS, CORE_TOOLS, RESEARCH_TOOLS, selectTools } from './profiles.js';
 import { allToolSpecs } from './tool-specs.js';
 
 const specs = allToolSpecs();
 const names = (selected: { name: string }[]) => selected.map((spec) => spec.name);
 
 describe('tool profiles', () => {
+  it('research lists the web providers present in the manifest (fetch among them) and no input tools', () => {
+    const research = names(selectTools(specs, { profile: 'research' }));
+    expect(research).toEqual(specs.map((spec) => spec.name).filter((name) => RESEARCH_TOOLS.includes(name)));
+    expect(research).toContain('argus_fetch');
+    expect(research).not.toContain('argus_click');
+  });
+
   it('core is the CORE_TOOLS names present in the manifest, and the default', () => {
     const core = names(selectTools(specs, { profile: 'core' }));
     expect(core).toEqual(specs.map((spec) => spec.name).filter((name) => CORE_TOOLS.includes(name)));

@@ -1,7 +1,7 @@
 import { ArgusError } from '@argus/protocol/errors';
 import type { ToolSpec } from './tool-specs.js';
 
-export const PROFILES = ['core', 'full'] as const;
+export const PROFILES = ['core', 'full', 'research'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /**
@@ -25,6 +25,21 @@ export const CORE_TOOLS: readonly string[] = [
   'argus_wait',
   'argus_console',
   'argus_network',
+];
+
+/**
+ * The `research` profile: reading the web without driving a tab (packages/providers), plus the few
+ * browser tools to look at one page closely. Names not (yet) in the manifest are skipped.
+ */
+export const RESEARCH_TOOLS: readonly string[] = [
+  'argus_fetch',
+  'argus_crawl',
+  'argus_search',
+  'argus_research',
+  'argus_artifacts',
+  'argus_goto',
+  'argus_snapshot',
+  'argus_text',
 ];
 
 /**
@@ -67,7 +82,8 @@ function withoutOutputSchema({ outputSchema: _outputSchema, ...spec }: ToolSpec)
 
 function profileTools(profile: Profile, specs: readonly ToolSpec[]): ToolSpec[] {
   if (profile === 'full') return [...specs];
-  return specs.filter((spec) => CORE_TOOLS.includes(spec.name));
+  const names = profile === 'research' ? RESEARCH_TOOLS : CORE_TOOLS;
+  return specs.filter((spec) => names.includes(spec.name));
 }
 
 /** The tools to expose for a selection; unknown explicit names fail with `invalid_input`. */

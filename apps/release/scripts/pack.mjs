@@ -31,11 +31,19 @@ const root = join(release, '..', '..');
 /** Third-party packages the bundle imports at run time; anything else imported is inlined. */
 const RUNTIME_DEPENDENCIES = [
   '@modelcontextprotocol/sdk',
+  '@mozilla/readability',
   '@puppeteer/browsers',
   '@trpc/client',
   '@trpc/server',
   'chrome-remote-interface',
+  'cockatiel',
+  'ipaddr.js',
+  'linkedom',
+  'p-limit',
   'pino',
+  'turndown',
+  'turndown-plugin-gfm',
+  'undici',
   'ws',
   'zod',
 ];

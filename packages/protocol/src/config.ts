@@ -132,12 +132,24 @@ export const ArgusConfigSchema = z
       .optional(),
     mcp: z
       .object({
-        profile: z.enum(['core', 'full']).optional().describe('MCP tool set (default core)'),
+        profile: z.enum(['core', 'full', 'research']).optional().describe('MCP tool set (default core)'),
         tools: z.array(z.string()).optional().describe('Exactly these MCP tools (names or profiles)'),
       })
       .strict()
       .optional(),
     policy: PolicyConfig.optional().describe('What agents may do: domains, approvals, raw CDP'),
+    providers: z
+      .object({
+        agentNetworks: z
+          .array(z.string().min(1).max(64))
+          .max(100)
+          .optional()
+          .describe(
+            'Private ranges (CIDR, e.g. 10.0.0.0/8) agents may fetch from besides the public internet (the operator CLI reaches local servers anyway)',
+          ),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -20,6 +20,7 @@ import { stateCommands } from './commands/state.js';
 import { configCommands } from './commands/config.js';
 import { approvalsCommands } from './commands/approvals.js';
 import { cdpCommands } from './commands/cdp.js';
+import { webCommands } from './commands/web.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -45,6 +46,7 @@ export const manifest = {
   config: configCommands,
   approvals: approvalsCommands,
   cdp: cdpCommands,
+  web: webCommands,
 };
 
 export type Manifest = typeof manifest;

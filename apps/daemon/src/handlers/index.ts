@@ -21,6 +21,7 @@ import { stateHandlers } from './state.js';
 import { configHandlers } from './config.js';
 import { approvalsHandlers } from './approvals.js';
 import { cdpHandlers } from './cdp.js';
+import { webHandlers } from './web.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -44,5 +45,6 @@ export function createHandlers(services: Services): Handlers {
     config: configHandlers(services),
     approvals: approvalsHandlers(services),
     cdp: cdpHandlers(services),
+    web: webHandlers(services),
   };
 }

@@ -9,7 +9,7 @@ import type { ApprovalQueue } from './approvals.js';
 type Policy = NonNullable<ArgusConfig['policy']>;
 
 /** Commands whose `url` input is a page the browser is about to load. */
-const NAVIGATING = new Set(['page.goto', 'tabs.open']);
+const NAVIGATING = new Set(['page.goto', 'tabs.open', 'web.fetch']);
 /** Never held for approval: approving them is how a wait ends. */
 const NEVER_HELD = new Set(['approvals', 'config', 'daemon']);
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;

@@ -11,6 +11,7 @@ import { domRenderers, emulationRenderers, filesRenderers, inputRenderers, state
 import { pageRenderers, snapshotRenderers } from './page.js';
 import { inspectRenderers, readRenderers, visualRenderers } from './reading.js';
 import { tabRenderers } from './tabs.js';
+import { webRenderers } from './web.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -37,6 +38,7 @@ export const renderers: Renderers = {
   ...configRenderers,
   ...approvalsRenderers,
   ...cdpRenderers,
+  ...webRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {
