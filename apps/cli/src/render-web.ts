@@ -15,6 +15,35 @@ function fetchPage(output: Output): string {
   return [...head, '', String(body ?? '')].join('\n');
 }
 
+interface ArtifactLine {
+  id: string;
+  kind: string;
+  created: string;
+  expires: string;
+  files: number;
+  bytes: number;
+}
+
+const artifactLine = (a: ArtifactLine) =>
+  `${a.id}  ${a.kind}  ${a.files} files, ${a.bytes} bytes  created ${a.created}  expires ${a.expires}`;
+
 export const webRenderers: Record<string, (output: Output) => string> = {
   'web.fetch': fetchPage,
+  'web.crawl': (output) =>
+    [
+      `crawl ${String(output.id)}: ${String(output.done)} pages, ${String(output.failed)} failed, ${String(output.skipped)} skipped by robots.txt (${String(output.pagesPerSecond)} pages/s)`,
+      String(output.dir),
+      ...(output.warnings as string[]).map((warning) => `warning: ${warning}`),
+    ].join('\n'),
+  'web.artifacts': (output) => (output.artifacts as ArtifactLine[]).map(artifactLine).join('\n') || '(no bundles)',
+  'web.artifactShow': (output) =>
+    [
+      artifactLine(output as unknown as ArtifactLine),
+      String(output.dir),
+      ...(output.paths as string[]).map((path) => `  ${path}`),
+    ].join('\n'),
+  'web.artifactCleanup': (output) => {
+    const removed = output.removed as string[];
+    return removed.length ? `removed ${removed.length}: ${removed.join(', ')}` : 'nothing to remove';
+  },
 };

@@ -25,4 +25,13 @@ describe('argus fetch', () => {
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/^error\[not_found\]/);
   });
+
+  it('crawl writes a bundle that artifacts list and show find', async () => {
+    const crawl = await cli.argus('crawl', cli.server.urlFor('/site/0?size=9'), '--max-pages', '4', '--depth', '3');
+    expect(crawl.code, crawl.stderr).toBe(0);
+    const id = /^crawl (\S+): 4 pages, 0 failed, 0 skipped/.exec(crawl.stdout)?.[1];
+    expect(id, crawl.stdout).toBeDefined();
+    expect((await cli.argus('artifacts', 'list')).stdout).toContain(id!);
+    expect((await cli.argus('artifacts', 'show', id!)).stdout).toContain('pages.jsonl');
+  });
 });

@@ -99,7 +99,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
-  const web = new WebProviders(manager, config);
+  const web = new WebProviders(manager, config, options.stateDir);
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {

@@ -1,6 +1,8 @@
 import type { CallContext } from '@argus/protocol';
+import { join } from 'node:path';
 import {
   AGENT_POLICY,
+  ArtifactStore,
   type BrowserTier,
   HttpClient,
   type NetworkPolicy,
@@ -21,12 +23,16 @@ export class WebProviders {
   readonly http = new HttpClient();
   readonly resilience = new Resilience();
   readonly fetcher: PageFetcher;
+  /** Crawl and research bundles: `<state dir>/artifacts` (0700), TTL 72 h. */
+  readonly artifacts: ArtifactStore;
 
   constructor(
     manager: BrowserManager,
     private readonly config: ConfigStore,
+    stateDir: string,
   ) {
     this.fetcher = new PageFetcher(this.http, this.resilience, chromiumTier(manager));
+    this.artifacts = new ArtifactStore(join(stateDir, 'artifacts'));
   }
 
   /**

@@ -79,3 +79,26 @@ describe('web.fetch', () => {
     expect((big as ArgusError).code).toBe('too_large');
   });
 });
+
+describe('web.crawl and artifacts', () => {
+  it('crawls the fixture site into a bundle under the state dir, then lists, shows and cleans it up', async () => {
+    h.server.resetTraffic();
+    const result = await h.client.web.crawl.mutate({
+      urls: [h.server.urlFor('/site/0?size=20')],
+      depth: 3,
+      maxPages: 10,
+      concurrency: 2,
+    });
+    expect(result.done).toBe(10);
+    expect(h.server.traffic().maxInFlight).toBeLessThanOrEqual(2);
+    expect(result.dir.startsWith(h.daemon.stateDir)).toBe(true);
+    const listed = await h.client.web.artifacts.query({});
+    expect(listed.artifacts.map((bundle) => bundle.id)).toContain(result.id);
+    const shown = await h.client.web.artifactShow.query({ id: result.id });
+    expect(shown.paths).toContain('pages.jsonl');
+    expect(shown.paths.filter((path) => path.startsWith('pages/'))).toHaveLength(10);
+    await expect(h.client.web.artifactShow.query({ id: '../etc' })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await h.client.web.artifactCleanup.mutate({ expired: true })).removed).toEqual([]);
+    expect((await h.client.web.artifactCleanup.mutate({})).removed).toContain(result.id);
+  });
+});

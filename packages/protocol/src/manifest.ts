@@ -21,6 +21,7 @@ import { configCommands } from './commands/config.js';
 import { approvalsCommands } from './commands/approvals.js';
 import { cdpCommands } from './commands/cdp.js';
 import { webCommands } from './commands/web.js';
+import { webCrawlCommands } from './commands/web-crawl.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -46,7 +47,7 @@ export const manifest = {
   config: configCommands,
   approvals: approvalsCommands,
   cdp: cdpCommands,
-  web: webCommands,
+  web: { ...webCommands, ...webCrawlCommands },
 };
 
 export type Manifest = typeof manifest;

@@ -6,3 +6,8 @@ export * from './extract.js';
 export * from './markdown.js';
 export * from './shell-detect.js';
 export * from './fetch-page.js';
+export * from './canonical-url.js';
+export * from './robots.js';
+export * from './sitemap.js';
+export * from './artifacts.js';
+export * from './crawl.js';

@@ -22,6 +22,7 @@ import { configHandlers } from './config.js';
 import { approvalsHandlers } from './approvals.js';
 import { cdpHandlers } from './cdp.js';
 import { webHandlers } from './web.js';
+import { webCrawlHandlers } from './web-crawl.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -45,6 +46,6 @@ export function createHandlers(services: Services): Handlers {
     config: configHandlers(services),
     approvals: approvalsHandlers(services),
     cdp: cdpHandlers(services),
-    web: webHandlers(services),
+    web: { ...webHandlers(services), ...webCrawlHandlers(services) },
   };
 }

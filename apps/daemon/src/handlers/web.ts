@@ -2,7 +2,7 @@ import type { Handlers } from '@argus/protocol';
 import type { Services } from '../services.js';
 
 /** Web providers: the content of pages without driving the caller's tabs (packages/providers). */
-export function webHandlers(services: Services): Handlers['web'] {
+export function webHandlers(services: Services): Pick<Handlers['web'], 'fetch'> {
   const { web } = services;
   return {
     fetch: async (input, ctx) => {

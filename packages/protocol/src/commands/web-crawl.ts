@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { defineCommand } from '../define.js';
+import { HttpUrl } from '../common.js';
+
+/** Crawls and the artifact bundles they (and research) leave under the state dir. */
+const Glob = z.string().min(1).max(500);
+
+const ArtifactInfo = z.object({
+  id: z.string(),
+  kind: z.enum(['crawl', 'research']),
+  created: z.string(),
+  expires: z.string(),
+  files: z.number().describe('How many files the bundle holds'),
+  bytes: z.number(),
+});
+
+export const webCrawlCommands = {
+  crawl: defineCommand({
+    name: 'web.crawl',
+    cli: {
+      verb: 'crawl',
+      positionals: ['urls...'],
+      examples: [
+        'argus crawl https://example.com/docs --depth 2 --max-pages 50 --same-site',
+        'argus crawl localhost:3000 --include "/blog/**" --robots warn',
+        'argus crawl https://example.com --sitemap --concurrency 2',
+      ],
+    },
+    tool: 'argus_crawl',
+    kind: 'mutation',
+    scope: 'write',
+    summary:
+      'Crawl from one or more URLs (breadth-first, robots.txt honoured, polite per host) and write every page as Markdown + metadata into an artifact bundle.',
+    input: z.object({
+      urls: z.array(HttpUrl).min(1).max(100).describe('Where to start'),
+      depth: z.number().int().min(0).max(20).default(2).describe('Links followed from a start page'),
+      maxPages: z.number().int().min(1).max(10_000).default(50).describe('Stop after this many pages'),
+      sameSite: z.boolean().default(false).describe("Stay on the start pages' sites"),
+      include: z.array(Glob).max(50).optional().describe('Only URL paths matching one of these globs (/docs/**)'),
+      exclude: z.array(Glob).max(50).optional().describe('Skip URL paths matching one of these globs'),
+      robots: z
+        .enum(['strict', 'warn', 'off'])
+        .default('strict')
+        .describe('robots.txt: obey, fetch anyway with a warning, or ignore'),
+      sitemap: z.boolean().default(false).describe("Also read the sites' sitemaps"),
+      concurrency: z.number().int().min(1).max(16).default(2).describe('Requests in flight per host'),
+      delayMs: z.number().int().min(0).max(10_000).default(0).describe('Pause after each request to a host'),
+      dfs: z.boolean().default(false).describe('Depth-first instead of breadth-first'),
+    }),
+    output: z.object({
+      id: z.string().describe('The bundle id (argus artifacts show <id>)'),
+      dir: z.string().describe('Where the bundle is'),
+      done: z.number(),
+      failed: z.number(),
+      skipped: z.number().describe('Pages robots.txt disallowed'),
+      queued: z.number(),
+      pagesPerSecond: z.number(),
+      warnings: z.array(z.string()),
+    }),
+    pageContent: ['warnings'],
+  }),
+  artifacts: defineCommand({
+    name: 'web.artifacts',
+    cli: { verb: 'artifacts list', examples: ['argus artifacts list'] },
+    tool: 'argus_artifacts',
+    kind: 'query',
+    scope: 'read',
+    summary: 'Artifact bundles (crawls, research) under the state dir, newest first.',
+    input: z.object({}),
+    output: z.object({ artifacts: z.array(ArtifactInfo) }),
+  }),
+  artifactShow: defineCommand({
+    name: 'web.artifactShow',
+    cli: {
+      verb: 'artifacts show',
+      positionals: ['id'],
+      examples: ['argus artifacts show crawl-20260101-120000-abc123'],
+    },
+    tool: false,
+    kind: 'query',
+    scope: 'read',
+    summary: "One bundle's manifest: files, created, expiry, summary.",
+    input: z.object({ id: z.string().min(1).max(200).describe('Bundle id from `argus artifacts list`') }),
+    output: ArtifactInfo.extend({
+      dir: z.string(),
+      paths: z.array(z.string()).describe('Files in the bundle'),
+      summary: z.record(z.string(), z.unknown()),
+    }),
+  }),
+  artifactCleanup: defineCommand({
+    name: 'web.artifactCleanup',
+    cli: { verb: 'artifacts cleanup', examples: ['argus artifacts cleanup --expired', 'argus artifacts cleanup'] },
+    tool: false,
+    kind: 'mutation',
+    scope: 'write',
+    summary: 'Remove expired bundles (--expired) or every bundle.',
+    input: z.object({ expired: z.boolean().default(false).describe('Only bundles past their TTL') }),
+    output: z.object({ removed: z.array(z.string()) }),
+  }),
+};

@@ -1,0 +1,217 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import picomatch from 'picomatch';
+import type { NetworkPolicy } from './address-guard.js';
+import { type ArtifactManifest, type ArtifactStore } from './artifacts.js';
+import { canonicalUrl, siteOf } from './canonical-url.js';
+import { PageFetcher, hostKey } from './fetch-page.js';
+import type { HttpClient } from './http-client.js';
+import { Resilience } from './resilience.js';
+import { RobotsCache } from './robots.js';
+import { readSitemap } from './sitemap.js';
+
+export interface CrawlOptions {
+  policy: NetworkPolicy;
+  depth?: number;
+  maxPages?: number;
+  sameSite?: boolean;
+  /** Globs on the URL path (`/docs/**`): only matching pages are fetched (seeds always are). */
+  include?: readonly string[];
+  exclude?: readonly string[];
+  robots?: 'strict' | 'warn' | 'off';
+  sitemap?: boolean;
+  /** Requests in flight per host. */
+  concurrency?: number;
+  /** Pause after each request to a host, within its slot (robots' Crawl-delay wins when longer, up to 10 s). */
+  delayMs?: number;
+  dfs?: boolean;
+  maxBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: CrawlProgress) => void;
+}
+
+export interface CrawlProgress {
+  done: number;
+  queued: number;
+  failed: number;
+  skipped: number;
+  pagesPerSecond: number;
+}
+
+export interface CrawlResult extends CrawlProgress {
+  bundle: ArtifactManifest & { dir: string };
+  warnings: string[];
+}
+
+interface Entry {
+  url: string;
+  depth: number;
+}
+
+/**
+ * Breadth-first (or depth-first) over canonical URLs, deduplicated, bounded (the frontier never
+ * holds more than `maxPages` URLs seen), polite (per-host limit and delay, robots.txt strict by
+ * default), every page written to the bundle as it arrives (markdown file + one JSON line).
+ */
+export async function crawl(
+  http: HttpClient,
+  store: ArtifactStore,
+  seeds: readonly string[],
+  options: CrawlOptions,
+): Promise<CrawlResult> {
+  const depthLimit = options.depth ?? 2;
+  const maxPages = options.maxPages ?? 50;
+  const robotsMode = options.robots ?? 'strict';
+  const concurrency = options.concurrency ?? 2;
+  // the crawl holds its own per-host slots so the politeness delay is spent inside the slot
+  const hostLimits = new Map<string, LimitFunction>();
+  const hostLimit = (url: string): LimitFunction => {
+    const key = hostKey(url);
+    let limit = hostLimits.get(key);
+    if (!limit) hostLimits.set(key, (limit = pLimit(concurrency)));
+    return limit;
+  };
+  const fetcher = new PageFetcher(
+    http,
+    new Resilience({ perHostConcurrency: 64, globalConcurrency: 64, retries: 1 }),
+    undefined,
+  );
+  const robots = new RobotsCache(http, options.policy);
+  const include = options.include?.length ? picomatch([...options.include]) : undefined;
+  const exclude = options.exclude?.length ? picomatch([...options.exclude]) : undefined;
+  const bundle = store.create('crawl');
+  const warnings: string[] = [];
+  const started = performance.now();
+
+  const seedUrls = seeds.map((seed) => canonicalUrl(seed)).filter((url): url is string => url !== null);
+  const sites = new Set(seedUrls.map(siteOf));
+  const seen = new Set<string>();
+  const frontier: Entry[] = [];
+  const enqueue = (url: string, depth: number, seed = false): void => {
+    if (seen.has(url) || seen.size >= maxPages) return;
+    if (!seed) {
+      if ((options.sameSite ?? true) && !sites.has(siteOf(url))) return;
+      const path = new URL(url).pathname;
+      if (include && !include(path)) return;
+      if (exclude?.(path)) return;
+    }
+    seen.add(url);
+    frontier.push({ url, depth });
+  };
+  for (const url of seedUrls) enqueue(url, 0, true);
+  if (options.sitemap) {
+    for (const seed of seedUrls) {
+      const rules = robotsMode === 'off' ? undefined : await robots.rules(seed);
+      const maps = rules?.sitemaps.length ? rules.sitemaps : [new URL('/sitemap.xml', seed).href];
+      for (const map of maps) {
+        const urls = await readSitemap(http, map, options.policy, maxPages).catch(() => []);
+        for (const url of urls) {
+          const canonical = canonicalUrl(url);
+          if (canonical) enqueue(canonical, 1);
+        }
+      }
+    }
+  }
+
+  let done = 0;
+  let failed = 0;
+  let skipped = 0;
+  const progress = (): CrawlProgress => ({
+    done,
+    queued: frontier.length,
+    failed,
+    skipped,
+    pagesPerSecond: Math.round((done / Math.max(0.001, (performance.now() - started) / 1000)) * 10) / 10,
+  });
+
+  const visit = async (entry: Entry): Promise<void> => {
+    try {
+      await visitOne(entry);
+    } catch (error) {
+      failed += 1;
+      const code = (error as { code?: unknown }).code;
+      bundle.append('errors.jsonl', {
+        url: entry.url,
+        code: typeof code === 'string' ? code : 'internal',
+        message: (error as Error).message,
+      });
+    }
+    options.onProgress?.(progress());
+  };
+
+  const visitOne = async ({ url, depth }: Entry): Promise<void> => {
+    if (robotsMode !== 'off') {
+      const rules = await robots.rules(url);
+      if (!rules.allowed(url)) {
+        if (robotsMode === 'strict') {
+          skipped += 1;
+          bundle.append('skipped.jsonl', { url, reason: 'robots.txt disallows it' });
+          return;
+        }
+        warnings.push(`robots.txt disallows ${url} (fetched anyway: --robots warn)`);
+      }
+    }
+    const delayMs = await politeDelay(robots, url, options.delayMs ?? 0, robotsMode);
+    const page = await hostLimit(url)(async () => {
+      const fetched = await fetcher.fetch(url, {
+        policy: options.policy,
+        tier: 'http',
+        ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      if (delayMs > 0) await sleep(delayMs);
+      return fetched;
+    });
+    done += 1;
+    const file = `pages/${String(done).padStart(4, '0')}.md`;
+    bundle.write(file, `# ${page.title ?? url}\n\n<${page.finalUrl}>\n\n${page.markdown}\n`);
+    const { markdown: _markdown, text: _text, html: _html, ...meta } = page;
+    bundle.append('pages.jsonl', { ...meta, depth, file });
+    if (depth < depthLimit)
+      for (const link of page.links) {
+        const canonical = canonicalUrl(link);
+        if (canonical) enqueue(canonical, depth + 1);
+      }
+  };
+
+  // workers pull from the frontier; the per-host limit is hostLimit's, so the worker count is
+  // only an upper bound on the whole crawl's width
+  const width = Math.max(concurrency, Math.min(16, concurrency * sites.size));
+  let active = 0;
+  await new Promise<void>((resolve) => {
+    const pump = (): void => {
+      if (options.signal?.aborted) frontier.length = 0;
+      while (active < width && frontier.length > 0) {
+        const next = options.dfs ? frontier.pop() : frontier.shift();
+        if (!next) break;
+        active += 1;
+        void visit(next).finally(() => {
+          active -= 1;
+          pump();
+        });
+      }
+      if (active === 0 && frontier.length === 0) resolve();
+    };
+    pump();
+  });
+
+  const summary = {
+    seeds: seedUrls,
+    ...progress(),
+    warnings: warnings.length,
+    robots: robotsMode,
+    depth: depthLimit,
+    maxPages,
+  };
+  const manifest = bundle.finish(summary);
+  return { ...progress(), warnings, bundle: { ...manifest, dir: bundle.dir } };
+}
+
+async function politeDelay(robots: RobotsCache, url: string, delayMs: number, mode: string): Promise<number> {
+  if (mode === 'off') return delayMs;
+  const crawlDelay = (await robots.rules(url)).crawlDelay;
+  return Math.min(10_000, Math.max(delayMs, (crawlDelay ?? 0) * 1000));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,66 @@
+import robotsParser from 'robots-parser';
+import { isArgusError } from '@argus/protocol/errors';
+import type { NetworkPolicy } from './address-guard.js';
+import type { HttpClient } from './http-client.js';
+
+export const ROBOTS_AGENT = 'ArgusBot';
+
+export interface RobotsRules {
+  allowed(url: string): boolean;
+  /** Seconds between requests the site asks for, if it does. */
+  crawlDelay: number | undefined;
+  sitemaps: string[];
+}
+
+const ALLOW_ALL: RobotsRules = { allowed: () => true, crawlDelay: undefined, sitemaps: [] };
+
+/**
+ * robots.txt per origin, read once through the guarded client (so the SSRF guard and size cap hold
+ * for it too). A missing file (4xx) allows everything, as the robots standard says; a server error
+ * (5xx) or an unreachable host disallows everything for a strict crawl (RFC 9309 §2.3.1.4).
+ */
+export class RobotsCache {
+  private readonly cache = new Map<string, Promise<RobotsRules>>();
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly policy: NetworkPolicy,
+  ) {}
+
+  rules(url: string): Promise<RobotsRules> {
+    const origin = new URL(url).origin;
+    let rules = this.cache.get(origin);
+    if (!rules) {
+      rules = this.load(origin);
+      this.cache.set(origin, rules);
+    }
+    return rules;
+  }
+
+  private async load(origin: string): Promise<RobotsRules> {
+    const robotsUrl = `${origin}/robots.txt`;
+    try {
+      const response = await this.http.get(robotsUrl, {
+        policy: this.policy,
+        accept: ['text/plain', 'text/html', 'application/octet-stream'],
+        maxBytes: 512 * 1024,
+        timeoutMs: 10_000,
+      });
+      if (response.status >= 400 && response.status < 500) return ALLOW_ALL;
+      if (response.status >= 500) return disallowAll();
+      const robots = robotsParser(robotsUrl, response.body);
+      return {
+        allowed: (target) => robots.isAllowed(target, ROBOTS_AGENT) !== false,
+        crawlDelay: robots.getCrawlDelay(ROBOTS_AGENT),
+        sitemaps: robots.getSitemaps(),
+      };
+    } catch (error) {
+      if (isArgusError(error) && error.code === 'policy_blocked') throw error;
+      return disallowAll();
+    }
+  }
+}
+
+function disallowAll(): RobotsRules {
+  return { allowed: () => false, crawlDelay: undefined, sitemaps: [] };
+}
