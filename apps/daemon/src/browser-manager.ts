@@ -23,6 +23,7 @@ import { ClientTabs } from './client-tabs.js';
 import { TabQueues } from './tab-queue.js';
 import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
+import { unresponsive } from './page-unresponsive.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension';
 
@@ -390,14 +391,4 @@ export class BrowserManager {
       await (browser && this.mode === 'managed' ? chrome?.close() : chrome?.kill());
     }
   }
-}
-
-function unresponsive(error: PageUnresponsiveError, page: Page | undefined): ArgusError {
-  const where = page ? `Tab ${page.id} (${page.url})` : 'The page';
-  return new ArgusError(
-    'page_unresponsive',
-    `${where} is not answering: a script on it has kept its main thread busy for ${Math.max(1, Math.round(error.silentMs / 1000))} s (an endless loop?). ` +
-      '`argus reload` or `argus goto <url>` stops the script (Runtime.terminateExecution) and loads a page; `argus closetab` closes it. Other tabs are not affected.',
-    { cause: error, details: { tab: page?.id, silentMs: Math.round(error.silentMs) } },
-  );
 }
