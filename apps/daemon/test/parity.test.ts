@@ -44,6 +44,9 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'approvals.approve': 'an agent must never approve its own command',
   'approvals.deny': 'approvals are the operator deciding about the agent',
   'cdp.send': 'raw CDP is admin-only, for operators',
+  'web.artifactShow':
+    'argus_crawl answers with the bundle and its summary, argus_artifacts lists them; agents need no second view',
+  'web.artifactCleanup': 'deleting bundles is housekeeping for the operator',
 };
 
 const commands = listCommands();
