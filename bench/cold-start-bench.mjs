@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import CDP from 'chrome-remote-interface';
 import { DEFAULT_CHROME_FLAGS, findChrome } from '@argus/cdp';
-import { startFixtureServer } from '@argus/test-kit';
+import { runProcess, startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
 import { median, ms } from './lib-stats.mjs';
 
@@ -71,16 +71,8 @@ async function floor() {
   }
 }
 
-/** Runs a process to its end without blocking this one's event loop (the fixture server lives here). */
-function run(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stderr }));
-  });
-}
+/** Runs `node args` to its end without blocking this process (the fixture server lives here). */
+const run = (args, env) => runProcess(process.execPath, args, { cwd: root, env });
 
 async function argusRun() {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-'));

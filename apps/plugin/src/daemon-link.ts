@@ -59,16 +59,21 @@ export class DaemonLink {
     return this.options.daemonEntry ?? daemonEntry();
   }
 
-  private connect(): Promise<Connection> {
-    const pending = connectToDaemon({
+  /** How this link reaches its daemon: over HTTP, starting one when none runs. */
+  private connectOptions() {
+    return {
       autoStart: true,
       daemonEntry: this.entry(),
       cwd: this.options.cwd,
       env: this.options.env,
-      transport: 'http',
+      transport: 'http' as const,
       name: this.name,
       WebSocket,
-    });
+    };
+  }
+
+  private connect(): Promise<Connection> {
+    const pending = connectToDaemon(this.connectOptions());
     // A failed connect must not stick: the next call tries again.
     pending.catch(() => {
       if (this.connection === pending) this.connection = undefined;
@@ -89,16 +94,7 @@ export class DaemonLink {
       if (stateDir && state && !(await daemonAnswers(state))) {
         await startDaemon({ daemonEntry: this.entry(), stateDir, env: this.options.env, cwd: this.options.cwd });
       }
-      return connectToDaemon({
-        autoStart: true,
-        daemonEntry: this.entry(),
-        cwd: this.options.cwd,
-        env: this.options.env,
-        transport: 'http',
-        name: this.name,
-        WebSocket,
-        ...(stateDir ? { stateDir } : {}),
-      });
+      return connectToDaemon({ ...this.connectOptions(), ...(stateDir ? { stateDir } : {}) });
     })();
     next.catch(() => {
       if (this.connection === next) this.connection = undefined;

@@ -113,21 +113,7 @@ export async function navigateBy(
     );
     const loaderId = watcher.committedLoader;
     if (loaderId) {
-      const left = Math.max(0, timeoutMs - (performance.now() - started));
-      await stopOnFailure(
-        page,
-        page.session.guard(
-          watcher.until(
-            () => watcher.reached(loaderId, 'load'),
-            left,
-            () => what,
-          ),
-          what,
-        ),
-        timeoutMs,
-        what,
-        'load',
-      );
+      await waitForLoad(page, watcher, loaderId, started, timeoutMs, what);
     }
     return {
       url: page.url,
@@ -184,21 +170,7 @@ export async function actOn<T>(
       const loaderId = watcher.committedLoader;
       if (loaderId) {
         navigated = true;
-        const left = Math.max(0, timeoutMs - (performance.now() - started));
-        await stopOnFailure(
-          page,
-          page.session.guard(
-            watcher.until(
-              () => watcher.reached(loaderId, 'load'),
-              left,
-              () => what,
-            ),
-            what,
-          ),
-          timeoutMs,
-          what,
-          'load',
-        );
+        await waitForLoad(page, watcher, loaderId, started, timeoutMs, what);
       } else if (!watcher.download) {
         // a browser-side round trip: a download announced together with the stop arrives before its answer
         await page.session.send('Page.getNavigationHistory').catch(() => undefined);
@@ -269,4 +241,30 @@ async function stopOnFailure<T>(
     }
     throw error;
   }
+}
+
+/** Waits, within what is left of `timeoutMs` since `started`, for the committed document's `load`. */
+async function waitForLoad(
+  page: Page,
+  watcher: NavigationWatcher,
+  loaderId: string,
+  started: number,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const left = Math.max(0, timeoutMs - (performance.now() - started));
+  await stopOnFailure(
+    page,
+    page.session.guard(
+      watcher.until(
+        () => watcher.reached(loaderId, 'load'),
+        left,
+        () => what,
+      ),
+      what,
+    ),
+    timeoutMs,
+    what,
+    'load',
+  );
 }
