@@ -181,3 +181,24 @@ export function findServiceWorker(cdp: CdpSender): Promise<{ targetId: string; u
  * JSON (`undefined` becomes `null`). Attaches, waits for `chrome.storage`, evaluates, detaches.
  */
 export function evaluateInWorker(cdp: CdpSender, targetId: string, expression: string): Promise<unknown>;
+
+/** The key the fake Brave Search API accepts. */
+export declare const FAKE_BRAVE_KEY: string;
+
+export interface FakeSearchRequest {
+  engine: 'searxng' | 'brave' | 'duckduckgo';
+  query: string;
+  params: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Fake search engines speaking the real wire formats (SearXNG JSON at `/search`, Brave at
+ * `/res/v1/web/search`, DuckDuckGo HTML at `/html/`), pages for `startFixtureServer`. Results point at
+ * `/research/*.html` of `pagesOrigin` (default: the engine's own server). A time filter drops the 2019
+ * page; the query `fail503` answers 503; `challenge` makes DuckDuckGo answer its bot page.
+ */
+export declare function fakeSearchEngines(options?: { pagesOrigin?: string; searxngJson?: boolean }): {
+  pages: Record<string, InlinePage>;
+  requests: FakeSearchRequest[];
+};

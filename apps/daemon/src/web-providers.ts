@@ -9,6 +9,7 @@ import {
   OPERATOR_POLICY,
   PageFetcher,
   Resilience,
+  type SearchSettings,
   assertCidrList,
 } from '@argus/providers';
 import { hasScope } from '@argus/security';
@@ -47,6 +48,11 @@ export class WebProviders {
     const openRanges = this.config.current().providers?.agentNetworks ?? [];
     assertCidrList(openRanges);
     return openRanges.length ? { ...AGENT_POLICY, openRanges } : AGENT_POLICY;
+  }
+
+  /** `providers.search.*` (env ARGUS_BRAVE_API_KEY, ARGUS_SEARXNG_URL, ... fill the same keys), read per call. */
+  searchSettings(): SearchSettings {
+    return this.config.current().providers?.search ?? {};
   }
 
   close(): Promise<void> {

@@ -29,6 +29,11 @@ export const CONFIG_ENV: ReadonlyArray<{ env: string; key: string; kind: EnvKind
   { env: 'ARGUS_MCP_TOOLS', key: 'mcp.tools', kind: 'list' },
   { env: 'ARGUS_ALLOWED_ROOTS', key: 'files.allowedRoots', kind: 'paths' },
   { env: 'ARGUS_ALLOW_FILE_URLS', key: 'files.allowFileUrls', kind: 'boolean' },
+  { env: 'ARGUS_SEARCH_ENGINE', key: 'providers.search.engine', kind: 'string' },
+  { env: 'ARGUS_SEARXNG_URL', key: 'providers.search.searxngUrl', kind: 'string' },
+  { env: 'ARGUS_BRAVE_API_KEY', key: 'providers.search.braveApiKey', kind: 'string' },
+  { env: 'ARGUS_BRAVE_URL', key: 'providers.search.braveUrl', kind: 'string' },
+  { env: 'ARGUS_DUCKDUCKGO_URL', key: 'providers.search.duckduckgoUrl', kind: 'string' },
 ];
 
 /** Set by the CLI for a daemon it starts: the `-c key=value` flags as a JSON object (top layer). */

@@ -147,6 +147,34 @@ export const ArgusConfigSchema = z
           .describe(
             'Private ranges (CIDR, e.g. 10.0.0.0/8) agents may fetch from besides the public internet (the operator CLI reaches local servers anyway)',
           ),
+        search: z
+          .object({
+            engine: z
+              .enum(['searxng', 'brave', 'duckduckgo'])
+              .optional()
+              .describe('Default engine for `argus search` / `research` (else the first configured, else duckduckgo)'),
+            searxngUrl: z
+              .string()
+              .min(1)
+              .max(2000)
+              .optional()
+              .describe('Base URL of a SearXNG instance (JSON format enabled)'),
+            braveApiKey: z.string().min(1).max(500).optional().describe('Brave Search API key (shown masked)'),
+            braveUrl: z
+              .string()
+              .min(1)
+              .max(2000)
+              .optional()
+              .describe('Brave Search API base URL (default https://api.search.brave.com)'),
+            duckduckgoUrl: z
+              .string()
+              .min(1)
+              .max(2000)
+              .optional()
+              .describe("DuckDuckGo's HTML endpoint (default https://html.duckduckgo.com)"),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),

@@ -22,6 +22,7 @@ import { approvalsCommands } from './commands/approvals.js';
 import { cdpCommands } from './commands/cdp.js';
 import { webCommands } from './commands/web.js';
 import { webCrawlCommands } from './commands/web-crawl.js';
+import { webSearchCommands } from './commands/web-search.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -47,7 +48,7 @@ export const manifest = {
   config: configCommands,
   approvals: approvalsCommands,
   cdp: cdpCommands,
-  web: { ...webCommands, ...webCrawlCommands },
+  web: { ...webCommands, ...webCrawlCommands, ...webSearchCommands },
 };
 
 export type Manifest = typeof manifest;

@@ -11,3 +11,4 @@ export * from './robots.js';
 export * from './sitemap.js';
 export * from './artifacts.js';
 export * from './crawl.js';
+export * from './search/index.js';

@@ -14,4 +14,5 @@ export {
 } from './chrome.js';
 export { chromeLeakGuard } from './leak-guard.js';
 export { runProcess } from './run-process.js';
+export { FAKE_BRAVE_KEY, fakeSearchEngines } from './fake-search.js';
 export { EXTENSION_DIR, evaluateInWorker, extensionFlags, findServiceWorker, waitUntil } from './extension.js';

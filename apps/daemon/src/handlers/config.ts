@@ -11,9 +11,12 @@ export function configHandlers(services: Services): Handlers['config'] {
       const written = config.write(input.key, input.value, { user: input.user, unset: input.unset });
       return {
         key: input.key,
-        value: written.value,
+        // the stored and effective values of a secret are shown as `config get` shows them (masked)
+        value: /apiKey$/i.test(input.key) && written.value !== null ? config.entry(input.key).value : written.value,
         file: written.file,
-        effective: getPath(config.current() as Record<string, unknown>, input.key) ?? null,
+        effective: /apiKey$/i.test(input.key)
+          ? config.entry(input.key).value
+          : (getPath(config.current() as Record<string, unknown>, input.key) ?? null),
         restartNeeded: !input.key.startsWith('policy.'),
       };
     },

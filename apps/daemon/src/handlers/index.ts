@@ -23,6 +23,7 @@ import { approvalsHandlers } from './approvals.js';
 import { cdpHandlers } from './cdp.js';
 import { webHandlers } from './web.js';
 import { webCrawlHandlers } from './web-crawl.js';
+import { webSearchHandlers } from './web-search.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -46,6 +47,6 @@ export function createHandlers(services: Services): Handlers {
     config: configHandlers(services),
     approvals: approvalsHandlers(services),
     cdp: cdpHandlers(services),
-    web: { ...webHandlers(services), ...webCrawlHandlers(services) },
+    web: { ...webHandlers(services), ...webCrawlHandlers(services), ...webSearchHandlers(services) },
   };
 }

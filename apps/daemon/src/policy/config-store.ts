@@ -17,6 +17,13 @@ import {
 } from '@argus/protocol/config';
 import type { Logger } from '../logger.js';
 
+/** Keys whose values are credentials. */
+const SECRET_KEY = /apiKey$/i;
+
+function masked(value: string): string {
+  return value.length > 8 ? `${value.slice(0, 2)}…${value.slice(-2)} (${value.length} chars)` : '(set)';
+}
+
 export type ConfigSource = 'default' | 'user' | 'project' | 'env' | 'flags';
 
 export interface ConfigEntry {
@@ -93,7 +100,8 @@ export class ConfigStore {
     const fallback = this.defaults()[key];
     return {
       key,
-      value: value ?? fallback ?? null,
+      // a secret (an API key) is shown as set, never echoed: config list output ends up in logs and chats
+      value: SECRET_KEY.test(key) && typeof value === 'string' ? masked(value) : (value ?? fallback ?? null),
       source: value === undefined ? 'default' : (source?.layer ?? 'default'),
       where: value === undefined ? null : (source?.where ?? null),
       env: spec.env ?? null,

@@ -22,6 +22,14 @@ export const webRenderers: RenderersOf<'web'> = {
       output.dir,
       ...output.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),
+  'web.search': (output) =>
+    output.results.length
+      ? output.results
+          .map((hit) =>
+            [`${hit.rank}. ${hit.title}`, `   ${hit.url}`, ...(hit.snippet ? [`   ${hit.snippet}`] : [])].join('\n'),
+          )
+          .join('\n')
+      : `no results for "${output.query}" (${output.engine})`,
   'web.artifacts': (output) => output.artifacts.map(artifactLine).join('\n') || '(no bundles)',
   'web.artifactShow': (output) =>
     [artifactLine(output), output.dir, ...output.paths.map((path) => `  ${path}`)].join('\n'),
