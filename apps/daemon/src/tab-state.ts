@@ -1,4 +1,6 @@
-import type { Page } from '@argus/cdp';
+import type { CommandParams, Page } from '@argus/cdp';
+
+export type MetricsOverride = CommandParams<'Emulation.setDeviceMetricsOverride'>;
 
 export type MouseButton = 'left' | 'right' | 'middle';
 
@@ -31,4 +33,10 @@ export class TabState {
   readonly mouse: MouseState = { x: 0, y: 0, pressed: new Set() };
   /** Extra request headers (`header` accumulates; CDP replaces the whole set each time). */
   extraHeaders: Record<string, string> = {};
+  /**
+   * The device-metrics override `viewport` / `emulate` set (CDP has no getter for it), so a command
+   * that changes the viewport for a moment (`responsive`) puts the exact one back: the params, null
+   * after a reset, undefined when Argus never set one.
+   */
+  metricsOverride: MetricsOverride | null | undefined;
 }

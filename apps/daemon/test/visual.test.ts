@@ -2,7 +2,6 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { imageSize } from '@argus/cdp';
 import { describe, expect, it } from 'vitest';
-import { recordMetricsOverride } from '../src/viewport-state.js';
 import { codeOf, useHarness } from './harness.js';
 
 const h = useHarness();
@@ -160,10 +159,8 @@ describe('pdf, responsive, archive', () => {
     await page.session.send('Emulation.clearDeviceMetricsOverride');
     expect(await size()).toEqual(original);
 
-    // a recorded override (a mobile device) is restored exactly, mobile flag included
-    const mobile = { width: 500, height: 700, deviceScaleFactor: 2, mobile: true };
-    recordMetricsOverride(page, mobile);
-    await page.session.send('Emulation.setDeviceMetricsOverride', mobile);
+    // a device emulated with `emulate` is restored exactly afterwards, mobile flag and scale included
+    await h.client.emulation.emulate.mutate({ device: 'iphone-15' });
     const device = async () =>
       (
         await h.client.page.eval.mutate({
@@ -171,10 +168,14 @@ describe('pdf, responsive, archive', () => {
         })
       ).value;
     const emulated = await device();
+    // a mobile viewport without a viewport meta lays out at 980 CSS px; the screen is the device's
+    expect((emulated as number[]).slice(2)).toEqual([393, 3]);
     await h.client.visual.responsive.mutate({});
     expect(await device()).toEqual(emulated);
-    recordMetricsOverride(page, null);
-    await page.session.send('Emulation.clearDeviceMetricsOverride');
+    // after `emulate --reset` there is no override to put back
+    await h.client.emulation.emulate.mutate({ reset: true });
+    expect(await size()).toEqual(original);
+    await h.client.visual.responsive.mutate({});
     expect(await size()).toEqual(original);
 
     expect(await codeOf(h.client.visual.responsive.mutate({ prefix: '/etc/argus' }))).toBe('path_forbidden');

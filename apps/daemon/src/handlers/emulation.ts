@@ -17,12 +17,9 @@ export function emulationHandlers(services: Services): Handlers['emulation'] {
             `Viewport ${input.size} is out of range: each side must be 1-10000 CSS pixels.`,
           );
         }
-        await page.session.send('Emulation.setDeviceMetricsOverride', {
-          width,
-          height,
-          deviceScaleFactor: input.scale,
-          mobile: false,
-        });
+        const metrics = { width, height, deviceScaleFactor: input.scale, mobile: false };
+        await page.session.send('Emulation.setDeviceMetricsOverride', metrics);
+        manager.tabState(page).metricsOverride = metrics;
         return { width, height, scale: input.scale };
       }),
     emulate: (input) =>
@@ -54,6 +51,7 @@ export function emulationHandlers(services: Services): Handlers['emulation'] {
               userAgent ? session.send('Emulation.setUserAgentOverride', { userAgent }) : undefined,
             ),
           ]);
+          manager.tabState(page).metricsOverride = null;
           applied.push('reset: viewport, touch, media, geolocation, CPU, network and user agent');
         }
         if (input.device !== undefined) {
@@ -67,12 +65,14 @@ export function emulationHandlers(services: Services): Handlers['emulation'] {
               },
             );
           }
-          await session.send('Emulation.setDeviceMetricsOverride', {
+          const metrics = {
             width: device.width,
             height: device.height,
             deviceScaleFactor: device.scale,
             mobile: device.mobile,
-          });
+          };
+          await session.send('Emulation.setDeviceMetricsOverride', metrics);
+          manager.tabState(page).metricsOverride = metrics;
           await session.send(
             'Emulation.setTouchEmulationEnabled',
             device.touch ? { enabled: true, maxTouchPoints: 5 } : { enabled: false },

@@ -4,7 +4,7 @@ import { ArgusError, type Handlers } from '@argus/protocol';
 import { type OutputTarget, openTarget, outputTarget, stamp, writeTarget } from '../output-path.js';
 import { PAPER, parseMargins } from '../pdf-options.js';
 import type { Services } from '../services.js';
-import { recordedMetricsOverride } from '../viewport-state.js';
+import type { MetricsOverride } from '../tab-state.js';
 import { evaluateInPage } from '../page-eval.js';
 import { NEXT_FRAME, VIEWPORT_SIZE } from '@argus/snapshot';
 
@@ -20,15 +20,15 @@ async function viewportSize(page: Page): Promise<{ width: number; height: number
 }
 
 /**
- * Runs `task` under temporary device metrics, then puts the previous state back: the override recorded
- * for the tab (viewport-state.ts) when there is one, else none; and if the viewport still differs from
+ * Runs `task` under temporary device metrics, then puts the previous state back: the override
+ * `viewport` / `emulate` set for the tab (TabState) when there is one, else none; and if the viewport still differs from
  * before (an override nobody recorded), the measured viewport is re-applied.
  */
 async function withViewports<T>(
   page: Page,
+  recorded: MetricsOverride | null | undefined,
   task: (apply: (width: number, height: number, mobile: boolean) => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  const recorded = recordedMetricsOverride(page);
   const before = await viewportSize(page);
   try {
     return await task(async (width, height, mobile) => {
@@ -121,7 +121,7 @@ export function visualHandlers(services: Services): Handlers['visual'] {
               : outputTarget(services, ctx, name, { stem: 'responsive', ext: 'png', overwrite: input.overwrite });
           return { viewport, size, target };
         });
-        return withViewports(page, async (apply) => {
+        return withViewports(page, manager.tabState(page).metricsOverride, async (apply) => {
           const shots = [];
           for (const { viewport, size, target } of planned) {
             await apply(viewport.width, viewport.height, viewport.mobile);
