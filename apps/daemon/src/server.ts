@@ -7,7 +7,7 @@ import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import { CLIENT_HEADER, CWD_HEADER, callerCwd, callerName } from './caller-cwd.js';
+import { CLIENT_HEADER, CWD_HEADER, callerCwd, callerName } from './caller-headers.js';
 
 export interface ServerOptions {
   router: AppRouter;

@@ -1,3 +1,4 @@
+/** What a request says about its caller, from its headers: its current directory and its name. */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ArgusError } from '@argus/protocol';
