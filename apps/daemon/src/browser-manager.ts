@@ -23,6 +23,7 @@ import { ClientTabs } from './client-tabs.js';
 import { TabQueues } from './tab-queue.js';
 import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
+import { resolveTabRef } from './tab-refs.js';
 import { unresponsive } from './page-unresponsive.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension';
@@ -189,6 +190,8 @@ export class BrowserManager {
   async page(tabId?: string): Promise<Page> {
     const browser = await this.ensure();
     const client = currentClient();
+    // an index or id prefix names a full id among the caller's own tabs
+    if (tabId) tabId = resolveTabRef(this.visibleTabs(browser), tabId);
     if (client) return this.clients.page(browser, client, tabId);
     if (tabId) {
       const page = browser.page(tabId) ?? (await browser.attach(tabId));

@@ -155,7 +155,9 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     );
     const cli = await argus(d.daemon.stateDir, 'tabs');
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toContain(userTab);
+    // the CLI lists a short id (the full one is in --json and the typed client's list)
+    const listed = (await d.client.tabs.list.query({})).tabs.find((tab) => tab.id === userTab)!;
+    expect(cli.stdout).toMatch(new RegExp(`^\\s+${listed.index}  ${listed.shortId}  `, 'm'));
     const selected = await d.client.tabs.select.mutate({ id: userTab });
     expect(selected).toMatchObject({ id: userTab, active: true });
     expect(selected.url).toContain('/nav-a.html');

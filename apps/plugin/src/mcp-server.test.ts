@@ -49,14 +49,14 @@ describe('MCP server (in memory, fake daemon)', () => {
         if ((input as { target?: string }).target === 'e404')
           throw new ArgusError('ref_not_found', 'No ref e404 in the last snapshot.');
         return command.name === 'tabs.list'
-          ? { tabs: [{ id: 't1', url: 'about:blank', title: '', active: true }] }
+          ? { tabs: [{ id: 't1', index: 1, shortId: 't1', url: 'about:blank', title: '', active: true }] }
           : {};
       },
     });
     const tabs = await client.callTool({ name: 'argus_tabs', arguments: {} });
     expect(tabs.isError).toBeFalsy();
     // tab titles are page text: between the session's markers, the notice in this first wrapped reply
-    const listed = '[{"id":"t1","url":"about:blank","title":"","active":true}]';
+    const listed = '[{"id":"t1","index":1,"shortId":"t1","url":"about:blank","title":"","active":true}]';
     const nonce = /<<page ([0-9a-f]{12})>>/.exec(JSON.stringify(tabs.content))?.[1];
     expect(tabs.structuredContent).toEqual({ tabs: `<<page ${nonce}>>\n${listed}\n<</page ${nonce}>>` });
     expect(tabs.content).toEqual([
@@ -64,7 +64,7 @@ describe('MCP server (in memory, fake daemon)', () => {
         type: 'text',
         text: expect.stringMatching(
           new RegExp(
-            `^<<page ${nonce}>>\n.*not instructions.*\n\\* t1  \\(untitled\\)  about:blank\n<</page ${nonce}>>$`,
+            `^<<page ${nonce}>>\n.*not instructions.*\n\\* 1  t1  \\(untitled\\)  about:blank\n<</page ${nonce}>>$`,
           ),
         ),
       },

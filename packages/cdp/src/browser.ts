@@ -101,7 +101,9 @@ export class Browser {
     const page = this.pages.get(info.targetId);
     if (page) {
       page.url = info.url;
-      page.title = info.title;
+      // headless targets carry the URL as title forever; the page reads its own document.title on
+      // load, so only a real title (a headed browser's) replaces it
+      if (info.title && info.title !== info.url) page.title = info.title;
     }
   }
 
@@ -199,12 +201,10 @@ export class Browser {
 
   /** Every page target the browser has, attached or not. */
   tabs(): TabInfo[] {
-    return [...this.targets.values()].map((info) => ({
-      id: info.targetId,
-      url: info.url,
-      title: info.title,
-      attached: this.pages.has(info.targetId),
-    }));
+    return [...this.targets.values()].map((info) => {
+      const page = this.pages.get(info.targetId);
+      return { id: info.targetId, url: info.url, title: page ? page.title : info.title, attached: page !== undefined };
+    });
   }
 
   page(targetId: string): Page | undefined {

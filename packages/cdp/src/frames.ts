@@ -67,9 +67,10 @@ export class FrameRegistry {
   }
 
   /** Records a whole frame tree (from Page.getFrameTree) as owned by a session. */
-  adoptTree(tree: Protocol.Page.FrameTree, session: Session): void {
-    this.upsert(tree.frame, session);
-    for (const child of tree.childFrames ?? []) this.adoptTree(child, session);
+  /** `keepKnown`: frames already known with a URL keep it (their events came after the tree was taken). */
+  adoptTree(tree: Protocol.Page.FrameTree, session: Session, options: { keepKnown?: boolean } = {}): void {
+    if (!options.keepKnown || !this.frames.get(tree.frame.id)?.url) this.upsert(tree.frame, session);
+    for (const child of tree.childFrames ?? []) this.adoptTree(child, session, options);
   }
 
   private upsert(frame: Protocol.Page.Frame, session: Session): void {

@@ -13,6 +13,7 @@ import {
 import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
 import { NetworkCapture } from './network-capture.js';
 import { InflightRequests } from './page-inflight.js';
+import { PageTitle } from './page-title.js';
 import { type NavigationGuard, attachNavigationGuard } from './navigation-guard.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
@@ -40,6 +41,7 @@ export class Page {
   private readonly epochListeners = new Set<(epoch: number) => void>();
   /** Requests of this tab (incl. its OOPIFs) still in flight, for network-idle waits. */
   private readonly requests = new InflightRequests();
+  private readonly titles: PageTitle;
 
   constructor(
     readonly session: Session,
@@ -54,6 +56,7 @@ export class Page {
     this.title = info.title;
     this.capture = new PageCapture(captureOptions);
     this.network = new NetworkCapture(captureOptions);
+    this.titles = new PageTitle(session, this);
   }
 
   get id(): string {
@@ -78,6 +81,9 @@ export class Page {
       session.on('Page.navigatedWithinDocument', (event) => {
         if (event.frameId === this.mainFrameId) this.url = event.url;
       }),
+      // headless Chromium never updates a target's title: read the document's own when it is parsed and loaded
+      session.on('Page.domContentEventFired', () => this.titles.refresh()),
+      session.on('Page.loadEventFired', () => this.titles.refresh()),
       session.on('Network.responseReceived', (event) => {
         if (event.type === 'Document' && event.requestId === event.loaderId)
           this.documentStatus.set(event.loaderId, event.response.status);
@@ -98,11 +104,16 @@ export class Page {
       session.send('Network.enable', { maxPostDataSize: 65_536 }),
       session.send('Page.getFrameTree'),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+      // sent in the same batch, after the enables (a session runs its commands in order): a popup
+      // (target=_blank, window.open) paused at start answers some of them only once it runs
+      session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined),
     ]);
-    this.mainFrameId = tree.frameTree.frame.id;
-    this.frames.adoptTree(tree.frameTree, session);
-    if (tree.frameTree.frame.url) this.url = tree.frameTree.frame.url + (tree.frameTree.frame.urlFragment ?? '');
-    await session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+    // a popup already running may have navigated before the tree answered: its events are newer
+    const navigated = this.epoch > 0;
+    if (!navigated) this.mainFrameId = tree.frameTree.frame.id;
+    this.frames.adoptTree(tree.frameTree, session, { keepKnown: navigated });
+    if (!navigated && tree.frameTree.frame.url)
+      this.url = tree.frameTree.frame.url + (tree.frameTree.frame.urlFragment ?? '');
   }
 
   /** Out-of-process iframes and workers attach as flat child sessions of this page. */
@@ -229,17 +240,14 @@ export class Page {
     return { navigated, url: this.url, dialogs, consoleErrors };
   }
 
-  async readTitle(): Promise<string> {
-    try {
-      const { result } = await this.session.send('Runtime.evaluate', {
-        expression: 'document.title',
-        returnByValue: true,
-      });
-      this.title = typeof result.value === 'string' ? result.value : this.title;
-    } catch {
-      // keep the last known title
-    }
-    return this.title;
+  /** Reads document.title now. */
+  readTitle(): Promise<string> {
+    return this.titles.read();
+  }
+
+  /** The title, after a read that a load event started (at most `waitMs`). */
+  settledTitle(waitMs = 500): Promise<string> {
+    return this.titles.settled(waitMs);
   }
 
   // ---------------------------------------------------------------- evaluation

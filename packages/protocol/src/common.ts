@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { normaliseUrl } from './url.js';
 
-export const TabId = z.string().min(1).max(64).describe('Tab id from `tabs`; defaults to the active tab');
+export const TabId = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Tab index, id or id prefix from `tabs`; defaults to the active tab');
 
 export const Target = z
   .string()

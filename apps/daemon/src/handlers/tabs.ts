@@ -1,44 +1,56 @@
 import { ArgusError, type Handlers } from '@argus/protocol';
+import type { Browser, Page } from '@argus/cdp';
 import type { Services } from '../services.js';
+import { resolveTabRef, shortIds } from '../tab-refs.js';
 
 /** Tab commands. Every list and lookup goes through the manager's caller-aware view (a remote client sees only its tabs). */
 export function tabHandlers(services: Services): Handlers['tabs'] {
   const { manager } = services;
-  const info = (id: string, url: string, title: string) => ({ id, url, title, active: manager.activeTab === id });
-  const find = (tabs: ReturnType<typeof manager.visibleTabs>, id: string) =>
-    tabs.find((tab) => tab.id === id || tab.id.startsWith(id.toUpperCase()));
+  /** Every tab the caller sees, in tab order, with its 1-based index and short id. */
+  const listed = (browser: Browser) => {
+    const tabs = manager.visibleTabs(browser);
+    const shorts = shortIds(tabs.map((tab) => tab.id));
+    return tabs.map((tab, index) => ({
+      id: tab.id,
+      index: index + 1,
+      shortId: shorts.get(tab.id) ?? tab.id,
+      url: tab.url,
+      title: tab.title,
+      active: manager.activeTab === tab.id,
+    }));
+  };
+  const infoOf = (browser: Browser, page: Page, title: string) => {
+    const entry = listed(browser).find((tab) => tab.id === page.id);
+    if (!entry) throw new ArgusError('target_closed', `Tab ${page.id} closed. Run \`argus tabs\` to list tabs.`);
+    return { ...entry, url: page.url, title };
+  };
   return {
     list: () =>
-      manager.structural(async (browser) => ({
-        tabs: manager.visibleTabs(browser).map((tab) => info(tab.id, tab.url, tab.title)),
-      })),
+      manager.structural(async (browser) => {
+        // a title read that a load started is answered first (bounded), so a fresh load lists its title
+        await Promise.all(browser.attachedPages().map((page) => page.settledTitle()));
+        return { tabs: listed(browser) };
+      }),
     open: (input, ctx) => {
       if (input.url) services.access.checkUrl(input.url, ctx);
       return manager.structural(async (browser) => {
         const page = await manager.newTab(browser);
         if (input.url) await page.navigate(input.url);
         await browser.activate(page.id).catch(() => undefined);
-        return info(page.id, page.url, await page.readTitle());
+        return infoOf(browser, page, await page.readTitle());
       });
     },
     select: (input) =>
       manager.structural(async (browser) => {
-        const known = find(manager.visibleTabs(browser), input.id);
-        if (!known)
-          throw new ArgusError('tab_not_found', `No tab with id ${input.id}. Run \`argus tabs\` to list tabs.`);
-        const page = await browser.attach(known.id);
+        const page = await browser.attach(resolveTabRef(manager.visibleTabs(browser), input.id));
         manager.activeTab = page.id;
         await browser.activate(page.id).catch(() => undefined);
-        return info(page.id, page.url, page.title);
+        return infoOf(browser, page, page.title);
       }),
     close: (input) =>
       manager.structural(async (browser) => {
-        const id = input.id ? find(manager.visibleTabs(browser), input.id)?.id : manager.activeTab;
-        if (!id)
-          throw new ArgusError(
-            input.id ? 'tab_not_found' : 'no_active_tab',
-            input.id ? `No tab with id ${input.id}. Run \`argus tabs\`.` : 'There is no active tab to close.',
-          );
+        const id = input.id ? resolveTabRef(manager.visibleTabs(browser), input.id) : manager.activeTab;
+        if (!id) throw new ArgusError('no_active_tab', 'There is no active tab to close.');
         await browser.closePage(id);
         // closePage drops the target at once, so the 'removed' listener has already moved the active tab
         return { closed: id, activeTab: manager.activeTab ?? null };

@@ -4,6 +4,8 @@ import { HttpUrl, TabId, Title } from '../common.js';
 
 const TabInfo = z.object({
   id: z.string().describe('Tab id'),
+  index: z.number().int().describe('1-based position in tab order'),
+  shortId: z.string().describe('Shortest unique id prefix (4+ chars)'),
   url: z.string(),
   title: Title,
   active: z.boolean(),
@@ -34,12 +36,12 @@ export const tabCommands = {
   }),
   select: defineCommand({
     name: 'tabs.select',
-    cli: { verb: 'tab', positionals: ['id'] },
+    cli: { verb: 'tab', positionals: ['id'], examples: ['argus tab 2', 'argus tab 37F0'] },
     tool: 'argus_tab',
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a tab the active one.',
-    input: z.object({ id: TabId.describe('Tab id from `tabs`') }),
+    input: z.object({ id: TabId.describe('Tab index, id or id prefix from `tabs`') }),
     output: TabInfo,
   }),
   close: defineCommand({

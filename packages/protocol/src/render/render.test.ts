@@ -25,6 +25,18 @@ describe('one typed renderer per command', () => {
     expect(renderCommand('tabs.close', { closed: 'AB12', activeTab: 'CD34' }, cli())).toBe(
       'closed tab AB12; active tab CD34',
     );
+    expect(
+      renderCommand(
+        'tabs.list',
+        {
+          tabs: [
+            { id: '37F0AA', index: 1, shortId: '37F0', url: 'http://a/', title: 'A', active: false },
+            { id: 'C0FFEE', index: 2, shortId: 'C0FF', url: 'http://b/', title: '', active: true },
+          ],
+        },
+        cli(),
+      ),
+    ).toBe('  1  37F0  A  http://a/\n* 2  C0FF  (untitled)  http://b/');
     expect(renderCommand('daemon.stop', { stopping: true }, cli())).toBe('daemon stopped (browser closed)');
     expect(
       renderCommand('capture.console', { messages: [], lastSeq: 0, omitted: 0, cleared: false }, cli({ errors: true })),

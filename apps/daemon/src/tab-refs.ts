@@ -1,0 +1,63 @@
+import { ArgusError } from '@argus/protocol';
+
+/** The least a short id is: long enough to stay unique as tabs come and go, short enough to type. */
+export const MIN_SHORT_ID = 4;
+
+/** Below this many characters an all-digit reference is an index; target ids are 32 hex characters. */
+const INDEX_DIGITS = MIN_SHORT_ID;
+
+interface TabLike {
+  id: string;
+}
+
+/** Each id's shortest prefix (at least MIN_SHORT_ID characters) that no other id in the list shares. */
+export function shortIds(ids: readonly string[]): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const id of ids) {
+    let length = Math.min(MIN_SHORT_ID, id.length);
+    while (length < id.length && ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))) length++;
+    result.set(id, id.slice(0, length));
+  }
+  return result;
+}
+
+// index and short id only: titles and URLs are page content and stay out of error messages
+const describe = (tabs: readonly TabLike[], shorts: Map<string, string>) =>
+  tabs.map((tab, index) => `${index + 1} (${shorts.get(tab.id) ?? tab.id})`);
+
+/**
+ * The full id a user's tab reference names, among the tabs the caller sees (in tab order): an
+ * index (`2`, 1-based, fewer than 4 digits) or an id prefix of any length, case-insensitive (`37f0`,
+ * a full id). An unknown or ambiguous reference is a typed error listing the tabs to choose from.
+ */
+export function resolveTabRef(tabs: readonly TabLike[], ref: string): string {
+  const shorts = shortIds(tabs.map((tab) => tab.id));
+  const trimmed = ref.trim();
+  if (/^\d+$/.test(trimmed) && trimmed.length < INDEX_DIGITS) {
+    const tab = tabs[Number(trimmed) - 1];
+    if (tab) return tab.id;
+    throw new ArgusError(
+      'tab_not_found',
+      `No tab ${trimmed}: there ${tabs.length === 1 ? 'is 1 tab' : `are ${tabs.length} tabs`}. Run \`argus tabs\` to list them.`,
+      { details: { tabs: describe(tabs, shorts) } },
+    );
+  }
+  const upper = trimmed.toUpperCase();
+  const exact = tabs.find((tab) => tab.id.toUpperCase() === upper);
+  if (exact) return exact.id;
+  const matches = upper ? tabs.filter((tab) => tab.id.toUpperCase().startsWith(upper)) : [];
+  if (matches.length === 1) return matches[0]!.id;
+  if (matches.length > 1) {
+    const candidates = describe(tabs, shorts).filter((_line, index) => matches.includes(tabs[index]!));
+    throw new ArgusError(
+      'invalid_input',
+      `Tab id prefix ${trimmed} matches ${matches.length} tabs: ${candidates.join('; ')}. Give more characters or the tab's index.`,
+      { details: { candidates } },
+    );
+  }
+  throw new ArgusError(
+    'tab_not_found',
+    `No tab with id ${trimmed}${tabs.length ? ` (open: ${describe(tabs, shorts).join('; ')})` : ''}. Run \`argus tabs\` to list tabs.`,
+    { details: { tabs: describe(tabs, shorts) } },
+  );
+}

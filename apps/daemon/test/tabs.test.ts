@@ -1,0 +1,87 @@
+import { ArgusError } from '@argus/protocol/errors';
+import { describe, expect, it } from 'vitest';
+import { codeOf, useHarness } from './harness.js';
+
+const h = useHarness();
+
+async function failure(promise: Promise<unknown>): Promise<ArgusError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ArgusError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('tabs by index and short id', () => {
+  it('lists a 1-based index and a unique short id of at least 4 characters per tab', async () => {
+    await h.client.tabs.open.mutate({ url: h.server.urlFor('/nav-a.html') });
+    await h.client.tabs.open.mutate({ url: h.server.urlFor('/nav-b.html') });
+    const { tabs } = await h.client.tabs.list.query();
+    expect(tabs.map((tab) => tab.index)).toEqual(tabs.map((_tab, index) => index + 1));
+    for (const tab of tabs) {
+      expect(tab.shortId.length).toBeGreaterThanOrEqual(4);
+      expect(tab.id.startsWith(tab.shortId)).toBe(true);
+      expect(tabs.filter((other) => other.id.startsWith(tab.shortId))).toHaveLength(1);
+    }
+  });
+
+  it('selects a tab by index, by short id in any case, and runs --tab commands on either', async () => {
+    const { tabs } = await h.client.tabs.list.query();
+    const pageA = tabs.find((tab) => tab.url.endsWith('/nav-a.html'))!;
+    const selected = await h.client.tabs.select.mutate({ id: String(pageA.index) });
+    expect(selected).toMatchObject({ id: pageA.id, index: pageA.index, active: true, title: 'Page A' });
+    const pageB = tabs.find((tab) => tab.url.endsWith('/nav-b.html'))!;
+    expect((await h.client.tabs.select.mutate({ id: pageB.shortId.toLowerCase() })).id).toBe(pageB.id);
+    expect((await h.client.page.url.query({ tab: String(pageA.index) })).url).toMatch(/nav-a\.html$/);
+    expect((await h.client.page.url.query({ tab: pageA.shortId })).url).toMatch(/nav-a\.html$/);
+  });
+
+  it('refuses an ambiguous prefix with the candidates, and an unknown id or index', async () => {
+    // open tabs until two ids start with the same letter (A-F: a digit under 4 characters is an index)
+    let shared: string[] | undefined;
+    for (let opened = 0; !shared && opened < 40; opened++) {
+      const { tabs } = await h.client.tabs.list.query();
+      const lettered = tabs.map((tab) => tab.id).filter((id) => /^[A-F]/.test(id));
+      const first = lettered.find((id) => lettered.filter((other) => other[0] === id[0]).length > 1);
+      shared = first ? lettered.filter((id) => id[0] === first[0]) : undefined;
+      if (!shared) await h.client.tabs.open.mutate({});
+    }
+    if (!shared) throw new Error('40 tabs and no two ids share a first letter');
+    const ambiguous = await failure(h.client.tabs.select.mutate({ id: shared[0]![0]! }));
+    expect(ambiguous.code).toBe('invalid_input');
+    const candidates = ambiguous.details?.['candidates'] as string[];
+    expect(candidates.length).toBe(shared.length);
+    expect(ambiguous.message).toMatch(/matches \d+ tabs: \d+ \([0-9A-F]{4,}\)/);
+    expect(await codeOf(h.client.tabs.close.mutate({ id: shared[0]![0]! }))).toBe('invalid_input');
+    expect(await codeOf(h.client.tabs.select.mutate({ id: 'ZZZZ' }))).toBe('tab_not_found');
+    expect(await codeOf(h.client.tabs.select.mutate({ id: '99' }))).toBe('tab_not_found');
+    expect(await codeOf(h.client.page.url.query({ tab: '99' }))).toBe('tab_not_found');
+  });
+});
+
+describe('tab titles', () => {
+  it('a tab opened at a URL lists its document title, not the URL', async () => {
+    const opened = await h.client.tabs.open.mutate({ url: h.server.urlFor('/nav-b.html') });
+    const listed = (await h.client.tabs.list.query()).tabs.find((tab) => tab.id === opened.id)!;
+    expect(listed.title).toBe('Page B');
+    await h.client.tabs.close.mutate({ id: opened.id });
+  });
+
+  it('a tab the page opened (target=_blank) lists its title once it has loaded', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/todo-hash.html') });
+    const clicked = await h.client.input.click.mutate({ target: '#popup' });
+    const opened = clicked.openedTabs[0]!;
+    // the popup starts on an empty document: wait for page A's link, then for its load event
+    await h.client.page.wait.mutate({ selector: '#to-b', tab: opened.id });
+    await h.client.page.wait.mutate({ load: true, tab: opened.id });
+    const listed = (await h.client.tabs.list.query()).tabs.find((tab) => tab.id === opened.id)!;
+    expect(listed.title).toBe('Page A');
+    // a link followed in that tab (no goto reading the title) updates it too
+    expect((await h.client.input.click.mutate({ target: '#to-b', tab: opened.id })).navigated).toBe(true);
+    await h.client.page.wait.mutate({ load: true, tab: opened.id });
+    expect((await h.client.tabs.list.query()).tabs.find((tab) => tab.id === opened.id)!.title).toBe('Page B');
+    await h.client.tabs.close.mutate({ id: opened.id });
+  });
+});
