@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type FixtureServer, fakeSearchEngines, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useCli } from './cli-harness.js';
@@ -36,5 +38,19 @@ describe('argus search', () => {
     const brave = await cli.argus('search', 'battery', '--engine', 'brave');
     expect(brave.code).toBe(1);
     expect(brave.stderr).toMatch(/^error\[auth\]: .*ARGUS_BRAVE_API_KEY/);
+  });
+
+  it('research writes the bundle, prints the cited report, and copies it to --out', async () => {
+    const run = await cli.argus('research', 'home battery storage', '--fetch', '6', '--out', 'notes/battery');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^research (research-\S+): 4 sources from 7 searxng results \(2 duplicates, 1 failed\)/);
+    expect(run.stdout).toContain(`- A home battery stores the surplus of a rooftop solar array`);
+    expect(run.stdout).toContain(`[1](${engines.urlFor('/research/solar-storage.html')})`);
+    const out = join(cli.workspace, 'notes', 'battery');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('# Research: home battery storage');
+    for (const file of ['records.json', 'manifest.json', 'sources/01.md'])
+      expect(existsSync(join(out, file)), file).toBe(true);
+    const id = /^research (\S+):/.exec(run.stdout)?.[1];
+    expect((await cli.argus('artifacts', 'show', id!)).stdout).toContain('report.md');
   });
 });

@@ -20,6 +20,7 @@ import { ShareStore } from './share-store.js';
 import { type McpHttpEndpoint, Tunnel } from './tunnel-server.js';
 import type { Services } from './services.js';
 import { WebProviders } from './web-providers.js';
+import { RenderGuards, chainGuards } from './render-guards.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
 
 export const VERSION = '0.1.0';
@@ -79,6 +80,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
   });
   const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);
+  const renderGuards = new RenderGuards();
   const manager = new BrowserManager({
     log,
     headless: settings.chrome?.headless ?? true,
@@ -86,7 +88,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     cdpUrl: settings.chrome?.cdpUrl ? cdpUrlOf(settings.chrome.cdpUrl, env.ARGUS_CDP_ALLOW_REMOTE === '1') : undefined,
     chromePath: settings.chrome?.path,
     captureCapacity: settings.captureCapacity ?? 5_000,
-    guard: createNavigationGuard(policyDeps),
+    // the render tabs' guard first, so their refusals keep the provider's error code
+    guard: chainGuards(renderGuards.guard, createNavigationGuard(policyDeps)),
     extensionTransport: () => relay.transport(),
     guardPage: (page) => assertPageAllowed(page, access),
   });
@@ -99,7 +102,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
-  const web = new WebProviders(manager, config, options.stateDir);
+  const web = new WebProviders(manager, config, options.stateDir, renderGuards);
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {

@@ -12,8 +12,11 @@ import {
   type SearchSettings,
   assertCidrList,
 } from '@argus/providers';
+import { ArgusError, isArgusError } from '@argus/protocol/errors';
 import { hasScope } from '@argus/security';
+import { checkDomain } from '@argus/security';
 import type { BrowserManager } from './browser-manager.js';
+import type { RenderGuards } from './render-guards.js';
 import type { ConfigStore } from './policy/config-store.js';
 
 /**
@@ -31,8 +34,9 @@ export class WebProviders {
     manager: BrowserManager,
     private readonly config: ConfigStore,
     stateDir: string,
+    renderGuards: RenderGuards,
   ) {
-    this.fetcher = new PageFetcher(this.http, this.resilience, chromiumTier(manager));
+    this.fetcher = new PageFetcher(this.http, this.resilience, chromiumTier(manager, renderGuards));
     this.artifacts = new ArtifactStore(join(stateDir, 'artifacts'));
   }
 
@@ -44,10 +48,18 @@ export class WebProviders {
    */
   policyFor(ctx: Pick<CallContext, 'scopes' | 'owner' | 'client'>): NetworkPolicy {
     const agent = !hasScope(ctx.scopes, 'admin') || ctx.owner !== undefined || (ctx.client ?? '').startsWith('mcp');
-    if (!agent) return OPERATOR_POLICY;
+    // the operator's domain policy (policy.domains) holds for every URL a provider opens, whoever
+    // asks: the first one (authorize checks it too) and every redirect hop and crawled link after it
+    const allowUrl = (url: string): string | undefined => {
+      const domains = this.config.current().policy?.domains;
+      if (!domains) return undefined;
+      const verdict = checkDomain(domains, url);
+      return verdict.allowed ? undefined : verdict.reason;
+    };
+    if (!agent) return { ...OPERATOR_POLICY, allowUrl };
     const openRanges = this.config.current().providers?.agentNetworks ?? [];
     assertCidrList(openRanges);
-    return openRanges.length ? { ...AGENT_POLICY, openRanges } : AGENT_POLICY;
+    return openRanges.length ? { ...AGENT_POLICY, openRanges, allowUrl } : { ...AGENT_POLICY, allowUrl };
   }
 
   /** `providers.search.*` (env ARGUS_BRAVE_API_KEY, ARGUS_SEARXNG_URL, ... fill the same keys), read per call. */
@@ -64,18 +76,34 @@ export class WebProviders {
  * Renders in a fresh tab of the daemon's Chromium (never the caller's active tab, which stays as it
  * was) under the browser's own navigation guard, reads the DOM, and closes the tab on every path.
  */
-function chromiumTier(manager: BrowserManager): BrowserTier {
+function chromiumTier(manager: BrowserManager, guards: RenderGuards): BrowserTier {
   return {
     async render(url, options) {
       const browser = await manager.ensure();
       const page = await browser.newPage();
+      // every document request of the render tab (redirect hops too) passes the caller's policy
+      const unregister = guards.register(page.id, options.policy);
       try {
-        const result = await page.navigate(url, { timeoutMs: options.timeoutMs ?? 20_000 });
+        const result = await page.navigate(url, { timeoutMs: options.timeoutMs ?? 20_000 }).catch((error: unknown) => {
+          throw refused(guards, page.id, url) ?? error;
+        });
+        const refusal = refused(guards, page.id, url);
+        if (refusal) throw refusal;
         const html = await page.evaluate<string>('document.documentElement.outerHTML');
         return { finalUrl: result.url, status: result.status, html };
       } finally {
+        unregister();
         await browser.closePage(page.id).catch(() => undefined);
       }
     },
   };
+}
+
+function refused(guards: RenderGuards, tabId: string, url: string): Error | undefined {
+  const refusal = guards.refusal(tabId);
+  if (refusal === undefined) return undefined;
+  const code = isArgusError(refusal) ? refusal.code : 'policy_blocked';
+  return new ArgusError(code, `The browser tier refused a request while rendering ${url}: ${refusal.message}`, {
+    details: { ...(isArgusError(refusal) ? refusal.details : {}), url, retryable: false },
+  });
 }

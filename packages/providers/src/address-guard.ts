@@ -13,6 +13,11 @@ export interface NetworkPolicy {
   allowPrivate: boolean;
   /** CIDR ranges opened on top (`10.1.0.0/16`, `127.0.0.2/32`): the operator's config for agents. */
   openRanges?: readonly string[];
+  /**
+   * The operator's domain policy, asked for every URL opened (the first and each redirect hop):
+   * the reason a URL is refused, or undefined. Not part of the connection pool's key.
+   */
+  allowUrl?: (url: string) => string | undefined;
 }
 
 export const AGENT_POLICY: NetworkPolicy = Object.freeze({ allowPrivate: false });

@@ -3,14 +3,18 @@ import { isIP } from 'node:net';
 import { isArgusError } from '@argus/protocol/errors';
 import { addressRefusal, assertLiteralHostAllowed, type NetworkPolicy } from './address-guard.js';
 import { extractContent, SelectorMissError, type ExtractedContent } from './extract.js';
-import { assertOk, HTML_TYPES, type HttpClient, type HttpResponse } from './http-client.js';
+import { assertOk, assertUrlAllowed, HTML_TYPES, type HttpClient, type HttpResponse } from './http-client.js';
 import { providerError } from './provider-error.js';
 import type { Resilience } from './resilience.js';
 import type { FallbackReason } from './shell-detect.js';
 
 /** The daemon's Chromium, as far as providers need it: render a URL and hand back the DOM. */
 export interface BrowserTier {
-  render(url: string, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<RenderedPage>;
+  /** `policy` is the caller's: the tier applies its address rules to every document request it makes. */
+  render(
+    url: string,
+    options: { policy: NetworkPolicy; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<RenderedPage>;
 }
 
 export interface RenderedPage {
@@ -120,6 +124,7 @@ export class PageFetcher {
     await assertHostAllowed(url, options.policy);
     const renderStarted = performance.now();
     const rendered = await this.browser.render(url, {
+      policy: options.policy,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
@@ -155,8 +160,8 @@ export function hostKey(url: string): string {
 
 /**
  * The browser dials for itself, so the guard resolves the name first (the same address rules as the
- * HTTP tier). Redirects inside the browser are not re-checked here: the daemon's navigation policy
- * owns those.
+ * HTTP tier). Redirects inside the browser are the tier's to check (`BrowserTier.render` gets the
+ * policy; the daemon's tier guards every document request of its render tab).
  */
 export async function assertHostAllowed(url: string, policy: NetworkPolicy): Promise<void> {
   const parsed = new URL(url);
@@ -165,6 +170,7 @@ export async function assertHostAllowed(url: string, policy: NetworkPolicy): Pro
       details: { url },
     });
   assertLiteralHostAllowed(parsed.hostname, policy);
+  assertUrlAllowed(parsed.href, policy);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return;
   const addresses = await lookup(host, { all: true }).catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { isArgusError } from '@argus/protocol/errors';
+import { ArgusError, isArgusError } from '@argus/protocol/errors';
 import { Agent, request } from 'undici';
 import { assertLiteralHostAllowed, guardedLookup, type NetworkPolicy } from './address-guard.js';
 import { parseRetryAfter, providerError } from './provider-error.js';
@@ -145,7 +145,19 @@ function checkUrl(url: string, policy: NetworkPolicy): URL {
       details: { url },
     });
   assertLiteralHostAllowed(parsed.hostname, policy);
+  assertUrlAllowed(parsed.href, policy);
   return parsed;
+}
+
+/** The operator's domain policy on one URL (a first request or a redirect hop): policy_denied. */
+export function assertUrlAllowed(url: string, policy: NetworkPolicy): void {
+  const reason = policy.allowUrl?.(url);
+  if (reason !== undefined)
+    throw new ArgusError(
+      'policy_denied',
+      `${url} is refused by the operator's policy: ${reason}. Pick another site, or ask the operator to change policy.domains.`,
+      { details: { url, reason, retryable: false } },
+    );
 }
 
 /** Maps an HTTP status to a typed error (with `retryable`), or returns for a success. */

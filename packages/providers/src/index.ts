@@ -12,3 +12,6 @@ export * from './sitemap.js';
 export * from './artifacts.js';
 export * from './crawl.js';
 export * from './search/index.js';
+export * from './near-duplicate.js';
+export * from './research-report.js';
+export * from './research.js';

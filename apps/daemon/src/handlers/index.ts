@@ -24,6 +24,7 @@ import { cdpHandlers } from './cdp.js';
 import { webHandlers } from './web.js';
 import { webCrawlHandlers } from './web-crawl.js';
 import { webSearchHandlers } from './web-search.js';
+import { webResearchHandlers } from './web-research.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -47,6 +48,11 @@ export function createHandlers(services: Services): Handlers {
     config: configHandlers(services),
     approvals: approvalsHandlers(services),
     cdp: cdpHandlers(services),
-    web: { ...webHandlers(services), ...webCrawlHandlers(services), ...webSearchHandlers(services) },
+    web: {
+      ...webHandlers(services),
+      ...webCrawlHandlers(services),
+      ...webSearchHandlers(services),
+      ...webResearchHandlers(services),
+    },
   };
 }

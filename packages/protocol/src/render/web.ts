@@ -30,6 +30,14 @@ export const webRenderers: RenderersOf<'web'> = {
           )
           .join('\n')
       : `no results for "${output.query}" (${output.engine})`,
+  // the report itself follows the summary: it is what an agent (or a reader) came for
+  'web.research': (output) =>
+    [
+      `research ${output.id}: ${output.fetched} sources from ${output.searched} ${output.engine} results (${output.duplicates} duplicates, ${output.failed} failed${output.tooOld ? `, ${output.tooOld} older than --since` : ''})`,
+      output.out ?? output.dir,
+      '',
+      output.report,
+    ].join('\n'),
   'web.artifacts': (output) => output.artifacts.map(artifactLine).join('\n') || '(no bundles)',
   'web.artifactShow': (output) =>
     [artifactLine(output), output.dir, ...output.paths.map((path) => `  ${path}`)].join('\n'),
