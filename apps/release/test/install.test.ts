@@ -104,7 +104,9 @@ describe('the packed argus package, installed with npm into an empty project', (
   beforeAll(async () => {
     server = await startFixtureServer();
     project = await installPackedArgus();
-  });
+    // packing and npm install each have their own 240 s bound (a cold npm cache on a loaded machine
+    // took past 300 s in the fresh-machine run); the hook outlasts both so their errors say which
+  }, 540_000);
 
   afterAll(async () => {
     if (project && existsSync(join(project.dir, '.argus', 'daemon.json'))) await argus('stop');
