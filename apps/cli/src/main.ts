@@ -87,14 +87,23 @@ async function main(argv: string[]): Promise<number> {
     return runFollow(command, input, { json: flags.json, out, err });
   }
   const { withDaemon, call, waitForDaemonExit, startingNotice } = await import('./connection.js');
-  const progress = startProgress(command, input, err);
+  // a crawl reports its own progress on stderr (pages done / queued / failed, rate) instead of the wait ticker
+  const crawlWatch = command.name === 'web.crawl' ? await import('./crawl-progress.js') : undefined;
+  const progress = crawlWatch
+    ? { starting: () => undefined, stop: () => undefined }
+    : startProgress(command, input, err);
   const notice = startingNotice(command.name, err);
   const onStart = () => {
     progress.starting();
     notice();
   };
   const { value, connection } = await withDaemon(
-    (connection) => call(connection, command.name, command.kind, input),
+    (connection) =>
+      crawlWatch
+        ? crawlWatch.withCrawlProgress(connection, input, err, (withJob) =>
+            call(connection, command.name, command.kind, withJob),
+          )
+        : call(connection, command.name, command.kind, input),
     onStart,
   ).finally(() => progress.stop());
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to

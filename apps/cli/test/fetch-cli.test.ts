@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCli } from './cli-harness.js';
 
@@ -33,5 +35,21 @@ describe('argus fetch', () => {
     expect(id, crawl.stdout).toBeDefined();
     expect((await cli.argus('artifacts', 'list')).stdout).toContain(id!);
     expect((await cli.argus('artifacts', 'show', id!)).stdout).toContain('pages.jsonl');
+  });
+
+  it('crawl prints its progress on stderr (done / queued / failed, rate) and copies the bundle to --out', async () => {
+    const seed = cli.server.urlFor('/site/0?size=40&ms=40');
+    const run = await cli.argus('crawl', seed, '--max-pages', '40', '--depth', '10', '--out', 'crawled');
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('crawl: '));
+    expect(lines.length, run.stderr).toBeGreaterThanOrEqual(1);
+    for (const line of lines)
+      expect(line).toMatch(/^crawl: \d+ done, \d+ queued, \d+ failed, \d+ skipped \([\d.]+ pages\/s\)$/);
+    expect(lines.at(-1)).toMatch(/^crawl: 40 done, 0 queued, 0 failed, 0 skipped/);
+    expect(run.stdout).not.toContain('crawl: 40 done'); // stdout keeps the result only
+    const out = join(cli.workspace, 'crawled');
+    expect(run.stdout).toContain(out);
+    expect(readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n')).toHaveLength(40);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
   });
 });

@@ -17,6 +17,7 @@ import { hasScope } from '@argus/security';
 import { checkDomain } from '@argus/security';
 import type { BrowserManager } from './browser-manager.js';
 import type { RenderGuards } from './render-guards.js';
+import { CrawlProgressHub } from './crawl-progress.js';
 import type { ConfigStore } from './policy/config-store.js';
 
 /**
@@ -29,6 +30,8 @@ export class WebProviders {
   readonly fetcher: PageFetcher;
   /** Crawl and research bundles: `<state dir>/artifacts` (0700), TTL 72 h. */
   readonly artifacts: ArtifactStore;
+  /** Progress of running crawls, by the job id their caller chose. */
+  readonly crawlProgress = new CrawlProgressHub();
 
   constructor(
     manager: BrowserManager,

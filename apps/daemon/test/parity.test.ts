@@ -16,7 +16,9 @@ import type { Services } from '../src/services.js';
  */
 
 /** Commands deliberately missing from the CLI. Keep empty unless there is a strong reason. */
-const CLI_EXEMPT: Readonly<Record<string, string>> = {};
+const CLI_EXEMPT: Readonly<Record<string, string>> = {
+  'web.crawlProgress': '`argus crawl` follows it itself and prints the progress on stderr',
+};
 
 /** Commands with `tool: false`, each with the reason agents do not get it. Reviewed list: keep it short. */
 const TOOL_EXEMPT: Readonly<Record<string, string>> = {
@@ -47,6 +49,7 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'web.artifactShow':
     'argus_crawl answers with the bundle and its summary, argus_artifacts lists them; agents need no second view',
   'web.artifactCleanup': 'deleting bundles is housekeeping for the operator',
+  'web.crawlProgress': 'a stream for the CLI; argus_crawl returns the totals when it is done',
 };
 
 const commands = listCommands();

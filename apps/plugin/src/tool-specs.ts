@@ -43,7 +43,10 @@ const DROPPED_KEYS = new Set([
  * Inputs the plugin never advertises because it answers them itself: a screenshot tool result
  * always carries the image, so `base64` (image bytes in the JSON output) would only cost tokens.
  */
-export const ADAPTER_HIDDEN_FIELDS: Readonly<Record<string, readonly string[]>> = { 'page.screenshot': ['base64'] };
+export const ADAPTER_HIDDEN_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'page.screenshot': ['base64'],
+  'web.crawl': ['progress'],
+};
 
 function lean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(lean);

@@ -1,5 +1,8 @@
 import type { Handlers } from '@argus/protocol';
 import { type ArtifactManifest, crawl } from '@argus/providers';
+import { exportBundle } from '../bundle-export.js';
+import { eventStream } from '../event-stream.js';
+import type { CrawlProgressEvent } from '../crawl-progress.js';
 import type { Services } from '../services.js';
 
 function info(manifest: ArtifactManifest) {
@@ -16,11 +19,16 @@ function info(manifest: ArtifactManifest) {
 /** Crawls into artifact bundles under the state dir, and the bundles themselves. */
 export function webCrawlHandlers(
   services: Services,
-): Pick<Handlers['web'], 'crawl' | 'artifacts' | 'artifactShow' | 'artifactCleanup'> {
+): Pick<Handlers['web'], 'crawl' | 'crawlProgress' | 'artifacts' | 'artifactShow' | 'artifactCleanup'> {
   const { web } = services;
   return {
     crawl: async (input, ctx) => {
+      const job = input.progress;
+      const report = (progress: Omit<CrawlProgressEvent, 'finished'>, finished: boolean) => {
+        if (job !== undefined) web.crawlProgress.emit(job, { ...progress, finished });
+      };
       const result = await crawl(web.http, web.artifacts, input.urls, {
+        onProgress: (progress) => report(progress, false),
         policy: web.policyFor(ctx),
         depth: input.depth,
         maxPages: input.maxPages,
@@ -33,9 +41,24 @@ export function webCrawlHandlers(
         ...(input.include === undefined ? {} : { include: input.include }),
         ...(input.exclude === undefined ? {} : { exclude: input.exclude }),
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      }).catch((error: unknown) => {
+        report({ done: 0, queued: 0, failed: 0, skipped: 0, pagesPerSecond: 0 }, true);
+        throw error;
       });
       const { bundle, warnings, ...counts } = result;
-      return { id: bundle.id, dir: bundle.dir, warnings, ...counts };
+      report(counts, true);
+      const out = input.out === undefined ? null : await exportBundle(services, ctx, bundle.dir, input.out);
+      return { id: bundle.id, dir: bundle.dir, out, warnings, ...counts };
+    },
+    async *crawlProgress(input, ctx) {
+      yield* eventStream<CrawlProgressEvent>({
+        signal: ctx.signal,
+        start: (push, end) =>
+          web.crawlProgress.on(input.job, (event) => {
+            push(event);
+            if (event.finished) end();
+          }),
+      });
     },
     artifacts: () => Promise.resolve({ artifacts: web.artifacts.list().map(info) }),
     artifactShow: (input) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { HttpUrl } from '../common.js';
+import { FilePath, HttpUrl } from '../common.js';
 
 /** Crawls and the artifact bundles they (and research) leave under the state dir. */
 const Glob = z.string().min(1).max(500);
@@ -46,10 +46,17 @@ export const webCrawlCommands = {
       concurrency: z.number().int().min(1).max(16).default(2).describe('Requests in flight per host'),
       delayMs: z.number().int().min(0).max(10_000).default(0).describe('Pause after each request to a host'),
       dfs: z.boolean().default(false).describe('Depth-first instead of breadth-first'),
+      out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
+      progress: z
+        .string()
+        .regex(/^[\w-]{8,64}$/)
+        .optional()
+        .describe("A job id of your choosing: web.crawlProgress streams this crawl's progress under it"),
     }),
     output: z.object({
       id: z.string().describe('The bundle id (argus artifacts show <id>)'),
       dir: z.string().describe('Where the bundle is'),
+      out: z.string().nullable().describe('Where --out copied it'),
       done: z.number(),
       failed: z.number(),
       skipped: z.number().describe('Pages robots.txt disallowed'),
@@ -58,6 +65,29 @@ export const webCrawlCommands = {
       warnings: z.array(z.string()),
     }),
     pageContent: ['warnings'],
+  }),
+  crawlProgress: defineCommand({
+    name: 'web.crawlProgress',
+    cli: false,
+    tool: false,
+    kind: 'subscription',
+    scope: 'read',
+    summary:
+      'Progress of a running crawl started with a --progress job id: pages done, queued, failed, skipped and the rate, one event per page, until it finishes.',
+    input: z.object({
+      job: z
+        .string()
+        .regex(/^[\w-]{8,64}$/)
+        .describe('The job id given to web.crawl'),
+    }),
+    output: z.object({
+      done: z.number(),
+      queued: z.number(),
+      failed: z.number(),
+      skipped: z.number(),
+      pagesPerSecond: z.number(),
+      finished: z.boolean().describe('The last event of the crawl'),
+    }),
   }),
   artifacts: defineCommand({
     name: 'web.artifacts',

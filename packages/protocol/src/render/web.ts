@@ -19,7 +19,7 @@ export const webRenderers: RenderersOf<'web'> = {
   'web.crawl': (output) =>
     [
       `crawl ${output.id}: ${output.done} pages, ${output.failed} failed, ${output.skipped} skipped by robots.txt (${output.pagesPerSecond} pages/s)`,
-      output.dir,
+      output.out ?? output.dir,
       ...output.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),
   'web.search': (output) =>
@@ -38,6 +38,8 @@ export const webRenderers: RenderersOf<'web'> = {
       '',
       output.report,
     ].join('\n'),
+  'web.crawlProgress': (output) =>
+    `crawl: ${output.done} done, ${output.queued} queued, ${output.failed} failed, ${output.skipped} skipped (${output.pagesPerSecond} pages/s)`,
   'web.artifacts': (output) => output.artifacts.map(artifactLine).join('\n') || '(no bundles)',
   'web.artifactShow': (output) =>
     [artifactLine(output), output.dir, ...output.paths.map((path) => `  ${path}`)].join('\n'),
