@@ -206,7 +206,11 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     // the value as typed: inline after `=`, else the next argument (which may start with a dash)
     const raw = token.inlineValue ? token.value : token.value === undefined ? undefined : args[token.index + 1];
     if (raw === undefined) throw new UsageError(`--${kebab(name)} needs a value. See \`argus ${verb} --help\`.`);
-    input[name] = coerce(field, raw, verb);
+    const value = coerce(field, raw, verb);
+    // a repeated list flag adds to the list (`--header "A: 1" --header "B: 2"`)
+    const earlier = input[name];
+    input[name] =
+      field.type === 'array' && Array.isArray(earlier) && Array.isArray(value) ? [...earlier, ...value] : value;
   }
   for (const spec of positionalSpec) {
     if (positionals.length === 0) break;

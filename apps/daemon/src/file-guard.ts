@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@argus/cdp';
+import { type Browser, FetchOwner, type Page } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Access } from './access.js';
 import type { Logger } from './logger.js';
@@ -14,19 +14,18 @@ import type { Logger } from './logger.js';
  * guard below is the net: content from a forbidden file is never returned.
  */
 export async function guardFileUrls(browser: Browser, access: Access, log: Logger): Promise<void> {
-  const root = browser.router.root;
-  root.on('Fetch.requestPaused', (event) => {
-    const refusal = access.browserRefusal(event.request.url);
-    if (refusal === undefined) {
-      void root.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
-      return;
-    }
-    log.warn('file_url.blocked', { url: event.request.url, resourceType: event.resourceType, reason: refusal });
-    void root
-      .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'AccessDenied' })
-      .catch(() => undefined);
+  // the browser session's one Fetch owner (each tab session has its own: guard and routes)
+  const owner = new FetchOwner(browser.router.root);
+  owner.add({
+    patterns: () => [{ urlPattern: 'file:*' }],
+    decide(event) {
+      const refusal = access.browserRefusal(event.request.url);
+      if (refusal === undefined) return { action: 'continue' };
+      log.warn('file_url.blocked', { url: event.request.url, resourceType: event.resourceType, reason: refusal });
+      return { action: 'fail', reason: 'AccessDenied' };
+    },
   });
-  await root.send('Fetch.enable', { patterns: [{ urlPattern: 'file:*' }] });
+  await owner.refresh();
 }
 
 /**

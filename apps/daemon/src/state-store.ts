@@ -109,24 +109,25 @@ function originOf(url: string): string | undefined {
 
 async function withBlankOriginTab<T>(browser: Browser, origin: string, run: (page: Page) => Promise<T>): Promise<T> {
   const page = await browser.newPage();
-  const session = page.session;
-  const off = session.on('Fetch.requestPaused', (event) => {
-    void session
-      .send('Fetch.fulfillRequest', {
-        requestId: event.requestId,
-        responseCode: 200,
-        responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }],
+  // a blank document of the origin, served by the tab's own Fetch owner (after the navigation guard)
+  page.interception.routes.add({
+    id: 'argus-state-origin',
+    pattern: '**',
+    fetchPattern: '*',
+    matches: () => true,
+    action: {
+      fulfill: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }],
         body: Buffer.from('<!doctype html><title>argus state</title>').toString('base64'),
-      })
-      .catch(() => undefined);
+      },
+    },
   });
   try {
-    await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    await page.interception.sync();
     await page.navigate(`${origin}/`, { timeoutMs: 10_000 });
     return await run(page);
   } finally {
-    off();
-    await session.send('Fetch.disable').catch(() => undefined);
     await browser.closePage(page.id).catch(() => undefined);
   }
 }

@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import type { CaptureOptions } from './capture.js';
 import { Page } from './page.js';
+import { RouteSet } from './routes.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { type Session, SessionRouter } from './session.js';
 import type { Transport } from './transport.js';
@@ -41,6 +42,8 @@ export class Browser {
   private readonly attachWaiters = new Map<string, Array<(page: Page | Error) => void>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
   private readonly pageListeners = new Set<(event: 'added' | 'removed', page: Page) => void>();
+  /** Request interception rules for every tab (`argus route --all-tabs`); each tab's own rules come first. */
+  readonly routes = new RouteSet();
 
   private constructor(
     readonly transport: Transport,
@@ -149,6 +152,7 @@ export class Browser {
       { url: event.targetInfo.url, title: event.targetInfo.title },
       this.options.capture,
       this.options.guard,
+      this.routes,
     );
     try {
       await page.init();
@@ -279,6 +283,8 @@ export class Browser {
   /** Asks the browser to close (managed mode) and drops the connection. */
   async close(): Promise<void> {
     if (!this.transport.closed) {
+      // held requests are answered before the browser goes: nothing is left paused, even briefly
+      await Promise.all([...this.pages.values()].map((page) => page.interception.release()));
       // a wedged browser may never answer: the caller's kill of the process group is the fallback
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_ANSWER_MS)));
@@ -289,8 +295,12 @@ export class Browser {
     this.router.dispose();
   }
 
-  /** Drops the connection but leaves the browser running (connect/extension modes). */
+  /**
+   * Drops the connection but leaves the browser running (connect/extension modes). Requests our
+   * routes hold are let go first, and interception is turned off, so the user's tabs never hang.
+   */
   async disconnect(): Promise<void> {
+    if (!this.transport.closed) await Promise.all([...this.pages.values()].map((page) => page.interception.release()));
     await this.transport.close();
     this.router.dispose();
   }

@@ -17,3 +17,6 @@ export * from './navigation-guard.js';
 export * from './command-scope.js';
 export * from './call-deadline.js';
 export * from './page-navigation.js';
+export * from './fetch-owner.js';
+export * from './routes.js';
+export * from './page-interception.js';

@@ -1,3 +1,4 @@
+import type { FetchParty } from './fetch-owner.js';
 import type { Session } from './session.js';
 
 /** A document request about to leave the browser: a navigation of a frame, a redirect hop, a form submit. */
@@ -18,16 +19,17 @@ export interface GuardedRequest {
 export type NavigationGuard = (request: GuardedRequest) => Promise<string | undefined>;
 
 /**
- * Pauses every document request of `session` (Fetch domain, request stage: redirects are paused
- * again for each hop) and asks `guard` before letting it through. Must be set up before the target
- * is resumed, so a popup's first navigation is guarded too. Returns the listeners' removers.
+ * The navigation guard as a party of the tab's Fetch owner: every document request of `session`
+ * (request stage: redirects are paused again for each hop) is asked about before it may go on.
+ * The owner must be enabled before the target is resumed, so a popup's first navigation is guarded
+ * too. Returns the party and the removers of its listeners.
  */
-export function attachNavigationGuard(
+export function navigationGuardParty(
   session: Session,
   tabId: string,
   guard: NavigationGuard,
   onBlocked?: (request: GuardedRequest, reason: string) => void,
-): { offs: Array<() => void>; enable: Promise<unknown> } {
+): { party: FetchParty; offs: Array<() => void> } {
   // Page.frameRequestedNavigation comes before the request and says whether a form started it
   const formTargets = new Map<string, string>();
   const offs = [
@@ -36,7 +38,11 @@ export function attachNavigationGuard(
         formTargets.set(event.frameId, event.url);
       else formTargets.delete(event.frameId);
     }),
-    session.on('Fetch.requestPaused', (event) => {
+  ];
+  const party: FetchParty = {
+    patterns: () => [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+    async decide(event) {
+      if (event.resourceType !== 'Document') return undefined;
       const frameId = event.frameId;
       const formUrl = formTargets.get(frameId);
       const request: GuardedRequest = {
@@ -47,19 +53,13 @@ export function attachNavigationGuard(
         formSubmission: formUrl !== undefined && (formUrl === event.request.url || event.request.method === 'POST'),
       };
       if (request.formSubmission) formTargets.delete(frameId);
-      void guard(request)
-        .catch((error: unknown) => `the navigation guard failed: ${(error as Error).message}`)
-        .then((reason) => {
-          if (reason === undefined) return session.send('Fetch.continueRequest', { requestId: event.requestId });
-          onBlocked?.(request, reason);
-          return session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' });
-        })
-        // the tab may have closed meanwhile: nothing left to continue or fail
-        .catch(() => undefined);
-    }),
-  ];
-  const enable = session.send('Fetch.enable', {
-    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
-  });
-  return { offs, enable };
+      const reason = await guard(request).catch(
+        (error: unknown) => `the navigation guard failed: ${(error as Error).message}`,
+      );
+      if (reason === undefined) return undefined;
+      onBlocked?.(request, reason);
+      return { action: 'fail', reason: 'BlockedByClient' };
+    },
+  };
+  return { party, offs };
 }

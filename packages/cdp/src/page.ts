@@ -14,7 +14,9 @@ import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.j
 import { NetworkCapture } from './network-capture.js';
 import { InflightRequests } from './page-inflight.js';
 import { PageTitle } from './page-title.js';
-import { type NavigationGuard, attachNavigationGuard } from './navigation-guard.js';
+import type { NavigationGuard } from './navigation-guard.js';
+import { PageInterception } from './page-interception.js';
+import type { RouteSet } from './routes.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
 
@@ -42,6 +44,8 @@ export class Page {
   /** Requests of this tab (incl. its OOPIFs) still in flight, for network-idle waits. */
   private readonly requests = new InflightRequests();
   private readonly titles: PageTitle;
+  /** The one owner of the Fetch domain of this tab's sessions: navigation guard and routes (`argus route`). */
+  readonly interception: PageInterception;
 
   constructor(
     readonly session: Session,
@@ -50,11 +54,14 @@ export class Page {
     info: { url: string; title: string },
     captureOptions: CaptureOptions = {},
     /** Asked before every document request of this tab and its OOPIFs (the daemon's domain policy). */
-    private readonly guard?: NavigationGuard,
+    guard?: NavigationGuard,
+    /** Request interception rules for every tab (`argus route --all-tabs`). */
+    sharedRoutes?: RouteSet,
   ) {
     this.url = info.url;
     this.title = info.title;
     this.capture = new PageCapture(captureOptions);
+    this.interception = new PageInterception(targetId, guard, sharedRoutes);
     this.network = new NetworkCapture(captureOptions);
     this.titles = new PageTitle(session, this);
   }
@@ -94,10 +101,8 @@ export class Page {
         for (const child of this.childSessions) if (child.id === event.sessionId) this.childSessions.delete(child);
       }),
     );
-    const guarded = this.guard ? attachNavigationGuard(session, this.targetId, this.guard) : undefined;
-    if (guarded) this.offs.push(...guarded.offs);
     const [, , , , , tree] = await Promise.all([
-      guarded?.enable,
+      this.interception.attach(session, this.offs),
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
       session.send('Runtime.enable'),
@@ -132,10 +137,8 @@ export class Page {
           ...this.requests.track(child),
         );
         child.on('Target.attachedToTarget', (nested) => void this.adoptChild(nested));
-        const guarded = this.guard ? attachNavigationGuard(child, this.targetId, this.guard) : undefined;
-        if (guarded) this.offs.push(...guarded.offs);
         const [, , , , tree] = await Promise.all([
-          guarded?.enable,
+          this.interception.attach(child, this.offs),
           child.send('Page.enable'),
           child.send('Runtime.enable'),
           child.send('Network.enable', { maxPostDataSize: 65_536 }),
@@ -174,6 +177,7 @@ export class Page {
   markClosed(reason: string): void {
     if (this.closedReason) return;
     this.closedReason = reason;
+    this.interception.dispose();
     for (const off of this.offs) off();
     this.offs.length = 0;
   }

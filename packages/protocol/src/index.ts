@@ -18,3 +18,4 @@ export type {
   ParsedInputOf,
 } from './router.js';
 export { DEFAULT_SHARE_COMMANDS, NEVER_SHARED_COMMANDS, NEVER_SHARED_PREFIXES } from './commands/token.js';
+export { EVAL_SOURCE_MAX } from './commands/page.js';

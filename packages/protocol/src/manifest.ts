@@ -23,6 +23,7 @@ import { cdpCommands } from './commands/cdp.js';
 import { webCommands } from './commands/web.js';
 import { webCrawlCommands } from './commands/web-crawl.js';
 import { webSearchCommands } from './commands/web-search.js';
+import { routeCommands } from './commands/route.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -49,6 +50,7 @@ export const manifest = {
   approvals: approvalsCommands,
   cdp: cdpCommands,
   web: { ...webCommands, ...webCrawlCommands, ...webSearchCommands },
+  route: routeCommands,
 };
 
 export type Manifest = typeof manifest;

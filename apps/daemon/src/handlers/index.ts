@@ -25,6 +25,7 @@ import { webHandlers } from './web.js';
 import { webCrawlHandlers } from './web-crawl.js';
 import { webSearchHandlers } from './web-search.js';
 import { webResearchHandlers } from './web-research.js';
+import { routeHandlers } from './route.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -54,5 +55,6 @@ export function createHandlers(services: Services): Handlers {
       ...webSearchHandlers(services),
       ...webResearchHandlers(services),
     },
+    route: routeHandlers(services),
   };
 }

@@ -1,5 +1,7 @@
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArgusError, type Handlers } from '@argus/protocol';
+import { ArgusError, EVAL_SOURCE_MAX, type Handlers } from '@argus/protocol';
+import { type PathPolicy, confinePath } from '@argus/security';
 import { SCROLL_BY, SCROLL_POSITION, scrollIntoView } from '@argus/snapshot';
 import { evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
@@ -28,9 +30,10 @@ export function pageHandlers(services: Services): Handlers['page'] {
       manager.onTab(input.tab, (page) =>
         waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),
       ),
-    eval: (input) =>
-      manager.onTab(input.tab, async (page) => {
-        const wrapped = wrapUserScript(input.js);
+    eval: (input, ctx) => {
+      const source = scriptSource(input, services.access.paths(ctx));
+      return manager.onTab(input.tab, async (page) => {
+        const wrapped = wrapUserScript(source);
         let value: unknown;
         if (input.target) {
           const element = await manager.engine(page).resolve(input.target);
@@ -47,7 +50,8 @@ export function pageHandlers(services: Services): Handlers['page'] {
           });
         }
         return { value: value === undefined ? null : value, type: value === null ? 'null' : typeof value };
-      }),
+      });
+    },
     screenshot: (input, ctx) =>
       manager.onTab(input.tab, (page) => takeScreenshot(services, ctx, page, manager.engine(page), input)),
     scroll: (input) =>
@@ -63,6 +67,25 @@ export function pageHandlers(services: Services): Handlers['page'] {
         return { scrollX: position.x, scrollY: position.y };
       }),
   };
+}
+
+/** The script of an `eval`: inline, or read from a file through the caller's path policy (read). */
+function scriptSource(input: { js?: string | undefined; file?: string | undefined }, paths: PathPolicy): string {
+  if ((input.js === undefined) === (input.file === undefined))
+    throw new ArgusError(
+      'invalid_input',
+      'Give the script inline (`argus eval "document.title"`) or as --file <path>, one of the two.',
+    );
+  if (input.js !== undefined) return input.js;
+  const path = confinePath(input.file ?? '', paths);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat?.isFile()) throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
+  if (stat.size > EVAL_SOURCE_MAX)
+    throw new ArgusError(
+      'invalid_input',
+      `${input.file} is ${stat.size} bytes; eval runs scripts of at most ${EVAL_SOURCE_MAX} bytes. Load a larger one with a <script> tag from the page.`,
+    );
+  return readFileSync(path, 'utf8');
 }
 
 /**

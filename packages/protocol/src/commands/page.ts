@@ -6,6 +6,9 @@ const NavResult = PageInfo.extend({
   status: z.number().nullable().describe('HTTP status of the main document, when known'),
 });
 
+/** The largest script `eval` runs, inline or from a file. */
+export const EVAL_SOURCE_MAX = 1_000_000;
+
 export const pageCommands = {
   goto: defineCommand({
     name: 'page.goto',
@@ -101,7 +104,11 @@ export const pageCommands = {
     cli: {
       verb: 'eval',
       positionals: ['js...'],
-      examples: ['argus eval "document.title"', 'argus eval "await fetch(\'/api\').then(r => r.status)"'],
+      examples: [
+        'argus eval "document.title"',
+        'argus eval "await fetch(\'/api\').then(r => r.status)"',
+        'argus eval --file ./scripts/collect.js',
+      ],
     },
     tool: 'argus_eval',
     kind: 'mutation',
@@ -111,8 +118,12 @@ export const pageCommands = {
       js: z
         .string()
         .min(1)
-        .max(1_000_000)
+        .max(EVAL_SOURCE_MAX)
+        .optional()
         .describe('Expression or statements; the value of the last expression is returned'),
+      file: FilePath.optional().describe(
+        'Run the script in this file instead of `js` (relative to your directory; inside your project, the temp dir or an allowed root; at most 1 MB)',
+      ),
       target: Target.optional().describe('Element passed to the code as `el`'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(30_000),

@@ -12,6 +12,7 @@ import { pageRenderers, snapshotRenderers } from './page.js';
 import { inspectRenderers, readRenderers, visualRenderers } from './reading.js';
 import { tabRenderers } from './tabs.js';
 import { webRenderers } from './web.js';
+import { routeRenderers } from './route.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -39,6 +40,7 @@ export const renderers: Renderers = {
   ...approvalsRenderers,
   ...cdpRenderers,
   ...webRenderers,
+  ...routeRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {

@@ -1,0 +1,144 @@
+import type { Protocol } from 'devtools-protocol';
+import type { Session } from './session.js';
+
+export type PausedRequest = Protocol.Fetch.RequestPausedEvent;
+
+/** What to do with a paused request. */
+export type FetchDecision =
+  | { action: 'continue' }
+  | { action: 'fail'; reason: Protocol.Network.ErrorReason }
+  | { action: 'fulfill'; status: number; headers: Protocol.Fetch.HeaderEntry[]; body: string };
+
+/**
+ * One party that wants requests of a tab paused: the navigation guard, the tab's routes, the
+ * routes for every tab. It names the requests it wants (`patterns`) and decides on each paused one,
+ * or passes (`undefined`) to the next party. `signal` aborts when the request must be let go at once
+ * (the tab closes, the daemon stops, the party's rule went away): the party then returns quickly.
+ */
+export interface FetchParty {
+  patterns(): Protocol.Fetch.RequestPattern[];
+  decide(request: PausedRequest, signal: AbortSignal): Promise<FetchDecision | undefined> | FetchDecision | undefined;
+}
+
+/** Counts of one owner, so a test (and `argus routes`) can see that nothing was left hanging. */
+export interface FetchCounts {
+  paused: number;
+  resolved: number;
+  pending: number;
+}
+
+/**
+ * The one owner of the Fetch domain on one session. `Fetch.enable` replaces the patterns of the
+ * session each time it is called, so two features enabling it separately would silently undo each
+ * other; here every party's patterns are merged into one `Fetch.enable`, and every paused request is
+ * answered exactly once (continued, fulfilled or failed), by the first party that decides, else
+ * continued. Parties are asked in order (the navigation guard first: policy before mocks).
+ */
+export class FetchOwner {
+  private readonly parties: FetchParty[] = [];
+  private readonly offs: Array<() => void> = [];
+  private readonly pending = new Map<string, Promise<void>>();
+  private readonly released = new AbortController();
+  private enabled = false;
+  paused = 0;
+  resolved = 0;
+
+  constructor(private readonly session: Session) {
+    this.offs.push(session.on('Fetch.requestPaused', (event) => this.handle(event)));
+  }
+
+  /** Adds a party; its patterns count from the next `refresh` (call it whenever a party's patterns change). */
+  add(party: FetchParty): void {
+    this.parties.push(party);
+  }
+
+  get counts(): FetchCounts {
+    return { paused: this.paused, resolved: this.resolved, pending: this.pending.size };
+  }
+
+  /** Enables Fetch with the union of the parties' patterns (or disables it when none wants any). */
+  async refresh(): Promise<void> {
+    if (this.released.signal.aborted) return;
+    const patterns = this.parties.flatMap((party) => party.patterns());
+    if (patterns.length === 0) {
+      if (!this.enabled) return;
+      this.enabled = false;
+      // Fetch.disable lets every paused request go on; nothing is left for us to answer
+      await this.session.send('Fetch.disable');
+      return;
+    }
+    this.enabled = true;
+    await this.session.send('Fetch.enable', { patterns });
+  }
+
+  private handle(event: PausedRequest): void {
+    this.paused++;
+    const done = this.decideAndAnswer(event).finally(() => {
+      this.pending.delete(event.requestId);
+      this.resolved++;
+    });
+    this.pending.set(event.requestId, done);
+  }
+
+  private async decideAndAnswer(event: PausedRequest): Promise<void> {
+    const signal = this.released.signal;
+    let decision: FetchDecision = { action: 'continue' };
+    for (const party of this.parties) {
+      try {
+        const decided = await party.decide(event, signal);
+        if (decided) {
+          decision = decided;
+          break;
+        }
+      } catch (error) {
+        decision = { action: 'fail', reason: 'Failed' };
+        console.error('argus: a request handler failed', error);
+        break;
+      }
+    }
+    await this.answer(event.requestId, decision);
+  }
+
+  private async answer(requestId: string, decision: FetchDecision): Promise<void> {
+    try {
+      if (decision.action === 'continue') await this.session.send('Fetch.continueRequest', { requestId });
+      else if (decision.action === 'fail')
+        await this.session.send('Fetch.failRequest', { requestId, errorReason: decision.reason });
+      else
+        await this.session.send('Fetch.fulfillRequest', {
+          requestId,
+          responseCode: decision.status,
+          responseHeaders: decision.headers,
+          body: decision.body,
+        });
+    } catch {
+      // the tab closed (or the request was cancelled by the page) meanwhile: nothing left to answer
+    }
+  }
+
+  /**
+   * Lets every paused request go on at once (the tab or the daemon is going away, or we detach from
+   * a browser we leave running): each pending decision sees the abort and answers `continue`. Then
+   * turns Fetch off, so nothing new is paused for a listener that is gone. Bounded: a browser that
+   * stopped answering must not hold up a stop.
+   */
+  async release(): Promise<void> {
+    if (this.released.signal.aborted) return;
+    this.released.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
+    await Promise.race([Promise.allSettled([...this.pending.values()]), gaveUp]);
+    clearTimeout(timer);
+    if (this.enabled && !this.session.isDetached) await this.session.send('Fetch.disable').catch(() => undefined);
+    this.enabled = false;
+    for (const off of this.offs) off();
+    this.offs.length = 0;
+  }
+
+  /** The tab is gone: its paused requests went with it; stop listening. */
+  dispose(): void {
+    this.released.abort();
+    for (const off of this.offs) off();
+    this.offs.length = 0;
+  }
+}
