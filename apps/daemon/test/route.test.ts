@@ -11,6 +11,7 @@ import { codeOf, startHarness, useHarness } from './harness.js';
 const APP = `<!doctype html><title>api app</title><button id="load">Load</button><pre id="out">idle</pre>
 <script>
 async function load() {
+  const started = performance.now();
   let result;
   try {
     const response = await fetch('/api/x');
