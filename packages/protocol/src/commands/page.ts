@@ -121,9 +121,8 @@ export const pageCommands = {
         .max(EVAL_SOURCE_MAX)
         .optional()
         .describe('Expression or statements; the value of the last expression is returned'),
-      file: FilePath.optional().describe(
-        'Run the script in this file instead of `js` (relative to your directory; inside your project, the temp dir or an allowed root; at most 1 MB)',
-      ),
+      // short: argus_eval is in the MCP core profile, which has a token budget
+      file: FilePath.optional().describe('Script file to run instead of js (max 1 MB)'),
       target: Target.optional().describe('Element passed to the code as `el`'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(30_000),
