@@ -44,6 +44,11 @@ export const ERROR_CODES = {
   policy_blocked: 'FORBIDDEN', // SSRF guard, robots.txt, scheme or content type: not to be retried
   circuit_open: 'SERVICE_UNAVAILABLE', // this host/engine failed repeatedly: wait `details.retryAfterMs`
   too_large: 'PAYLOAD_TOO_LARGE', // body past the size cap: raise the cap or fetch something smaller
+  // Design canvas (documents, patches, history).
+  canvas_not_found: 'NOT_FOUND', // no such document: `argus canvas list` names the ones there are
+  invalid_patch: 'UNPROCESSABLE_CONTENT', // `details.opIndex` names the refused operation; nothing was applied
+  revision_conflict: 'CONFLICT', // `details.revision` is the latest: read the document again and rebase
+  history_empty: 'PRECONDITION_FAILED', // nothing to undo/redo (`details.direction`)
 } as const;
 
 /**
