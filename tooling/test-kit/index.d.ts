@@ -153,7 +153,8 @@ export function chromeLeakGuard(options?: ChromeLeakGuardOptions): ChromeLeakGua
 export function runProcess(
   command: string,
   args: string[],
-  options?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  /** `stdin`: text written to the process's stdin (else stdin is closed). */
+  options?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; stdin?: string },
 ): Promise<{ code: number; stdout: string; stderr: string }>;
 
 /** Anything that sends CDP commands like `@argus/cdp`'s `Transport` (what `connectCri()` returns). */

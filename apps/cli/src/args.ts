@@ -128,6 +128,14 @@ function coerce(field: FieldInfo, raw: string, verb: string): unknown {
         throw new UsageError(`${flag} must be one of ${field.values.join(', ')}; got "${raw}".`);
       return raw;
     case 'array':
+      // a JSON array as typed (`--ops '[{"op":...}]'`); else the comma list (`--files a.png,b.png`)
+      if (raw.trimStart().startsWith('[')) {
+        try {
+          return JSON.parse(raw) as unknown;
+        } catch (error) {
+          throw new UsageError(`${flag} got invalid JSON (${(error as Error).message}).`);
+        }
+      }
       return raw.split(',').map((item) => (field.itemType === 'number' ? Number(item) : item));
     case 'object':
     case 'unknown':
@@ -231,6 +239,8 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
       `Unexpected argument "${positionals[0]}" for \`argus ${verb}\`. See \`argus ${verb} --help\`.`,
     );
   for (const field of fields.values()) {
+    // the stdin field is filled after parsing (`fillFromStdin`), from stdin when left out or `-`
+    if (field.name === command.cli.stdinJson) continue;
     if (!field.optional && input[field.name] === undefined) {
       const isPositional = positionalSpec.some((spec) => spec.name === field.name);
       throw new UsageError(

@@ -93,3 +93,26 @@ export async function compoundInput(
   });
   return verb === 'chain' ? { steps } : { commands: steps };
 }
+
+/**
+ * A command whose manifest names a `stdinJson` field (`canvas patch`'s ops) reads that field as
+ * JSON on stdin when its flag is left out or given as `-`.
+ */
+export async function fillFromStdin(
+  command: CliCommand,
+  input: Record<string, unknown>,
+  stdin: () => Promise<string> = readStdin,
+): Promise<Record<string, unknown>> {
+  const field = command.cli === false ? undefined : command.cli.stdinJson;
+  if (field === undefined) return input;
+  const given = input[field];
+  const dash = given === '-' || (Array.isArray(given) && given.length === 1 && given[0] === '-');
+  if (given !== undefined && !dash) return input;
+  const verb = command.cli === false ? command.name : command.cli.verb;
+  const flag = `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (process.stdin.isTTY && stdin === readStdin)
+    throw new UsageError(
+      `\`argus ${verb}\` reads ${flag} as JSON on stdin (or give ${flag} '<json>'). See \`argus ${verb} --help\`.`,
+    );
+  return { ...input, [field]: parseJson(await stdin(), verb, `${flag} (a JSON value)`) };
+}

@@ -33,6 +33,7 @@ export const HELP_GROUPS: ReadonlyArray<{ title: string; namespaces: readonly st
   { title: 'Capture and debug', namespaces: ['capture', 'visual', 'dom'] },
   { title: 'Browser state and emulation', namespaces: ['state', 'emulation'] },
   { title: 'Many commands at once', namespaces: ['batch'] },
+  { title: 'Design canvas', namespaces: ['canvas'] },
   { title: 'Daemon, connection and access', namespaces: ['daemon', 'session', 'config', 'token', 'approvals', 'cdp'] },
 ];
 

@@ -1,6 +1,6 @@
 import { ArgusError } from '@argus/protocol/errors';
 import { UsageError, findCommand, nearestVerbs, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
-import { compoundInput } from './compound.js';
+import { compoundInput, fillFromStdin } from './compound.js';
 import { commandHelp, generalHelp } from './help.js';
 import { envelopeOutput, envelopeText } from './envelope.js';
 import { startProgress } from './progress.js';
@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
     out(commandHelp(command));
     return 0;
   }
-  const input = (await compoundInput(command, args)) ?? parseCommandArgs(command, args);
+  const input = (await compoundInput(command, args)) ?? (await fillFromStdin(command, parseCommandArgs(command, args)));
   const idle = await withoutDaemon(command.name, flags.json);
   if (idle !== undefined) return idle;
   if (command.kind === 'subscription') {

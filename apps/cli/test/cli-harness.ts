@@ -19,6 +19,8 @@ export interface CliHarness {
   readonly stateDir: string;
   /** Runs `argus <args>` as its own process (async: the fixture server lives in this process). */
   argus(...args: string[]): Promise<CliResult>;
+  /** The same, with `stdin` written to its standard input. */
+  argusWithStdin(stdin: string | undefined, ...args: string[]): Promise<CliResult>;
 }
 
 /**
@@ -39,7 +41,8 @@ export function useCli(prefix = 'argus-cli-'): CliHarness {
     get stateDir() {
       return join(workspace, '.argus');
     },
-    argus: (...args) =>
+    argus: (...args) => harness.argusWithStdin(undefined, ...args),
+    argusWithStdin: (stdin: string | undefined, ...args: string[]) =>
       runProcess(process.execPath, [CLI, ...args], {
         cwd: workspace,
         env: {
@@ -47,6 +50,7 @@ export function useCli(prefix = 'argus-cli-'): CliHarness {
           ARGUS_STATE_DIR: harness.stateDir,
           ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
         },
+        ...(stdin === undefined ? {} : { stdin }),
       }),
   };
   beforeAll(async () => {

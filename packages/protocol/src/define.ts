@@ -12,6 +12,11 @@ export interface CliSpec {
   verbAliases?: readonly string[];
   /** One-letter flag aliases, e.g. `{ i: 'interactive' }`. */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * An input field read as JSON from stdin when its flag is left out or given as `-` (a patch's
+   * operations): data too large or too quoted for a command line.
+   */
+  stdinJson?: string;
   /** Example invocations for `--help` and docs. */
   examples?: readonly string[];
 }

@@ -24,6 +24,7 @@ import { webCommands } from './commands/web.js';
 import { webCrawlCommands } from './commands/web-crawl.js';
 import { webSearchCommands } from './commands/web-search.js';
 import { routeCommands } from './commands/route.js';
+import { canvasCommands } from './commands/canvas.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -51,6 +52,7 @@ export const manifest = {
   cdp: cdpCommands,
   web: { ...webCommands, ...webCrawlCommands, ...webSearchCommands },
   route: routeCommands,
+  canvas: canvasCommands,
 };
 
 export type Manifest = typeof manifest;

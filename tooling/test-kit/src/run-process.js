@@ -6,12 +6,17 @@ import { spawn } from 'node:child_process';
  * block it).
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number }} [options]
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, stdin?: string }} [options] stdin: text written to the child's stdin (else it is closed)
  * @returns {Promise<{ code: number, stdout: string, stderr: string }>}
  */
-export function runProcess(command, args, { cwd, env, timeoutMs = 60_000 } = {}) {
+export function runProcess(command, args, { cwd, env, timeoutMs = 60_000, stdin } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: env ?? process.env,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (stdin !== undefined) child.stdin.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk.toString('utf8')));

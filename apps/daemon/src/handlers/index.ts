@@ -26,6 +26,7 @@ import { webCrawlHandlers } from './web-crawl.js';
 import { webSearchHandlers } from './web-search.js';
 import { webResearchHandlers } from './web-research.js';
 import { routeHandlers } from './route.js';
+import { canvasHandlers } from './canvas.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -56,5 +57,6 @@ export function createHandlers(services: Services): Handlers {
       ...webResearchHandlers(services),
     },
     route: routeHandlers(services),
+    canvas: canvasHandlers(services),
   };
 }

@@ -13,6 +13,7 @@ import { inspectRenderers, readRenderers, visualRenderers } from './reading.js';
 import { tabRenderers } from './tabs.js';
 import { webRenderers } from './web.js';
 import { routeRenderers } from './route.js';
+import { canvasRenderers } from './canvas.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -41,6 +42,7 @@ export const renderers: Renderers = {
   ...cdpRenderers,
   ...webRenderers,
   ...routeRenderers,
+  ...canvasRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {

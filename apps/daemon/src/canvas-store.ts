@@ -1,0 +1,146 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasSession } from '@argus/canvas';
+import { ArgusError } from '@argus/protocol';
+import { writeOutput } from '@argus/security';
+
+export interface CanvasSummary {
+  id: string;
+  name: string;
+  revision: number;
+  pages: number;
+  nodes: number;
+  path: string;
+}
+
+/**
+ * The workspace's design documents: one JSON file each under `<state dir>/canvas/`, written
+ * atomically (temp file + rename) after every change, and the live sessions (Y.Doc + undo history)
+ * of the documents used since the daemon started. History lives as long as the daemon does.
+ */
+export class CanvasStore {
+  private readonly live = new Map<string, CanvasSession>();
+  /** One write chain per document, so a slower earlier write never lands over a later one. */
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(readonly dir: string) {}
+
+  pathOf(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  has(id: string): boolean {
+    return this.live.has(id) || existsSync(this.pathOf(id));
+  }
+
+  get(id: string): CanvasSession {
+    const open = this.live.get(id);
+    if (open) return open;
+    const path = this.pathOf(id);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new ArgusError(
+        'canvas_not_found',
+        `No design document "${id}". \`argus canvas list\` names the ones there are; \`argus canvas new\` makes one.`,
+        {
+          details: { id },
+        },
+      );
+    }
+    const session = CanvasSession.fromJson(parseJson(text, path), path);
+    this.live.set(id, session);
+    return session;
+  }
+
+  /** Stores a session under `id` (new, or replacing a loaded one) and writes it. */
+  async put(id: string, session: CanvasSession): Promise<CanvasSummary> {
+    this.live.get(id)?.destroy();
+    this.live.set(id, session);
+    await this.persist(id);
+    return this.summary(id, session);
+  }
+
+  /** Writes the document's current state; resolves once this state (or a later one) is on disk. */
+  persist(id: string): Promise<void> {
+    const session = this.get(id);
+    const previous = this.writes.get(id) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        await writeOutput(this.pathOf(id), `${JSON.stringify(session.toJson(), null, 2)}\n`, {
+          overwrite: true,
+          mode: 0o600,
+        });
+      });
+    this.writes.set(id, next);
+    return next;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const known = this.has(id);
+    if (!known) this.get(id); // throws canvas_not_found
+    await this.writes.get(id)?.catch(() => undefined);
+    this.live.get(id)?.destroy();
+    this.live.delete(id);
+    this.writes.delete(id);
+    rmSync(this.pathOf(id), { force: true });
+    return true;
+  }
+
+  list(): CanvasSummary[] {
+    const files = existsSync(this.dir)
+      ? readdirSync(this.dir).filter((name) => /^[A-Za-z0-9_-]{1,64}\.json$/.test(name))
+      : [];
+    const ids = new Set([...files.map((name) => name.slice(0, -'.json'.length)), ...this.live.keys()]);
+    const summaries: CanvasSummary[] = [];
+    for (const id of [...ids].sort()) {
+      try {
+        summaries.push(this.summary(id, this.get(id)));
+      } catch {
+        // a file that is not a document (hand-edited, half-copied) is left out of the list, not fatal
+      }
+    }
+    return summaries;
+  }
+
+  /** A free id from a name: `Landing page` -> `landing-page`, then `landing-page-2`, ... */
+  freeId(name: string): string {
+    const base =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 56) || 'doc';
+    let id = base;
+    for (let n = 2; this.has(id); n++) id = `${base}-${n}`;
+    return id;
+  }
+
+  summary(id: string, session: CanvasSession): CanvasSummary {
+    const doc = session.toJson();
+    return {
+      id,
+      name: doc.name,
+      revision: doc.revision,
+      pages: doc.pages.length,
+      nodes: doc.pages.reduce((sum, page) => sum + page.nodes.length, 0),
+      path: this.pathOf(id),
+    };
+  }
+
+  close(): void {
+    for (const session of this.live.values()) session.destroy();
+    this.live.clear();
+  }
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ArgusError('invalid_input', `${path} is not JSON (${(error as Error).message}).`);
+  }
+}

@@ -1,0 +1,99 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasSession } from '@argus/canvas';
+import { ArgusError, type Handlers } from '@argus/protocol';
+import { confinePath } from '@argus/security';
+import { CanvasStore } from '../canvas-store.js';
+import { outputTarget, writeTarget } from '../output-path.js';
+import type { Services } from '../services.js';
+
+/** Files larger than this are not read as documents (a 500-node page is ~200 KB). */
+const MAX_DOC_BYTES = 20 * 1024 * 1024;
+
+export function canvasHandlers(
+  services: Services,
+  store = new CanvasStore(join(services.stateDir, 'canvas')),
+): Handlers['canvas'] {
+  const revision = (id: string, session: CanvasSession, value: number) => ({
+    id,
+    revision: value,
+    undo: session.undoDepth,
+    redo: session.redoDepth,
+  });
+  return {
+    new: async (input) => {
+      const id = input.id ?? store.freeId(input.name);
+      if (store.has(id)) {
+        throw new ArgusError(
+          'file_exists',
+          `A design document "${id}" exists. Choose another --id, or \`argus canvas rm ${id}\` first.`,
+          {
+            details: { id },
+          },
+        );
+      }
+      return store.put(id, CanvasSession.create(id, input.name));
+    },
+    list: async () => ({ dir: store.dir, documents: store.list() }),
+    show: async (input) => ({ document: store.get(input.doc).toJson() }),
+    rm: async (input) => ({ id: input.doc, removed: await store.remove(input.doc) }),
+    save: async (input, ctx) => {
+      const session = store.get(input.doc);
+      const target = outputTarget(services, ctx, input.path, {
+        stem: input.doc,
+        ext: 'json',
+        overwrite: input.overwrite,
+      });
+      const text = `${JSON.stringify(session.toJson(), null, 2)}\n`;
+      await writeTarget(target, text);
+      return { path: target.path, bytes: Buffer.byteLength(text) };
+    },
+    load: async (input, ctx) => {
+      const path = confinePath(input.path, services.access.paths(ctx));
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat?.isFile()) throw new ArgusError('invalid_input', `${input.path} is not a file (resolved to ${path}).`);
+      if (stat.size > MAX_DOC_BYTES)
+        throw new ArgusError(
+          'payload_too_large',
+          `${path} is ${stat.size} bytes; a design document is at most ${MAX_DOC_BYTES}.`,
+        );
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      } catch (error) {
+        throw new ArgusError('invalid_input', `${path} is not JSON (${(error as Error).message}).`);
+      }
+      const fileId = (raw as { id?: unknown } | null)?.id;
+      const id = input.id ?? (typeof fileId === 'string' ? fileId : store.freeId('doc'));
+      if (store.has(id) && !input.overwrite) {
+        throw new ArgusError(
+          'file_exists',
+          `A design document "${id}" exists. Pass --overwrite to replace it, or --id to load it under another id.`,
+          {
+            details: { id },
+          },
+        );
+      }
+      const withId = raw && typeof raw === 'object' ? { ...raw, id } : raw;
+      return store.put(id, CanvasSession.fromJson(withId, path));
+    },
+    patch: async (input) => {
+      const session = store.get(input.doc);
+      const outcome = session.patch(input.ops, input.baseRevision);
+      await store.persist(input.doc);
+      return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
+    },
+    undo: async (input) => {
+      const session = store.get(input.doc);
+      const outcome = session.undo();
+      await store.persist(input.doc);
+      return revision(input.doc, session, outcome.revision);
+    },
+    redo: async (input) => {
+      const session = store.get(input.doc);
+      const outcome = session.redo();
+      await store.persist(input.doc);
+      return revision(input.doc, session, outcome.revision);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { RenderersOf } from './types.js';
+
+type Summary = { id: string; name: string; revision: number; pages: number; nodes: number; path: string };
+type Revision = { id: string; revision: number; undo: number; redo: number };
+
+const summaryLine = (doc: Summary) =>
+  `${doc.id}  "${doc.name}"  rev ${doc.revision}  ${doc.pages} pages, ${doc.nodes} nodes`;
+const revisionLine = (what: string, out: Revision) =>
+  `${out.id}: ${what} -> revision ${out.revision} (undo ${out.undo}, redo ${out.redo})`;
+
+/** The design canvas: one line per document or change; `show` is the document itself. */
+export const canvasRenderers: RenderersOf<'canvas'> = {
+  'canvas.new': (output) => `${summaryLine(output)}\n${output.path}`,
+  'canvas.list': (output) => output.documents.map(summaryLine).join('\n') || `(no documents in ${output.dir})`,
+  'canvas.show': (output) => JSON.stringify(output.document, null, 2),
+  'canvas.rm': (output) => `removed ${output.id}`,
+  'canvas.save': (output) => `saved ${output.path} (${output.bytes} bytes)`,
+  'canvas.load': (output) => `${summaryLine(output)}\n${output.path}`,
+  'canvas.patch': (output) =>
+    `${revisionLine(`${output.ops} ops applied`, output)}${output.created.length ? `\ncreated ${output.created.join(', ')}` : ''}`,
+  'canvas.undo': (output) => revisionLine('undone', output),
+  'canvas.redo': (output) => revisionLine('redone', output),
+};
