@@ -4,3 +4,4 @@ export * from './apply.js';
 export * from './integrity.js';
 export * from './session.js';
 export { readDocument } from './y-state.js';
+export * from './render/index.js';

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasSession } from '@argus/canvas';
+import { CanvasSession, exportHtml, exportTsx } from '@argus/canvas';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { CanvasStore } from '../canvas-store.js';
@@ -94,6 +94,29 @@ export function canvasHandlers(
       const outcome = session.redo();
       await store.persist(input.doc);
       return revision(input.doc, session, outcome.revision);
+    },
+    export: async (input, ctx) => {
+      if (input.html === undefined && input.tsx === undefined)
+        throw new ArgusError('invalid_input', 'Say where to write: --html <file>, --tsx <file>, or both.');
+      const doc = store.get(input.doc).toJson();
+      const options = {
+        ...(input.page === undefined ? {} : { pageId: input.page }),
+        ...(input.mode === undefined ? {} : { mode: input.mode }),
+      };
+      const outputs: { format: 'html' | 'tsx'; path: string; text: string }[] = [];
+      if (input.html !== undefined) outputs.push({ format: 'html', path: input.html, text: exportHtml(doc, options) });
+      if (input.tsx !== undefined) outputs.push({ format: 'tsx', path: input.tsx, text: exportTsx(doc, options) });
+      const files = [];
+      for (const output of outputs) {
+        const target = outputTarget(services, ctx, output.path, {
+          stem: input.doc,
+          ext: output.format,
+          overwrite: input.overwrite,
+        });
+        await writeTarget(target, output.text);
+        files.push({ format: output.format, path: target.path, bytes: Buffer.byteLength(output.text) });
+      }
+      return { files };
     },
   };
 }

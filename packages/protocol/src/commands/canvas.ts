@@ -166,4 +166,35 @@ export const canvasCommands = {
     input: z.object({ doc: DocId }),
     output: Revision,
   }),
+  export: defineCommand({
+    name: 'canvas.export',
+    cli: {
+      verb: 'canvas export',
+      positionals: ['doc'],
+      examples: [
+        'argus canvas export landing --html out/landing.html',
+        'argus canvas export landing --tsx src/Landing.tsx --mode dark',
+      ],
+    },
+    tool: false,
+    kind: 'mutation',
+    scope: 'write',
+    summary:
+      'Export a page as a standalone HTML document and/or a React component (TSX), both from one render tree and sanitised (no scripts, no on* attributes, only http(s)/relative/data:image URLs).',
+    input: z.object({
+      doc: DocId,
+      html: FilePath.optional().describe('Write the HTML document here (relative to your directory)'),
+      tsx: FilePath.optional().describe('Write the TSX component here (relative to your directory)'),
+      page: z.string().max(64).optional().describe('Page id; default the first page'),
+      mode: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,32}$/)
+        .optional()
+        .describe('Token mode to use (e.g. dark); default values otherwise'),
+      overwrite: Overwrite,
+    }),
+    output: z.object({
+      files: z.array(z.object({ format: z.enum(['html', 'tsx']), path: z.string(), bytes: z.number() })),
+    }),
+  }),
 };

@@ -20,4 +20,6 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
     `${revisionLine(`${output.ops} ops applied`, output)}${output.created.length ? `\ncreated ${output.created.join(', ')}` : ''}`,
   'canvas.undo': (output) => revisionLine('undone', output),
   'canvas.redo': (output) => revisionLine('redone', output),
+  'canvas.export': (output) =>
+    output.files.map((file) => `${file.format}  ${file.path} (${file.bytes} bytes)`).join('\n'),
 };

@@ -1,0 +1,3 @@
+export * from './sanitize.js';
+export * from './tree.js';
+export * from './emit.js';
