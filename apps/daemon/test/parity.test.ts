@@ -28,7 +28,6 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'daemon.status': 'operator diagnostics',
   'daemon.stop': 'daemon lifecycle belongs to the operator',
   'page.forward': 'rare; argus_goto and argus_back cover navigation',
-  'page.reload': 'rare; argus_goto reloads',
   'page.scroll': 'actions scroll their target into view themselves',
   'page.url': 'every navigation and snapshot result carries the URL',
   'read.title': 'every navigation and snapshot result carries the title',

@@ -74,10 +74,10 @@ describe('MCP server (in memory, fake daemon)', () => {
       isError: true,
       content: [{ type: 'text', text: 'error[ref_not_found]: No ref e404 in the last snapshot.' }],
     });
-    const hidden = await client.callTool({ name: 'argus_hover', arguments: { target: 'e1' } });
+    const hidden = await client.callTool({ name: 'argus_drag', arguments: { target: 'e1' } });
     expect(hidden).toMatchObject({
       isError: true,
-      content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_hover/) }],
+      content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_drag/) }],
     });
   });
 });

@@ -19,6 +19,7 @@ export const SERVER_VERSION = '0.1.0';
 export const INSTRUCTIONS = [
   'Argus drives a real browser. Loop: argus_snapshot (interactive: true for forms) -> act on a ref (snapshot lines read `role "name" e12`: the eN after a name) (argus_click, argus_fill, argus_select, argus_press) -> argus_snapshot with diff: true to confirm what changed.',
   'Refs go stale when the page changes: on error[ref_stale] take a new snapshot. Prefer refs over CSS selectors.',
+  'A target is a ref (e12), a locator (text=Save, label=Email, role=button[name="Save"]) or a CSS selector.',
   ENVELOPE_RULE,
 ].join('\n');
 

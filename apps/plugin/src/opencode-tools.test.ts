@@ -11,7 +11,7 @@ describe('OpenCode tools', () => {
   it('exports the same selection as the MCP server, with args in OpenCode zod', () => {
     const tools = openCodeTools({ caller: { call: async () => ({}) }, profile: 'core' });
     expect(Object.keys(tools)).toContain('argus_snapshot');
-    expect(Object.keys(tools)).not.toContain('argus_hover');
+    expect(Object.keys(tools)).not.toContain('argus_drag');
     const click = allToolSpecs().find((spec) => spec.name === 'argus_click')!;
     const schema = tool.schema.toJSONSchema(tool.schema.object(openCodeArgs(click))) as {
       properties: Record<string, { type?: string; enum?: string[]; description?: string }>;

@@ -31,6 +31,14 @@ describe('tool profiles', () => {
       'argus_tabs',
       'argus_eval',
       'argus_wait',
+      // an ordinary form + navigation task also needs these (Playwright MCP's default set has them)
+      'argus_upload',
+      'argus_hover',
+      'argus_back',
+      'argus_reload',
+      'argus_dialog_accept',
+      'argus_dialog_dismiss',
+      'argus_closetab',
     ]) {
       expect(core).toContain(tool);
     }
@@ -69,8 +77,8 @@ describe('tool profiles', () => {
       'argus_click',
       'argus_fill',
     ]);
-    const coreAndHover = names(selectTools(specs, { tools: ['core', 'hover'] }));
-    expect(coreAndHover).toContain('argus_hover');
+    const coreAndHover = names(selectTools(specs, { tools: ['core', 'drag'] }));
+    expect(coreAndHover).toContain('argus_drag');
     expect(coreAndHover).toContain('argus_snapshot');
   });
 

@@ -1,4 +1,5 @@
 import { ArgusError } from '@argus/protocol/errors';
+import { TARGET_DESCRIPTION } from '@argus/protocol';
 import type { ToolSpec } from './tool-specs.js';
 
 export const PROFILES = ['core', 'full', 'research'] as const;
@@ -19,8 +20,15 @@ export const CORE_TOOLS: readonly string[] = [
   'argus_select',
   'argus_text',
   'argus_screenshot',
+  'argus_hover',
+  'argus_upload',
+  'argus_back',
+  'argus_reload',
+  'argus_dialog_accept',
+  'argus_dialog_dismiss',
   'argus_tabs',
   'argus_tab',
+  'argus_closetab',
   'argus_eval',
   'argus_wait',
   'argus_console',
@@ -48,6 +56,41 @@ export const RESEARCH_TOOLS: readonly string[] = [
  * fields are still accepted; `full` and `--tools` list them.
  */
 export const CORE_HIDDEN_FIELDS: readonly string[] = ['tab', 'timeoutMs', 'limit'];
+
+/**
+ * Core also leaves out an action's `diff` flag (argus_snapshot {diff: true} after the action shows
+ * the same), text's `maxChars`, the console/network cursors (`since`, `clear`: a core agent reads
+ * the whole buffer) and `overwrite`; all still accepted. It says `target` in short: the locator
+ * forms are in the server's instructions once.
+ */
+const CORE_ACTION_HIDDEN = [...CORE_HIDDEN_FIELDS, 'diff', 'maxChars', 'since', 'clear', 'overwrite'];
+export const CORE_TARGET = 'Element: ref (e12), locator or CSS selector';
+
+/** A description's first sentence (core lists the rest of a summary, such as CLI flags, nowhere). */
+const firstSentence = (text: string) => /^.*?[.!?](?=\s+[A-Z`]|$)/s.exec(text)?.[0] ?? text;
+
+/** A core tool as listed: tuning fields hidden, short texts, no output schema (see below). */
+function coreSpec(spec: ToolSpec): ToolSpec {
+  const lean = withoutOutputSchema(
+    withoutFields(spec, spec.command.name === 'snapshot.take' ? CORE_HIDDEN_FIELDS : CORE_ACTION_HIDDEN),
+  );
+  const target = lean.inputSchema.properties['target'];
+  const properties =
+    target && target['description'] === TARGET_DESCRIPTION
+      ? { ...lean.inputSchema.properties, target: { ...target, description: CORE_TARGET } }
+      : lean.inputSchema.properties;
+  return {
+    ...lean,
+    description: firstSentence(lean.description),
+    // a default the daemon applies anyway (waitUntil load, button left) is left to the description
+    inputSchema: {
+      ...lean.inputSchema,
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([name, { default: _default, ...property }]) => [name, property]),
+      ),
+    },
+  };
+}
 
 export interface ToolSelection {
   profile?: Profile | undefined;
@@ -92,9 +135,7 @@ export function selectTools(specs: readonly ToolSpec[], selection: ToolSelection
   if (!names?.length) {
     const profile = selection.profile ?? 'core';
     const tools = profileTools(profile, specs);
-    return profile === 'core'
-      ? tools.map((spec) => withoutOutputSchema(withoutFields(spec, CORE_HIDDEN_FIELDS)))
-      : tools;
+    return profile === 'core' ? tools.map(coreSpec) : tools;
   }
   const chosen = new Set<string>();
   const unknown: string[] = [];

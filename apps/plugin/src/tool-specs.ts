@@ -58,6 +58,10 @@ function lean(schema: unknown): unknown {
     if (key === 'default' && value === false) continue;
     if (key === 'properties' && value && typeof value === 'object') {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, lean(property)]));
+    } else if (key === 'items' && 'description' in schema && value && typeof value === 'object') {
+      // the array says what its items are: an item's own description repeats it
+      const { description: _repeated, ...items } = value as JsonSchema;
+      out[key] = lean(items);
     } else {
       out[key] = lean(value);
     }
@@ -77,12 +81,44 @@ export function inputSchemaFor(command: AnyCommand): ToolSpec['inputSchema'] {
   return { type: 'object', properties, ...required };
 }
 
+/** Keys an output schema does without: prose (the tool's description and renderer say it) and defaults. */
+const OUTPUT_DROPPED_KEYS = new Set(['description', 'title', 'default', 'examples', 'additionalProperties']);
+
+/**
+ * An output schema as compact as its validation allows: no prose, `required` only at the top (the
+ * fields an agent reads first; nested objects list their fields' types), and `anyOf` of plain types
+ * (a nullable string) folded into one `type` list. Every reply still validates against it.
+ */
+function compact(schema: unknown, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => compact(item, depth));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (OUTPUT_DROPPED_KEYS.has(key) || (key === 'required' && depth > 0)) continue;
+    out[key] =
+      key === 'properties' && value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, compact(property, depth + 1)]))
+        : compact(value, depth);
+  }
+  const variants = out['anyOf'];
+  const plain = (item: unknown): item is { type: string } =>
+    !!item &&
+    typeof item === 'object' &&
+    Object.keys(item).length === 1 &&
+    typeof (item as JsonSchema).type === 'string';
+  if (Array.isArray(variants) && Object.keys(out).length === 1 && variants.every(plain)) {
+    const types = [...new Set(variants.map((item) => item.type))];
+    return { type: types.length === 1 ? types[0] : types };
+  }
+  return out;
+}
+
 /**
  * The output JSON schema of a command, as `structuredContent` carries it: a page-content field may
  * arrive as one string between the untrusted-content markers instead of its own type, so it says so.
  */
 export function outputSchemaFor(command: AnyCommand): ToolSpec['outputSchema'] {
-  const schema = lean(z.toJSONSchema(command.output, { io: 'output', unrepresentable: 'any' })) as JsonSchema;
+  const schema = compact(lean(z.toJSONSchema(command.output, { io: 'output', unrepresentable: 'any' }))) as JsonSchema;
   if (schema.type !== 'object') return undefined;
   const hidden = ADAPTER_HIDDEN_FIELDS[command.name] ?? [];
   const page = new Set(command.pageContent ?? []);
@@ -91,9 +127,7 @@ export function outputSchemaFor(command: AnyCommand): ToolSpec['outputSchema'] {
       .filter(([name]) => !hidden.includes(name))
       .map(([name, property]) => [
         name,
-        page.has(name)
-          ? { anyOf: [property, { type: 'string', description: 'Page content between markers' }] }
-          : property,
+        page.has(name) ? (compact({ anyOf: [property, { type: 'string' }] }) as JsonSchema) : property,
       ]),
   );
   const required = Array.isArray(schema.required)

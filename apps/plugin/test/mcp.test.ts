@@ -68,7 +68,7 @@ describe('tools/list', () => {
     try {
       const result = await core.client.listTools();
       expect(result.tools.map((tool) => tool.name)).toContain('argus_snapshot');
-      expect(result.tools.map((tool) => tool.name)).not.toContain('argus_hover');
+      expect(result.tools.map((tool) => tool.name)).not.toContain('argus_drag');
       expect(JSON.stringify(result).length / 4).toBeLessThan(2_000);
     } finally {
       await core.close();

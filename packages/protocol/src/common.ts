@@ -5,13 +5,12 @@ export const TabId = z
   .string()
   .min(1)
   .max(64)
-  .describe('Tab index, id or id prefix from `tabs`; defaults to the active tab');
+  .describe('Tab index or id (prefix) from `tabs`; default: the active tab');
 
-export const Target = z
-  .string()
-  .min(1)
-  .max(2000)
-  .describe('Element: snapshot ref (e12), locator (text=Save, label=Email, role=button[name="Save"]) or CSS selector');
+export const TARGET_DESCRIPTION =
+  'Element: snapshot ref (e12), locator (text=Save, label=Email, role=button[name="Save"]) or CSS selector';
+
+export const Target = z.string().min(1).max(2000).describe(TARGET_DESCRIPTION);
 
 export const TimeoutMs = z.number().int().min(0).max(300_000).describe('How long to wait, in milliseconds');
 
@@ -20,7 +19,7 @@ export const HttpUrl = z
   .min(1)
   .max(8192)
   .describe(
-    'URL: http(s), about:blank or data:. A bare host gets https:// (example.com), or http:// when it is loopback (localhost:3000, 127.0.0.1:8080, [::1], *.localhost); file: only when the operator allows it',
+    'URL: http(s), about:blank or data:; a bare host gets https://, or http:// when loopback (localhost:3000); file: only if the operator allows it',
   )
   .transform((value, ctx) => {
     const parsed = normaliseUrl(value);
@@ -55,7 +54,7 @@ export const FilePath = z
   );
 
 /** Whether a command that writes a file may replace one that exists. */
-export const Overwrite = z.boolean().default(false).describe('Replace an existing file (else file_exists)');
+export const Overwrite = z.boolean().default(false).describe('Replace an existing file');
 
 /** Characters of a page title kept in results: a page sets its title, and a 6,000-character one flooded replies. */
 export const TITLE_MAX = 200;

@@ -5,13 +5,9 @@ import { FilePath, Overwrite, TabId, Title } from '../common.js';
 /** Bodies above this are never fetched through the browser (matches BODY_FETCH_LIMIT in @argus/cdp). */
 export const MAX_BODY_BYTES = 20_000_000;
 
-const Since = z
-  .number()
-  .int()
-  .min(0)
-  .describe('Only entries with a sequence number above N (pass the lastSeq of the previous call)');
+const Since = z.number().int().min(0).describe('Only entries after this lastSeq (of the previous call)');
 const Limit = z.number().int().min(1).max(5_000).default(500).describe('Return at most this many entries (the newest)');
-const Clear = z.boolean().default(false).describe('Empty the buffer after reading (sequence numbers keep counting)');
+const Clear = z.boolean().default(false).describe('Empty the buffer after reading');
 
 export const ConsoleEntry = z.object({
   seq: z.number().describe("Sequence number in this tab's console buffer"),
@@ -79,7 +75,7 @@ export const captureCommands = {
     summary:
       'Console messages and uncaught page errors of a tab (level, text, source location, stack), captured since the tab opened. `--follow` streams new ones.',
     input: z.object({
-      errors: z.boolean().default(false).describe('Only errors: console.error, failed asserts and uncaught exceptions'),
+      errors: z.boolean().default(false).describe('Only console errors and uncaught exceptions'),
       since: Since.optional(),
       limit: Limit,
       clear: Clear,
@@ -129,7 +125,7 @@ export const captureCommands = {
     summary:
       'Network requests of a tab (method, URL, status, type, timing, sizes), captured since the tab opened. `network get <id>` shows headers and the body.',
     input: z.object({
-      failed: z.boolean().default(false).describe('Only failed requests and HTTP errors (status >= 400)'),
+      failed: z.boolean().default(false).describe('Only failures and HTTP errors (>= 400)'),
       filter: z.string().min(1).max(2000).optional().describe('Only URLs containing this text'),
       since: Since.optional(),
       limit: Limit,
@@ -225,7 +221,7 @@ export const captureCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Accept the next dialog of the tab (with this text for a prompt). Arm it before the action that opens the dialog.',
+      'Accept the next dialog of the tab (a prompt gets this text); call it before the action that opens the dialog.',
     input: z.object({
       text: z.string().max(100_000).optional().describe('Text to enter into a prompt'),
       tab: TabId.optional(),
@@ -238,7 +234,7 @@ export const captureCommands = {
     tool: 'argus_dialog_dismiss',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Dismiss (cancel) the next dialog of the tab. Arm it before the action that opens the dialog.',
+    summary: 'Dismiss (cancel) the next dialog of the tab; call it before the action that opens the dialog.',
     input: z.object({ tab: TabId.optional() }),
     output: z.object({ armed: ArmedAnswer }),
   }),

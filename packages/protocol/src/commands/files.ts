@@ -32,11 +32,7 @@ export const filesCommands = {
       'Set the files of a file input, or of the file chooser a button opens (the chooser is intercepted, never shown).',
     input: z.object({
       target: Target.describe('A file input, or an element whose click opens a file chooser (ref or CSS selector)'),
-      files: z
-        .array(FilePath)
-        .min(1)
-        .max(100)
-        .describe('Files to upload (relative to your directory; inside your project, the temp dir or an allowed root)'),
+      files: z.array(FilePath).min(1).max(100).describe('Files to upload, relative to your directory'),
       diff: IncludeDiff,
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(5_000).describe('How long to wait for the element and for the file chooser'),

@@ -65,7 +65,7 @@ export const inputCommands = {
     summary: 'Type text into the focused element (or focus a target first), as keyboard input.',
     input: z.object({
       // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
-      text: z.string().min(1).max(10_000).describe('Text to type as key presses (max 10,000; fill sets long values)'),
+      text: z.string().min(1).max(10_000).describe('Text to type as key presses (fill sets long values)'),
       target: Target.optional().describe('Focus this element first'),
       diff: IncludeDiff,
       tab: TabId.optional(),
@@ -85,7 +85,7 @@ export const inputCommands = {
     scope: 'write',
     summary: 'Press a key or combo such as Enter, Tab, Control+a, Shift+ArrowDown.',
     input: z.object({
-      key: z.string().min(1).max(100).describe('Key name or combo joined by +, e.g. Control+Shift+K'),
+      key: z.string().min(1).max(100).describe('Key, or a combo joined by +'),
       diff: IncludeDiff,
       tab: TabId.optional(),
     }),

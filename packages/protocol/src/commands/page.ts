@@ -53,7 +53,7 @@ export const pageCommands = {
   reload: defineCommand({
     name: 'page.reload',
     cli: { verb: 'reload' },
-    tool: false,
+    tool: 'argus_reload',
     kind: 'mutation',
     scope: 'write',
     summary: 'Reload the page and wait for it to load.',
@@ -88,12 +88,12 @@ export const pageCommands = {
     scope: 'read',
     summary: 'Wait for a selector, a text, the load event, network idle or a fixed time.',
     input: z.object({
-      selector: Target.optional().describe('Wait until this CSS selector, locator or ref is visible'),
-      text: z.string().min(1).max(2000).optional().describe('Wait until this text appears in the page'),
+      selector: Target.optional().describe('Until this selector, locator or ref is visible'),
+      text: z.string().min(1).max(2000).optional().describe('Until this text appears'),
       load: z.boolean().optional().describe('Wait for the load event'),
-      idle: z.boolean().optional().describe('Wait until no network request is in flight for 500 ms'),
-      download: z.boolean().optional().describe('Wait until a download (started or next) has finished'),
-      ms: z.number().int().min(0).max(60_000).optional().describe('Wait this many milliseconds'),
+      idle: z.boolean().optional().describe('Until no request is in flight for 500 ms'),
+      download: z.boolean().optional().describe('Until a download has finished'),
+      ms: z.number().int().min(0).max(60_000).optional().describe('Milliseconds'),
       tab: TabId.optional(),
       timeoutMs: TimeoutMs.default(10_000),
     }),
@@ -152,31 +152,25 @@ export const pageCommands = {
     tool: 'argus_screenshot',
     kind: 'mutation',
     scope: 'read',
-    summary:
-      'Capture the viewport, the full page, one element or a clip as PNG, JPEG or WebP; to a file and/or as base64.',
+    summary: 'Capture the viewport, full page, an element or a clip as PNG, JPEG or WebP, to a file and/or as base64.',
     input: z.object({
-      path: FilePath.optional().describe(
-        'Image file, relative to your directory (needs write scope); default: <state dir>/captures/ (none with --base64)',
-      ),
+      path: FilePath.optional().describe('Image file, relative to your directory; default: <state dir>/captures/'),
       overwrite: Overwrite,
       full: z.boolean().default(false).describe('Capture the full scrollable page'),
-      ref: Target.optional().describe('Capture only this element (ref or CSS selector)'),
+      ref: Target.optional().describe('Only this element (ref or selector)'),
       clip: z
         .string()
         .max(200)
         .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
         .optional()
-        .describe('Rectangle x,y,width,height in CSS px from the page top-left'),
-      format: z
-        .enum(['png', 'jpeg', 'webp'])
-        .optional()
-        .describe('Image format; default from the path extension, else png'),
-      quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100 (not for png)'),
+        .describe('Rectangle x,y,width,height in CSS px'),
+      format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Default: from the path, else png'),
+      quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100'),
       base64: z
         .boolean()
         .default(false)
         .describe('Return the image as base64 in the output; a file is written only when a path is given'),
-      annotate: z.boolean().default(false).describe('Label elements with their latest snapshot refs'),
+      annotate: z.boolean().default(false).describe('Draw the latest snapshot refs on elements'),
       tab: TabId.optional(),
     }),
     output: z.object({

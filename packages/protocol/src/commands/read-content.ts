@@ -18,7 +18,7 @@ export const readContentCommands = {
         .min(1)
         .max(10_000_000)
         .default(200_000)
-        .describe('Truncate the text after this many characters'),
+        .describe('Cut the text after this many characters'),
       tab: TabId.optional(),
     }),
     output: z.object({ text: z.string(), truncated: z.boolean() }),
