@@ -17,7 +17,7 @@ Starts the Argus MCP server on stdio. It talks to this workspace's Argus daemon 
 demand and shared with the argus CLI).
 
 Options:
-  --profile core|full|research  Tool set (default core; env ARGUS_MCP_PROFILE)
+  --profile core|full|research|design  Tool set (default core; env ARGUS_MCP_PROFILE)
   --tools a,b,c              Exactly these tools, e.g. click,fill or core,hover (env ARGUS_MCP_TOOLS)
   --no-untrusted-envelope    Do not wrap page content in the untrusted-content boundary
   -h, --help                 Show this help

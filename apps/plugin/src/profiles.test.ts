@@ -8,6 +8,19 @@ const specs = allToolSpecs();
 const names = (selected: { name: string }[]) => selected.map((spec) => spec.name);
 
 describe('tool profiles', () => {
+  it('design lists every canvas command and the browser tools to look at it, and no input tools', () => {
+    const design = names(selectTools(specs, { profile: 'design' }));
+    expect(design.filter((name) => name.startsWith('argus_canvas_')).sort()).toEqual(
+      specs
+        .map((spec) => spec.name)
+        .filter((name) => name.startsWith('argus_canvas_'))
+        .sort(),
+    );
+    expect(design).toContain('argus_canvas_patch');
+    expect(design).toContain('argus_screenshot');
+    expect(design).not.toContain('argus_click');
+  });
+
   it('research lists the web providers present in the manifest (fetch among them) and no input tools', () => {
     const research = names(selectTools(specs, { profile: 'research' }));
     expect(research).toEqual(specs.map((spec) => spec.name).filter((name) => RESEARCH_TOOLS.includes(name)));

@@ -2,7 +2,7 @@ import { ArgusError } from '@argus/protocol/errors';
 import { TARGET_DESCRIPTION } from '@argus/protocol';
 import type { ToolSpec } from './tool-specs.js';
 
-export const PROFILES = ['core', 'full', 'research'] as const;
+export const PROFILES = ['core', 'full', 'research', 'design'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /**
@@ -48,6 +48,25 @@ export const RESEARCH_TOOLS: readonly string[] = [
   'argus_goto',
   'argus_snapshot',
   'argus_text',
+];
+
+/**
+ * The `design` profile: the canvas (issue 18) plus the browser tools to look at what it renders.
+ */
+export const DESIGN_TOOLS: readonly string[] = [
+  'argus_canvas_new',
+  'argus_canvas_list',
+  'argus_canvas_show',
+  'argus_canvas_rm',
+  'argus_canvas_save',
+  'argus_canvas_load',
+  'argus_canvas_patch',
+  'argus_canvas_undo',
+  'argus_canvas_redo',
+  'argus_canvas_export',
+  'argus_goto',
+  'argus_snapshot',
+  'argus_screenshot',
 ];
 
 /**
@@ -125,7 +144,7 @@ function withoutOutputSchema({ outputSchema: _outputSchema, ...spec }: ToolSpec)
 
 function profileTools(profile: Profile, specs: readonly ToolSpec[]): ToolSpec[] {
   if (profile === 'full') return [...specs];
-  const names = profile === 'research' ? RESEARCH_TOOLS : CORE_TOOLS;
+  const names = profile === 'research' ? RESEARCH_TOOLS : profile === 'design' ? DESIGN_TOOLS : CORE_TOOLS;
   return specs.filter((spec) => names.includes(spec.name));
 }
 

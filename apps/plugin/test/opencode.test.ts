@@ -48,7 +48,7 @@ describe('OpenCode plugin (built dist/opencode.js)', () => {
     const plugin = module.ArgusPlugin as (input: PluginInput, options?: Record<string, unknown>) => Promise<Hooks>;
     hooks = await plugin({ directory: workspace, worktree: workspace } as PluginInput, { profile: 'core' });
     expect(Object.keys(hooks.tool ?? {})).toContain('argus_snapshot');
-    expect(Object.keys(hooks.tool ?? {})).not.toContain('argus_hover');
+    expect(Object.keys(hooks.tool ?? {})).not.toContain('argus_pdf'); // a full-profile tool
   });
 
   it('drives a page: goto, snapshot, click by ref, text; screenshots attach the image; errors throw error[code]', async () => {

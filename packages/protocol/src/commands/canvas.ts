@@ -33,7 +33,7 @@ export const canvasCommands = {
   new: defineCommand({
     name: 'canvas.new',
     cli: { verb: 'canvas new', positionals: ['name'], examples: ['argus canvas new "Landing page" --id landing'] },
-    tool: false,
+    tool: 'argus_canvas_new',
     kind: 'mutation',
     scope: 'write',
     summary: 'Create an empty design document (one page) stored under .argus/canvas/.',
@@ -46,7 +46,7 @@ export const canvasCommands = {
   list: defineCommand({
     name: 'canvas.list',
     cli: { verb: 'canvas list' },
-    tool: false,
+    tool: 'argus_canvas_list',
     kind: 'query',
     scope: 'read',
     summary: 'List the design documents of this workspace.',
@@ -56,7 +56,7 @@ export const canvasCommands = {
   show: defineCommand({
     name: 'canvas.show',
     cli: { verb: 'canvas show', positionals: ['doc'], examples: ['argus canvas show landing --json'] },
-    tool: false,
+    tool: 'argus_canvas_show',
     kind: 'query',
     scope: 'read',
     summary: 'Print a design document as JSON: pages with their flat node lists, tokens, assets, revision.',
@@ -68,7 +68,7 @@ export const canvasCommands = {
   rm: defineCommand({
     name: 'canvas.rm',
     cli: { verb: 'canvas rm', positionals: ['doc'] },
-    tool: false,
+    tool: 'argus_canvas_rm',
     kind: 'mutation',
     scope: 'write',
     summary: 'Delete a design document and its history.',
@@ -82,7 +82,7 @@ export const canvasCommands = {
       positionals: ['doc', 'path'],
       examples: ['argus canvas save landing design/landing.json'],
     },
-    tool: false,
+    tool: 'argus_canvas_save',
     kind: 'mutation',
     scope: 'write',
     summary: 'Write a design document as JSON to a file of your choosing (atomic; inside the allowed roots).',
@@ -100,7 +100,7 @@ export const canvasCommands = {
       positionals: ['path'],
       examples: ['argus canvas load design/landing.json --id landing-copy'],
     },
-    tool: false,
+    tool: 'argus_canvas_load',
     kind: 'mutation',
     scope: 'write',
     summary: 'Read a design document from a JSON file (one `canvas save` wrote) into the workspace.',
@@ -122,7 +122,7 @@ export const canvasCommands = {
         `argus canvas patch landing --base-revision 4 --ops '[{"op":"node.remove","nodeId":"promo"}]'`,
       ],
     },
-    tool: false,
+    tool: 'argus_canvas_patch',
     kind: 'mutation',
     scope: 'write',
     summary:
@@ -149,7 +149,7 @@ export const canvasCommands = {
   undo: defineCommand({
     name: 'canvas.undo',
     cli: { verb: 'canvas undo', positionals: ['doc'] },
-    tool: false,
+    tool: 'argus_canvas_undo',
     kind: 'mutation',
     scope: 'write',
     summary: 'Take back the last patch batch (as a new revision; up to 100 deep).',
@@ -159,7 +159,7 @@ export const canvasCommands = {
   redo: defineCommand({
     name: 'canvas.redo',
     cli: { verb: 'canvas redo', positionals: ['doc'] },
-    tool: false,
+    tool: 'argus_canvas_redo',
     kind: 'mutation',
     scope: 'write',
     summary: 'Apply again the batch the last undo took back (a new patch clears redo).',
@@ -176,7 +176,7 @@ export const canvasCommands = {
         'argus canvas export landing --tsx src/Landing.tsx --mode dark',
       ],
     },
-    tool: false,
+    tool: 'argus_canvas_export',
     kind: 'mutation',
     scope: 'write',
     summary:
