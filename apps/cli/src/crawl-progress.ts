@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from '@argus/client';
+import type { OutputOf } from '@argus/protocol/render';
 
-interface Progress {
-  done: number;
-  queued: number;
-  failed: number;
-  skipped: number;
-  pagesPerSecond: number;
-  finished: boolean;
-}
+/** One progress event: the `web.crawlProgress` output the manifest declares. */
+type Progress = OutputOf<'web.crawlProgress'>;
 
 /** At most one line a second on stderr (a 500-page crawl reports every page), and always the last. */
 const EVERY_MS = 1_000;

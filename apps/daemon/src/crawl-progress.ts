@@ -1,13 +1,8 @@
 import { EventEmitter } from 'node:events';
+import type { OutputOf } from '@argus/protocol/render';
 
-export interface CrawlProgressEvent {
-  done: number;
-  queued: number;
-  failed: number;
-  skipped: number;
-  pagesPerSecond: number;
-  finished: boolean;
-}
+/** One progress event: the `web.crawlProgress` output the manifest declares. */
+export type CrawlProgressEvent = OutputOf<'web.crawlProgress'>;
 
 /**
  * Progress of running crawls by the job id their caller chose (`web.crawl --progress <id>`), for
