@@ -15,6 +15,16 @@ export async function waitForDaemonExit(pid: number, warn: (line: string) => voi
   if (!(await waitForExit(pid, 15_000))) warn(`warning: daemon pid ${pid} is still running 15 s after stop`);
 }
 
+/**
+ * After `daemon.restart`: waits for the old daemon to exit, then starts the new one (which reopens
+ * the saved session) and answers with its pid.
+ */
+export async function waitForRestart(oldPid: number, warn: (line: string) => void): Promise<number> {
+  await waitForDaemonExit(oldPid, warn);
+  const connection = await connect(() => warn('argus: starting the new daemon and Chromium…'));
+  return connection.state.pid;
+}
+
 /** Namespaces whose commands never need the browser; every other command starts it on a fresh daemon. */
 const NO_BROWSER = new Set(['daemon', 'session', 'token']);
 

@@ -86,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
     const { runFollow } = await import('./follow.js');
     return runFollow(command, input, { json: flags.json, out, err });
   }
-  const { withDaemon, call, waitForDaemonExit, startingNotice } = await import('./connection.js');
+  const { withDaemon, call, waitForDaemonExit, waitForRestart, startingNotice } = await import('./connection.js');
   // a crawl reports its own progress on stderr (pages done / queued / failed, rate) instead of the wait ticker
   const crawlWatch = command.name === 'web.crawl' ? await import('./crawl-progress.js') : undefined;
   const progress = crawlWatch
@@ -108,6 +108,9 @@ async function main(argv: string[]): Promise<number> {
   ).finally(() => progress.stop());
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
   if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
+  // `argus restart` returns once the new daemon is up with the old one's tabs
+  if (command.name === 'daemon.restart')
+    (value as { newPid: number | null }).newPid = await waitForRestart(connection.state.pid, err);
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
   else {
     const { render } = await import('./render.js');

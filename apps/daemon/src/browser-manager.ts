@@ -85,6 +85,11 @@ export class BrowserManager {
     return this.running ? this.versionCache : null;
   }
 
+  /** The CDP URL of connect mode. */
+  get cdpUrl(): string | undefined {
+    return this.mode === 'connect' ? this.options.cdpUrl : undefined;
+  }
+
   get hasCrashed(): boolean {
     return this.crashed !== undefined;
   }
@@ -354,14 +359,31 @@ export class BrowserManager {
    * one, never closing the user's browser); the new mode's browser starts lazily on the next command.
    */
   async switchMode(mode: SessionMode, cdpUrl?: string): Promise<void> {
+    await this.release();
+    this.mode = mode;
+    this.options.cdpUrl = mode === 'connect' ? cdpUrl : undefined;
+  }
+
+  /**
+   * `argus disconnect`: lets go of the browser, keeping the mode, so the next command attaches (or
+   * launches) again. A connected or extension browser runs on with its tabs (routes' held requests let
+   * go first); a browser Argus launched is closed, since nobody else could ever close it.
+   */
+  async detach(): Promise<'detached' | 'closed' | 'none'> {
+    await this.starting?.catch(() => undefined);
+    const action = !this.running ? 'none' : this.mode === 'managed' ? 'closed' : 'detached';
+    await this.release();
+    return action;
+  }
+
+  /** Closes (managed) or disconnects from the browser and forgets its tabs, ready to start again. */
+  private async release(): Promise<void> {
     await this.starting?.catch(() => undefined);
     await this.close();
     this.stopping = false;
     this.crashed = undefined;
     this.activeTabId = undefined;
     this.clients.reset();
-    this.mode = mode;
-    this.options.cdpUrl = mode === 'connect' ? cdpUrl : undefined;
   }
 
   /**

@@ -21,6 +21,7 @@ import { type McpHttpEndpoint, Tunnel } from './tunnel-server.js';
 import type { Services } from './services.js';
 import { WebProviders } from './web-providers.js';
 import { RenderGuards, chainGuards } from './render-guards.js';
+import { resumeAfterRestart } from './restart.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
 
 export const VERSION = '0.1.0';
@@ -174,6 +175,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     onError: ({ path, error, stack }) =>
       log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
   });
+  // after `argus restart`: the previous daemon's session and tabs, before anyone is told we are up
+  await resumeAfterRestart(services);
   server = await startServer({
     router,
     tokens: () => tokens,

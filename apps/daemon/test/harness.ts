@@ -18,12 +18,18 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A real daemon (in-process) with a real headless Chromium behind it, plus a fixture server. */
-export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
-  const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
+/**
+ * A real daemon (in-process) with a real headless Chromium behind it, plus a fixture server. A second
+ * daemon can take over an earlier one's workspace and state dir (restart).
+ */
+export async function startHarness(
+  env: NodeJS.ProcessEnv = {},
+  options: { stateDir?: string; workspace?: string } = {},
+): Promise<Harness> {
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'argus-ws-'));
   const server = await startFixtureServer();
   const daemon = await startDaemon({
-    stateDir: join(workspace, '.argus'),
+    stateDir: options.stateDir ?? join(workspace, '.argus'),
     workspace,
     env: { ...process.env, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS, ...env },
   });

@@ -1,5 +1,6 @@
 import type { Handlers } from '@argus/protocol';
 import type { Services } from '../services.js';
+import { prepareRestart } from '../restart.js';
 
 export function daemonHandlers(services: Services): Handlers['daemon'] {
   const { manager } = services;
@@ -25,6 +26,10 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         tokens: services.tokens.size,
         extension: services.relay.view(),
       };
+    },
+    async restart(_input, ctx) {
+      const carried = await prepareRestart(services, ctx);
+      return { restarting: true, pid: process.pid, ...carried, newPid: null };
     },
     async stop() {
       services.requestStop();

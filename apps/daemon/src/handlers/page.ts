@@ -26,6 +26,15 @@ export function pageHandlers(services: Services): Handlers['page'] {
     forward: (input) => manager.onTab(input.tab, (page) => page.history(1, input.timeoutMs)),
     reload: (input) => manager.onTab(input.tab, (page) => page.reload(input.timeoutMs)),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
+    focus: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        // the window to the front (headed), and the page told it is visible and focused
+        await page.session.send('Page.bringToFront', {});
+        // the extension maps this to chrome.tabs.update + chrome.windows.update: the user's tab and window
+        await manager.current?.activate(page.id).catch(() => undefined);
+        manager.activeTab = page.id;
+        return { id: page.id, url: page.url, title: page.title };
+      }),
     wait: (input) =>
       manager.onTab(input.tab, (page) =>
         waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),

@@ -33,6 +33,12 @@ export function cdpUrlOf(raw: string, allowRemote: boolean): string {
 export function sessionHandlers(services: Services): Handlers['session'] {
   const { manager, relay } = services;
   return {
+    async disconnect() {
+      const mode = manager.mode;
+      const action = await manager.detach();
+      if (action !== 'none') services.log.info('session.disconnected', { mode, action });
+      return { mode, action };
+    },
     async connect(input) {
       const chosen = [input.extension === true, input.cdp !== undefined, input.managed === true].filter(Boolean).length;
       if (chosen > 1) throw new ArgusError('invalid_input', 'Pick one of --extension, --cdp <url> or --managed.');

@@ -45,4 +45,21 @@ export const daemonCommands = {
     input: z.object({}),
     output: z.object({ stopping: z.boolean() }),
   }),
+  restart: defineCommand({
+    name: 'daemon.restart',
+    cli: { verb: 'restart', examples: ['argus restart'] },
+    tool: false,
+    kind: 'mutation',
+    scope: 'admin',
+    summary:
+      "Restart the daemon and its browser, keeping cookies, local storage and the tabs' URLs; the CLI waits for the new daemon.",
+    input: z.object({}),
+    output: z.object({
+      restarting: z.boolean(),
+      pid: z.number().describe('The daemon that is stopping'),
+      tabs: z.array(z.string()).describe('URLs the new daemon reopens'),
+      cookies: z.number().describe('Cookies carried over'),
+      newPid: z.number().nullable().describe('The new daemon (filled in by the CLI once it is up)'),
+    }),
+  }),
 };

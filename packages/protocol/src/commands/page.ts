@@ -60,6 +60,17 @@ export const pageCommands = {
     input: z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
     output: NavResult,
   }),
+  focus: defineCommand({
+    name: 'page.focus',
+    cli: { verb: 'focus', positionals: ['tab'], examples: ['argus focus', 'argus focus 37F0'] },
+    tool: false,
+    kind: 'mutation',
+    scope: 'write',
+    summary:
+      "Bring a tab to the front and make it the active tab (a headed window, or the user's own tab and window through the extension).",
+    input: z.object({ tab: TabId.optional() }),
+    output: PageInfo.extend({ id: z.string().describe('The tab brought to the front') }),
+  }),
   url: defineCommand({
     name: 'page.url',
     cli: { verb: 'url' },

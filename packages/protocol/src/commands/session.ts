@@ -43,6 +43,24 @@ const PendingPairing = z.object({
 });
 
 export const sessionCommands = {
+  disconnect: defineCommand({
+    name: 'session.disconnect',
+    cli: { verb: 'disconnect', examples: ['argus disconnect'] },
+    tool: false,
+    kind: 'mutation',
+    scope: 'admin',
+    summary:
+      'Detach from a connected (--cdp) or extension browser and leave it and its tabs running; a browser Argus launched itself is closed instead (never left orphaned). The next command attaches (or launches) again.',
+    input: z.object({}),
+    output: z.object({
+      mode: SessionMode,
+      action: z
+        .enum(['detached', 'closed', 'none'])
+        .describe(
+          'detached: the browser runs on; closed: the launched browser was closed; none: no browser was attached',
+        ),
+    }),
+  }),
   connect: defineCommand({
     name: 'session.connect',
     cli: {

@@ -43,9 +43,23 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
       `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,
     ].join('\n'),
   'daemon.stop': (output) => (output.stopping ? 'daemon stopped (browser closed)' : 'daemon was not running'),
+  'daemon.restart': (output) =>
+    [
+      output.newPid === null
+        ? `daemon pid ${output.pid} stopped for a restart; the next command starts the new one`
+        : `daemon restarted: pid ${output.pid} -> ${output.newPid}`,
+      `carried over ${output.cookies} cookie(s) and ${output.tabs.length} tab(s)${output.tabs.length ? ':' : ''}`,
+      ...output.tabs.map((url) => `  ${url}`),
+    ].join('\n'),
 };
 
 export const sessionRenderers: RenderersOf<'session'> = {
+  'session.disconnect': (output) =>
+    output.action === 'detached'
+      ? `detached from the ${output.mode === 'extension' ? 'extension' : 'connected'} browser; it keeps running`
+      : output.action === 'closed'
+        ? 'closed the browser Argus launched (a launched browser is never left running); the next command launches a new one'
+        : 'no browser was attached',
   'session.connect': (output) =>
     [
       `mode      ${output.mode}${output.switched ? ` (was ${output.previousMode})` : ''}${output.cdpUrl ? ` ${output.cdpUrl}` : ''}`,

@@ -17,6 +17,7 @@ export const pageRenderers: RenderersOf<'page'> = {
   'page.forward': nav,
   'page.reload': nav,
   'page.url': (output) => output.url,
+  'page.focus': (output) => `tab ${output.id} in front: ${titled(output.title, output.url)}`,
   'page.eval': value,
   'page.wait': (output) => `${output.matched} after ${duration(output.waitedMs)}`,
   'page.scroll': (output) => `scrolled to ${output.scrollX},${output.scrollY}`,
