@@ -107,7 +107,8 @@ async function main(argv: string[]): Promise<number> {
     onStart,
   ).finally(() => progress.stop());
   // `argus stop` returns once the daemon has exited (its browser closed), not when it was asked to
-  if (command.name === 'daemon.stop') await waitForDaemonExit(connection.state.pid, err);
+  if (command.name === 'daemon.stop' && (value as { stopping: boolean }).stopping)
+    await waitForDaemonExit(connection.state.pid, err);
   // `argus restart` returns once the new daemon is up with the old one's tabs
   if (command.name === 'daemon.restart')
     (value as { newPid: number | null }).newPid = await waitForRestart(connection.state.pid, err);

@@ -4,6 +4,7 @@ import { buildRouter } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
 import { Access } from './access.js';
 import { BrowserManager } from './browser-manager.js';
+import { CallerLog, logCallers } from './caller-log.js';
 import { createAuthorize, runAsClient } from './client-guard.js';
 import { ApprovalQueue } from './policy/approvals.js';
 import { createNavigationGuard, createPolicyAuthorize } from './policy/authorize.js';
@@ -166,15 +167,19 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     approvals,
     dispatch: createDispatch(() => router),
     web,
+    callers: new CallerLog(),
   };
   const { tunnel } = services;
-  const router: AppRouter = buildRouter(withCommandScopes(runAsClient(createHandlers(services), log)), {
-    // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
-    // then the operator's policy (domains, approvals); both refuse by throwing
-    authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
-    onError: ({ path, error, stack }) =>
-      log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
-  });
+  const router: AppRouter = buildRouter(
+    withCommandScopes(runAsClient(logCallers(createHandlers(services), services.callers), log)),
+    {
+      // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
+      // then the operator's policy (domains, approvals); both refuse by throwing
+      authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
+      onError: ({ path, error, stack }) =>
+        log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
+    },
+  );
   // after `argus restart`: the previous daemon's session and tabs, before anyone is told we are up
   await resumeAfterRestart(services);
   server = await startServer({

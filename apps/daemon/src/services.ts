@@ -1,6 +1,7 @@
 import type { Scope } from '@argus/protocol';
 import type { Access } from './access.js';
 import type { BrowserManager } from './browser-manager.js';
+import type { CallerLog } from './caller-log.js';
 import type { Dispatch } from './dispatch.js';
 import type { Logger } from './logger.js';
 import type { RelayHost } from './relay-host.js';
@@ -38,6 +39,8 @@ export interface Services {
   dispatch: Dispatch;
   /** Fetch (and later crawl, search, research) without a tab: packages/providers composed with the browser. */
   web: WebProviders;
+  /** Which clients used the daemon lately (daemon.stop with ifAlone). */
+  callers: CallerLog;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

@@ -72,8 +72,17 @@ export class DaemonLink {
     };
   }
 
+  /** Set once this link started a daemon (first connect or a reconnect): it may stop it on leaving. */
+  private startedPid: number | undefined;
+
   private connect(): Promise<Connection> {
     const pending = connectToDaemon(this.connectOptions());
+    void pending.then(
+      (connection) => {
+        if (connection.started) this.startedPid = connection.state.pid;
+      },
+      () => undefined,
+    );
     // A failed connect must not stick: the next call tries again.
     pending.catch(() => {
       if (this.connection === pending) this.connection = undefined;
@@ -92,9 +101,17 @@ export class DaemonLink {
       // The state file may still name a live pid that no longer answers (shutting down, reused pid):
       // then start a fresh daemon rather than trusting it.
       if (stateDir && state && !(await daemonAnswers(state))) {
-        await startDaemon({ daemonEntry: this.entry(), stateDir, env: this.options.env, cwd: this.options.cwd });
+        const fresh = await startDaemon({
+          daemonEntry: this.entry(),
+          stateDir,
+          env: this.options.env,
+          cwd: this.options.cwd,
+        });
+        this.startedPid = fresh.pid;
       }
-      return connectToDaemon({ ...this.connectOptions(), ...(stateDir ? { stateDir } : {}) });
+      const connection = await connectToDaemon({ ...this.connectOptions(), ...(stateDir ? { stateDir } : {}) });
+      if (connection.started) this.startedPid = connection.state.pid;
+      return connection;
     })();
     next.catch(() => {
       if (this.connection === next) this.connection = undefined;
@@ -131,10 +148,20 @@ export class DaemonLink {
     return () => subscription.unsubscribe();
   }
 
-  /** Closes the client side (the daemon keeps running: the CLI and other agents share it). */
-  async close(): Promise<void> {
+  /**
+   * Closes the client side. With `stopOwnDaemon`, a daemon this link started is asked to stop
+   * (`daemon.stop {ifAlone}`): it does unless another client used it lately or holds a stream; a
+   * daemon that was already running when this link came is the CLI's or another agent's, and stays.
+   */
+  async close(options: { stopOwnDaemon?: boolean } = {}): Promise<void> {
     const pending = this.connection;
     this.connection = undefined;
-    (await pending?.catch(() => undefined))?.close();
+    const connection = await pending?.catch(() => undefined);
+    try {
+      if (options.stopOwnDaemon && connection && this.startedPid === connection.state.pid)
+        await connection.client.daemon.stop.mutate({ ifAlone: true }).catch(() => undefined);
+    } finally {
+      connection?.close();
+    }
   }
 }

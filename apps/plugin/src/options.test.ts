@@ -3,7 +3,13 @@ import { parseOptions } from './options.js';
 
 describe('argus-mcp options', () => {
   it('defaults: core profile, envelope on', () => {
-    expect(parseOptions([], {})).toEqual({ profile: 'core', tools: undefined, untrustedEnvelope: true, help: false });
+    expect(parseOptions([], {})).toEqual({
+      profile: 'core',
+      tools: undefined,
+      untrustedEnvelope: true,
+      keepBrowser: false,
+      help: false,
+    });
   });
   it('flags, inline values, and env fallbacks', () => {
     expect(parseOptions(['--profile', 'full'], {}).profile).toBe('full');
@@ -18,6 +24,8 @@ describe('argus-mcp options', () => {
     expect(parseOptions(['--untrusted-envelope=false'], {}).untrustedEnvelope).toBe(false);
     expect(parseOptions(['--untrusted-envelope'], {}).untrustedEnvelope).toBe(true);
     expect(parseOptions(['-h'], {}).help).toBe(true);
+    expect(parseOptions(['--keep-browser'], {}).keepBrowser).toBe(true);
+    expect(parseOptions([], { ARGUS_MCP_KEEP_BROWSER: '1' }).keepBrowser).toBe(true);
   });
   it('bad input is invalid_input with a sentence', () => {
     expect(() => parseOptions(['--profile', 'huge'], {})).toThrowError(/Unknown profile "huge"; use core or full/);

@@ -8,6 +8,8 @@ export interface PluginOptions {
   tools: string[] | undefined;
   /** Wrap page content in the untrusted-content boundary (default on). */
   untrustedEnvelope: boolean;
+  /** Leave the daemon (and its browser) running when the agent disconnects, even if this server started it. */
+  keepBrowser: boolean;
   help: boolean;
 }
 
@@ -20,6 +22,9 @@ Options:
   --profile core|full|research|design  Tool set (default core; env ARGUS_MCP_PROFILE)
   --tools a,b,c              Exactly these tools, e.g. click,fill or core,hover (env ARGUS_MCP_TOOLS)
   --no-untrusted-envelope    Do not wrap page content in the untrusted-content boundary
+  --keep-browser             When the agent disconnects, leave running the daemon and browser this
+                             server started (default: stop them unless another client uses them;
+                             env ARGUS_MCP_KEEP_BROWSER=1)
   -h, --help                 Show this help
 `;
 
@@ -49,6 +54,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   let profile = env.ARGUS_MCP_PROFILE;
   let tools = env.ARGUS_MCP_TOOLS;
   let untrustedEnvelope = true;
+  let keepBrowser = env.ARGUS_MCP_KEEP_BROWSER
+    ? parseBoolean(env.ARGUS_MCP_KEEP_BROWSER, 'ARGUS_MCP_KEEP_BROWSER')
+    : false;
   let help = false;
   const { tokens } = parseArgs({
     args: [...argv],
@@ -57,6 +65,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       tools: { type: 'string' },
       'untrusted-envelope': { type: 'boolean' },
       'no-untrusted-envelope': { type: 'boolean' },
+      'keep-browser': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     // strict off: unknown options and stray words come back as tokens, refused below with our own message
@@ -81,8 +90,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     else if (token.name === 'untrusted-envelope')
       untrustedEnvelope = token.inlineValue ? parseBoolean(token.value ?? '', token.rawName) : true;
     else if (token.name === 'no-untrusted-envelope') untrustedEnvelope = false;
+    else if (token.name === 'keep-browser') keepBrowser = true;
     else if (token.name === 'help') help = true;
     else throw new ArgusError('invalid_input', `Unknown option ${arg}. Run argus-mcp --help.`);
   }
-  return { profile: parseProfile(profile), tools: splitList(tools), untrustedEnvelope, help };
+  return { profile: parseProfile(profile), tools: splitList(tools), untrustedEnvelope, keepBrowser, help };
 }

@@ -8,8 +8,9 @@ export { USAGE } from './options.js';
 
 /**
  * Runs the MCP server on stdio until stdin closes (or SIGINT/SIGTERM), then exits the process.
- * It owns the process: stdout carries only protocol messages, diagnostics go to stderr. The daemon
- * keeps running after exit; it is shared with the CLI and stops on `argus stop` or when idle.
+ * It owns the process: stdout carries only protocol messages, diagnostics go to stderr. A daemon this
+ * server started stops with it (unless another client uses it, or --keep-browser); one it found
+ * running is shared with the CLI and stays (it stops on `argus stop` or when idle).
  */
 export async function runMcpServer(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
   let options: ReturnType<typeof parseOptions>;
@@ -36,7 +37,8 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
     if (reason !== 'stdin closed') process.stderr.write(`argus-mcp: exiting (${reason})\n`);
     const timer = setTimeout(() => process.exit(code), 2_000);
     timer.unref();
-    await Promise.allSettled([server.close(), link.close()]);
+    // the daemon (and browser) this server started goes with its agent, unless others use it or --keep-browser
+    await Promise.allSettled([server.close(), link.close({ stopOwnDaemon: !options.keepBrowser })]);
     process.exit(code);
   };
   process.stdin.once('end', () => void shutdown('stdin closed'));

@@ -68,6 +68,8 @@ describe('docs/AGENTS.md', () => {
     try {
       const { tools } = await plugin.client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['argus_goto', 'argus_tabs']);
+      // the first server's daemon (and its tabs) went with it: this one opens its own page
+      await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/buttons.html') });
       expect(await ok(plugin.client, 'argus_tabs')).toContain('buttons.html');
     } finally {
       await plugin.close();

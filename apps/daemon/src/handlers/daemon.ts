@@ -1,6 +1,7 @@
 import type { Handlers } from '@argus/protocol';
 import type { Services } from '../services.js';
 import { prepareRestart } from '../restart.js';
+import { callerOf } from '../caller-log.js';
 
 export function daemonHandlers(services: Services): Handlers['daemon'] {
   const { manager } = services;
@@ -31,7 +32,16 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
       const carried = await prepareRestart(services, ctx);
       return { restarting: true, pid: process.pid, ...carried, newPid: null };
     },
-    async stop() {
+    async stop(input, ctx) {
+      if (input.ifAlone) {
+        const others = services.callers.others(callerOf(ctx));
+        if (others.length) {
+          services.log.info('daemon.stop_declined', { by: callerOf(ctx), others });
+          return { stopping: false, others };
+        }
+        services.requestStop();
+        return { stopping: true, others };
+      }
       services.requestStop();
       return { stopping: true };
     },

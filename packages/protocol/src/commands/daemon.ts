@@ -37,13 +37,26 @@ export const daemonCommands = {
   }),
   stop: defineCommand({
     name: 'daemon.stop',
-    cli: { verb: 'stop', examples: ['argus stop'] },
+    cli: { verb: 'stop', examples: ['argus stop', 'argus stop --if-alone'] },
     tool: false,
     kind: 'mutation',
     scope: 'admin',
     summary: 'Stop the daemon and close its browser.',
-    input: z.object({}),
-    output: z.object({ stopping: z.boolean() }),
+    input: z.object({
+      ifAlone: z
+        .boolean()
+        .optional()
+        .describe(
+          'Stop only if no other client called in the last 5 minutes or holds a stream open (argus mcp uses it when its agent leaves)',
+        ),
+    }),
+    output: z.object({
+      stopping: z.boolean(),
+      others: z
+        .array(z.string())
+        .optional()
+        .describe('With ifAlone: the other clients that keep the daemon running (empty when it stops)'),
+    }),
   }),
   restart: defineCommand({
     name: 'daemon.restart',

@@ -42,7 +42,12 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
       `log     ${output.logFile}`,
       `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,
     ].join('\n'),
-  'daemon.stop': (output) => (output.stopping ? 'daemon stopped (browser closed)' : 'daemon was not running'),
+  'daemon.stop': (output) =>
+    output.stopping
+      ? 'daemon stopped (browser closed)'
+      : output.others?.length
+        ? `daemon kept running: other clients use it (${output.others.join(', ')})`
+        : 'daemon was not running',
   'daemon.restart': (output) =>
     [
       output.newPid === null

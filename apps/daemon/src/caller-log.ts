@@ -1,0 +1,80 @@
+import { type AnyCommand, type CallContext, type Handlers, manifest } from '@argus/protocol';
+
+/** A client that called within this long (or holds a stream open) counts as attached. */
+export const ATTACHED_WINDOW_MS = 5 * 60_000;
+
+/** Calls that do not make their caller count as attached. */
+const OBSERVING = new Set(['daemon.status', 'daemon.stop']);
+
+type AnyHandler = (input: unknown, ctx: CallContext) => unknown;
+
+/**
+ * Who has used the daemon lately, by the name each client gives itself (`x-argus-client`; unnamed
+ * callers such as the CLI are `cli`). `argus mcp` asks `daemon.stop {ifAlone}` when its agent leaves:
+ * the daemon it started stops only when nobody else is using it.
+ */
+export class CallerLog {
+  private readonly lastSeen = new Map<string, number>();
+  private readonly streams = new Map<string, number>();
+
+  seen(name: string): void {
+    this.lastSeen.set(name, Date.now());
+  }
+
+  /** Counts an open stream until the returned release runs. */
+  streamOpened(name: string): () => void {
+    this.seen(name);
+    this.streams.set(name, (this.streams.get(name) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.seen(name);
+      const left = (this.streams.get(name) ?? 1) - 1;
+      if (left > 0) this.streams.set(name, left);
+      else this.streams.delete(name);
+    };
+  }
+
+  /** Clients other than `self` that called within the window or hold a stream open. */
+  others(self: string | undefined, now = Date.now()): string[] {
+    const names = new Set<string>(this.streams.keys());
+    for (const [name, at] of this.lastSeen) if (now - at < ATTACHED_WINDOW_MS) names.add(name);
+    names.delete(self ?? 'cli');
+    return [...names].sort();
+  }
+}
+
+/** The name a call is logged under. */
+export function callerOf(ctx: CallContext): string {
+  return ctx.client ?? ctx.owner ?? 'cli';
+}
+
+/** Wraps every handler so each call (and each open stream) is noted in the log. */
+export function logCallers(handlers: Handlers, callers: CallerLog): Handlers {
+  const wrapped: Record<string, Record<string, AnyHandler>> = {};
+  // Handlers mirrors the manifest; it is walked by key here (same view as runAsClient)
+  const source = handlers as unknown as Record<string, Record<string, AnyHandler>>;
+  for (const [namespace, group] of Object.entries(manifest)) {
+    wrapped[namespace] = {};
+    for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
+      const handler = source[namespace]![key]!;
+      wrapped[namespace]![key] =
+        command.kind === 'subscription'
+          ? async function* (input, ctx) {
+              const release = callers.streamOpened(callerOf(ctx));
+              try {
+                yield* handler(input, ctx) as AsyncIterable<unknown>;
+              } finally {
+                release();
+              }
+            }
+          : (input, ctx) => {
+              // looking at the daemon (or stopping it) is not using it
+              if (!OBSERVING.has(command.name)) callers.seen(callerOf(ctx));
+              return handler(input, ctx);
+            };
+    }
+  }
+  return wrapped as unknown as Handlers;
+}

@@ -1,0 +1,91 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectToDaemon, daemonAnswers, isProcessAlive, readState } from '@argus/client';
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER, ok, pluginEnv, startPlugin, stopDaemon, waitFor } from './helpers.js';
+
+// Issue 14: `argus mcp` takes down the daemon and Chromium it started when its agent leaves, unless
+// another client uses them or --keep-browser was given.
+
+let fixtures: FixtureServer;
+let workspace = '';
+let stateDir = '';
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixtures?.close();
+});
+afterEach(async () => {
+  await stopDaemon(stateDir);
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+/** A server in a fresh workspace that has opened a page: its daemon and browser pids. */
+async function agentWithPage(args: string[] = []) {
+  workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
+  stateDir = join(workspace, '.argus');
+  const plugin = await startPlugin({ args: [SERVER, ...args], env: pluginEnv(stateDir), cwd: workspace });
+  expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
+  const daemonPid = readState(stateDir)!.pid;
+  // status is looking, not using: it does not count as another client
+  const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+  const browserPid = (await probe.client.daemon.status.query({})).browser.pid!;
+  probe.close();
+  expect(isProcessAlive(daemonPid) && isProcessAlive(browserPid)).toBe(true);
+  const serverPid = plugin.transport.pid!;
+  /** Closes the client (stdin) and waits for the server process to be gone. */
+  const leave = async () => {
+    await plugin.close();
+    await waitFor(() => !isProcessAlive(serverPid), 10_000, 'argus mcp to exit');
+  };
+  return { plugin, daemonPid, browserPid, leave };
+}
+
+const logOf = () => readFileSync(join(stateDir, 'daemon.log'), 'utf8');
+
+describe('argus mcp and the daemon it started', () => {
+  it('stops that daemon and its Chromium when the agent disconnects', async () => {
+    const agent = await agentWithPage();
+    await agent.leave();
+    await waitFor(
+      () => !isProcessAlive(agent.daemonPid) && !isProcessAlive(agent.browserPid),
+      20_000,
+      'the daemon and Chromium to exit',
+    );
+    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+  });
+
+  it('leaves them running with --keep-browser (the test stops them)', async () => {
+    const agent = await agentWithPage(['--keep-browser']);
+    await agent.leave();
+    const state = readState(stateDir)!;
+    expect(state.pid).toBe(agent.daemonPid);
+    expect(await daemonAnswers(state)).toBe(true);
+    expect(isProcessAlive(agent.browserPid)).toBe(true);
+    expect(logOf()).not.toMatch(/daemon\.stop/);
+  });
+
+  it('leaves them running while another client uses the daemon, and says who', async () => {
+    const agent = await agentWithPage();
+    const other = await connectToDaemon({ stateDir, name: 'other-agent' });
+    try {
+      expect((await other.client.tabs.list.query({})).tabs.length).toBeGreaterThan(0);
+    } finally {
+      other.close();
+    }
+    await agent.leave();
+    // the server did ask, and was told no
+    await waitFor(() => logOf().includes('daemon.stop_declined'), 10_000, 'the declined stop in the log');
+    const declined = logOf()
+      .split('\n')
+      .filter((line) => line.includes('"daemon.stop_declined"'))
+      .map((line) => JSON.parse(line) as { by: string; others: string[] });
+    expect(declined).toEqual([{ ...declined[0], by: expect.stringMatching(/^mcp-/), others: ['other-agent'] }]);
+    expect(await daemonAnswers(readState(stateDir)!)).toBe(true);
+    expect(isProcessAlive(agent.browserPid)).toBe(true);
+  });
+});
