@@ -37,6 +37,11 @@ export interface DaemonOptions {
   mcp?: McpHttpEndpoint;
   /** Launch a managed browser at once rather than on the first command (daemons that clients start). */
   prelaunch?: boolean;
+  /**
+   * Answers host names for the browser tier's address checks instead of the system resolver. For
+   * tests that give an invented name a public address (Chromium maps it with --host-resolver-rules).
+   */
+  resolveHost?: (host: string) => Promise<readonly string[]>;
 }
 
 export interface RunningDaemon {
@@ -104,7 +109,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
-  const web = new WebProviders(manager, config, options.stateDir, renderGuards);
+  const web = new WebProviders(manager, config, options.stateDir, renderGuards, options.resolveHost);
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {

@@ -16,7 +16,7 @@ import { ArgusError, isArgusError } from '@argus/protocol/errors';
 import { hasScope } from '@argus/security';
 import { checkDomain } from '@argus/security';
 import type { BrowserManager } from './browser-manager.js';
-import type { RenderGuards } from './render-guards.js';
+import { RenderGuards } from './render-guards.js';
 import { CrawlProgressHub } from './crawl-progress.js';
 import type { ConfigStore } from './policy/config-store.js';
 
@@ -38,6 +38,7 @@ export class WebProviders {
     private readonly config: ConfigStore,
     stateDir: string,
     renderGuards: RenderGuards,
+    private readonly resolveHost?: (host: string) => Promise<readonly string[]>,
   ) {
     this.fetcher = new PageFetcher(this.http, this.resilience, chromiumTier(manager, renderGuards));
     this.artifacts = new ArtifactStore(join(stateDir, 'artifacts'));
@@ -59,10 +60,11 @@ export class WebProviders {
       const verdict = checkDomain(domains, url);
       return verdict.allowed ? undefined : verdict.reason;
     };
-    if (!agent) return { ...OPERATOR_POLICY, allowUrl };
+    const resolve = this.resolveHost ? { resolve: this.resolveHost } : {};
+    if (!agent) return { ...OPERATOR_POLICY, allowUrl, ...resolve };
     const openRanges = this.config.current().providers?.agentNetworks ?? [];
     assertCidrList(openRanges);
-    return openRanges.length ? { ...AGENT_POLICY, openRanges, allowUrl } : { ...AGENT_POLICY, allowUrl };
+    return { ...AGENT_POLICY, ...(openRanges.length ? { openRanges } : {}), allowUrl, ...resolve };
   }
 
   /** `providers.search.*` (env ARGUS_BRAVE_API_KEY, ARGUS_SEARXNG_URL, ... fill the same keys), read per call. */
@@ -85,16 +87,24 @@ function chromiumTier(manager: BrowserManager, guards: RenderGuards): BrowserTie
       const browser = await manager.ensure();
       const page = await browser.newPage();
       // every document request of the render tab (redirect hops too) passes the caller's policy
-      const unregister = guards.register(page.id, options.policy);
+      const unregister = guards.register(page.id, options.policy, (frameId) => frameId === page.mainFrameId);
+      let unwatch = (): void => undefined;
       try {
+        // an agent's render: every other request the page makes is address-checked too (one Fetch owner)
+        if (RenderGuards.checksSubresources(options.policy)) {
+          await page.interception.addPolicy(guards.subresources(page.id));
+          unwatch = await guards.watchUncheckable(page.id, page.session);
+        }
         const result = await page.navigate(url, { timeoutMs: options.timeoutMs ?? 20_000 }).catch((error: unknown) => {
           throw refused(guards, page.id, url) ?? error;
         });
         const refusal = refused(guards, page.id, url);
         if (refusal) throw refusal;
         const html = await page.evaluate<string>('document.documentElement.outerHTML');
-        return { finalUrl: result.url, status: result.status, html };
+        const blocked = guards.blocked(page.id);
+        return { finalUrl: result.url, status: result.status, html, blockedRequests: blocked.requests };
       } finally {
+        unwatch();
         unregister();
         await browser.closePage(page.id).catch(() => undefined);
       }

@@ -5,7 +5,7 @@ import { type ArgusClient, createArgusClient, findRef } from '@argus/client';
 import { ArgusError } from '@argus/protocol/errors';
 import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type RunningDaemon, startDaemon } from '../src/index.js';
+import { type DaemonOptions, type RunningDaemon, startDaemon } from '../src/index.js';
 
 /** Dead proxy: external hosts fail at once on this closed network; loopback is never proxied. */
 export const TEST_CHROME_FLAGS = '--proxy-server=http://127.0.0.1:9';
@@ -20,11 +20,12 @@ export interface Harness {
 
 /**
  * A real daemon (in-process) with a real headless Chromium behind it, plus a fixture server. A second
- * daemon can take over an earlier one's workspace and state dir (restart).
+ * daemon can take over an earlier one's workspace and state dir (restart); `resolveHost` answers the
+ * browser tier's host lookups (tests that give an invented name a public address).
  */
 export async function startHarness(
   env: NodeJS.ProcessEnv = {},
-  options: { stateDir?: string; workspace?: string } = {},
+  options: { stateDir?: string; workspace?: string } & Pick<DaemonOptions, 'resolveHost'> = {},
 ): Promise<Harness> {
   const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'argus-ws-'));
   const server = await startFixtureServer();
@@ -32,6 +33,7 @@ export async function startHarness(
     stateDir: options.stateDir ?? join(workspace, '.argus'),
     workspace,
     env: { ...process.env, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS, ...env },
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
   });
   const handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
   return {
@@ -62,10 +64,10 @@ export function refOf(snapshot: string, pattern: RegExp): string {
  * Starts one harness for the test file (beforeAll) and closes it (afterAll); the returned object
  * reads through to the running harness.
  */
-export function useHarness(env: NodeJS.ProcessEnv = {}): Harness {
+export function useHarness(env: NodeJS.ProcessEnv = {}, options: Pick<DaemonOptions, 'resolveHost'> = {}): Harness {
   let current: Harness | undefined;
   beforeAll(async () => {
-    current = await startHarness(env);
+    current = await startHarness(env, options);
   });
   afterAll(async () => {
     await current?.close();

@@ -6,8 +6,19 @@ export type PausedRequest = Protocol.Fetch.RequestPausedEvent;
 /** What to do with a paused request. */
 export type FetchDecision =
   | { action: 'continue' }
+  /**
+   * At the response stage: the response with these headers instead of its own. The body is read
+   * and fulfilled again: Chrome applies a `continueResponse` header override too late for a
+   * document's security policy (its CSP and address space come from the response it fulfils).
+   */
+  | { action: 'rewriteHeaders'; status: number; headers: Protocol.Fetch.HeaderEntry[] }
   | { action: 'fail'; reason: Protocol.Network.ErrorReason }
   | { action: 'fulfill'; status: number; headers: Protocol.Fetch.HeaderEntry[]; body: string };
+
+/** A request paused after its response arrived (a pattern with requestStage Response) rather than before it left. */
+export function isResponseStage(event: PausedRequest): boolean {
+  return event.responseStatusCode !== undefined || event.responseErrorReason !== undefined;
+}
 
 /**
  * One party that wants requests of a tab paused: the navigation guard, the tab's routes, the
@@ -17,6 +28,8 @@ export type FetchDecision =
  */
 export interface FetchParty {
   patterns(): Protocol.Fetch.RequestPattern[];
+  /** Whether it asks for responses too (a pattern with requestStage Response); others never see them. */
+  readonly responses?: boolean;
   decide(request: PausedRequest, signal: AbortSignal): Promise<FetchDecision | undefined> | FetchDecision | undefined;
 }
 
@@ -52,6 +65,19 @@ export class FetchOwner {
     this.parties.push(party);
   }
 
+  /** Adds a party just before `next` (at the end when `next` is not a party). */
+  insertBefore(party: FetchParty, next: FetchParty): void {
+    const index = this.parties.indexOf(next);
+    if (index < 0) this.parties.push(party);
+    else this.parties.splice(index, 0, party);
+  }
+
+  /** Removes a party (call `refresh` after); requests it is deciding on are answered as it decides. */
+  remove(party: FetchParty): void {
+    const index = this.parties.indexOf(party);
+    if (index >= 0) this.parties.splice(index, 1);
+  }
+
   get counts(): FetchCounts {
     return { paused: this.paused, resolved: this.resolved, pending: this.pending.size };
   }
@@ -83,7 +109,9 @@ export class FetchOwner {
   private async decideAndAnswer(event: PausedRequest): Promise<void> {
     const signal = this.released.signal;
     let decision: FetchDecision = { action: 'continue' };
+    const atResponse = isResponseStage(event);
     for (const party of this.parties) {
+      if (atResponse && party.responses !== true) continue;
       try {
         const decided = await party.decide(event, signal);
         if (decided) {
@@ -96,13 +124,23 @@ export class FetchOwner {
         break;
       }
     }
-    await this.answer(event.requestId, decision);
+    await this.answer(event.requestId, decision, atResponse);
   }
 
-  private async answer(requestId: string, decision: FetchDecision): Promise<void> {
+  private async answer(requestId: string, decision: FetchDecision, atResponse: boolean): Promise<void> {
     try {
-      if (decision.action === 'continue') await this.session.send('Fetch.continueRequest', { requestId });
-      else if (decision.action === 'fail')
+      if (decision.action === 'continue' && atResponse)
+        await this.session.send('Fetch.continueResponse', { requestId });
+      else if (decision.action === 'continue') await this.session.send('Fetch.continueRequest', { requestId });
+      else if (decision.action === 'rewriteHeaders') {
+        const { body, base64Encoded } = await this.session.send('Fetch.getResponseBody', { requestId });
+        await this.session.send('Fetch.fulfillRequest', {
+          requestId,
+          responseCode: decision.status,
+          responseHeaders: decision.headers,
+          body: base64Encoded ? body : Buffer.from(body).toString('base64'),
+        });
+      } else if (decision.action === 'fail')
         await this.session.send('Fetch.failRequest', { requestId, errorReason: decision.reason });
       else
         await this.session.send('Fetch.fulfillRequest', {

@@ -1,4 +1,4 @@
-import { type FetchCounts, FetchOwner } from './fetch-owner.js';
+import { type FetchCounts, FetchOwner, type FetchParty } from './fetch-owner.js';
 import { type NavigationGuard, navigationGuardParty } from './navigation-guard.js';
 import { RouteSet } from './routes.js';
 import type { Session } from './session.js';
@@ -12,6 +12,8 @@ export class PageInterception {
   /** Request interception rules of this tab (`argus route`); they win over the browser-wide ones. */
   readonly routes = new RouteSet();
   private readonly owners: FetchOwner[] = [];
+  /** Policy parties added for a while (a render tab's sub-resource guard): asked after the guard, before routes. */
+  private readonly policies: FetchParty[] = [];
 
   constructor(
     private readonly tabId: string,
@@ -27,10 +29,28 @@ export class PageInterception {
       offs.push(...guarded.offs);
       owner.add(guarded.party);
     }
+    for (const party of this.policies) owner.add(party);
     owner.add(this.routes);
     if (this.sharedRoutes) owner.add(this.sharedRoutes);
     this.owners.push(owner);
     return owner.refresh();
+  }
+
+  /**
+   * Adds a policy party to every session of the tab, present and future (OOPIFs), ahead of the
+   * routes; resolves once Fetch is enabled with its patterns. The returned function removes it again.
+   */
+  async addPolicy(party: FetchParty): Promise<() => Promise<void>> {
+    this.policies.push(party);
+    for (const owner of this.owners) owner.insertBefore(party, this.routes);
+    await this.sync();
+    return async () => {
+      const index = this.policies.indexOf(party);
+      if (index < 0) return;
+      this.policies.splice(index, 1);
+      for (const owner of this.owners) owner.remove(party);
+      await this.sync().catch(() => undefined);
+    };
   }
 
   /** Re-enables Fetch on every session of the tab after its (or the browser-wide) routes changed. */

@@ -18,6 +18,11 @@ export interface NetworkPolicy {
    * the reason a URL is refused, or undefined. Not part of the connection pool's key.
    */
   allowUrl?: (url: string) => string | undefined;
+  /**
+   * How the browser tier's checks resolve host names (the system resolver when absent). Set only by
+   * an embedding program (the daemon's tests map invented public names); never from config or a caller.
+   */
+  resolve?: (host: string) => Promise<readonly string[]>;
 }
 
 export const AGENT_POLICY: NetworkPolicy = Object.freeze({ allowPrivate: false });
@@ -42,13 +47,28 @@ export function addressRefusal(address: string, policy: NetworkPolicy): string |
   const range = parsed.range();
   if (NEVER.has(range)) return `${address} is a ${range} address`;
   if (range === 'unicast') return undefined;
-  if (inOpenRange(parsed, policy.openRanges)) return undefined;
+  if (inOpenRangeParsed(parsed, policy.openRanges)) return undefined;
   // The cloud metadata service answers on a link-local address; it is named so the refusal explains itself.
   const what = address.endsWith('169.254.169.254') ? 'the cloud metadata address' : `a ${range} address`;
   return policy.allowPrivate ? undefined : `${address} is ${what}, closed to agents`;
 }
 
-function inOpenRange(address: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly string[] | undefined): boolean {
+/** Whether `address` lies in one of the ranges the operator opened to agents. */
+export function inOpenRange(
+  address: ipaddr.IPv4 | ipaddr.IPv6 | string,
+  ranges: readonly string[] | undefined,
+): boolean {
+  if (typeof address === 'string') {
+    if (!ipaddr.isValid(address)) return false;
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    return inOpenRangeParsed(parsed, ranges);
+  }
+  return inOpenRangeParsed(address, ranges);
+}
+
+function inOpenRangeParsed(address: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly string[] | undefined): boolean {
   for (const cidr of ranges ?? []) {
     const [network, bits] = ipaddr.parseCIDR(cidr);
     if (network.kind() === address.kind() && address.match([network, bits] as [typeof address, number])) return true;

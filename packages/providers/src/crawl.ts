@@ -86,13 +86,29 @@ export async function crawl(
   const sites = new Set(seedUrls.map(siteOf));
   const seen = new Set<string>();
   const frontier: Entry[] = [];
+  let done = 0;
+  let failed = 0;
+  let skipped = 0;
+  const skip = (url: string, reason: string): void => {
+    skipped += 1;
+    bundle.append('skipped.jsonl', { url, reason });
+  };
+  // links the operator's domain policy refuses are skipped (once each), not failed: the crawl
+  // never asks for them, and they do not use up --max-pages
+  const denied = new Set<string>();
   const enqueue = (url: string, depth: number, seed = false): void => {
-    if (seen.has(url) || seen.size >= maxPages) return;
+    if (seen.has(url) || denied.has(url) || seen.size >= maxPages) return;
     if (!seed) {
       if ((options.sameSite ?? true) && !sites.has(siteOf(url))) return;
       const path = new URL(url).pathname;
       if (include && !include(path)) return;
       if (exclude?.(path)) return;
+      const refusal = options.policy.allowUrl?.(url);
+      if (refusal !== undefined) {
+        denied.add(url);
+        skip(url, `the operator's policy refuses it: ${refusal}`);
+        return;
+      }
     }
     seen.add(url);
     frontier.push({ url, depth });
@@ -112,9 +128,6 @@ export async function crawl(
     }
   }
 
-  let done = 0;
-  let failed = 0;
-  let skipped = 0;
   const progress = (): CrawlProgress => ({
     done,
     queued: frontier.length,
@@ -127,8 +140,14 @@ export async function crawl(
     try {
       await visitOne(entry);
     } catch (error) {
-      failed += 1;
       const code = (error as { code?: unknown }).code;
+      // a link that redirects to a refused host is a link to it: skipped (a seed the caller named fails)
+      if (code === 'policy_denied' && entry.depth > 0) {
+        skip(entry.url, (error as Error).message);
+        options.onProgress?.(progress());
+        return;
+      }
+      failed += 1;
       bundle.append('errors.jsonl', {
         url: entry.url,
         code: typeof code === 'string' ? code : 'internal',
@@ -143,8 +162,7 @@ export async function crawl(
       const rules = await robots.rules(url);
       if (!rules.allowed(url)) {
         if (robotsMode === 'strict') {
-          skipped += 1;
-          bundle.append('skipped.jsonl', { url, reason: 'robots.txt disallows it' });
+          skip(url, 'robots.txt disallows it');
           return;
         }
         warnings.push(`robots.txt disallows ${url} (fetched anyway: --robots warn)`);

@@ -21,6 +21,15 @@ export interface RenderedPage {
   finalUrl: string;
   status: number | null;
   html: string;
+  /** Requests of the rendered page the caller's policy failed before they left the browser. */
+  blockedRequests?: BlockedRequest[];
+}
+
+/** A request a rendered page made that the address policy failed (its URL, Chrome's resource type, why). */
+export interface BlockedRequest {
+  url: string;
+  type: string;
+  reason: string;
 }
 
 export type FetchTier = 'auto' | 'http' | 'browser';
@@ -43,6 +52,8 @@ export interface FetchedPage extends Omit<ExtractedContent, 'shell' | 'html'> {
   /** Why `auto` went on to the browser: the HTTP page was empty, a JS shell, a bot challenge, or an error. */
   fallbackReason: FallbackReason | 'http-error' | null;
   contentType: string | null;
+  /** Browser tier: requests of the page the caller's policy refused (the first 50); always empty over HTTP. */
+  blockedRequests: BlockedRequest[];
   timings: { httpMs: number | null; renderMs: number | null; extractMs: number; totalMs: number };
 }
 
@@ -88,6 +99,7 @@ export class PageFetcher {
       tier: 'http',
       fallbackReason: null,
       contentType: response.contentType,
+      blockedRequests: [],
       timings: {
         httpMs: response.timings.totalMs,
         renderMs: null,
@@ -139,6 +151,7 @@ export class PageFetcher {
       tier: 'browser',
       fallbackReason,
       contentType: null,
+      blockedRequests: rendered.blockedRequests ?? [],
       timings: {
         httpMs,
         renderMs: ms(renderMs),
@@ -173,14 +186,15 @@ export async function assertHostAllowed(url: string, policy: NetworkPolicy): Pro
   assertUrlAllowed(parsed.href, policy);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return;
-  const addresses = await lookup(host, { all: true }).catch((error: unknown) => {
+  const resolve = policy.resolve ?? (async (name: string) => (await lookup(name, { all: true })).map((a) => a.address));
+  const addresses = await resolve(host).catch((error: unknown) => {
     throw providerError('network', `${host} does not resolve. Check the URL.`, {
       retryable: false,
       details: { url },
       cause: error,
     });
   });
-  for (const { address } of addresses) {
+  for (const address of addresses) {
     const reason = addressRefusal(address, policy);
     if (reason !== undefined)
       throw providerError('policy_blocked', `Refused to open ${host}: ${reason}.`, { details: { url, host, reason } });

@@ -15,3 +15,4 @@ export * from './search/index.js';
 export * from './near-duplicate.js';
 export * from './research-report.js';
 export * from './research.js';
+export * from './request-checker.js';

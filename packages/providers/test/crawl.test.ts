@@ -94,6 +94,50 @@ describe('crawl', () => {
     expect(politeServer.traffic().paths['/site/9']).toBe(1);
   });
 
+  it("skips links (and a link's redirect) to hosts the operator's domain policy refuses, with the reason, without asking them", async () => {
+    const port = server.port;
+    const hub = await startFixtureServer({
+      pages: {
+        '/hub': `<!doctype html><title>Hub</title><main><h1>Hub</h1><p>Links to read.</p>
+          <a href="/site/1?size=3">inside</a>
+          <a href="http://localhost:${port}/site/2?size=3">denied host</a>
+          <a href="/redirect?to=${encodeURIComponent(`http://localhost:${port}/site/5?size=3`)}">redirects to it</a></main>`,
+      },
+    });
+    try {
+      server.resetTraffic();
+      const progress: Array<{ failed: number; skipped: number }> = [];
+      const allowUrl = (url: string): string | undefined =>
+        new URL(url).hostname === 'localhost' ? 'localhost is in policy.domains.deny' : undefined;
+      const result = await crawl(http, store, [hub.urlFor('/hub')], {
+        policy: { ...OPERATOR_POLICY, allowUrl },
+        depth: 1,
+        maxPages: 10,
+        robots: 'off',
+        sameSite: false,
+        onProgress: (p) => progress.push({ failed: p.failed, skipped: p.skipped }),
+      });
+      expect(result.failed).toBe(0);
+      expect(result.skipped).toBe(2);
+      expect(result.done).toBe(2); // the hub and /site/1
+      expect(progress.at(-1)).toEqual({ failed: 0, skipped: 2 });
+      const skipped = readFileSync(join(result.bundle.dir, 'skipped.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { url: string; reason: string });
+      expect(skipped.map((entry) => entry.url).sort()).toEqual(
+        [
+          `http://localhost:${port}/site/2?size=3`,
+          hub.urlFor(`/redirect?to=${encodeURIComponent(`http://localhost:${port}/site/5?size=3`)}`),
+        ].sort(),
+      );
+      for (const entry of skipped) expect(entry.reason).toMatch(/localhost is in policy\.domains\.deny/);
+      expect(server.traffic().total).toBe(0);
+    } finally {
+      await hub.close();
+    }
+  });
+
   it('include/exclude globs and same-site keep the crawl where it was asked to go', async () => {
     server.resetTraffic();
     const result = await crawl(http, store, [server.urlFor('/site/0?size=40')], {

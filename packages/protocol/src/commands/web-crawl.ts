@@ -59,7 +59,11 @@ export const webCrawlCommands = {
       out: z.string().nullable().describe('Where --out copied it'),
       done: z.number(),
       failed: z.number(),
-      skipped: z.number().describe('Pages robots.txt disallowed'),
+      skipped: z
+        .number()
+        .describe(
+          "Links not fetched: robots.txt disallows them or the operator's domain policy refuses them (reasons in skipped.jsonl)",
+        ),
       queued: z.number(),
       pagesPerSecond: z.number(),
       warnings: z.array(z.string()),

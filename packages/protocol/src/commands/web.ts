@@ -27,6 +27,11 @@ const FetchedPage = z.object({
     .nullable()
     .describe('Why auto went on to the browser; null when it did not'),
   format: z.enum(['markdown', 'text', 'html', 'json']).describe('The format asked for (how the CLI prints it)'),
+  blockedRequests: z
+    .array(z.object({ url: z.string(), type: z.string(), reason: z.string() }))
+    .describe(
+      "Browser tier: the page's own requests (images, scripts, XHR, frames) the caller's address policy failed before they left the browser (first 50)",
+    ),
   timings: z.object({
     httpMs: z.number().nullable(),
     renderMs: z.number().nullable(),
