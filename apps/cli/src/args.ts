@@ -10,6 +10,8 @@ export interface GlobalFlags {
   json: boolean;
   help: boolean;
   untrustedEnvelope: boolean;
+  /** `--session NAME`: the named session (browser context) the command runs in. */
+  session?: string;
 }
 
 export interface ParsedCommand {
@@ -45,7 +47,14 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
     if (token.index === seen) continue; // a short group (`-ab`) is one argument
     seen = token.index;
     const arg = argv[token.index] as string;
-    if (token.kind === 'option' && arg === token.rawName) {
+    if (token.kind === 'option' && token.rawName === '--session') {
+      // `--session NAME` or `--session=NAME`; the name is the next word, never a flag
+      const value = arg === '--session' ? argv[token.index + 1] : arg.slice('--session='.length);
+      if (value === undefined || value === '' || value.startsWith('-'))
+        throw new UsageError('--session needs a name: `argus --session shop goto https://example.com`.');
+      flags.session = value;
+      if (arg === '--session') seen = token.index + 1;
+    } else if (token.kind === 'option' && arg === token.rawName) {
       if (arg === '--json') flags.json = true;
       else if (arg === '--help' || arg === '-h') flags.help = true;
       else if (arg === '--untrusted-envelope') flags.untrustedEnvelope = true;

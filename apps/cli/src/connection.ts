@@ -25,8 +25,17 @@ export async function waitForRestart(oldPid: number, warn: (line: string) => voi
   return connection.state.pid;
 }
 
+/**
+ * The named session this process's calls run in: `--session NAME` (main sets the variable from the
+ * flag) or ARGUS_SESSION. The daemon checks the name and answers a bad one with `invalid_input`.
+ */
+function session(): { session?: string } {
+  const name = process.env.ARGUS_SESSION;
+  return name ? { session: name } : {};
+}
+
 /** Namespaces whose commands never need the browser; every other command starts it on a fresh daemon. */
-const NO_BROWSER = new Set(['daemon', 'session', 'token']);
+const NO_BROWSER = new Set(['daemon', 'session', 'sessions', 'token']);
 
 /**
  * What to print on stderr when a command has to start the daemon (and so, for page commands, Chromium):
@@ -43,7 +52,7 @@ export function startingNotice(commandName: string, warn: (line: string) => void
  */
 export async function runningDaemon(): Promise<Connection | undefined> {
   try {
-    const connection = await connectToDaemon({ transport: 'http' });
+    const connection = await connectToDaemon({ transport: 'http', ...session() });
     return (await daemonAnswers(connection.state)) ? connection : undefined;
   } catch (error) {
     if (error instanceof ArgusError && error.code === 'daemon_unreachable') return undefined;
@@ -54,6 +63,7 @@ export async function runningDaemon(): Promise<Connection | undefined> {
 /** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */
 export async function connect(onStart?: () => void): Promise<Connection> {
   return connectToDaemon({
+    ...session(),
     autoStart: true,
     daemonEntry: daemonEntry(),
     transport: 'http',
@@ -78,7 +88,7 @@ export async function withDaemon<T>(
     onStart?.();
     const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir });
     connection = {
-      ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http' })),
+      ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http', ...session() })),
       state,
       started: true,
     };
@@ -135,6 +145,7 @@ export async function subscribe(
     transport: 'http',
     WebSocket,
     cwd: process.cwd(),
+    ...session(),
   });
   const [namespace, name] = path.split('.') as [string, string];
   const procedure = (handle.client as unknown as Record<string, Record<string, Subscribable>>)[namespace]?.[name];

@@ -81,6 +81,7 @@ export function generalHelp(): string {
     'Global options:',
     '  --json                 print the output object as JSON (errors too, on stderr)',
     '  --untrusted-envelope   wrap page content in an untrusted-content boundary',
+    '  --session NAME         run in a named session: own cookies, storage and tabs (env ARGUS_SESSION)',
     '  -h, --help             help (`argus <verb> --help` for one verb)',
     '  -V, --version          print the version',
     '',

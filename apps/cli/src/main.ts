@@ -46,6 +46,8 @@ async function withoutDaemon(name: string, json: boolean): Promise<number | unde
 async function main(argv: string[]): Promise<number> {
   const { flags, rest } = takeGlobalFlags(argv);
   jsonErrors = flags.json;
+  // the connection (and `argus mcp`'s daemon link) read the session from the environment
+  if (flags.session !== undefined) process.env.ARGUS_SESSION = flags.session;
   const [first] = rest;
   if (first === '--version' || first === '-V') {
     const { cliVersion } = await import('./version.js');

@@ -56,5 +56,11 @@ describe('argus argument parsing', () => {
       flags: { json: false, help: false, untrustedEnvelope: true },
       rest: ['eval', '--json=1', '-hx'],
     });
+    expect(takeGlobalFlags(['--session', 'shop', 'goto', 'x.com', '--session=work'])).toEqual({
+      flags: { json: false, help: false, untrustedEnvelope: false, session: 'work' },
+      rest: ['goto', 'x.com'],
+    });
+    expect(() => takeGlobalFlags(['tabs', '--session'])).toThrow(UsageError);
+    expect(() => takeGlobalFlags(['--session', '--json', 'tabs'])).toThrow('--session needs a name');
   });
 });

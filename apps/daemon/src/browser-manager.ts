@@ -241,6 +241,27 @@ export class BrowserManager {
     return page;
   }
 
+  /**
+   * What browser-wide state commands (`state save|load`) may touch for the caller: its browser
+   * context (undefined: the default one) and its open pages. A named session saves and restores its
+   * own cookies and storage, never the default session's.
+   */
+  async callerScope(browser: Browser): Promise<{ context: string | undefined; pages: Page[] }> {
+    const client = currentClient();
+    const open = browser.attachedPages().filter((page) => !page.closed);
+    if (!client) return { context: undefined, pages: open };
+    if (this.mode === 'extension') {
+      throw new ArgusError(
+        'unsupported',
+        "Named sessions and shared tokens have no browser context of their own in extension mode (the user's tabs share one profile). Drop --session, or switch with `argus connect --managed`.",
+      );
+    }
+    return {
+      context: await this.clients.contextFor(browser, client.id),
+      pages: open.filter((page) => this.clients.owner(page.id) === client.id),
+    };
+  }
+
   /** The daemon's own state for this tab (created on first use, dropped with the page). */
   tabState(page: Page): TabState {
     let state = this.tabStates.get(page);

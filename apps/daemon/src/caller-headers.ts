@@ -1,7 +1,7 @@
 /** What a request says about its caller, from its headers: its current directory and its name. */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ArgusError } from '@argus/protocol';
+import { ArgusError, SessionName } from '@argus/protocol';
 import { TRPCError } from '@trpc/server';
 
 function refuse(message: string): TRPCError {
@@ -56,4 +56,30 @@ export function callerName(raw: unknown): string | undefined {
     return undefined;
   }
   return /^[\w.:-]{1,64}$/.test(name) ? name : undefined;
+}
+
+/** The HTTP header (and WebSocket URL parameter `session`) a client names its session in. */
+export const SESSION_HEADER = 'x-argus-session';
+
+/**
+ * The named session a request runs in, or undefined for the default one. A malformed name is
+ * `invalid_input`, never ignored: ignoring it would run the call in the default session, with its
+ * cookies, which is exactly what the caller asked to keep apart.
+ */
+export function callerSession(raw: unknown): string | undefined {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string' || value === '') return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(value);
+  } catch {
+    throw refuse(`The ${SESSION_HEADER} header is not URI-encoded.`);
+  }
+  const parsed = SessionName.safeParse(name);
+  if (!parsed.success) {
+    throw refuse(
+      `Bad session name "${name.slice(0, 80)}": use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (--session / ARGUS_SESSION).`,
+    );
+  }
+  return name === 'default' ? undefined : name;
 }

@@ -4,6 +4,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface Caller {
   id: string;
   name: string;
+  /** The named session (`--session NAME`) the call runs in; absent for a shared token's own default. */
+  session?: string | undefined;
+}
+
+/** The tab-owner id of a named session: the operator's, or a shared token's own (`<token>/session:<name>`). */
+export function sessionOwner(owner: string | undefined, session: string): string {
+  return owner === undefined ? `session:${session}` : `${owner}/session:${session}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   manifest,
 } from '@argus/protocol';
 import { authorizeToken } from '@argus/security';
-import { runAs } from './caller.js';
+import { type Caller, runAs, sessionOwner } from './caller.js';
 import type { Logger } from './logger.js';
 
 /** Input fields that name a file on the daemon's machine (or make the browser write one). */
@@ -103,9 +103,22 @@ export function createAuthorize(log: Logger): Authorize {
 type AnyHandler = (input: unknown, ctx: CallContext) => unknown;
 
 /**
- * Wraps every handler so a call from a shared token (ctx.owner) runs as that client: every tab lookup
- * sees only its own tabs (a foreign id is `tab_not_found`, logged), and a screenshot comes back
- * inline instead of landing on the daemon's disk. Operator calls pass straight through.
+ * Who a call runs as for tab lookups: a shared token (its own tabs), a named session (the operator's
+ * or a token's: the session's tabs, in its own browser context), or nobody (the operator's default
+ * session, which sees every tab).
+ */
+function callerOf(ctx: CallContext): Caller | undefined {
+  if (ctx.session !== undefined) {
+    return { id: sessionOwner(ctx.owner, ctx.session), name: ctx.client ?? ctx.session, session: ctx.session };
+  }
+  return ctx.owner === undefined ? undefined : { id: ctx.owner, name: ctx.client ?? ctx.owner };
+}
+
+/**
+ * Wraps every handler so a call from a shared token (ctx.owner) or in a named session runs as that
+ * client: every tab lookup sees only its own tabs (a foreign id is `tab_not_found`, logged), and a
+ * shared token's screenshot comes back inline instead of landing on the daemon's disk. The
+ * operator's default-session calls pass straight through.
  */
 export function runAsClient(handlers: Handlers, log: Logger): Handlers {
   const wrapped: Record<string, Record<string, AnyHandler>> = {};
@@ -116,10 +129,13 @@ export function runAsClient(handlers: Handlers, log: Logger): Handlers {
     for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
       const handler = source[namespace]![key]!;
       wrapped[namespace]![key] = (input, ctx) => {
-        if (ctx.owner === undefined) return handler(input, ctx);
+        const caller = callerOf(ctx);
+        if (!caller) return handler(input, ctx);
         const actual =
-          command.name === 'page.screenshot' ? { ...(input as Record<string, unknown>), base64: true } : input;
-        return runAs({ id: ctx.owner, name: ctx.client ?? ctx.owner }, async () => {
+          ctx.owner !== undefined && command.name === 'page.screenshot'
+            ? { ...(input as Record<string, unknown>), base64: true }
+            : input;
+        return runAs(caller, async () => {
           try {
             return await (handler(actual, ctx) as Promise<unknown>);
           } catch (error) {

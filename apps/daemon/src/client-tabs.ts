@@ -79,34 +79,61 @@ export class ClientTabs {
 
   /** Opens a tab for the client in its own browser context. */
   async newPage(browser: Browser, client: Caller): Promise<Page> {
+    if (this.mode() === 'extension' && client.session !== undefined) {
+      throw new ArgusError(
+        'unsupported',
+        "Named sessions need a browser Argus launched or connected to over CDP: the extension drives the user's own tabs, which share one profile. Drop --session, or switch with `argus connect --managed`.",
+      );
+    }
     if (this.mode() === 'extension') {
       throw new ArgusError(
         'unsupported',
         "A shared token cannot open tabs in extension mode (the tabs would be in the user's own browser). Switch the daemon to managed mode (`argus connect --managed`).",
       );
     }
-    let context = this.contexts.get(client.id);
-    if (!context) {
-      context = browser.createContext();
-      this.contexts.set(client.id, context);
-      context.catch(() => this.contexts.delete(client.id));
-    }
-    const page = await browser.newPage(10_000, await context);
+    const page = await browser.newPage(10_000, await this.contextFor(browser, client.id));
     this.owners.set(page.id, client.id);
     return page;
   }
 
-  /** Closes every tab of a client and its browser context (on revoke). Returns how many tabs closed. */
+  /** The client's browser context, created on first use. */
+  contextFor(browser: Browser, clientId: string): Promise<string> {
+    let context = this.contexts.get(clientId);
+    if (!context) {
+      context = browser.createContext();
+      this.contexts.set(clientId, context);
+      context.catch(() => this.contexts.delete(clientId));
+    }
+    return context;
+  }
+
+  /** Tab owners that exist: a client with an open tab or a browser context (kept after its last tab closed). */
+  known(): string[] {
+    return [...new Set([...this.contexts.keys(), ...this.owners.values()])];
+  }
+
+  /** Tabs a client owns, in the order they were opened. */
+  tabsOf(clientId: string): string[] {
+    return [...this.owners].filter(([, owner]) => owner === clientId).map(([tab]) => tab);
+  }
+
+  /**
+   * Closes every tab of a client and its browser context (on revoke, or `session close`), and those
+   * of the client's own named sessions (`<id>/session:<name>`). Returns how many tabs closed.
+   */
   async closeAll(browser: Browser | undefined, clientId: string): Promise<number> {
-    const tabs = [...this.owners].filter(([, owner]) => owner === clientId).map(([tab]) => tab);
+    const mine = (owner: string) => owner === clientId || owner.startsWith(`${clientId}/`);
+    const tabs = [...this.owners].filter(([, owner]) => mine(owner)).map(([tab]) => tab);
     for (const tab of tabs) this.owners.delete(tab);
-    this.actives.delete(clientId);
-    const context = this.contexts.get(clientId);
-    this.contexts.delete(clientId);
+    const contexts = [...this.contexts].filter(([owner]) => mine(owner));
+    for (const [owner] of contexts) this.contexts.delete(owner);
+    for (const owner of [...this.actives.keys()]) if (mine(owner)) this.actives.delete(owner);
     if (!browser) return tabs.length;
     await Promise.all(tabs.map((tab) => browser.closePage(tab).catch(() => undefined)));
-    const id = await context?.catch(() => undefined);
-    if (id) await browser.disposeContext(id).catch(() => undefined);
+    for (const [, context] of contexts) {
+      const id = await context.catch(() => undefined);
+      if (id) await browser.disposeContext(id).catch(() => undefined);
+    }
     return tabs.length;
   }
 }

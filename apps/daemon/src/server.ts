@@ -7,7 +7,7 @@ import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import { CLIENT_HEADER, CWD_HEADER, callerCwd, callerName } from './caller-headers.js';
+import { CLIENT_HEADER, CWD_HEADER, SESSION_HEADER, callerCwd, callerName, callerSession } from './caller-headers.js';
 
 export interface ServerOptions {
   router: AppRouter;
@@ -128,7 +128,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     basePath: '/trpc/',
     maxBodySize: MAX_MESSAGE_BYTES,
     createContext: ({ req }): CallContext =>
-      withName({ ...contextFor(req), cwd: callerCwd(req.headers[CWD_HEADER]) }, req.headers[CLIENT_HEADER]),
+      withName(
+        {
+          ...contextFor(req),
+          cwd: callerCwd(req.headers[CWD_HEADER]),
+          session: callerSession(req.headers[SESSION_HEADER]),
+        },
+        req.headers[CLIENT_HEADER],
+      ),
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
@@ -200,7 +207,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // the caller's directory rides in the upgrade URL (`?cwd=`, URI-encoded): it is not a secret
       const url = req.url ?? '';
       return withName(
-        { ...contextFor(req), cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(url)?.[1]) },
+        {
+          ...contextFor(req),
+          cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(url)?.[1]),
+          session: callerSession(/[?&]session=([^&]*)/.exec(url)?.[1]),
+        },
         /[?&]client=([^&]*)/.exec(url)?.[1],
       );
     },

@@ -81,16 +81,20 @@ export async function readLocalStorage(pages: Page[]): Promise<OriginStorage[]> 
  */
 export async function restoreLocalStorage(
   browser: Browser,
+  scope: { context: string | undefined; pages: Page[] },
   origins: OriginStorage[],
   warnings: string[],
 ): Promise<number> {
   let restored = 0;
   for (const { origin, items } of origins) {
     if (!Object.keys(items).length) continue;
-    const open = browser.attachedPages().find((page) => !page.closed && originOf(page.url) === origin);
+    const open = scope.pages.find((page) => !page.closed && originOf(page.url) === origin);
     try {
       if (open) await evaluateInPage(open, WRITE_LOCAL_STORAGE, [items]);
-      else await withBlankOriginTab(browser, origin, (page) => evaluateInPage(page, WRITE_LOCAL_STORAGE, [items]));
+      else
+        await withBlankOriginTab(browser, scope.context, origin, (page) =>
+          evaluateInPage(page, WRITE_LOCAL_STORAGE, [items]),
+        );
       restored++;
     } catch (error) {
       warnings.push(`localStorage of ${origin}: ${(error as Error).message}`);
@@ -107,8 +111,14 @@ function originOf(url: string): string | undefined {
   }
 }
 
-async function withBlankOriginTab<T>(browser: Browser, origin: string, run: (page: Page) => Promise<T>): Promise<T> {
-  const page = await browser.newPage();
+async function withBlankOriginTab<T>(
+  browser: Browser,
+  context: string | undefined,
+  origin: string,
+  run: (page: Page) => Promise<T>,
+): Promise<T> {
+  // in the caller's browser context: a named session's storage lands in the session
+  const page = await browser.newPage(10_000, context);
   // a blank document of the origin, served by the tab's own Fetch owner (after the navigation guard)
   page.interception.routes.add({
     id: 'argus-state-origin',

@@ -112,7 +112,7 @@ describe('inspection commands on real Chromium', () => {
   it('storage: read local + session storage, set items in either', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styles.html') });
     await h.client.inspect.storageSet.mutate({ key: 'theme', value: 'dark' });
-    const set = await h.client.inspect.storageSet.mutate({ key: 'step', value: '2', session: true });
+    const set = await h.client.inspect.storageSet.mutate({ key: 'step', value: '2', area: 'session' });
     expect(set).toEqual({ origin: new URL(h.server.urlFor('/')).origin, area: 'session', key: 'step', bytes: 1 });
     await h.client.page.eval.mutate({ js: "localStorage.setItem('long', 'x'.repeat(50))" });
     const storage = await h.client.inspect.storage.query({ maxChars: 10 });

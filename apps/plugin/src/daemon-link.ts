@@ -13,6 +13,8 @@ export interface DaemonLinkOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Override for tests; defaults to the installed @argus/daemon. */
   daemonEntry?: string | undefined;
+  /** The named session every call runs in (`argus mcp --session NAME`); undefined: the default one. */
+  session?: string | undefined;
 }
 
 type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknown): Promise<unknown> };
@@ -68,6 +70,7 @@ export class DaemonLink {
       env: this.options.env,
       transport: 'http' as const,
       name: this.name,
+      session: this.options.session,
       WebSocket,
     };
   }

@@ -21,7 +21,7 @@ function stringList(value: unknown): string[] | undefined {
  * OpenCode calls every export of a plugin module as a plugin, so this module exports only this.
  */
 export const ArgusPlugin: Plugin = async ({ directory }, options = {}) => {
-  const link = new DaemonLink({ cwd: directory });
+  const link = new DaemonLink({ cwd: directory, session: process.env.ARGUS_SESSION || undefined });
   const profile = typeof options.profile === 'string' && isProfile(options.profile) ? options.profile : undefined;
   const tools = openCodeTools({
     caller: link,

@@ -8,8 +8,11 @@ describe('argus-mcp options', () => {
       tools: undefined,
       untrustedEnvelope: true,
       keepBrowser: false,
+      session: undefined,
       help: false,
     });
+    expect(parseOptions(['--session', 'shop'], {}).session).toBe('shop');
+    expect(parseOptions([], { ARGUS_SESSION: 'shop' }).session).toBe('shop');
   });
   it('flags, inline values, and env fallbacks', () => {
     expect(parseOptions(['--profile', 'full'], {}).profile).toBe('full');

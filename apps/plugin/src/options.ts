@@ -10,6 +10,8 @@ export interface PluginOptions {
   untrustedEnvelope: boolean;
   /** Leave the daemon (and its browser) running when the agent disconnects, even if this server started it. */
   keepBrowser: boolean;
+  /** The named session (own browser context, cookies, tabs) every tool call runs in; undefined: default. */
+  session: string | undefined;
   help: boolean;
 }
 
@@ -25,6 +27,8 @@ Options:
   --keep-browser             When the agent disconnects, leave running the daemon and browser this
                              server started (default: stop them unless another client uses them;
                              env ARGUS_MCP_KEEP_BROWSER=1)
+  --session NAME             Run every tool in this named session: its own browser context, cookies
+                             and tabs (env ARGUS_SESSION; \`argus sessions\` lists them)
   -h, --help                 Show this help
 `;
 
@@ -53,6 +57,7 @@ function parseBoolean(value: string, flag: string): boolean {
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): PluginOptions {
   let profile = env.ARGUS_MCP_PROFILE;
   let tools = env.ARGUS_MCP_TOOLS;
+  let session = env.ARGUS_SESSION || undefined;
   let untrustedEnvelope = true;
   let keepBrowser = env.ARGUS_MCP_KEEP_BROWSER
     ? parseBoolean(env.ARGUS_MCP_KEEP_BROWSER, 'ARGUS_MCP_KEEP_BROWSER')
@@ -63,6 +68,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     options: {
       profile: { type: 'string' },
       tools: { type: 'string' },
+      session: { type: 'string' },
       'untrusted-envelope': { type: 'boolean' },
       'no-untrusted-envelope': { type: 'boolean' },
       'keep-browser': { type: 'boolean' },
@@ -87,6 +93,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     };
     if (token.name === 'profile') profile = value();
     else if (token.name === 'tools') tools = value();
+    else if (token.name === 'session') session = value();
     else if (token.name === 'untrusted-envelope')
       untrustedEnvelope = token.inlineValue ? parseBoolean(token.value ?? '', token.rawName) : true;
     else if (token.name === 'no-untrusted-envelope') untrustedEnvelope = false;
@@ -94,5 +101,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     else if (token.name === 'help') help = true;
     else throw new ArgusError('invalid_input', `Unknown option ${arg}. Run argus-mcp --help.`);
   }
-  return { profile: parseProfile(profile), tools: splitList(tools), untrustedEnvelope, keepBrowser, help };
+  return {
+    profile: parseProfile(profile),
+    tools: splitList(tools),
+    untrustedEnvelope,
+    keepBrowser,
+    session,
+    help,
+  };
 }

@@ -15,13 +15,14 @@ export { USAGE } from './options.js';
 export async function runMcpServer(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
   let options: ReturnType<typeof parseOptions>;
   let server: ReturnType<typeof createMcpServer>;
-  const link = new DaemonLink();
+  let link: DaemonLink;
   try {
     options = parseOptions(argv);
     if (options.help) {
       process.stdout.write(USAGE);
       process.exit(0);
     }
+    link = new DaemonLink({ session: options.session });
     server = createMcpServer({ options, caller: link, approvals: link });
   } catch (error) {
     process.stderr.write(

@@ -37,6 +37,12 @@ export interface ClientOptions {
    * daemon's log lines and the approvals its calls wait for. Grants nothing.
    */
   name?: string | undefined;
+  /**
+   * The named session every call runs in (sent as `x-argus-session`): its own browser context,
+   * cookies, storage, tabs and refs in the same browser (`argus sessions`). Absent or `default`:
+   * the default session.
+   */
+  session?: string | undefined;
 }
 
 export interface ClientHandle {
@@ -82,8 +88,14 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
   if (cwd !== undefined) headers['x-argus-cwd'] = cwd;
   if (name !== undefined) headers['x-argus-client'] = name;
-  // neither is secret: over the WebSocket they ride in the upgrade URL
-  const wsParams = [cwd === undefined ? '' : `cwd=${cwd}`, name === undefined ? '' : `client=${name}`]
+  const session = options.session === undefined ? undefined : encodeURIComponent(options.session);
+  if (session !== undefined) headers['x-argus-session'] = session;
+  // none is secret: over the WebSocket they ride in the upgrade URL
+  const wsParams = [
+    cwd === undefined ? '' : `cwd=${cwd}`,
+    name === undefined ? '' : `client=${name}`,
+    session === undefined ? '' : `session=${session}`,
+  ]
     .filter(Boolean)
     .join('&');
   const wsUrl = `${options.url.replace(/^http/, 'ws')}/trpc`;

@@ -25,6 +25,8 @@ export interface ConnectOptions {
   WebSocket?: unknown;
   /** This client's name for logs and approvals (see ClientOptions.name). */
   name?: string | undefined;
+  /** The named session every call runs in (see ClientOptions.session). */
+  session?: string | undefined;
   startTimeoutMs?: number;
 }
 
@@ -125,6 +127,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
       WebSocket: options.WebSocket,
       cwd: resolve(options.cwd ?? process.cwd()),
       name: options.name,
+      session: options.session,
     }),
     state: current,
     stateDir,

@@ -19,3 +19,4 @@ export type {
 } from './router.js';
 export { DEFAULT_SHARE_COMMANDS, NEVER_SHARED_COMMANDS, NEVER_SHARED_PREFIXES } from './commands/token.js';
 export { EVAL_SOURCE_MAX } from './commands/page.js';
+export { SessionName } from './commands/sessions.js';

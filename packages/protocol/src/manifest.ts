@@ -25,6 +25,7 @@ import { webCrawlCommands } from './commands/web-crawl.js';
 import { webSearchCommands } from './commands/web-search.js';
 import { routeCommands } from './commands/route.js';
 import { canvasCommands } from './commands/canvas.js';
+import { namedSessionCommands } from './commands/sessions.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -53,6 +54,7 @@ export const manifest = {
   web: { ...webCommands, ...webCrawlCommands, ...webSearchCommands },
   route: routeCommands,
   canvas: canvasCommands,
+  sessions: namedSessionCommands,
 };
 
 export type Manifest = typeof manifest;

@@ -28,6 +28,11 @@ export interface CallContext {
   owner?: string | undefined;
   /** The caller's current directory (absolute, checked by the daemon): relative paths resolve against it. */
   cwd?: string | undefined;
+  /**
+   * The named session the call runs in (`--session NAME`, the `x-argus-session` header): its own
+   * browser context, tabs and refs. Absent: the default session.
+   */
+  session?: string | undefined;
 }
 
 /**

@@ -27,6 +27,7 @@ import { webSearchHandlers } from './web-search.js';
 import { webResearchHandlers } from './web-research.js';
 import { routeHandlers } from './route.js';
 import { canvasHandlers } from './canvas.js';
+import { namedSessionHandlers } from './sessions.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -58,5 +59,6 @@ export function createHandlers(services: Services): Handlers {
     },
     route: routeHandlers(services),
     canvas: canvasHandlers(services),
+    sessions: namedSessionHandlers(services),
   };
 }

@@ -112,7 +112,7 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
       }),
     storageSet: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const area = input.session ? 'session' : 'local';
+        const area = input.area;
         const contextId = await isolatedContext(page);
         const result = await evaluateInPage(page, STORAGE_WRITE, [area, input.key, input.value], { contextId });
         if (result.quota)

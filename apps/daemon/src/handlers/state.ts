@@ -83,8 +83,11 @@ export function stateHandlers(services: Services): Handlers['state'] {
       }),
     save: (input) =>
       manager.structural(async (browser) => {
-        const pages = browser.attachedPages().filter((page) => !page.closed);
-        const { cookies } = await browser.router.root.send('Storage.getCookies', {});
+        const { context, pages } = await manager.callerScope(browser);
+        const { cookies } = await browser.router.root.send(
+          'Storage.getCookies',
+          context ? { browserContextId: context } : {},
+        );
         const origins = await readLocalStorage(pages);
         const tabs = pages.map((page) => page.url).filter((url) => /^(https?|file):/.test(url));
         const state: SavedState = { version: 1, savedAt: new Date().toISOString(), cookies, origins, tabs };
@@ -112,11 +115,17 @@ export function stateHandlers(services: Services): Handlers['state'] {
         const cookies = (state.cookies ?? [])
           .map((cookie) => normaliseCookie(cookie))
           .filter((cookie): cookie is CookieParam => typeof cookie !== 'string');
-        if (cookies.length) await browser.router.root.send('Storage.setCookies', { cookies });
-        const restored = await restoreLocalStorage(browser, state.origins ?? [], warnings);
+        const scope = await manager.callerScope(browser);
+        if (cookies.length) {
+          await browser.router.root.send(
+            'Storage.setCookies',
+            scope.context ? { cookies, browserContextId: scope.context } : { cookies },
+          );
+        }
+        const restored = await restoreLocalStorage(browser, scope, state.origins ?? [], warnings);
         const tabsOpened: string[] = [];
         if (input.restoreTabs) {
-          const open = new Set(browser.attachedPages().map((page) => page.url));
+          const open = new Set(scope.pages.map((page) => page.url));
           for (const url of state.tabs ?? []) {
             if (open.has(url)) continue;
             const refusal = services.access.urlRefusal(url, ctx);
@@ -124,7 +133,7 @@ export function stateHandlers(services: Services): Handlers['state'] {
               warnings.push(`tab ${url}: not restored, ${refusal}`);
               continue;
             }
-            const page = await browser.newPage();
+            const page = await manager.newTab(browser);
             tabsOpened.push(page.id);
             await page
               .navigate(url, { timeoutMs: input.timeoutMs })

@@ -135,16 +135,17 @@ export const inspectCommands = {
     cli: {
       verb: 'storage set',
       positionals: ['key', 'value'],
-      examples: ['argus storage set theme dark', 'argus storage set step 2 --session'],
+      examples: ['argus storage set theme dark', 'argus storage set step 2 --area session'],
     },
     tool: 'argus_storage_set',
     kind: 'mutation',
     scope: 'write',
-    summary: "Set a localStorage (or, with --session, sessionStorage) item for the tab's origin.",
+    summary: "Set a localStorage (or, with --area session, sessionStorage) item for the tab's origin.",
     input: z.object({
       key: z.string().min(1).max(1000).describe('Item key'),
       value: z.string().max(5_000_000).describe('Item value (a string)'),
-      session: z.boolean().default(false).describe('Write sessionStorage instead of localStorage'),
+      // not `--session`: that global flag names the Argus session a command runs in
+      area: z.enum(['local', 'session']).default('local').describe('Storage area: localStorage or sessionStorage'),
       tab: TabId.optional(),
     }),
     output: z.object({ origin: z.string(), area: z.enum(['local', 'session']), key: z.string(), bytes: z.number() }),

@@ -14,6 +14,7 @@ import { tabRenderers } from './tabs.js';
 import { webRenderers } from './web.js';
 import { routeRenderers } from './route.js';
 import { canvasRenderers } from './canvas.js';
+import { namedSessionRenderers } from './sessions.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -43,6 +44,7 @@ export const renderers: Renderers = {
   ...webRenderers,
   ...routeRenderers,
   ...canvasRenderers,
+  ...namedSessionRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {
