@@ -135,6 +135,7 @@ export class BrowserManager {
       const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
       browser = await Browser.connect(await connectCri(endpoint), this.browserOptions());
     } else {
+      assertDisplay(this.options.headless);
       const chrome = await launchChrome({
         headless: this.options.headless,
         extraFlags: this.options.extraFlags,
@@ -437,4 +438,16 @@ export class BrowserManager {
       await (browser && this.mode === 'managed' ? chrome?.close() : chrome?.kill());
     }
   }
+}
+
+/**
+ * A headed Chromium on Linux needs an X or Wayland display; without one it dies with lines of dbus
+ * and ozone noise. Said plainly before launching instead.
+ */
+export function assertDisplay(headless: boolean, env: NodeJS.ProcessEnv = process.env): void {
+  if (headless || process.platform !== 'linux' || env.DISPLAY || env.WAYLAND_DISPLAY) return;
+  throw new ArgusError(
+    'no_display',
+    'A headed browser (ARGUS_HEADLESS=0 / chrome.headless false) needs a display, and this session has none (no DISPLAY or WAYLAND_DISPLAY). Start Argus under a virtual display (`xvfb-run -a argus …`, or set DISPLAY), or run headless (unset ARGUS_HEADLESS or set it to 1, then `argus restart`).',
+  );
 }

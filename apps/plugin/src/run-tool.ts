@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ContentEnvelope } from '@argus/security';
+import { AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { envelopeOutput } from './envelope.js';
 import { asArgusError, errorText, invalidArguments } from './errors.js';
@@ -57,11 +58,27 @@ async function screenshotOutcome(output: ScreenshotOutput, input: Record<string,
   };
 }
 
+/**
+ * An agent's screenshot is bounded: JPEG at a modest quality unless it asks for a format (or names a
+ * file whose extension says one), downscaled to the agent budget; a tall full page comes back as
+ * `screenshot_too_large` instead of an image the model cannot read.
+ */
+export function agentScreenshotInput(input: Record<string, unknown>): Record<string, unknown> {
+  const bounded: Record<string, unknown> = { maxPixels: AGENT_SCREENSHOT_PIXELS, ...input };
+  const named = typeof input.path === 'string' && /\.(png|jpe?g|webp)$/i.test(input.path);
+  if (input.format === undefined && !named) {
+    bounded.format = 'jpeg';
+    bounded.quality ??= AGENT_SCREENSHOT_QUALITY;
+  }
+  return bounded;
+}
+
 /** Runs one tool: validate, call the daemon command, envelope page content, render. Never throws. */
 export async function runTool(spec: ToolSpec, args: unknown, context: RunToolContext): Promise<ToolOutcome> {
   try {
     // The raw arguments go to the daemon, which validates again with the same schema (it is the authority).
-    const input = checkArguments(spec, args);
+    const checked = checkArguments(spec, args);
+    const input = spec.command.name === 'page.screenshot' ? agentScreenshotInput(checked) : checked;
     const output = await context.caller.call(spec.command, input);
     // the daemon validated the output with the command's schema: typed by the name
     if (spec.command.name === 'page.screenshot') return await screenshotOutcome(output as ScreenshotOutput, input);

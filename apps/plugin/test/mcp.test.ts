@@ -100,17 +100,23 @@ describe('tools against a real browser', () => {
     expect(textOf(result)).toMatch(/^<<page [0-9a-f]{12}>>\n/);
   });
 
-  it('a screenshot comes back as PNG image content plus its path', async () => {
+  it('a screenshot comes back as image content (JPEG for agents, PNG on request) plus its path', async () => {
     await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/buttons.html') });
     const shot = await callTool(plugin.client, 'argus_screenshot', {});
     expect(shot.isError).toBeFalsy();
     const image = shot.content.find((item) => item.type === 'image');
-    expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    const png = Buffer.from(image && image.type === 'image' ? image.data : '', 'base64');
-    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(image).toMatchObject({ type: 'image', mimeType: 'image/jpeg' });
+    const jpeg = Buffer.from(image && image.type === 'image' ? image.data : '', 'base64');
+    expect(jpeg.subarray(0, 3).toString('hex')).toBe('ffd8ff');
     const path = (shot.structuredContent as { path: string }).path;
-    expect(textOf(shot)).toMatch(/\.png \(png \d+x\d+, \d+ bytes\)$/);
-    expect(readFileSync(path).equals(png)).toBe(true);
+    expect(textOf(shot)).toMatch(/\.jpg \(jpeg \d+x\d+, \d+ bytes\)$/);
+    expect(readFileSync(path).equals(jpeg)).toBe(true);
+    const asked = await callTool(plugin.client, 'argus_screenshot', { format: 'png' });
+    const pngImage = asked.content.find((item) => item.type === 'image');
+    expect(pngImage).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    const png = Buffer.from(pngImage && pngImage.type === 'image' ? pngImage.data : '', 'base64');
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(textOf(asked)).toMatch(/\.png \(png \d+x\d+, \d+ bytes\)$/);
   });
 
   it('bad arguments, unknown refs and stale refs come back as isError with their codes', async () => {

@@ -58,10 +58,11 @@ describe('OpenCode plugin (built dist/opencode.js)', () => {
     await run('argus_click', { target: refOf(snapshot, /"Increment"/) });
     expect(String(await run('argus_text', { target: '#count' }))).toContain('Count: 1');
     const shot = await run('argus_screenshot');
+    // agent screenshots are bounded JPEGs unless a format is asked for
     expect(shot).toMatchObject({
-      output: expect.stringMatching(/\.png \(png \d+x\d+/),
+      output: expect.stringMatching(/\.jpg \(jpeg \d+x\d+/),
       attachments: [
-        { type: 'file', mime: 'image/png', url: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/) },
+        { type: 'file', mime: 'image/jpeg', url: expect.stringMatching(/^data:image\/jpeg;base64,\/9j\//) },
       ],
     });
     await expect(run('argus_click', { target: 'e4242' })).rejects.toThrow(/^error\[ref_not_found\]: /);

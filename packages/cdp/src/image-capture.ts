@@ -21,11 +21,11 @@ export interface CapturedImage {
 
 /**
  * Page.captureScreenshot in any format. `clip` is in CSS pixels of the document (captured beyond
- * the viewport); `full` captures the whole scrollable page.
+ * the viewport); `full` captures the whole scrollable page; `scale` (with a clip) downscales it.
  */
 export async function captureImage(
   page: Page,
-  options: { format?: ImageFormat; quality?: number; clip?: ClipRect; full?: boolean } = {},
+  options: { format?: ImageFormat; quality?: number; clip?: ClipRect; full?: boolean; scale?: number } = {},
 ): Promise<CapturedImage> {
   page.assertOpen();
   const format = options.format ?? 'png';
@@ -38,7 +38,8 @@ export async function captureImage(
   const params: Protocol.Page.CaptureScreenshotRequest = { format };
   if (options.quality !== undefined && format !== 'png') params.quality = options.quality;
   if (clip) {
-    params.clip = { ...clip, scale: 1 };
+    // scale < 1 shrinks the image Chrome encodes (a downscaled capture, never a resize afterwards)
+    params.clip = { ...clip, scale: options.scale ?? 1 };
     params.captureBeyondViewport = true;
   }
   const { data } = await page.session.send('Page.captureScreenshot', params);
@@ -122,4 +123,25 @@ export async function drainStream(
   } finally {
     await session.send('IO.close', { handle }).catch(() => undefined);
   }
+}
+
+/**
+ * The area a capture covers, in CSS px of the document (the clip, the whole page with `full`, else
+ * the visible viewport), and the device pixel ratio: sizes an image before capturing it.
+ */
+export async function captureArea(
+  page: Page,
+  options: { clip?: ClipRect | undefined; full?: boolean | undefined } = {},
+): Promise<{ area: ClipRect; dpr: number }> {
+  page.assertOpen();
+  const metrics = await page.session.send('Page.getLayoutMetrics');
+  const css = metrics.cssVisualViewport;
+  // the deprecated visualViewport is in device pixels: its ratio to the CSS one is the pixel ratio
+  const dpr = css.clientWidth > 0 ? metrics.visualViewport.clientWidth / css.clientWidth || 1 : 1;
+  if (options.clip) return { area: options.clip, dpr };
+  if (options.full) {
+    const size = metrics.cssContentSize;
+    return { area: { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) }, dpr };
+  }
+  return { area: { x: css.pageX, y: css.pageY, width: css.clientWidth, height: css.clientHeight }, dpr };
 }

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   eval_failed: 'UNPROCESSABLE_CONTENT',
   browser_not_found: 'SERVICE_UNAVAILABLE',
   browser_crashed: 'SERVICE_UNAVAILABLE',
+  no_display: 'PRECONDITION_FAILED', // a headed browser on Linux without DISPLAY/WAYLAND_DISPLAY: run under xvfb-run, or headless
   unauthorized: 'UNAUTHORIZED',
   forbidden_scope: 'FORBIDDEN',
   path_forbidden: 'FORBIDDEN',
@@ -31,6 +32,7 @@ export const ERROR_CODES = {
   url_forbidden: 'FORBIDDEN',
   file_exists: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
+  screenshot_too_large: 'PAYLOAD_TOO_LARGE', // past an agent's image budget: capture the viewport, an element (ref) or a clip
   unsupported: 'NOT_IMPLEMENTED',
   daemon_unreachable: 'SERVICE_UNAVAILABLE',
   daemon_lost: 'SERVICE_UNAVAILABLE',

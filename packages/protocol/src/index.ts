@@ -18,5 +18,10 @@ export type {
   ParsedInputOf,
 } from './router.js';
 export { DEFAULT_SHARE_COMMANDS, NEVER_SHARED_COMMANDS, NEVER_SHARED_PREFIXES } from './commands/token.js';
-export { EVAL_SOURCE_MAX } from './commands/page.js';
+export {
+  AGENT_SCREENSHOT_PIXELS,
+  AGENT_SCREENSHOT_QUALITY,
+  EVAL_SOURCE_MAX,
+  SCREENSHOT_MAX_EDGE,
+} from './commands/page.js';
 export { SessionName } from './commands/sessions.js';

@@ -40,6 +40,12 @@ export interface SnapshotResult {
   cursor?: string;
   url: string;
   title: string;
+  /**
+   * With `diff`: `previous` when only the lines changed since the previous snapshot are listed, `none`
+   * when there was no earlier snapshot of this tab in this mode, so the full snapshot is returned (and
+   * is the next baseline).
+   */
+  baseline?: 'previous' | 'none';
 }
 
 export type { ElementHandle } from './element-handle.js';
@@ -54,6 +60,7 @@ interface StoredSnapshot {
   url: string;
   title: string;
   refs: number;
+  baseline?: 'previous' | 'none';
 }
 
 export function nodeLabel(node: WalkNode): string {
@@ -95,6 +102,8 @@ export class SnapshotEngine {
     if (options.diff && previous) lines = renderDiff(diffLines(previous, formatted.units)).split('\n');
     if (!lines.length) lines = [options.interactive ? '(no interactive elements)' : '(empty page)'];
     const stored: StoredSnapshot = { id: this.nextSnapshot++, lines, url: this.page.url, title, refs };
+    // a diff with nothing to compare against says so, rather than passing the whole tree off as changes
+    if (options.diff) stored.baseline = previous ? 'previous' : 'none';
     this.stored.push(stored);
     if (this.stored.length > KEPT_SNAPSHOTS) this.stored.shift();
     return this.page_(stored, 0, options.maxChars);
@@ -102,7 +111,12 @@ export class SnapshotEngine {
 
   /** Cuts a stored snapshot at a line boundary; the cursor names the snapshot and the next line. */
   private page_(stored: StoredSnapshot, from: number, maxChars: number | undefined): SnapshotResult {
-    const base = { url: stored.url, title: stored.title, refs: stored.refs };
+    const base = {
+      url: stored.url,
+      title: stored.title,
+      refs: stored.refs,
+      ...(stored.baseline ? { baseline: stored.baseline } : {}),
+    };
     if (maxChars === undefined) return { ...base, text: stored.lines.slice(from).join('\n'), truncated: false };
     let used = 0;
     let end = from;
@@ -364,6 +378,11 @@ export class SnapshotEngine {
       frameId: entry.frameId,
       label: `${entry.label} [${ref}]`,
     };
+  }
+
+  /** How many refs of the latest snapshot still belong to the current document (what `annotate` can draw). */
+  currentRefs(): number {
+    return this.lastRefs.filter((entry) => entry.epoch === this.page.epoch).length;
   }
 
   /** Draws each current ref's label over its element; returns the function that removes the overlay. */

@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { FilePath, HttpUrl, Overwrite, PageInfo, TabId, Target, TimeoutMs } from '../common.js';
 
+/**
+ * Screenshot budget for agents: Claude's vision guidance (and Playwright MCP's image scaling) keep
+ * images within 1568 px a side and about 1.15 megapixels; anything larger is downscaled by the model
+ * API anyway, so sending more only costs tokens and bytes.
+ */
+export const SCREENSHOT_MAX_EDGE = 1568;
+export const AGENT_SCREENSHOT_PIXELS = Math.round(1.15 * 1024 * 1024);
+/** JPEG quality of agent screenshots: text stays legible, a viewport is typically 50-150 KB. */
+export const AGENT_SCREENSHOT_QUALITY = 70;
+
 const NavResult = PageInfo.extend({
   status: z.number().nullable().describe('HTTP status of the main document, when known'),
 });
@@ -175,13 +185,21 @@ export const pageCommands = {
         .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
         .optional()
         .describe('Rectangle x,y,width,height in CSS px'),
-      format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Default: from the path, else png'),
+      format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Default: from the path, else png (agents: jpeg)'),
       quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100'),
       base64: z
         .boolean()
         .default(false)
         .describe('Return the image as base64 in the output; a file is written only when a path is given'),
       annotate: z.boolean().default(false).describe('Draw the latest snapshot refs on elements'),
+      maxPixels: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(
+          `Downscale to at most this many pixels and ${SCREENSHOT_MAX_EDGE} px a side (agents get ${AGENT_SCREENSHOT_PIXELS}); an area that would shrink below half size fails with screenshot_too_large`,
+        ),
       tab: TabId.optional(),
     }),
     output: z.object({
@@ -190,6 +208,14 @@ export const pageCommands = {
       width: z.number(),
       height: z.number(),
       bytes: z.number(),
+      scale: z.number().optional().describe('Downscale applied to fit maxPixels (absent: none)'),
+      annotated: z
+        .object({
+          refs: z.number().describe('Refs labelled on the image'),
+          snapshotTaken: z.boolean().describe('No snapshot of this page had refs yet: an interactive one was taken'),
+        })
+        .optional()
+        .describe('With annotate'),
       base64: z.string().optional().describe('The image, base64-encoded (with --base64)'),
     }),
   }),

@@ -53,6 +53,12 @@ export const snapshotCommands = {
       refs: z.number().describe('How many refs the snapshot carries'),
       truncated: z.boolean().describe('Whether the text was cut at maxChars'),
       cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
+      baseline: z
+        .enum(['previous', 'none'])
+        .optional()
+        .describe(
+          'With diff: previous (only lines changed since it), or none (no earlier snapshot in this mode: the full snapshot, the baseline of the next diff)',
+        ),
     }),
     pageContent: ['text'],
   }),

@@ -21,11 +21,16 @@ export const pageRenderers: RenderersOf<'page'> = {
   'page.eval': value,
   'page.wait': (output) => `${output.matched} after ${duration(output.waitedMs)}`,
   'page.scroll': (output) => `scrolled to ${output.scrollX},${output.scrollY}`,
-  'page.screenshot': (output) =>
-    output.path === null
+  'page.screenshot': (output) => {
+    const labels = output.annotated
+      ? `, ${output.annotated.refs} ref label(s)${output.annotated.snapshotTaken ? ' from a snapshot taken first' : ''}`
+      : '';
+    const scaled = `${output.scale === undefined ? '' : `, scaled to ${Math.round(output.scale * 100)}%`}${labels}`;
+    return output.path === null
       ? (output.base64 ??
-        `image (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes; not written to a file)`)
-      : `${output.path} (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes)`,
+          `image (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes${scaled}; not written to a file)`)
+      : `${output.path} (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes${scaled})`;
+  },
 };
 
 export const snapshotRenderers: RenderersOf<'snapshot'> = {
@@ -33,6 +38,11 @@ export const snapshotRenderers: RenderersOf<'snapshot'> = {
     [
       // an agent has no address bar: say where the snapshot was taken
       ...(context.surface === 'agent' ? [titled(output.title, output.url)] : []),
+      ...(output.baseline === 'none'
+        ? [
+            '[no earlier snapshot of this tab in this mode to diff against: the full snapshot follows; the next diff compares with it]',
+          ]
+        : []),
       output.text,
       ...(output.cursor
         ? [`[truncated: continue with ${context.hint('snapshot.take', { ...context.input, cursor: output.cursor })}]`]
