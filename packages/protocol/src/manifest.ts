@@ -25,6 +25,7 @@ import { webCrawlCommands } from './commands/web-crawl.js';
 import { webSearchCommands } from './commands/web-search.js';
 import { routeCommands } from './commands/route.js';
 import { canvasCommands } from './commands/canvas.js';
+import { canvasPreviewCommands } from './commands/canvas-preview.js';
 import { namedSessionCommands } from './commands/sessions.js';
 
 /**
@@ -53,7 +54,7 @@ export const manifest = {
   cdp: cdpCommands,
   web: { ...webCommands, ...webCrawlCommands, ...webSearchCommands },
   route: routeCommands,
-  canvas: canvasCommands,
+  canvas: { ...canvasCommands, ...canvasPreviewCommands },
   sessions: namedSessionCommands,
 };
 

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { CanvasSession, exportHtml, exportTsx } from '@argus/canvas';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
+import { CANVAS_NODE } from '@argus/snapshot';
+import { CanvasPreviews } from '../canvas-preview.js';
 import { CanvasStore } from '../canvas-store.js';
+import { callOnElement } from '../page-eval.js';
 import { outputTarget, writeTarget } from '../output-path.js';
 import type { Services } from '../services.js';
 
@@ -13,7 +16,13 @@ const MAX_DOC_BYTES = 20 * 1024 * 1024;
 export function canvasHandlers(
   services: Services,
   store = new CanvasStore(join(services.stateDir, 'canvas')),
+  previews = new CanvasPreviews(services.manager),
 ): Handlers['canvas'] {
+  /** Writes the document and brings its previews up to date (bounded: a hung tab never holds a patch). */
+  const changed = async (id: string, session: CanvasSession): Promise<void> => {
+    await store.persist(id);
+    await previews.refresh(id, session.toJson());
+  };
   const revision = (id: string, session: CanvasSession, value: number) => ({
     id,
     revision: value,
@@ -75,26 +84,44 @@ export function canvasHandlers(
         );
       }
       const withId = raw && typeof raw === 'object' ? { ...raw, id } : raw;
-      return store.put(id, CanvasSession.fromJson(withId, path));
+      const loaded = CanvasSession.fromJson(withId, path);
+      const summary = await store.put(id, loaded);
+      await previews.refresh(id, loaded.toJson());
+      return summary;
     },
     patch: async (input) => {
       const session = store.get(input.doc);
       const outcome = session.patch(input.ops, input.baseRevision);
-      await store.persist(input.doc);
+      await changed(input.doc, session);
       return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
     },
     undo: async (input) => {
       const session = store.get(input.doc);
       const outcome = session.undo();
-      await store.persist(input.doc);
+      await changed(input.doc, session);
       return revision(input.doc, session, outcome.revision);
     },
     redo: async (input) => {
       const session = store.get(input.doc);
       const outcome = session.redo();
-      await store.persist(input.doc);
+      await changed(input.doc, session);
       return revision(input.doc, session, outcome.revision);
     },
+    open: async (input) => {
+      const document = store.get(input.doc).toJson();
+      const options = {
+        ...(input.page === undefined ? {} : { pageId: input.page }),
+        ...(input.mode === undefined ? {} : { mode: input.mode }),
+      };
+      const { tab } = await previews.open(input.doc, document, options);
+      return { doc: input.doc, tab, revision: document.revision };
+    },
+    nodeOf: (input) =>
+      services.manager.onTab(input.tab, async (page) => {
+        const handle = await services.manager.engine(page).resolve(input.target);
+        const node = await callOnElement(page, handle, CANVAS_NODE);
+        return { element: handle.label, node, doc: previews.docOf(page.id) ?? null };
+      }),
     export: async (input, ctx) => {
       if (input.html === undefined && input.tsx === undefined)
         throw new ArgusError('invalid_input', 'Say where to write: --html <file>, --tsx <file>, or both.');

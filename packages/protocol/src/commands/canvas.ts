@@ -8,7 +8,7 @@ import { FilePath, Overwrite } from '../common.js';
  * carries documents as JSON (format `argus-canvas`, docs/CANVAS.md).
  */
 
-const DocId = z
+export const DocId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a document id is 1-64 characters of A-Z a-z 0-9 _ -')
   .describe('Document id (from `canvas list`)');

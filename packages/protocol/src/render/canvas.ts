@@ -22,4 +22,9 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
   'canvas.redo': (output) => revisionLine('redone', output),
   'canvas.export': (output) =>
     output.files.map((file) => `${file.format}  ${file.path} (${file.bytes} bytes)`).join('\n'),
+  'canvas.open': (output) => `previewing ${output.doc} at revision ${output.revision} in tab ${output.tab}`,
+  'canvas.nodeOf': (output) =>
+    output.node === null
+      ? `${output.element}: no canvas node`
+      : `${output.node}${output.doc === null ? '' : ` (${output.doc})`}  ${output.element}`,
 };

@@ -54,3 +54,9 @@ export const DESCRIBE_FOUND = pageFunction('describeFound', z.string(), function
     (el.textContent || '').trim().slice(0, 40);
   return tag + (el.id ? '#' + el.id : '') + (text ? ' "' + text.replace(/\s+/g, ' ') + '"' : '');
 });
+
+/** `canvas.nodeOf`: the id of the nearest design-canvas node (`data-canvas-node`) holding the element, or null. */
+export const CANVAS_NODE = pageFunction('canvasNode', z.string().nullable(), function (this: Element) {
+  const owner = this.closest ? this.closest('[data-canvas-node]') : null;
+  return owner ? owner.getAttribute('data-canvas-node') : null;
+});
