@@ -12,6 +12,8 @@ export interface GlobalFlags {
   untrustedEnvelope: boolean;
   /** `--session NAME`: the named session (browser context) the command runs in. */
   session?: string;
+  /** `--profile NAME`: the persistent browser profile (sets ARGUS_PROFILE for a daemon this CLI starts). */
+  profile?: string;
 }
 
 export interface ParsedCommand {
@@ -54,6 +56,14 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
         throw new UsageError('--session needs a name: `argus --session shop goto https://example.com`.');
       flags.session = value;
       if (arg === '--session') seen = token.index + 1;
+      // `argus mcp --profile full` is the MCP server's tool profile, not a browser profile
+    } else if (token.kind === 'option' && token.rawName === '--profile' && rest[0] !== 'mcp') {
+      // `--profile NAME` or `--profile=NAME`; the name is the next word, never a flag
+      const value = arg === '--profile' ? argv[token.index + 1] : arg.slice('--profile='.length);
+      if (value === undefined || value === '' || value.startsWith('-'))
+        throw new UsageError('--profile takes a profile name, e.g. `argus --profile work goto https://example.com`.');
+      flags.profile = value;
+      if (arg === '--profile') seen = token.index + 1;
     } else if (token.kind === 'option' && arg === token.rawName) {
       if (arg === '--json') flags.json = true;
       else if (arg === '--help' || arg === '-h') flags.help = true;

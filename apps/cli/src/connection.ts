@@ -35,7 +35,7 @@ function session(): { session?: string } {
 }
 
 /** Namespaces whose commands never need the browser; every other command starts it on a fresh daemon. */
-const NO_BROWSER = new Set(['daemon', 'session', 'sessions', 'token']);
+const NO_BROWSER = new Set(['daemon', 'session', 'sessions', 'token', 'journal', 'profile']);
 
 /**
  * What to print on stderr when a command has to start the daemon (and so, for page commands, Chromium):
@@ -60,15 +60,33 @@ export async function runningDaemon(): Promise<Connection | undefined> {
   }
 }
 
+/**
+ * A running daemon whose browser uses another profile than the one asked for (`--profile` /
+ * ARGUS_PROFILE) would silently act in the wrong profile: refused, with the way out.
+ */
+export function assertProfile(connection: Connection, wanted = process.env.ARGUS_PROFILE): void {
+  if (!wanted) return;
+  const running = connection.state.profile ?? null;
+  if (running === wanted) return;
+  throw new ArgusError(
+    'profile_in_use',
+    `The daemon of this workspace runs with ${running ? `profile "${running}"` : 'a temporary profile'}, not "${wanted}". Run \`argus stop\`, then the command again with --profile ${wanted}.`,
+  );
+}
+
 /** Connects to the workspace daemon, starting one when none runs (or the recorded one is dead). */
 export async function connect(onStart?: () => void): Promise<Connection> {
-  return connectToDaemon({
+  const connection = await connectToDaemon({
     ...session(),
     autoStart: true,
     daemonEntry: daemonEntry(),
     transport: 'http',
+    // labels its commands in the journal, log lines and approvals (grants nothing)
+    name: 'cli',
     ...(onStart ? { onStart } : {}),
   });
+  assertProfile(connection);
+  return connection;
 }
 
 /**
@@ -88,7 +106,7 @@ export async function withDaemon<T>(
     onStart?.();
     const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir });
     connection = {
-      ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http', ...session() })),
+      ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http', ...session(), name: 'cli' })),
       state,
       started: true,
     };

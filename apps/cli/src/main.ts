@@ -48,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
   jsonErrors = flags.json;
   // the connection (and `argus mcp`'s daemon link) read the session from the environment
   if (flags.session !== undefined) process.env.ARGUS_SESSION = flags.session;
+  // the daemon this CLI starts inherits it (config key chrome.profile); a running one is checked against it
+  if (flags.profile !== undefined) process.env.ARGUS_PROFILE = flags.profile;
   const [first] = rest;
   if (first === '--version' || first === '-V') {
     const { cliVersion } = await import('./version.js');
@@ -82,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const input = (await compoundInput(command, args)) ?? (await fillFromStdin(command, parseCommandArgs(command, args)));
+  // status, stop and the profile list run on whatever daemon runs, whatever its profile
+  if (/^(daemon|profile|journal)\./.test(command.name)) delete process.env.ARGUS_PROFILE;
   const idle = await withoutDaemon(command.name, flags.json);
   if (idle !== undefined) return idle;
   if (command.kind === 'subscription') {

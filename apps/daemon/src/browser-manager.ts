@@ -37,6 +37,8 @@ export interface BrowserManagerOptions {
   captureCapacity: number;
   /** Chrome binary from the config (`chrome.path` / CHROME_PATH); else the usual install paths. */
   chromePath?: string | undefined;
+  /** A persistent user-data dir (`--profile`), asked at each launch; absent: a fresh temporary profile. */
+  userDataDir?: (() => string) | undefined;
   /** Asked before every document request of every tab: the operator's domain policy and form-submit approvals. */
   guard?: NavigationGuard | undefined;
   /** extension mode: a CDP transport over the extension relay (the daemon's RelayHost). */
@@ -139,6 +141,7 @@ export class BrowserManager {
       const chrome = await launchChrome({
         headless: this.options.headless,
         extraFlags: this.options.extraFlags,
+        ...(this.options.userDataDir ? { userDataDir: this.options.userDataDir() } : {}),
         ...(this.options.chromePath ? { env: { ...process.env, CHROME_PATH: this.options.chromePath } } : {}),
       });
       this.chrome = chrome;

@@ -24,6 +24,9 @@ import { WebProviders } from './web-providers.js';
 import { RenderGuards, chainGuards } from './render-guards.js';
 import { resumeAfterRestart } from './restart.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
+import { Journal } from './journal/journal.js';
+import { locateTab } from './journal/locate-tab.js';
+import { ProfileStore } from './profile-store.js';
 
 export const VERSION = '0.1.0';
 
@@ -88,12 +91,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
   const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);
   const renderGuards = new RenderGuards();
+  const profileName = settings.chrome?.profile;
+  const profiles = new ProfileStore(options.stateDir, profileName);
   const manager = new BrowserManager({
     log,
     headless: settings.chrome?.headless ?? true,
     extraFlags: settings.chrome?.flags ?? [],
     cdpUrl: settings.chrome?.cdpUrl ? cdpUrlOf(settings.chrome.cdpUrl, env.ARGUS_CDP_ALLOW_REMOTE === '1') : undefined,
     chromePath: settings.chrome?.path,
+    // a persistent user-data dir (`--profile NAME`): created 0700 and stamped at each launch
+    ...(profileName ? { userDataDir: () => profiles.prepare(profileName) } : {}),
     captureCapacity: settings.captureCapacity ?? 5_000,
     // the render tabs' guard first, so their refusals keep the provider's error code
     guard: chainGuards(renderGuards.guard, createNavigationGuard(policyDeps)),
@@ -110,6 +117,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
   const web = new WebProviders(manager, config, options.stateDir, renderGuards, options.resolveHost);
+  const journal = new Journal({
+    stateDir: options.stateDir,
+    locate: locateTab(manager),
+    onError: (message) => log.warn('journal.failed', { message }),
+  });
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
@@ -129,6 +141,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       await web.close().catch((error: unknown) => log.error('web.close_failed', { message: (error as Error).message }));
       shares.flush();
       await server?.close();
+      // after the server: the last commands (stop itself) are in the queue
+      journal.close();
       log.info('daemon.stopped', { reason });
       // the log is asynchronous: everything up to here is on disk before anyone hears "stopped"
       await log.close();
@@ -173,6 +187,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     dispatch: createDispatch(() => router),
     web,
     callers: new CallerLog(),
+    journal,
+    profiles,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(
@@ -183,6 +199,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
       onError: ({ path, error, stack }) =>
         log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
+      observe: journal.observe,
     },
   );
   // after `argus restart`: the previous daemon's session and tabs, before anyone is told we are up
@@ -201,6 +218,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     version: VERSION,
     workspace: options.workspace,
     startedAt: new Date(services.startedAt).toISOString(),
+    profile: profileName ?? null,
   });
   // a restarted daemon (idle shutdown) keeps serving its remote agents where they connected before
   if (shares.tunnel && shares.hasLive()) {

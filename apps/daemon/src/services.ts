@@ -10,6 +10,8 @@ import type { Tunnel } from './tunnel-server.js';
 import type { ApprovalQueue } from './policy/approvals.js';
 import type { ConfigStore } from './policy/config-store.js';
 import type { WebProviders } from './web-providers.js';
+import type { Journal } from './journal/journal.js';
+import type { ProfileStore } from './profile-store.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -41,6 +43,10 @@ export interface Services {
   web: WebProviders;
   /** Which clients used the daemon lately (daemon.stop with ifAlone). */
   callers: CallerLog;
+  /** The command journal (<state dir>/journal.db): written from the router's observe seam. */
+  journal: Journal;
+  /** Persistent browser profiles (<state dir>/profiles). */
+  profiles: ProfileStore;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

@@ -52,6 +52,10 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
     'argus_crawl answers with the bundle and its summary, argus_artifacts lists them; agents need no second view',
   'web.artifactCleanup': 'deleting bundles is housekeeping for the operator',
   'web.crawlProgress': 'a stream for the CLI; argus_crawl returns the totals when it is done',
+  'journal.list': "the journal is the operator's record of every client's commands; agents have their own results",
+  'journal.export': 'exporting the journal is an operator task',
+  'profile.list': 'which browser profile runs is an operator decision (--profile at start)',
+  'profile.rm': "deleting a profile's logins is an operator decision",
 };
 
 const commands = listCommands();

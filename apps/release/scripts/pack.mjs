@@ -35,6 +35,8 @@ const RUNTIME_DEPENDENCIES = [
   '@puppeteer/browsers',
   '@trpc/client',
   '@trpc/server',
+  // native (the journal): installed and built by npm on the user's machine, never bundled
+  'better-sqlite3',
   'chrome-remote-interface',
   'cockatiel',
   'fast-xml-parser',

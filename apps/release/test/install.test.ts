@@ -148,6 +148,12 @@ describe('the packed argus package, installed with npm into an empty project', (
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('Sign up');
     expect(text.stdout).toContain('Country');
+    // the native SQLite driver npm built for the package loads from the bundle: the journal writes
+    const journal = await argus('journal', '--json');
+    expect(journal.code, journal.stderr).toBe(0);
+    const read = JSON.parse(journal.stdout) as { entries: Array<{ command: string }>; journal: { ok: boolean } };
+    expect(read.journal.ok).toBe(true);
+    expect(read.entries.map((entry) => entry.command)).toEqual(['page.goto', 'read.text']);
   });
 
   it("docs/AGENTS.md's argus-mcp config answers tools/list over stdio (official MCP SDK client)", async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { runProcess } from '@argus/test-kit';
 // @ts-expect-error -- the pack script is plain JavaScript without declarations
 import { readCatalog } from '../scripts/pack.mjs';
+import { startSqliteMirror } from './sqlite-mirror.js';
 
 const RELEASE = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_ROOT = join(RELEASE, '..', '..');
@@ -61,6 +62,7 @@ export async function installPackedArgus(): Promise<InstalledProject> {
     });
     if (packed.code !== 0) throw new Error(`pack failed (${packed.code}): ${packed.stderr}`);
     const tarball = packed.stdout.trim();
+    const mirror = await startSqliteMirror(REPO_ROOT, join(out, 'mirror'));
     writeFileSync(
       join(dir, 'package.json'),
       `${JSON.stringify({ name: 'argus-user-project', private: true, type: 'module' }, null, 2)}\n`,
@@ -78,8 +80,9 @@ export async function installPackedArgus(): Promise<InstalledProject> {
         `@types/node@${catalogVersion('@types/node')}`,
         `@opencode-ai/plugin@${catalogVersion('@opencode-ai/plugin')}`,
       ],
-      { cwd: dir, env: userEnv(), timeoutMs: 240_000 },
-    );
+      // better-sqlite3's install script downloads its prebuilt binary (from the loopback mirror here)
+      { cwd: dir, env: userEnv(mirror.env), timeoutMs: 240_000 },
+    ).finally(() => mirror.close());
     if (npm.code !== 0) throw new Error(`npm install failed (${npm.code}): ${npm.stderr}`);
     const tarballBytes = readFileSync(tarball).byteLength;
     return { dir, tarball, tarballBytes, bin: (name) => join(dir, 'node_modules', '.bin', name), dispose };

@@ -39,6 +39,11 @@ export interface LaunchOptions {
   /** How long to wait for the DevTools endpoint. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * A persistent profile directory (must exist): used as is and kept after the browser exits.
+   * Absent: a fresh temp profile, removed on exit.
+   */
+  userDataDir?: string;
 }
 
 export interface ChromeProcess {
@@ -69,6 +74,7 @@ const WATCHDOG_SCRIPT = [
   '[ "$line" = closed ] && exit 0',
   'kill -s KILL -- "-$1" 2>/dev/null',
   'i=0',
+  '[ -z "$2" ] && exit 0',
   'while [ $i -lt 50 ]; do rm -rf -- "$2" 2>/dev/null; [ -e "$2" ] || exit 0; i=$((i+1)); sleep 0.1; done',
 ].join('\n');
 
@@ -108,7 +114,12 @@ function removeProfile(dir: string): void {
  */
 export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeProcess> {
   const executablePath = options.executablePath ?? findChrome(options.env);
-  const userDataDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+  const persistent = options.userDataDir !== undefined;
+  const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+  // a persistent profile is never removed: not on exit, not by the watchdog
+  const removeOwnProfile = () => {
+    if (!persistent) removeProfile(userDataDir);
+  };
   const args = [
     ...(options.headless === false ? [] : ['--headless=new']),
     ...DEFAULT_CHROME_FLAGS,
@@ -125,7 +136,7 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeP
       env: options.env ?? process.env,
     });
   } catch (error) {
-    removeProfile(userDataDir);
+    removeOwnProfile();
     throw new ArgusError('browser_not_found', `Could not start ${executablePath}: ${(error as Error).message}`, {
       cause: error,
     });
@@ -142,7 +153,7 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeP
     });
   });
   const pid = child.pid;
-  const standDown = pid === undefined ? () => {} : startWatchdog(pid, userDataDir);
+  const standDown = pid === undefined ? () => {} : startWatchdog(pid, persistent ? '' : userDataDir);
 
   let killing: Promise<void> | undefined;
   const kill = (graceMs = 2_000): Promise<void> => {
@@ -156,7 +167,7 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeP
         signalGroup(pid, 'SIGKILL');
       }
       child.stderr?.destroy();
-      removeProfile(userDataDir);
+      removeOwnProfile();
       standDown();
     })();
     return killing;

@@ -103,6 +103,13 @@ export const ArgusConfigSchema = z
         path: z.string().min(1).optional().describe('The Chrome/Chromium binary (default: the usual install paths)'),
         flags: z.array(z.string()).max(200).optional().describe('Extra Chromium flags appended to the defaults'),
         headless: z.boolean().optional().describe('false shows the browser window (default true)'),
+        profile: z
+          .string()
+          .regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'letters, digits, `.`, `_` and `-`, starting with a letter or digit')
+          .optional()
+          .describe(
+            'A persistent profile under <state dir>/profiles/NAME: logins survive restarts (default: a fresh one)',
+          ),
         cdpUrl: z
           .string()
           .min(1)

@@ -10,6 +10,8 @@ export interface DaemonState {
   version: string;
   workspace: string;
   startedAt: string;
+  /** The persistent profile its browser uses (`--profile`); null or absent: a fresh temporary one. */
+  profile?: string | null;
 }
 
 export const STATE_FILE = 'daemon.json';

@@ -51,6 +51,10 @@ export const ERROR_CODES = {
   invalid_patch: 'UNPROCESSABLE_CONTENT', // `details.opIndex` names the refused operation; nothing was applied
   revision_conflict: 'CONFLICT', // `details.revision` is the latest: read the document again and rebase
   history_empty: 'PRECONDITION_FAILED', // nothing to undo/redo (`details.direction`)
+  // Journal and persistent profiles.
+  journal_unavailable: 'SERVICE_UNAVAILABLE', // the journal cannot open or read (the message says why); commands still run
+  profile_not_found: 'NOT_FOUND', // no such profile: `argus profiles` lists them
+  profile_in_use: 'CONFLICT', // the daemon's browser is using it: `argus stop` first
 } as const;
 
 /**

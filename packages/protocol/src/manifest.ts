@@ -27,6 +27,8 @@ import { routeCommands } from './commands/route.js';
 import { canvasCommands } from './commands/canvas.js';
 import { canvasPreviewCommands } from './commands/canvas-preview.js';
 import { namedSessionCommands } from './commands/sessions.js';
+import { journalCommands } from './commands/journal.js';
+import { profileCommands } from './commands/profile.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -56,6 +58,8 @@ export const manifest = {
   route: routeCommands,
   canvas: { ...canvasCommands, ...canvasPreviewCommands },
   sessions: namedSessionCommands,
+  journal: journalCommands,
+  profile: profileCommands,
 };
 
 export type Manifest = typeof manifest;

@@ -43,6 +43,17 @@ export interface CallContext {
  */
 export type Authorize = (ctx: CallContext, command: AnyCommand, input: unknown) => void | Promise<void>;
 
+/**
+ * Sees every call that reaches the seam (HTTP, WebSocket, batch steps, the tunnel's MCP tools), before
+ * `authorize`; the function it returns is called once with the call's error (undefined on success)
+ * and output. The daemon's journal hooks here. It must not throw; if it does, the call goes on.
+ */
+export type ObserveCall = (
+  ctx: CallContext,
+  command: AnyCommand,
+  input: unknown,
+) => ((error: unknown, output?: unknown) => void) | undefined;
+
 export type InputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.input<I> : never;
 export type ParsedInputOf<C> = C extends CommandDef<infer I, z.ZodType, CommandKind> ? z.output<I> : never;
 export type OutputOf<C> = C extends CommandDef<z.ZodObject, infer O, CommandKind> ? z.output<O> : never;
@@ -158,6 +169,30 @@ export interface BuildRouterOptions {
   authorize: Authorize;
   /** Called for every failed call; the daemon logs here. `stack` is set for internal errors only (it stays in the log, never in a response). */
   onError?: (info: { path: string | undefined; error: ArgusErrorData; stack?: string | undefined }) => void;
+  /** Sees every call and its outcome (the command journal). */
+  observe?: ObserveCall;
+}
+
+/** An observer's failure never reaches the call it observes. */
+function observeSafely(
+  observe: ObserveCall | undefined,
+  ctx: CallContext,
+  command: AnyCommand,
+  input: unknown,
+): (error: unknown, output?: unknown) => void {
+  let done: ((error: unknown, output?: unknown) => void) | undefined;
+  try {
+    done = observe?.(ctx, command, input);
+  } catch {
+    return () => {};
+  }
+  return (error, output) => {
+    try {
+      done?.(error, output);
+    } catch {
+      // the journal reports its own failures in `status`; the command's outcome stands
+    }
+  };
 }
 
 /** Builds the tRPC router from the manifest and one handler per command. */
@@ -195,11 +230,14 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
       const base = t.procedure.input((raw: unknown) => strict.parse(raw ?? {}));
       if (command.kind === 'subscription') {
         procedures[key] = base.subscription(async function* ({ input, ctx, signal }) {
+          const call = { ...ctx, signal };
+          const done = observeSafely(options.observe, call, command, input);
           try {
-            const call = { ...ctx, signal };
             await options.authorize(call, command, input);
             yield* handler(input, call) as AsyncIterable<unknown>;
+            done(undefined);
           } catch (error) {
+            done(error);
             throw toTrpcError(error);
           }
         });
@@ -215,11 +253,15 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
         ctx: CallContext;
         signal: AbortSignal | undefined;
       }) => {
+        const call = { ...ctx, signal };
+        const done = observeSafely(options.observe, call, command, input);
         try {
-          const call = { ...ctx, signal };
           await options.authorize(call, command, input);
-          return await (handler(input, call) as Promise<unknown>);
+          const output = await (handler(input, call) as Promise<unknown>);
+          done(undefined, output);
+          return output;
         } catch (error) {
+          done(error);
           throw toTrpcError(error);
         }
       };

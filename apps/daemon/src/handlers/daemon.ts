@@ -26,6 +26,8 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         activeTab: manager.activeTab ?? null,
         tokens: services.tokens.size,
         extension: services.relay.view(),
+        journal: services.journal.state(),
+        profile: services.profiles.current ?? null,
       };
     },
     async restart(_input, ctx) {

@@ -28,6 +28,8 @@ import { webResearchHandlers } from './web-research.js';
 import { routeHandlers } from './route.js';
 import { canvasHandlers } from './canvas.js';
 import { namedSessionHandlers } from './sessions.js';
+import { journalHandlers } from './journal.js';
+import { profileHandlers } from './profile.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -60,5 +62,7 @@ export function createHandlers(services: Services): Handlers {
     route: routeHandlers(services),
     canvas: canvasHandlers(services),
     sessions: namedSessionHandlers(services),
+    journal: journalHandlers(services),
+    profile: profileHandlers(services),
   };
 }

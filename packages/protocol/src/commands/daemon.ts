@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
+import { JournalState } from './journal.js';
 import { ExtensionState } from './session.js';
 
 export const daemonCommands = {
@@ -33,6 +34,14 @@ export const daemonCommands = {
         .optional()
         .describe('Bearer tokens the daemon accepts (the root token plus those from `token create`)'),
       extension: ExtensionState.optional().describe('The extension relay and the extension connected to it'),
+      journal: JournalState.optional().describe(
+        'The command journal (<state dir>/journal.db) and whether it is writing',
+      ),
+      profile: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('The persistent profile the browser uses (null: a fresh temporary profile)'),
     }),
   }),
   stop: defineCommand({

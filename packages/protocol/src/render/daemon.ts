@@ -1,4 +1,5 @@
 import { clip, duration } from './format.js';
+import { journalStateLine } from './journal.js';
 import type { OutputOf, RenderersOf } from './types.js';
 
 type Extension = OutputOf<'session.pair'>['extension'];
@@ -38,6 +39,8 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
       `tabs    ${output.tabs}${output.activeTab ? ` (active ${output.activeTab})` : ''}`,
       ...(output.tokens === undefined ? [] : [`tokens  ${output.tokens} (\`argus token create\` mints scoped ones)`]),
       `extension ${extensionLine(output.extension)}`,
+      ...(output.profile ? [`profile ${output.profile} (persistent)`] : []),
+      ...(output.journal ? [journalStateLine(output.journal)] : []),
       `state   ${output.stateDir}`,
       `log     ${output.logFile}`,
       `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,

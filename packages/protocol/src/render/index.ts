@@ -15,6 +15,7 @@ import { webRenderers } from './web.js';
 import { routeRenderers } from './route.js';
 import { canvasRenderers } from './canvas.js';
 import { namedSessionRenderers } from './sessions.js';
+import { journalRenderers, profileRenderers } from './journal.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -45,6 +46,8 @@ export const renderers: Renderers = {
   ...routeRenderers,
   ...canvasRenderers,
   ...namedSessionRenderers,
+  ...journalRenderers,
+  ...profileRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {

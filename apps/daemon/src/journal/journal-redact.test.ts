@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { redactInput, redactMessage, redactUrl } from './journal-redact.js';
+
+const SECRET = 'S3cret-value-91';
+
+describe('journal redaction', () => {
+  it('keeps an ordinary fill, cuts a masked (password) one, a failed one and one whose locator names a credential', () => {
+    const plain = redactInput('input.fill', { target: 'e3', text: 'Ada' }, { element: 'textbox', value: 'Ada' });
+    expect(JSON.parse(plain.json)).toMatchObject({ text: 'Ada' });
+    const masked = redactInput('input.fill', { target: 'e4', text: SECRET }, { element: 'textbox', value: '••••' });
+    expect(masked.json).not.toContain(SECRET);
+    expect(masked.secrets).toContain(SECRET);
+    expect(redactInput('input.fill', { target: 'e4', text: SECRET }).json).not.toContain(SECRET);
+    const byName = redactInput('input.fill', { target: '#pwd', text: SECRET }, { value: SECRET });
+    expect(byName.json).not.toContain(SECRET);
+  });
+
+  it('cuts values of cookies, storage, headers, config, cdp params, typed text and batch steps', () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['state.cookieSet', { cookie: `sid=${SECRET}` }],
+      ['inspect.storageSet', { key: 'k', value: SECRET }],
+      ['emulation.header', { header: `Authorization: Bearer ${SECRET}` }],
+      ['config.set', { key: 'providers.search.braveApiKey', value: SECRET }],
+      ['cdp.send', { method: 'Network.setCookie', params: { name: 'a', value: SECRET } }],
+      ['input.type', { text: SECRET }],
+      ['capture.dialogAccept', { text: SECRET }],
+      ['batch.chain', { steps: [{ command: 'input.type', input: { text: SECRET } }] }],
+      ['batch.run', { commands: [{ command: 'state.cookieSet', input: { cookie: `a=${SECRET}` } }] }],
+      ['batch.tabEach', { command: 'inspect.storageSet', input: { key: 'k', value: SECRET } }],
+      ['page.goto', { url: `https://example.com/cb?access_token=${SECRET}&page=2` }],
+      ['page.eval', { js: `fetch('/x', { headers: { a: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl' } })` }],
+    ];
+    for (const [path, input] of cases) {
+      const { json } = redactInput(path, input);
+      expect(json, path).not.toContain(SECRET);
+      expect(json, path).not.toContain('eyJzdWIiOiIxIn0');
+      expect(json, path).toMatch(/redacted/);
+    }
+    expect(JSON.parse(redactInput('state.cookieSet', { cookie: `sid=${SECRET}` }).json)).toEqual({
+      cookie: 'sid=[redacted]',
+    });
+    expect(redactInput('page.goto', { url: 'https://example.com/?page=2' }).json).toContain('page=2');
+  });
+
+  it('cuts URL passwords, secret query values and token fragments, and input secrets from messages', () => {
+    expect(redactUrl(`https://user:${SECRET}@example.com/?q=cats&api_key=${SECRET}#access_token=${SECRET}`)).toBe(
+      'https://user:redacted@example.com/?q=cats&api_key=%5Bredacted%5D#[redacted]',
+    );
+    expect(redactMessage(`No option "${SECRET}" in the list`, [SECRET])).toBe('No option "[redacted]" in the list');
+  });
+});

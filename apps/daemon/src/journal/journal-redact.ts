@@ -1,0 +1,200 @@
+/**
+ * What the journal stores of a command's input: the input with every secret replaced by `[redacted]`.
+ * The rule is "never stored", so anything that may carry one is cut whenever there is doubt: typed
+ * text, a fill of a field not proven to be an ordinary one, cookie/storage/header values, `cdp send`
+ * parameters, prompt answers, pairing codes, credential-looking strings anywhere. The values removed
+ * are returned too, so the same strings can be cut from error messages.
+ */
+import { REDACTED, redactText } from '@argus/security';
+
+/** Longest string kept from an input (page HTML, scripts): the journal is a record, not an archive. */
+const MAX_STRING = 500;
+/** What `input.fill` reports as the value of a password field (packages/snapshot masks it so). */
+const PASSWORD_MASK = '••••';
+/** Field names whose values are secrets in any command. */
+const SECRET_KEY =
+  /^(password|passwd|pass|secret|token|apiKey|api_key|cookie|cookies|headers|state|credentials|auth|authorization|code|params)$/i;
+/** Words in a locator or field name that mark a credential field. */
+const SECRET_TARGET = /(pass|pwd|secret|token|otp|pin\b|cvv|cvc|card|ssn|auth|credential|api.?key)/i;
+/** Credential-looking strings anywhere: JWTs, bearer values, long opaque keys (as in `@argus/security`). */
+const SECRET_VALUE = /^(Bearer\s+\S+|eyJ[\w-]+\.[\w-]+\.[\w-]+|[A-Za-z0-9_\-+/=]{32,})$/;
+/** Query parameters whose values are secrets in a URL. */
+const SECRET_PARAM = /(token|secret|passw(or)?d|api[-_]?key|session|auth|code|sig|signature|key)/i;
+
+/** Fields kept as given in every command: they locate, never carry, data. */
+const SAFE_KEYS = new Set(['target', 'tab', 'id', 'url', 'timeoutMs', 'diff', 'key', 'name', 'command']);
+
+export interface Redacted {
+  /** The input as JSON, secrets replaced. */
+  json: string;
+  /** The secret strings taken out (to cut from error messages); never stored. */
+  secrets: string[];
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A URL with its userinfo password and secret-named query values replaced. */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return clipString(scrub(url));
+  }
+  if (parsed.password) parsed.password = 'redacted';
+  for (const name of [...parsed.searchParams.keys()])
+    if (SECRET_PARAM.test(name) || SECRET_VALUE.test(parsed.searchParams.get(name) ?? ''))
+      parsed.searchParams.set(name, REDACTED);
+  // fragments carry OAuth implicit-flow tokens (#access_token=...)
+  if (parsed.hash.length > 1 && /=/.test(parsed.hash)) parsed.hash = `#${REDACTED}`;
+  return clipString(parsed.toString());
+}
+
+/** Credentials inside longer text (a script, a message): JWTs and long mixed letter-digit keys. */
+const EMBEDDED_SECRET =
+  /eyJ[\w-]+\.[\w-]+\.[\w-]+|\b(?=[A-Za-z0-9_\-+/]*\d)(?=[A-Za-z0-9_\-+/]*[A-Za-z])[A-Za-z0-9_\-+/]{40,}={0,2}/g;
+
+/** Free text with bearer values, JWTs and long opaque keys cut. */
+function scrub(text: string): string {
+  return redactText(text).replace(EMBEDDED_SECRET, REDACTED);
+}
+
+function clipString(text: string): string {
+  return text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…(${text.length} chars)` : text;
+}
+
+class Redactor {
+  readonly secrets: string[] = [];
+
+  cut(value: unknown): string {
+    this.collect(value);
+    return REDACTED;
+  }
+
+  /** Remembers every string under `value` as a secret. */
+  private collect(value: unknown): void {
+    if (typeof value === 'string') {
+      if (value.length > 0) this.secrets.push(value);
+    } else if (Array.isArray(value)) for (const item of value) this.collect(item);
+    else if (value && typeof value === 'object') for (const item of Object.values(value)) this.collect(item);
+  }
+
+  /** Generic pass: secret-named fields, header maps, credential-looking strings, long strings. */
+  walk(value: unknown, key = '', done: ReadonlySet<string> = new Set()): Json {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'number' || typeof value === 'boolean') return value;
+    if (typeof value === 'string') {
+      if (key === 'url') return redactUrl(value);
+      if (SECRET_VALUE.test(value.trim())) return this.cut(value);
+      return clipString(scrub(value));
+    }
+    if (Array.isArray(value)) return value.map((item) => this.walk(item, key));
+    if (typeof value !== 'object') return null;
+    const out: { [key: string]: Json } = {};
+    for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+      if (item === undefined) continue;
+      // fields a command's own rule already redacted (a cookie's name kept, its value cut)
+      if (done.has(name)) out[name] = item as Json;
+      else if (!SAFE_KEYS.has(name) && SECRET_KEY.test(name) && item !== null && typeof item !== 'boolean')
+        out[name] = this.cut(item);
+      else out[name] = this.walk(item, name);
+    }
+    return out;
+  }
+}
+
+/** `Name: value` (a header) or `name=value` (a cookie): the name kept, the value cut. */
+function keepName(redactor: Redactor, text: unknown, separator: RegExp): Json {
+  if (typeof text !== 'string') return redactor.cut(text);
+  const match = separator.exec(text);
+  if (!match) return redactor.cut(text);
+  const name = text.slice(0, match.index);
+  redactor.cut(text.slice(match.index + match[0].length));
+  return `${clipString(name)}${match[0]}${REDACTED}`;
+}
+
+/** Whether `input.fill`'s result proves the field was an ordinary one (its value is shown, not masked). */
+function fillIsPlain(input: Record<string, unknown>, output: unknown): boolean {
+  const value = (output as { value?: unknown } | undefined)?.value;
+  const text = input['text'];
+  if (typeof value !== 'string' || value === PASSWORD_MASK || typeof text !== 'string') return false;
+  return !SECRET_TARGET.test(String(input['target'] ?? '')) && !SECRET_VALUE.test(text.trim());
+}
+
+/** Per-command rules first, then the generic pass over what is left. */
+function redactCommand(redactor: Redactor, path: string, input: Record<string, unknown>, output: unknown): Json {
+  const copy: Record<string, unknown> = { ...input };
+  const done = new Set<string>();
+  const set = (field: string, value: Json) => {
+    copy[field] = value;
+    done.add(field);
+  };
+  const cutField = (field: string) => {
+    if (copy[field] !== undefined) set(field, redactor.cut(copy[field]));
+  };
+  switch (path) {
+    case 'input.fill':
+      if (!fillIsPlain(input, output)) cutField('text');
+      break;
+    case 'input.type':
+    case 'capture.dialogAccept':
+    case 'session.pair':
+      cutField('text');
+      cutField('code');
+      break;
+    case 'state.cookieSet':
+      if (copy['cookie'] !== undefined) set('cookie', keepName(redactor, copy['cookie'], /=/));
+      break;
+    case 'emulation.header':
+      if (copy['header'] !== undefined) set('header', keepName(redactor, copy['header'], /:\s*/));
+      break;
+    // storage values and configuration values (provider API keys) are cut whatever their key
+    case 'inspect.storageSet':
+    case 'config.set':
+      cutField('value');
+      break;
+    case 'session.connect':
+      if (typeof copy['cdp'] === 'string') set('cdp', redactUrl(copy['cdp']));
+      break;
+    case 'batch.chain':
+    case 'batch.run':
+      for (const field of ['steps', 'commands'])
+        if (Array.isArray(copy[field]))
+          set(
+            field,
+            (copy[field] as unknown[]).map((step) => redactStep(redactor, step)),
+          );
+      break;
+    case 'batch.tabEach':
+      if (typeof copy['command'] === 'string' && copy['input'] && typeof copy['input'] === 'object')
+        set('input', redactCommand(redactor, copy['command'], copy['input'] as Record<string, unknown>, undefined));
+      break;
+  }
+  return redactor.walk(copy, '', done);
+}
+
+/** A batch step (`{ command, input }`): redacted by its own command's rules, never proven plain. */
+function redactStep(redactor: Redactor, step: unknown): Json {
+  if (!step || typeof step !== 'object') return redactor.walk(step);
+  const { command, input, ...rest } = step as Record<string, unknown>;
+  if (typeof command !== 'string' || !input || typeof input !== 'object') return redactor.walk(step);
+  return { ...rest, command, input: redactCommand(redactor, command, input as Record<string, unknown>, undefined) };
+}
+
+/** The journal's copy of a command's input. `output` (when the call succeeded) can prove a fill harmless. */
+export function redactInput(path: string, input: unknown, output?: unknown): Redacted {
+  const redactor = new Redactor();
+  const json =
+    input && typeof input === 'object'
+      ? JSON.stringify(redactCommand(redactor, path, input as Record<string, unknown>, output))
+      : JSON.stringify(redactor.walk(input));
+  return { json: json ?? 'null', secrets: redactor.secrets };
+}
+
+/** An error message with the input's secrets (and bearer tokens) cut. */
+export function redactMessage(message: string, secrets: readonly string[]): string {
+  // short secrets too: a 4-digit PIN echoed in a message is still the PIN
+  let out = message;
+  for (const secret of secrets) if (secret.length >= 3) out = out.split(secret).join(REDACTED);
+  return clipString(scrub(out));
+}
