@@ -73,6 +73,26 @@ describe('the command journal (real daemon, real SQLite)', () => {
     expect(errors.entries.map((entry) => entry.command)).toEqual(['input.click']);
   });
 
+  it("records a named session's calls under its name, with the session's own tab and URL", async () => {
+    const shop = createArgusClient({
+      url: `http://127.0.0.1:${h.daemon.port}`,
+      token: h.daemon.token,
+      session: 'shop',
+    });
+    try {
+      const url = h.server.urlFor('/styles.html');
+      const tab = (await shop.client.tabs.open.mutate({ url })).id;
+      await shop.client.page.eval.mutate({ js: '1 + 1' });
+      const { entries } = await h.client.journal.list.query({ session: 'shop', limit: 10 });
+      const evaluated = entries.find((entry) => entry.command === 'page.eval');
+      expect(evaluated).toMatchObject({ session: 'shop', tab, urlBefore: url, urlAfter: url });
+      const defaults = await h.client.journal.list.query({ session: 'default', limit: 100 });
+      expect(defaults.entries.some((entry) => entry.tab === tab)).toBe(false);
+    } finally {
+      shop.close();
+    }
+  });
+
   it('is a plain SQLite file (WAL, 0600) that another reader opens read-only, with no secret in any byte', async () => {
     // the previous list flushed the queue; this one makes sure the last rows are written
     await h.client.journal.list.query({ limit: 1 });

@@ -100,7 +100,7 @@ export class Journal {
         client: ctx.client ?? null,
         clientKind: clientKind(ctx),
         scope: ctx.scopes.join(','),
-        session: null,
+        session: ctx.session ?? null,
         tab: after.tab ?? before.tab,
         urlBefore: before.url === null ? null : redactUrl(before.url),
         urlAfter: after.url === null ? null : redactUrl(after.url),

@@ -1,5 +1,6 @@
 import type { CallContext } from '@argus/protocol';
 import type { BrowserManager } from '../browser-manager.js';
+import { sessionOwner } from '../caller.js';
 import { resolveTabRef } from '../tab-refs.js';
 import type { LocateTab } from './journal.js';
 
@@ -12,19 +13,21 @@ export function locateTab(manager: BrowserManager): LocateTab {
   return (ctx: CallContext, input: unknown) => {
     const browser = manager.current;
     if (!browser) return { tab: null, url: null };
+    // a named session's tabs belong to its own owner id, as in the handlers' caller-aware lookups
+    const owner = ctx.session === undefined ? ctx.owner : sessionOwner(ctx.owner, ctx.session);
     const given = (input as { tab?: unknown } | null | undefined)?.tab;
     let tab: string | undefined;
     if (typeof given === 'string') {
       const visible =
-        ctx.owner === undefined
+        owner === undefined
           ? browser.tabs()
-          : browser.tabs().filter((info) => manager.clients.owner(info.id) === ctx.owner);
+          : browser.tabs().filter((info) => manager.clients.owner(info.id) === owner);
       try {
         tab = resolveTabRef(visible, given);
       } catch {
         return { tab: given, url: null };
       }
-    } else tab = ctx.owner === undefined ? manager.activeTabId : manager.clients.active(ctx.owner);
+    } else tab = owner === undefined ? manager.activeTabId : manager.clients.active(owner);
     if (!tab) return { tab: null, url: null };
     const page = browser.page(tab);
     return { tab, url: page && !page.closed ? page.url : null };
