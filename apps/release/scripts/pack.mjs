@@ -35,7 +35,7 @@ const RUNTIME_DEPENDENCIES = [
   '@puppeteer/browsers',
   '@trpc/client',
   '@trpc/server',
-  // native (the journal): installed and built by npm on the user's machine, never bundled
+  // native (the journal): installed by npm on the user's machine (prebuilt or built), never bundled
   'better-sqlite3',
   'chrome-remote-interface',
   'cockatiel',
@@ -52,6 +52,12 @@ const RUNTIME_DEPENDENCIES = [
   'ws',
   'zod',
 ];
+/**
+ * Native runtime dependencies declared optional: where no prebuilt binary downloads and no compiler
+ * is present, `npm install` skips them instead of failing, and the daemon runs without them (the
+ * journal reports itself not writing in `argus status`).
+ */
+const OPTIONAL_NATIVE = ['better-sqlite3'];
 /**
  * Imported only by `argus/opencode`: an optional peer, so users without OpenCode do not install it
  * (and its effect/msgpackr tree); an OpenCode project has it (OpenCode installs it for its plugins).
@@ -190,6 +196,7 @@ async function packStage(stage, out, catalog) {
       `pack: the bundle imports ${unknown.join(', ')}, which is not a declared runtime dependency; add it to RUNTIME_DEPENDENCIES (and the catalog) or inline it`,
     );
   const dependencies = {};
+  const optionalDependencies = {};
   const peerDependencies = {};
   for (const name of [...imported].sort()) {
     const version = catalog.get(name);
@@ -198,6 +205,7 @@ async function packStage(stage, out, catalog) {
         `pack: ${name} needs an exact version in the catalog of pnpm-workspace.yaml (found ${version ?? 'none'})`,
       );
     if (OPTIONAL_PEERS.includes(name)) peerDependencies[name] = version;
+    else if (OPTIONAL_NATIVE.includes(name)) optionalDependencies[name] = version;
     else dependencies[name] = version;
   }
 
@@ -224,6 +232,7 @@ async function packStage(stage, out, catalog) {
     files: ['dist'],
     engines: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines,
     dependencies,
+    optionalDependencies,
     peerDependencies,
     peerDependenciesMeta: Object.fromEntries(Object.keys(peerDependencies).map((name) => [name, { optional: true }])),
   };
