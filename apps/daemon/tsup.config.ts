@@ -7,4 +7,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // an optional dependency (the journal's native driver): tsup leaves only dependencies and peers
+  // external by default, and a bundled copy cannot load its binding
+  external: ['better-sqlite3'],
 });
