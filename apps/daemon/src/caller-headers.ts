@@ -9,6 +9,17 @@ function refuse(message: string): TRPCError {
   return new TRPCError({ code: 'BAD_REQUEST', message, cause });
 }
 
+/** A header's (first) value, URI-decoded: undefined when absent or empty, null when not URI-encoded. */
+function decodedHeader(raw: unknown): string | undefined | null {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string' || value === '') return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
 /** The HTTP header (and WebSocket connection param `cwd`) a client puts its current directory in, URI-encoded. */
 export const CWD_HEADER = 'x-argus-cwd';
 
@@ -18,15 +29,10 @@ export const CWD_HEADER = 'x-argus-cwd';
  * path never resolves somewhere the caller did not mean.
  */
 export function callerCwd(raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof value !== 'string' || value === '') return undefined;
-  let cwd: string;
-  try {
-    cwd = decodeURIComponent(value);
-  } catch {
+  const cwd = decodedHeader(raw);
+  if (cwd === undefined) return undefined;
+  if (cwd === null)
     throw refuse(`The ${CWD_HEADER} header is not URI-encoded. Clients send encodeURIComponent(process.cwd()).`);
-  }
   if (cwd.length > 4096 || cwd.includes('\0') || !isAbsolute(cwd)) {
     throw refuse(`The caller directory "${cwd.slice(0, 200)}" must be an absolute path (${CWD_HEADER} header).`);
   }
@@ -47,15 +53,8 @@ export const CLIENT_HEADER = 'x-argus-client';
  * grants nothing. Anything but a short plain name is ignored rather than refused.
  */
 export function callerName(raw: unknown): string | undefined {
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof value !== 'string') return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent(value);
-  } catch {
-    return undefined;
-  }
-  return /^[\w.:-]{1,64}$/.test(name) ? name : undefined;
+  const name = decodedHeader(raw);
+  return typeof name === 'string' && /^[\w.:-]{1,64}$/.test(name) ? name : undefined;
 }
 
 /** The HTTP header (and WebSocket URL parameter `session`) a client names its session in. */
@@ -67,14 +66,9 @@ export const SESSION_HEADER = 'x-argus-session';
  * cookies, which is exactly what the caller asked to keep apart.
  */
 export function callerSession(raw: unknown): string | undefined {
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof value !== 'string' || value === '') return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent(value);
-  } catch {
-    throw refuse(`The ${SESSION_HEADER} header is not URI-encoded.`);
-  }
+  const name = decodedHeader(raw);
+  if (name === undefined) return undefined;
+  if (name === null) throw refuse(`The ${SESSION_HEADER} header is not URI-encoded.`);
   const parsed = SessionName.safeParse(name);
   if (!parsed.success) {
     throw refuse(

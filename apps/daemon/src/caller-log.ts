@@ -1,12 +1,11 @@
-import { type AnyCommand, type CallContext, type Handlers, manifest } from '@argus/protocol';
+import type { CallContext, Handlers } from '@argus/protocol';
+import { type AnyHandler, wrapHandlers } from './handler-wrap.js';
 
 /** A client that called within this long (or holds a stream open) counts as attached. */
 export const ATTACHED_WINDOW_MS = 5 * 60_000;
 
 /** Calls that do not make their caller count as attached. */
 const OBSERVING = new Set(['daemon.status', 'daemon.stop']);
-
-type AnyHandler = (input: unknown, ctx: CallContext) => unknown;
 
 /**
  * Who has used the daemon lately, by the name each client gives itself (`x-argus-client`; unnamed
@@ -52,29 +51,22 @@ export function callerOf(ctx: CallContext): string {
 
 /** Wraps every handler so each call (and each open stream) is noted in the log. */
 export function logCallers(handlers: Handlers, callers: CallerLog): Handlers {
-  const wrapped: Record<string, Record<string, AnyHandler>> = {};
-  // Handlers mirrors the manifest; it is walked by key here (same view as runAsClient)
-  const source = handlers as unknown as Record<string, Record<string, AnyHandler>>;
-  for (const [namespace, group] of Object.entries(manifest)) {
-    wrapped[namespace] = {};
-    for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
-      const handler = source[namespace]![key]!;
-      wrapped[namespace]![key] =
-        command.kind === 'subscription'
-          ? async function* (input, ctx) {
-              const release = callers.streamOpened(callerOf(ctx));
-              try {
-                yield* handler(input, ctx) as AsyncIterable<unknown>;
-              } finally {
-                release();
-              }
+  return wrapHandlers(
+    handlers,
+    (command, handler): AnyHandler =>
+      command.kind === 'subscription'
+        ? async function* (input, ctx) {
+            const release = callers.streamOpened(callerOf(ctx));
+            try {
+              yield* handler(input, ctx) as AsyncIterable<unknown>;
+            } finally {
+              release();
             }
-          : (input, ctx) => {
-              // looking at the daemon (or stopping it) is not using it
-              if (!OBSERVING.has(command.name)) callers.seen(callerOf(ctx));
-              return handler(input, ctx);
-            };
-    }
-  }
-  return wrapped as unknown as Handlers;
+          }
+        : (input, ctx) => {
+            // looking at the daemon (or stopping it) is not using it
+            if (!OBSERVING.has(command.name)) callers.seen(callerOf(ctx));
+            return handler(input, ctx);
+          },
+  );
 }

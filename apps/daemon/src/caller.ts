@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CallContext } from '@argus/protocol';
 
 /** A remote client: its shared token's id (which owns its tabs) and its name (for messages and logs). */
 export interface Caller {
@@ -6,6 +7,18 @@ export interface Caller {
   name: string;
   /** The named session (`--session NAME`) the call runs in; absent for a shared token's own default. */
   session?: string | undefined;
+}
+
+/**
+ * Who a call runs as for tab lookups: a shared token (its own tabs), a named session (the operator's
+ * or a token's: the session's tabs, in its own browser context), or nobody (the operator's default
+ * session, which sees every tab).
+ */
+export function callerFor(ctx: CallContext): Caller | undefined {
+  if (ctx.session !== undefined) {
+    return { id: sessionOwner(ctx.owner, ctx.session), name: ctx.client ?? ctx.session, session: ctx.session };
+  }
+  return ctx.owner === undefined ? undefined : { id: ctx.owner, name: ctx.client ?? ctx.owner };
 }
 
 /** The tab-owner id of a named session: the operator's, or a shared token's own (`<token>/session:<name>`). */

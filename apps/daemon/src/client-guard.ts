@@ -9,10 +9,10 @@ import {
   commandByName,
   commandByVerb,
   isArgusError,
-  manifest,
 } from '@argus/protocol';
 import { authorizeToken } from '@argus/security';
-import { type Caller, runAs, sessionOwner } from './caller.js';
+import { callerFor, runAs } from './caller.js';
+import { wrapHandlers } from './handler-wrap.js';
 import type { Logger } from './logger.js';
 
 /** Input fields that name a file on the daemon's machine (or make the browser write one). */
@@ -100,20 +100,6 @@ export function createAuthorize(log: Logger): Authorize {
   };
 }
 
-type AnyHandler = (input: unknown, ctx: CallContext) => unknown;
-
-/**
- * Who a call runs as for tab lookups: a shared token (its own tabs), a named session (the operator's
- * or a token's: the session's tabs, in its own browser context), or nobody (the operator's default
- * session, which sees every tab).
- */
-function callerOf(ctx: CallContext): Caller | undefined {
-  if (ctx.session !== undefined) {
-    return { id: sessionOwner(ctx.owner, ctx.session), name: ctx.client ?? ctx.session, session: ctx.session };
-  }
-  return ctx.owner === undefined ? undefined : { id: ctx.owner, name: ctx.client ?? ctx.owner };
-}
-
 /**
  * Wraps every handler so a call from a shared token (ctx.owner) or in a named session runs as that
  * client: every tab lookup sees only its own tabs (a foreign id is `tab_not_found`, logged), and a
@@ -121,31 +107,20 @@ function callerOf(ctx: CallContext): Caller | undefined {
  * operator's default-session calls pass straight through.
  */
 export function runAsClient(handlers: Handlers, log: Logger): Handlers {
-  const wrapped: Record<string, Record<string, AnyHandler>> = {};
-  // Handlers mirrors the manifest; it is walked here by key, so the record view is the trust boundary.
-  const source = handlers as unknown as Record<string, Record<string, AnyHandler>>;
-  for (const [namespace, group] of Object.entries(manifest)) {
-    wrapped[namespace] = {};
-    for (const [key, command] of Object.entries(group) as Array<[string, AnyCommand]>) {
-      const handler = source[namespace]![key]!;
-      wrapped[namespace]![key] = (input, ctx) => {
-        const caller = callerOf(ctx);
-        if (!caller) return handler(input, ctx);
-        const actual =
-          ctx.owner !== undefined && command.name === 'page.screenshot'
-            ? { ...(input as Record<string, unknown>), base64: true }
-            : input;
-        return runAs(caller, async () => {
-          try {
-            return await (handler(actual, ctx) as Promise<unknown>);
-          } catch (error) {
-            if (isArgusError(error) && error.code === 'tab_not_found')
-              logDenial(log, ctx, command.name, 'tab', error.code);
-            throw error;
-          }
-        });
-      };
-    }
-  }
-  return wrapped as unknown as Handlers;
+  return wrapHandlers(handlers, (command, handler) => (input, ctx) => {
+    const caller = callerFor(ctx);
+    if (!caller) return handler(input, ctx);
+    const actual =
+      ctx.owner !== undefined && command.name === 'page.screenshot'
+        ? { ...(input as Record<string, unknown>), base64: true }
+        : input;
+    return runAs(caller, async () => {
+      try {
+        return await (handler(actual, ctx) as Promise<unknown>);
+      } catch (error) {
+        if (isArgusError(error) && error.code === 'tab_not_found') logDenial(log, ctx, command.name, 'tab', error.code);
+        throw error;
+      }
+    });
+  });
 }

@@ -1,6 +1,6 @@
 import type { CallContext } from '@argus/protocol';
 import type { BrowserManager } from '../browser-manager.js';
-import { sessionOwner } from '../caller.js';
+import { callerFor } from '../caller.js';
 import { resolveTabRef } from '../tab-refs.js';
 import type { LocateTab } from './journal.js';
 
@@ -13,8 +13,8 @@ export function locateTab(manager: BrowserManager): LocateTab {
   return (ctx: CallContext, input: unknown) => {
     const browser = manager.current;
     if (!browser) return { tab: null, url: null };
-    // a named session's tabs belong to its own owner id, as in the handlers' caller-aware lookups
-    const owner = ctx.session === undefined ? ctx.owner : sessionOwner(ctx.owner, ctx.session);
+    // the same owner the handlers' caller-aware lookups use (a shared token's, a named session's)
+    const owner = callerFor(ctx)?.id;
     const given = (input as { tab?: unknown } | null | undefined)?.tab;
     let tab: string | undefined;
     if (typeof given === 'string') {
