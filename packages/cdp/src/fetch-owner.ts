@@ -51,6 +51,8 @@ export class FetchOwner {
   private readonly parties: FetchParty[] = [];
   private readonly offs: Array<() => void> = [];
   private readonly pending = new Map<string, Promise<void>>();
+  /** The network id of each pending request paused before it left (what `Network.*` events name it by). */
+  private readonly networkIds = new Map<string, string>();
   private readonly released = new AbortController();
   private enabled = false;
   paused = 0;
@@ -101,9 +103,11 @@ export class FetchOwner {
     this.paused++;
     const done = this.decideAndAnswer(event).finally(() => {
       this.pending.delete(event.requestId);
+      this.networkIds.delete(event.requestId);
       this.resolved++;
     });
     this.pending.set(event.requestId, done);
+    if (event.networkId !== undefined && !isResponseStage(event)) this.networkIds.set(event.requestId, event.networkId);
   }
 
   private async decideAndAnswer(event: PausedRequest): Promise<void> {
@@ -156,21 +160,44 @@ export class FetchOwner {
 
   /**
    * Lets every paused request go on at once (the tab or the daemon is going away, or we detach from
-   * a browser we leave running): each pending decision sees the abort and answers `continue`. Then
-   * turns Fetch off, so nothing new is paused for a listener that is gone. Bounded: a browser that
-   * stopped answering must not hold up a stop.
+   * a browser we leave running): each pending decision sees the abort and answers `continue`. A
+   * request continued here has only been handed back to Chrome, which sends it on its own: closing
+   * the browser right after could still drop it, so this waits until each one has an outcome on the
+   * network (a response or a failure). Then turns Fetch off, so nothing new is paused for a listener
+   * that is gone. Bounded: a browser that stopped answering must not hold up a stop.
    */
   async release(): Promise<void> {
     if (this.released.signal.aborted) return;
+    const outcomes = this.networkOutcomes(new Set(this.networkIds.values()));
     this.released.abort();
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
-    await Promise.race([Promise.allSettled([...this.pending.values()]), gaveUp]);
+    const settled = Promise.allSettled([...this.pending.values()]).then(() => outcomes.done);
+    await Promise.race([settled, gaveUp]);
     clearTimeout(timer);
+    outcomes.stop();
     if (this.enabled && !this.session.isDetached) await this.session.send('Fetch.disable').catch(() => undefined);
     this.enabled = false;
     for (const off of this.offs) off();
     this.offs.length = 0;
+  }
+
+  /**
+   * Resolves once every request in `ids` got its network outcome (a response, or a failure such as
+   * the page cancelling it). Listens from before the requests are let go, so no outcome is missed.
+   */
+  private networkOutcomes(ids: Set<string>): { done: Promise<void>; stop: () => void } {
+    if (ids.size === 0) return { done: Promise.resolve(), stop: () => undefined };
+    let finish: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const settle = (event: { requestId: string }) => {
+      if (ids.delete(event.requestId) && ids.size === 0) finish();
+    };
+    const offs = [
+      this.session.on('Network.responseReceived', settle),
+      this.session.on('Network.loadingFailed', settle),
+    ];
+    return { done, stop: () => offs.forEach((off) => off()) };
   }
 
   /** The tab is gone: its paused requests went with it; stop listening. */
