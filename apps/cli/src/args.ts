@@ -39,6 +39,9 @@ function lex(args: readonly string[], options: ParseArgsOptionsConfig = {}) {
   return parseArgs({ args: lexed, options, strict: false, allowPositionals: true, tokens: true }).tokens;
 }
 
+/** Verbs whose own `--profile` option means something else than the global Argus profile. */
+const OWN_PROFILE_FLAG = new Set(['mcp', 'cookie-import-browser']);
+
 /** Splits global flags (anywhere on the line before `--`, even where a value could go) from the rest. */
 export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: string[] } {
   const flags: GlobalFlags = { json: false, help: false, untrustedEnvelope: false };
@@ -56,8 +59,9 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
         throw new UsageError('--session needs a name: `argus --session shop goto https://example.com`.');
       flags.session = value;
       if (arg === '--session') seen = token.index + 1;
-      // `argus mcp --profile full` is the MCP server's tool profile, not a browser profile
-    } else if (token.kind === 'option' && token.rawName === '--profile' && rest[0] !== 'mcp') {
+      // `argus mcp --profile full` is the MCP server's tool profile and `argus cookie-import-browser
+      // --profile "Profile 1"` the user's own browser profile, not an Argus profile
+    } else if (token.kind === 'option' && token.rawName === '--profile' && !OWN_PROFILE_FLAG.has(rest[0] ?? '')) {
       // `--profile NAME` or `--profile=NAME`; the name is the next word, never a flag
       const value = arg === '--profile' ? argv[token.index + 1] : arg.slice('--profile='.length);
       if (value === undefined || value === '' || value.startsWith('-'))

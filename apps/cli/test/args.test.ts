@@ -63,4 +63,14 @@ describe('argus argument parsing', () => {
     expect(() => takeGlobalFlags(['tabs', '--session'])).toThrow(UsageError);
     expect(() => takeGlobalFlags(['--session', '--json', 'tabs'])).toThrow('--session needs a name');
   });
+
+  it("--profile is the Argus profile, except cookie-import-browser's (the user's browser profile)", () => {
+    expect(takeGlobalFlags(['--profile', 'work', 'goto', 'x.com']).flags.profile).toBe('work');
+    const own = takeGlobalFlags(['cookie-import-browser', '--profile', 'Profile 1', '--domain', 'a.com']);
+    expect(own.flags.profile).toBeUndefined();
+    expect(parse(own.rest)).toMatchObject({ profile: 'Profile 1', domain: ['a.com'] });
+    expect(parse(['cookie-import-browser', '--domain', 'a.com', '--domain', 'b.org'])).toMatchObject({
+      domain: ['a.com', 'b.org'],
+    });
+  });
 });

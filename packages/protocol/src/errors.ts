@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   journal_unavailable: 'SERVICE_UNAVAILABLE', // the journal cannot open or read (the message says why); commands still run
   profile_not_found: 'NOT_FOUND', // no such profile: `argus profiles` lists them
   profile_in_use: 'CONFLICT', // the daemon's browser is using it: `argus stop` first
+  browser_profile_not_found: 'NOT_FOUND', // no cookie database of the user's own browser there: pass --browser, --profile or --user-data-dir
 } as const;
 
 /**

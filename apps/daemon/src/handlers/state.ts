@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
+import { importBrowserCookies } from '../browser-cookies/import-browser-cookies.js';
 import type { Services } from '../services.js';
 import {
   type CookieParam,
@@ -81,6 +82,7 @@ export function stateHandlers(services: Services): Handlers['state'] {
         if (cookies.length) await setCookies(page, cookies);
         return { imported: cookies.length, skipped };
       }),
+    cookieImportBrowser: (input, ctx) => importBrowserCookies(services, input, ctx),
     save: (input) =>
       manager.structural(async (browser) => {
         const { context, pages } = await manager.callerScope(browser);

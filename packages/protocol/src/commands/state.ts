@@ -57,6 +57,58 @@ export const stateCommands = {
       skipped: z.array(z.object({ index: z.number(), reason: z.string() })).describe('Entries left out, with why'),
     }),
   }),
+  cookieImportBrowser: defineCommand({
+    name: 'state.cookieImportBrowser',
+    cli: {
+      verb: 'cookie-import-browser',
+      examples: [
+        'argus cookie-import-browser --domain github.com',
+        'argus cookie-import-browser --browser chromium --profile "Profile 1" --domain example.com',
+      ],
+    },
+    // never an agent tool: it reads the operator's own logged-in browser
+    tool: false,
+    kind: 'mutation',
+    scope: 'admin',
+    summary:
+      "Copy cookies from your own Chrome, Chromium, Brave or Edge profile (Linux, macOS) into Argus's browser, so a managed session starts logged in. Values are decrypted locally and never printed.",
+    input: z.object({
+      domain: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(253)
+            .regex(/^\.?[a-z0-9.-]+$/i, 'a host name such as example.com'),
+        )
+        .max(100)
+        .default([])
+        .describe('Only cookies of these domains and their subdomains (repeat the flag); default: every cookie'),
+      browser: z
+        .enum(['chrome', 'chromium', 'brave', 'edge'])
+        .optional()
+        .describe('Which browser to read; default: the first installed of chrome, chromium, brave, edge'),
+      profile: z
+        .string()
+        .min(1)
+        .max(64)
+        .default('Default')
+        .describe('The profile directory in the browser\'s user-data dir (Default, "Profile 1", ...)'),
+      userDataDir: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe("A user-data dir elsewhere (relative to your directory); overrides --browser's location"),
+    }),
+    output: z.object({
+      source: z.string().describe('The cookie database read'),
+      imported: z.number().describe('Cookies set in the managed browser'),
+      domains: z.array(z.object({ domain: z.string(), cookies: z.number() })).describe('Imported cookies per domain'),
+      skipped: z.array(z.object({ reason: z.string(), count: z.number() })).describe('Cookies left out, by reason'),
+      notes: z.array(z.string()).describe('Keys that could not be had (keyring, Keychain)'),
+    }),
+  }),
   save: defineCommand({
     name: 'state.save',
     cli: { verb: 'state save', positionals: ['name'], examples: ['argus state save logged-in'] },

@@ -92,6 +92,13 @@ export const stateRenderers: RenderersOf<'state'> = {
       `imported ${output.imported} cookie(s)`,
       ...output.skipped.map((skip) => `skipped #${skip.index}: ${skip.reason}`),
     ].join('\n'),
+  'state.cookieImportBrowser': (output) =>
+    [
+      `imported ${output.imported} cookie(s) from ${output.source}`,
+      ...output.domains.map((entry) => `  ${entry.domain}: ${entry.cookies}`),
+      ...output.skipped.map((skip) => `skipped ${skip.count}: ${skip.reason}`),
+      ...output.notes.map((note) => `note: ${note}`),
+    ].join('\n'),
   'state.save': (output) =>
     `saved ${output.name} to ${output.path}: ${output.cookies} cookies, ${output.origins} origin(s) of localStorage, ${output.tabs} tab(s)`,
   'state.load': (output) =>
