@@ -36,6 +36,7 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'read.title': 'every navigation and snapshot result carries the title',
   'session.connect': 'switching browsers is an operator decision',
   'session.pair': 'pairing the extension is an operator decision',
+  'state.cookieImportBrowser': "reads the operator's own logged-in browser: an operator decision, never an agent's",
   'token.create': 'minting tokens is an admin operation',
   'token.share': 'sharing the browser with a remote agent is an operator decision',
   'token.list': "tokens are the operator's business",
