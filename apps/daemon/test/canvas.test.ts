@@ -119,3 +119,36 @@ describe('canvas commands', () => {
     );
   });
 });
+
+describe('canvas lint', () => {
+  it('names the node of each finding; a missing page is refused', async () => {
+    await h.client.canvas.new.mutate({ name: 'Lint me', id: 'lint-me' });
+    await h.client.canvas.patch.mutate({
+      doc: 'lint-me',
+      ops: [
+        ...CARD,
+        { op: 'node.update', nodeId: 'title', changes: { 'style.color': '#aaa' } },
+        {
+          op: 'node.insert',
+          pageId: 'page-1',
+          parentId: 'card',
+          node: {
+            id: 'hero',
+            kind: 'image',
+            rect: { x: 0, y: 0, width: 500, height: 100 },
+            props: { src: '/hero.png' },
+          },
+        },
+      ],
+    });
+    const result = await h.client.canvas.lint.query({ doc: 'lint-me' });
+    expect(result).toMatchObject({ doc: 'lint-me', revision: 1, errors: 2, warnings: 1 });
+    expect(result.findings.map((finding) => `${finding.rule} ${finding.nodeId}`).sort()).toEqual([
+      'contrast title',
+      'image-alt hero',
+      'overflow hero',
+    ]);
+    expect(await codeOf(h.client.canvas.lint.query({ doc: 'lint-me', page: 'nope' }))).toBe('invalid_input');
+    expect(await codeOf(h.client.canvas.lint.query({ doc: 'no-such-doc' }))).toBe('canvas_not_found');
+  });
+});

@@ -5,3 +5,4 @@ export * from './integrity.js';
 export * from './session.js';
 export { readDocument } from './y-state.js';
 export * from './render/index.js';
+export * from './lint.js';

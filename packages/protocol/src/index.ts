@@ -25,3 +25,4 @@ export {
   SCREENSHOT_MAX_EDGE,
 } from './commands/page.js';
 export { SessionName } from './commands/sessions.js';
+export { CANVAS_LINT_RULES } from './commands/canvas.js';

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasSession, exportHtml, exportTsx } from '@argus/canvas';
+import { CanvasSession, exportHtml, exportTsx, lintDocument } from '@argus/canvas';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { CANVAS_NODE } from '@argus/snapshot';
@@ -45,6 +45,18 @@ export function canvasHandlers(
     },
     list: async () => ({ dir: store.dir, documents: store.list() }),
     show: async (input) => ({ document: store.get(input.doc).toJson() }),
+    lint: async (input) => {
+      const doc = store.get(input.doc).toJson();
+      if (input.page !== undefined && !doc.pages.some((page) => page.id === input.page)) {
+        throw new ArgusError(
+          'invalid_input',
+          `No page "${input.page}" in "${doc.id}". Pages: ${doc.pages.map((page) => page.id).join(', ') || 'none'}.`,
+        );
+      }
+      const findings = lintDocument(doc, { pageId: input.page, mode: input.mode });
+      const errors = findings.filter((finding) => finding.severity === 'error').length;
+      return { doc: doc.id, revision: doc.revision, errors, warnings: findings.length - errors, findings };
+    },
     rm: async (input) => ({ id: input.doc, removed: await store.remove(input.doc) }),
     save: async (input, ctx) => {
       const session = store.get(input.doc);

@@ -29,6 +29,18 @@ const Revision = z.object({
   redo: z.number().describe('Batches that can be redone'),
 });
 
+/** What `canvas lint` checks; @argus/canvas implements each. */
+export const CANVAS_LINT_RULES = ['contrast', 'overflow', 'image-alt', 'unknown-token', 'broken-asset'] as const;
+
+const LintFinding = z.object({
+  rule: z.enum(CANVAS_LINT_RULES),
+  severity: z.enum(['error', 'warning']),
+  pageId: z.string().nullable().describe('The page; null for a document-wide finding (an asset)'),
+  nodeId: z.string().nullable().describe('The node the finding is about'),
+  nodeName: z.string().nullable(),
+  message: z.string(),
+});
+
 export const canvasCommands = {
   new: defineCommand({
     name: 'canvas.new',
@@ -195,6 +207,35 @@ export const canvasCommands = {
     }),
     output: z.object({
       files: z.array(z.object({ format: z.enum(['html', 'tsx']), path: z.string(), bytes: z.number() })),
+    }),
+  }),
+  lint: defineCommand({
+    name: 'canvas.lint',
+    cli: {
+      verb: 'canvas lint',
+      positionals: ['doc'],
+      examples: ['argus canvas lint landing', 'argus canvas lint landing --mode dark'],
+    },
+    tool: 'argus_canvas_lint',
+    kind: 'query',
+    scope: 'read',
+    summary:
+      'Check a design: text contrast below WCAG AA, children overflowing their parent, images without alt text, token references to unknown tokens, broken image or font sources. Each finding names the node.',
+    input: z.object({
+      doc: DocId,
+      page: z.string().max(64).optional().describe('Page id; default every page'),
+      mode: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,32}$/)
+        .optional()
+        .describe('Token mode to check (e.g. dark); default values otherwise'),
+    }),
+    output: z.object({
+      doc: z.string(),
+      revision: z.number(),
+      errors: z.number(),
+      warnings: z.number(),
+      findings: z.array(LintFinding),
     }),
   }),
 };

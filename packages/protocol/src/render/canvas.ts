@@ -22,6 +22,14 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
   'canvas.redo': (output) => revisionLine('redone', output),
   'canvas.export': (output) =>
     output.files.map((file) => `${file.format}  ${file.path} (${file.bytes} bytes)`).join('\n'),
+  'canvas.lint': (output) =>
+    [
+      `${output.doc} rev ${output.revision}: ${output.errors} error(s), ${output.warnings} warning(s)`,
+      ...output.findings.map(
+        (finding) =>
+          `${finding.severity.padEnd(7)} ${finding.rule.padEnd(13)} ${finding.nodeId === null ? '(document)' : `${finding.nodeId} "${finding.nodeName ?? ''}"`}: ${finding.message}`,
+      ),
+    ].join('\n'),
   'canvas.open': (output) => `previewing ${output.doc} at revision ${output.revision} in tab ${output.tab}`,
   'canvas.nodeOf': (output) =>
     output.node === null
