@@ -14,7 +14,17 @@ export interface GlobalFlags {
   session?: string;
   /** `--profile NAME`: the persistent browser profile (sets ARGUS_PROFILE for a daemon this CLI starts). */
   profile?: string;
+  /** `--lease ID`: the tab lease(s) this command presents (ARGUS_LEASE). */
+  lease?: string;
+  /** `--lease-wait 30s`: how long a write waits for another client's tab lease (ARGUS_LEASE_WAIT). */
+  leaseWait?: string;
 }
+
+/** Global flags that take a value, with what to say when it is missing. */
+const VALUE_FLAGS = {
+  '--lease': ['lease', '--lease takes a lease id from `argus tab lease`: `argus --lease lease_… click e3`.'],
+  '--lease-wait': ['leaseWait', '--lease-wait takes a duration: `argus --lease-wait 30s click e3`.'],
+} as const;
 
 export interface ParsedCommand {
   command: CliCommand;
@@ -68,6 +78,12 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
         throw new UsageError('--profile takes a profile name, e.g. `argus --profile work goto https://example.com`.');
       flags.profile = value;
       if (arg === '--profile') seen = token.index + 1;
+    } else if (token.kind === 'option' && Object.hasOwn(VALUE_FLAGS, token.rawName)) {
+      const [key, usage] = VALUE_FLAGS[token.rawName as keyof typeof VALUE_FLAGS];
+      const value = arg === token.rawName ? argv[token.index + 1] : arg.slice(token.rawName.length + 1);
+      if (value === undefined || value === '' || value.startsWith('-')) throw new UsageError(usage);
+      flags[key] = value;
+      if (arg === token.rawName) seen = token.index + 1;
     } else if (token.kind === 'option' && arg === token.rawName) {
       if (arg === '--json') flags.json = true;
       else if (arg === '--help' || arg === '-h') flags.help = true;

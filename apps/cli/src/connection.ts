@@ -27,11 +27,32 @@ export async function waitForRestart(oldPid: number, warn: (line: string) => voi
 
 /**
  * The named session this process's calls run in: `--session NAME` (main sets the variable from the
- * flag) or ARGUS_SESSION. The daemon checks the name and answers a bad one with `invalid_input`.
+ * flag) or ARGUS_SESSION; likewise the tab lease ids it presents (`--lease`, ARGUS_LEASE) and how long
+ * its writes wait for another client's lease (`--lease-wait`, ARGUS_LEASE_WAIT). The daemon checks
+ * each and answers a bad one with `invalid_input`.
  */
-function session(): { session?: string } {
+function session(): { session?: string; lease?: string[]; leaseWaitMs?: number } {
   const name = process.env.ARGUS_SESSION;
-  return name ? { session: name } : {};
+  const lease = process.env.ARGUS_LEASE;
+  const wait = process.env.ARGUS_LEASE_WAIT;
+  return {
+    ...(name ? { session: name } : {}),
+    // the daemon checks each id and answers a malformed one with invalid_input
+    ...(lease ? { lease: lease.split(',').map((id) => id.trim()) } : {}),
+    ...(wait ? { leaseWaitMs: durationMs(wait) } : {}),
+  };
+}
+
+/** `--lease-wait` / ARGUS_LEASE_WAIT: `500ms`, `30s`, `2m` (a bare number is seconds). */
+export function durationMs(text: string): number {
+  const match = /^(\d{1,6})(ms|s|m)?$/.exec(text.trim());
+  if (!match)
+    throw new ArgusError(
+      'invalid_input',
+      `--lease-wait ${text} is not a duration: use e.g. 500ms, 30s or 2m (ARGUS_LEASE_WAIT).`,
+    );
+  const unit = match[2] ?? 's';
+  return Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1_000 : 60_000);
 }
 
 /** Namespaces whose commands never need the browser; every other command starts it on a fresh daemon. */

@@ -82,6 +82,8 @@ export function generalHelp(): string {
     '  --json                 print the output object as JSON (errors too, on stderr)',
     '  --untrusted-envelope   wrap page content in an untrusted-content boundary',
     '  --session NAME         run in a named session: own cookies, storage and tabs (env ARGUS_SESSION)',
+    '  --lease ID             present a tab lease from `argus tab lease` (env ARGUS_LEASE; comma-separate several)',
+    '  --lease-wait 30s       a write on a tab another client leased waits this long instead of failing (env ARGUS_LEASE_WAIT)',
     '  -h, --help             help (`argus <verb> --help` for one verb)',
     '  -V, --version          print the version',
     '',

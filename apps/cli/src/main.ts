@@ -50,6 +50,9 @@ async function main(argv: string[]): Promise<number> {
   if (flags.session !== undefined) process.env.ARGUS_SESSION = flags.session;
   // the daemon this CLI starts inherits it (config key chrome.profile); a running one is checked against it
   if (flags.profile !== undefined) process.env.ARGUS_PROFILE = flags.profile;
+  // the connection presents the lease and the wait on every call, like the session
+  if (flags.lease !== undefined) process.env.ARGUS_LEASE = flags.lease;
+  if (flags.leaseWait !== undefined) process.env.ARGUS_LEASE_WAIT = flags.leaseWait;
   const [first] = rest;
   if (first === '--version' || first === '-V') {
     const { cliVersion } = await import('./version.js');

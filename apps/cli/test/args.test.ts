@@ -73,4 +73,13 @@ describe('argus argument parsing', () => {
       domain: ['a.com', 'b.org'],
     });
   });
+
+  it('--lease and --lease-wait are global flags with values', () => {
+    expect(takeGlobalFlags(['click', 'e3', '--lease', 'lease_abc', '--lease-wait=30s'])).toEqual({
+      flags: { json: false, help: false, untrustedEnvelope: false, lease: 'lease_abc', leaseWait: '30s' },
+      rest: ['click', 'e3'],
+    });
+    expect(() => takeGlobalFlags(['click', 'e3', '--lease'])).toThrow('--lease takes a lease id');
+    expect(() => takeGlobalFlags(['--lease-wait', '--json', 'click'])).toThrow('--lease-wait takes a duration');
+  });
 });

@@ -5,6 +5,7 @@ import {
   CdpTimeoutError,
   type ChromeProcess,
   CommandCancelledError,
+  currentCommandScope,
   type NavigationGuard,
   type Page,
   PageUnresponsiveError,
@@ -20,7 +21,9 @@ import { type SnapshotEngine } from '@argus/snapshot';
 import type { Logger } from './logger.js';
 import { asDaemon, currentClient } from './caller.js';
 import { ClientTabs } from './client-tabs.js';
-import { TabQueues } from './tab-queue.js';
+import { type QueueStats, TabQueues } from './tab-queue.js';
+import { TabLeases } from './tab-leases.js';
+import { currentLeaseClaim } from './lease-claims.js';
 import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
 import { resolveTabRef } from './tab-refs.js';
@@ -45,7 +48,12 @@ export interface BrowserManagerOptions {
   extensionTransport?: (() => Promise<Transport>) | undefined;
   /** Checked after every tab command, before its result is returned (throws to withhold it). */
   guardPage?: ((page: Page) => void) | undefined;
+  /** Tab commands running at once across tabs (config maxParallelCommands; default 8). */
+  maxParallel?: number | undefined;
 }
+
+/** A write that found its tab leased once it reached the front of the tab's queue: it leaves the queue and waits again. */
+const LEASE_RETRY = Symbol('lease-retry');
 
 /**
  * Owns the browser for the daemon: launches it lazily on the first page command, notices a crash,
@@ -61,7 +69,9 @@ export class BrowserManager {
   private stopping = false;
   launches = 0;
   activeTabId: string | undefined;
-  private readonly queues = new TabQueues();
+  private readonly queues: TabQueues;
+  /** Exclusive tab leases (`tab lease`): others' writes on a leased tab wait or fail with tab_leased. */
+  readonly leases = new TabLeases();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
   private readonly tabStates = new WeakMap<Page, TabState>();
   /** Tabs of remote clients (shared tokens): who owns which, their active tab, their browser context. */
@@ -73,6 +83,12 @@ export class BrowserManager {
 
   constructor(private readonly options: BrowserManagerOptions) {
     this.mode = options.cdpUrl ? 'connect' : 'managed';
+    this.queues = new TabQueues(options.maxParallel);
+  }
+
+  /** The scheduler's load: tab commands running and waiting for a slot. */
+  get queueStats(): QueueStats {
+    return this.queues.stats();
   }
 
   get running(): boolean {
@@ -158,6 +174,7 @@ export class BrowserManager {
         this.browser = undefined;
         this.activeTabId = undefined;
         this.clients.reset();
+        this.leases.clear();
         void chrome.kill(0);
       });
     }
@@ -174,6 +191,7 @@ export class BrowserManager {
     browser.onPage((event, page) => {
       if (event !== 'removed') return;
       this.clients.forget(page.id);
+      this.leases.forget(page.id);
       if (this.activeTabId === page.id) this.activeTabId = this.operatorPages(browser).at(-1)?.id;
     });
     this.clients.reset();
@@ -314,18 +332,32 @@ export class BrowserManager {
     const page = await this.page(tabId).catch((error: unknown) => {
       throw this.translate(error);
     });
-    return this.queues.run(page.id, async () => {
-      try {
-        page.assertOpen();
-        const result = await task(page);
-        if (!page.closed) this.options.guardPage?.(page);
-        return result;
-      } catch (error) {
-        // an error can carry page content too (a script's thrown text): the guard applies to it as well
-        if (!page.closed) this.options.guardPage?.(page);
-        throw this.translate(error, page);
-      }
-    });
+    const claim = currentLeaseClaim();
+    const signal = currentCommandScope()?.signal;
+    const deadline = Date.now() + (claim?.waitMs ?? 0);
+    for (;;) {
+      // another client's lease is waited for (or refused) outside the tab's queue, so its holder's own commands go on
+      if (claim) await this.leases.admit(page.id, claim, signal, deadline);
+      const outcome = await this.queues.run(page.id, async (): Promise<T | typeof LEASE_RETRY> => {
+        // a lease taken while this command waited in the queue applies too: the lease took its turn first
+        const blocker = claim && this.leases.blocker(page.id, claim);
+        if (claim && blocker) {
+          if (Date.now() < deadline) return LEASE_RETRY;
+          throw this.leases.refusal(blocker, claim);
+        }
+        try {
+          page.assertOpen();
+          const result = await task(page);
+          if (!page.closed) this.options.guardPage?.(page);
+          return result;
+        } catch (error) {
+          // an error can carry page content too (a script's thrown text): the guard applies to it as well
+          if (!page.closed) this.options.guardPage?.(page);
+          throw this.translate(error, page);
+        }
+      });
+      if (outcome !== LEASE_RETRY) return outcome;
+    }
   }
 
   /** Serialises structural commands (open/close tabs) behind one queue. */
@@ -409,6 +441,7 @@ export class BrowserManager {
     this.crashed = undefined;
     this.activeTabId = undefined;
     this.clients.reset();
+    this.leases.clear();
   }
 
   /**

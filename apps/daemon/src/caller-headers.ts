@@ -77,3 +77,39 @@ export function callerSession(raw: unknown): string | undefined {
   }
   return name === 'default' ? undefined : name;
 }
+
+/** The HTTP header (and WebSocket URL parameter `lease`) a client presents its tab lease ids in, comma-separated. */
+export const LEASE_HEADER = 'x-argus-lease';
+
+/** The HTTP header (and WebSocket URL parameter `leaseWait`) saying how long a write may wait for a lease, in ms. */
+export const LEASE_WAIT_HEADER = 'x-argus-lease-wait';
+
+/** Longest wait for another client's lease a call may ask for. */
+export const MAX_LEASE_WAIT_MS = 600_000;
+
+/**
+ * The lease ids a request presents. A malformed one is `invalid_input`, never ignored: the caller
+ * believes it holds a lease, and its writes must not run as anybody's.
+ */
+export function callerLeases(raw: unknown): string[] | undefined {
+  const value = decodedHeader(raw);
+  if (value === undefined) return undefined;
+  const ids = value === null ? [] : value.split(',').map((id) => id.trim());
+  if (value === null || ids.length > 16 || ids.some((id) => !/^lease_[\w-]{16,64}$/.test(id)))
+    throw refuse(
+      `The ${LEASE_HEADER} header must hold up to 16 lease ids as \`argus tab lease\` printed them (lease_…), comma-separated (ARGUS_LEASE / --lease).`,
+    );
+  return ids;
+}
+
+/** How long a write may wait for another client's lease (ms); a bad value is `invalid_input`. */
+export function callerLeaseWait(raw: unknown): number | undefined {
+  const value = decodedHeader(raw);
+  if (value === undefined) return undefined;
+  const ms = value === null || !/^\d{1,7}$/.test(value) ? Number.NaN : Number(value);
+  if (!(ms >= 0 && ms <= MAX_LEASE_WAIT_MS))
+    throw refuse(
+      `The ${LEASE_WAIT_HEADER} header takes milliseconds between 0 and ${MAX_LEASE_WAIT_MS} (--lease-wait 30s / ARGUS_LEASE_WAIT).`,
+    );
+  return ms;
+}

@@ -17,7 +17,11 @@ export function withCommandScopes(handlers: Handlers): Handlers {
     command.kind === 'subscription'
       ? handler
       : (input, ctx) =>
-          runInCommandScope({ signal: ctx.signal, timeoutMs: deadlineFor(input) }, async () => handler(input, ctx)),
+          runInCommandScope(
+            // time spent waiting for another client's tab lease (--lease-wait) is not the command's own
+            { signal: ctx.signal, timeoutMs: deadlineFor(input) + (ctx.leaseWaitMs ?? 0) },
+            async () => handler(input, ctx),
+          ),
   );
 }
 

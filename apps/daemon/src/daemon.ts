@@ -14,6 +14,7 @@ import { assertPageAllowed, guardFileUrls } from './file-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { cdpUrlOf } from './handlers/session.js';
 import { withCommandScopes } from './command-scopes.js';
+import { withLeaseClaims } from './lease-claims.js';
 import { Logger } from './logger.js';
 import { RelayHost } from './relay-host.js';
 import { type RunningServer, startServer } from './server.js';
@@ -102,6 +103,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     // a persistent user-data dir (`--profile NAME`): created 0700 and stamped at each launch
     ...(profileName ? { userDataDir: () => profiles.prepare(profileName) } : {}),
     captureCapacity: settings.captureCapacity ?? 5_000,
+    maxParallel: settings.maxParallelCommands,
     // the render tabs' guard first, so their refusals keep the provider's error code
     guard: chainGuards(renderGuards.guard, createNavigationGuard(policyDeps)),
     extensionTransport: () => relay.transport(),
@@ -192,7 +194,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(
-    withCommandScopes(runAsClient(logCallers(createHandlers(services), services.callers), log)),
+    withCommandScopes(withLeaseClaims(runAsClient(logCallers(createHandlers(services), services.callers), log))),
     {
       // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
       // then the operator's policy (domains, approvals); both refuse by throwing
@@ -209,6 +211,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     tokens: () => tokens,
     onActivity: touch,
     onRefused: (event, fields) => log.warn(event, fields),
+    onConnectionClosed: (connection) => {
+      const tabs = manager.leases.releaseConnection(connection);
+      if (tabs.length) log.info('lease.released_on_disconnect', { tabs });
+    },
     ...(options.port === undefined ? {} : { port: options.port }),
   });
   writeStateFile(options.stateDir, {

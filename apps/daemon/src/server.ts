@@ -7,7 +7,19 @@ import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import { CLIENT_HEADER, CWD_HEADER, SESSION_HEADER, callerCwd, callerName, callerSession } from './caller-headers.js';
+import { randomUUID } from 'node:crypto';
+import {
+  CLIENT_HEADER,
+  CWD_HEADER,
+  LEASE_HEADER,
+  LEASE_WAIT_HEADER,
+  SESSION_HEADER,
+  callerCwd,
+  callerLeaseWait,
+  callerLeases,
+  callerName,
+  callerSession,
+} from './caller-headers.js';
 
 export interface ServerOptions {
   router: AppRouter;
@@ -20,6 +32,8 @@ export interface ServerOptions {
   port?: number;
   /** Open WebSockets one token may hold (default 16); more are refused at the upgrade with 429. */
   maxSocketsPerToken?: number;
+  /** A WebSocket closed: what was bound to it (its tab leases) ends. */
+  onConnectionClosed?: (connection: string) => void;
 }
 
 export interface RunningServer {
@@ -133,6 +147,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           ...contextFor(req),
           cwd: callerCwd(req.headers[CWD_HEADER]),
           session: callerSession(req.headers[SESSION_HEADER]),
+          leases: callerLeases(req.headers[LEASE_HEADER]),
+          leaseWaitMs: callerLeaseWait(req.headers[LEASE_WAIT_HEADER]),
         },
         req.headers[CLIENT_HEADER],
       ),
@@ -169,6 +185,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.on('clientError', answerClientError);
 
   const perToken = new ConnectionLimiter(options.maxSocketsPerToken ?? 16);
+  const connections = new WeakMap<IncomingMessage, string>();
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_MESSAGE_BYTES,
@@ -195,7 +212,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.onActivity();
     granted.set(req, auth.grant);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.once('close', release);
+      // a daemon-side id for the socket: leases taken on it are held by it and end when it closes
+      const connection = randomUUID();
+      connections.set(req, connection);
+      ws.once('close', () => {
+        release();
+        options.onConnectionClosed?.(connection);
+      });
       wss.emit('connection', ws, req);
     });
   });
@@ -211,6 +234,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           ...contextFor(req),
           cwd: callerCwd(/[?&]cwd=([^&]*)/.exec(url)?.[1]),
           session: callerSession(/[?&]session=([^&]*)/.exec(url)?.[1]),
+          leases: callerLeases(/[?&]lease=([^&]*)/.exec(url)?.[1]),
+          leaseWaitMs: callerLeaseWait(/[?&]leaseWait=([^&]*)/.exec(url)?.[1]),
+          connection: connections.get(req),
         },
         /[?&]client=([^&]*)/.exec(url)?.[1],
       );

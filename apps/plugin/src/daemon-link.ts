@@ -52,6 +52,11 @@ export class DaemonLink {
   private readonly options: DaemonLinkOptions;
   /** This server's name at the daemon: approvals its own calls wait for carry it. */
   readonly name = `mcp-${process.pid}-${randomBytes(3).toString('hex')}`;
+  /**
+   * Tab lease ids this server took for its agent (`argus_tab_lease`): presented with every call, so
+   * the agent never handles them, and released when the agent goes (close).
+   */
+  private readonly leases = new Set<string>();
 
   constructor(options: DaemonLinkOptions = {}) {
     this.options = options;
@@ -71,6 +76,8 @@ export class DaemonLink {
       transport: 'http' as const,
       name: this.name,
       session: this.options.session,
+      // read per call: the leases held now
+      lease: () => [...this.leases].slice(-16),
       WebSocket,
     };
   }
@@ -124,6 +131,17 @@ export class DaemonLink {
   }
 
   async call(command: AnyCommand, input: unknown): Promise<unknown> {
+    const output = await this.send(command, input);
+    if (command.name === 'tabs.lease') this.leases.add((output as { lease: string }).lease);
+    if (command.name === 'tabs.release') {
+      const named = (input as { lease?: string } | null)?.lease;
+      if (named === undefined) this.leases.clear();
+      else this.leases.delete(named);
+    }
+    return output;
+  }
+
+  private async send(command: AnyCommand, input: unknown): Promise<unknown> {
     const current = (this.connection ??= this.connect());
     try {
       return await invoke(await current, command, input);
@@ -161,6 +179,9 @@ export class DaemonLink {
     this.connection = undefined;
     const connection = await pending?.catch(() => undefined);
     try {
+      // the agent is gone: its tab leases go with it, so other clients need not wait for them to expire
+      if (connection && this.leases.size > 0) await connection.client.tabs.release.mutate({}).catch(() => undefined);
+      this.leases.clear();
       if (options.stopOwnDaemon && connection && this.startedPid === connection.state.pid)
         await connection.client.daemon.stop.mutate({ ifAlone: true }).catch(() => undefined);
     } finally {

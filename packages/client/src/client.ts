@@ -43,6 +43,21 @@ export interface ClientOptions {
    * the default session.
    */
   session?: string | undefined;
+  /**
+   * Tab lease ids this client holds (`tabs.lease` returns one; sent as `x-argus-lease`): they prove
+   * the lease, so its writes on the leased tab go on while others' wait or fail with `tab_leased`.
+   * A function is asked before every HTTP call (a client that takes and releases leases as it goes);
+   * over a WebSocket the value at connect time is sent, and leases taken on the socket are held by it.
+   */
+  lease?: string | readonly string[] | (() => readonly string[]) | undefined;
+  /** How long a write may wait for another client's lease on its tab, in ms (`x-argus-lease-wait`); default: fail fast. */
+  leaseWaitMs?: number | undefined;
+}
+
+/** The lease ids to present now, as the header value (undefined: none). */
+function leaseHeader(lease: ClientOptions['lease']): string | undefined {
+  const ids = typeof lease === 'function' ? lease() : typeof lease === 'string' ? [lease] : (lease ?? []);
+  return ids.length ? ids.join(',') : undefined;
 }
 
 export interface ClientHandle {
@@ -90,11 +105,15 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   if (name !== undefined) headers['x-argus-client'] = name;
   const session = options.session === undefined ? undefined : encodeURIComponent(options.session);
   if (session !== undefined) headers['x-argus-session'] = session;
-  // none is secret: over the WebSocket they ride in the upgrade URL
+  if (options.leaseWaitMs !== undefined) headers['x-argus-lease-wait'] = String(options.leaseWaitMs);
+  const initialLease = leaseHeader(options.lease);
+  // over the WebSocket they ride in the upgrade URL (loopback only; a lease id is a local secret, like the socket itself)
   const wsParams = [
     cwd === undefined ? '' : `cwd=${cwd}`,
     name === undefined ? '' : `client=${name}`,
     session === undefined ? '' : `session=${session}`,
+    initialLease === undefined ? '' : `lease=${encodeURIComponent(initialLease)}`,
+    options.leaseWaitMs === undefined ? '' : `leaseWait=${options.leaseWaitMs}`,
   ]
     .filter(Boolean)
     .join('&');
@@ -113,12 +132,17 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   const httpUrl = `${options.url}/trpc`;
   // tRPC only calls fetch(url, init) and res.json(): the node:http stand-in covers exactly that
   const fetchImpl = options.nodeHttp === false ? {} : { fetch: nodeHttpFetch as unknown as typeof fetch };
+  // the lease ids are read per call: a holder presents the leases it holds now
+  const callHeaders = () => {
+    const lease = leaseHeader(options.lease);
+    return lease === undefined ? headers : { ...headers, 'x-argus-lease': lease };
+  };
   const plain =
     transport === 'ws'
       ? ws()
       : transport === 'batch'
-        ? httpBatchLink<AppRouter>({ url: httpUrl, headers, ...fetchImpl })
-        : httpLink<AppRouter>({ url: httpUrl, headers, ...fetchImpl });
+        ? httpBatchLink<AppRouter>({ url: httpUrl, headers: callHeaders, ...fetchImpl })
+        : httpLink<AppRouter>({ url: httpUrl, headers: callHeaders, ...fetchImpl });
   const client = createTRPCClient<AppRouter>({
     links: [
       splitLink({

@@ -27,6 +27,10 @@ export interface ConnectOptions {
   name?: string | undefined;
   /** The named session every call runs in (see ClientOptions.session). */
   session?: string | undefined;
+  /** Tab lease ids this client presents (see ClientOptions.lease). */
+  lease?: ClientOptions['lease'];
+  /** How long writes wait for another client's lease, in ms (see ClientOptions.leaseWaitMs). */
+  leaseWaitMs?: number | undefined;
   startTimeoutMs?: number;
 }
 
@@ -128,6 +132,8 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
       cwd: resolve(options.cwd ?? process.cwd()),
       name: options.name,
       session: options.session,
+      lease: options.lease,
+      leaseWaitMs: options.leaseWaitMs,
     }),
     state: current,
     stateDir,

@@ -25,6 +25,7 @@ export const CONFIG_ENV: ReadonlyArray<{ env: string; key: string; kind: EnvKind
   { env: 'ARGUS_PROFILE', key: 'chrome.profile', kind: 'string' },
   { env: 'ARGUS_IDLE_TIMEOUT_MS', key: 'idleTimeoutMs', kind: 'number' },
   { env: 'ARGUS_CAPTURE_CAPACITY', key: 'captureCapacity', kind: 'number' },
+  { env: 'ARGUS_MAX_PARALLEL_COMMANDS', key: 'maxParallelCommands', kind: 'number' },
   { env: 'ARGUS_RELAY_PORT', key: 'relay.port', kind: 'number' },
   { env: 'ARGUS_MCP_PROFILE', key: 'mcp.profile', kind: 'string' },
   { env: 'ARGUS_MCP_TOOLS', key: 'mcp.tools', kind: 'list' },

@@ -131,6 +131,15 @@ export const ArgusConfigSchema = z
       .max(1_000_000)
       .optional()
       .describe('Entries kept per tab in each capture buffer (default 5000)'),
+    maxParallelCommands: z
+      .number()
+      .int()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe(
+        'Tab commands running at once across tabs (default 8); each tab still runs its own commands one at a time, in order',
+      ),
     relay: z
       .object({
         port: z.number().int().min(0).max(65_535).optional().describe('Port of the extension relay (default 8787)'),

@@ -56,6 +56,9 @@ export const ERROR_CODES = {
   profile_not_found: 'NOT_FOUND', // no such profile: `argus profiles` lists them
   profile_in_use: 'CONFLICT', // the daemon's browser is using it: `argus stop` first
   browser_profile_not_found: 'NOT_FOUND', // no cookie database of the user's own browser there: pass --browser, --profile or --user-data-dir
+  // Tab leases (many clients).
+  tab_leased: 'CONFLICT', // another client holds the tab (`details.holder`, `details.expiresInMs`): wait with --lease-wait, or read only
+  lease_not_found: 'NOT_FOUND', // no live lease has that id: it expired or was released; take a new one with `argus tab lease`
 } as const;
 
 /**

@@ -33,6 +33,15 @@ export interface CallContext {
    * browser context, tabs and refs. Absent: the default session.
    */
   session?: string | undefined;
+  /**
+   * Lease ids the caller presents (`x-argus-lease`, ARGUS_LEASE): they prove it holds those tab
+   * leases. Unknown ids grant nothing.
+   */
+  leases?: readonly string[] | undefined;
+  /** How long a write may wait for another client's lease on its tab (`x-argus-lease-wait`); absent: fail fast. */
+  leaseWaitMs?: number | undefined;
+  /** The WebSocket connection a call came over (daemon-assigned): leases taken on it end when it closes. */
+  connection?: string | undefined;
 }
 
 /**

@@ -1,12 +1,13 @@
-import type { Handlers } from '@argus/protocol';
+import { type Handlers, manifest } from '@argus/protocol';
 import type { Services } from '../services.js';
 import { prepareRestart } from '../restart.js';
 import { callerOf } from '../caller-log.js';
+import { claimFor } from '../lease-claims.js';
 
 export function daemonHandlers(services: Services): Handlers['daemon'] {
   const { manager } = services;
   return {
-    async status() {
+    async status(_input, ctx) {
       return {
         version: services.version,
         pid: process.pid,
@@ -28,6 +29,8 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         extension: services.relay.view(),
         journal: services.journal.state(),
         profile: services.profiles.current ?? null,
+        leases: manager.leases.list(claimFor(ctx, manifest.daemon.status)),
+        scheduler: manager.queueStats,
       };
     },
     async restart(_input, ctx) {

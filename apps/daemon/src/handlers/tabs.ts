@@ -2,6 +2,8 @@ import { ArgusError, type Handlers } from '@argus/protocol';
 import type { Browser, Page } from '@argus/cdp';
 import type { Services } from '../services.js';
 import { resolveTabRef, shortIds } from '../tab-refs.js';
+import { currentLeaseClaim } from '../lease-claims.js';
+import { leaseHandlers } from './leases.js';
 
 /** Tab commands. Every list and lookup goes through the manager's caller-aware view (a remote client sees only its tabs). */
 export function tabHandlers(services: Services): Handlers['tabs'] {
@@ -51,9 +53,14 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
       manager.structural(async (browser) => {
         const id = input.id ? resolveTabRef(manager.visibleTabs(browser), input.id) : manager.activeTab;
         if (!id) throw new ArgusError('no_active_tab', 'There is no active tab to close.');
+        // closing is the last write: another client's leased tab is refused (never waited for: this queue is browser-wide)
+        const claim = currentLeaseClaim();
+        const blocker = claim && manager.leases.blocker(id, claim);
+        if (claim && blocker) throw manager.leases.refusal(blocker, { ...claim, waitMs: 0 });
         await browser.closePage(id);
         // closePage drops the target at once, so the 'removed' listener has already moved the active tab
         return { closed: id, activeTab: manager.activeTab ?? null };
       }),
+    ...leaseHandlers(services),
   };
 }

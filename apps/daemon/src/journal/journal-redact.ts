@@ -13,7 +13,7 @@ const MAX_STRING = 500;
 const PASSWORD_MASK = '••••';
 /** Field names whose values are secrets in any command. */
 const SECRET_KEY =
-  /^(password|passwd|pass|secret|token|apiKey|api_key|cookie|cookies|headers|state|credentials|auth|authorization|code|params)$/i;
+  /^(password|passwd|pass|secret|token|apiKey|api_key|cookie|cookies|headers|state|credentials|auth|authorization|code|params|lease)$/i;
 /** Words in a locator or field name that mark a credential field. */
 const SECRET_TARGET = /(pass|pwd|secret|token|otp|pin\b|cvv|cvc|card|ssn|auth|credential|api.?key)/i;
 /** Credential-looking strings anywhere: JWTs, bearer values, long opaque keys (as in `@argus/security`). */

@@ -86,6 +86,7 @@ export class ConfigStore {
       'chrome.flags': [],
       idleTimeoutMs: 30 * 60_000,
       captureCapacity: 5_000,
+      maxParallelCommands: 8,
       'relay.port': 8787,
       'mcp.profile': 'core',
       'policy.approve.timeoutMs': 120_000,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { JournalState } from './journal.js';
 import { ExtensionState } from './session.js';
+import { LeaseInfo } from './leases.js';
 
 export const daemonCommands = {
   status: defineCommand({
@@ -42,6 +43,15 @@ export const daemonCommands = {
         .nullable()
         .optional()
         .describe('The persistent profile the browser uses (null: a fresh temporary profile)'),
+      leases: z.array(LeaseInfo).optional().describe('Tab leases held by clients (`argus tab lease`)'),
+      scheduler: z
+        .object({
+          running: z.number().describe('Tab commands running now'),
+          waiting: z.number().describe('Tab commands waiting for a free slot'),
+          maxParallel: z.number().describe('Cap on tab commands running at once across tabs (maxParallelCommands)'),
+        })
+        .optional()
+        .describe('The tab command scheduler: FIFO per tab, parallel across tabs up to the cap'),
     }),
   }),
   stop: defineCommand({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { HttpUrl, TabId, Title } from '../common.js';
+import { leaseCommands } from './leases.js';
 
 const TabInfo = z.object({
   id: z.string().describe('Tab id'),
@@ -54,4 +55,5 @@ export const tabCommands = {
     input: z.object({ id: TabId.optional() }),
     output: z.object({ closed: z.string(), activeTab: z.string().nullable() }),
   }),
+  ...leaseCommands,
 };

@@ -1,5 +1,6 @@
 import { clip, duration } from './format.js';
 import { journalStateLine } from './journal.js';
+import { leaseLine } from './tabs.js';
 import type { OutputOf, RenderersOf } from './types.js';
 
 type Extension = OutputOf<'session.pair'>['extension'];
@@ -41,6 +42,12 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
       `extension ${extensionLine(output.extension)}`,
       ...(output.profile ? [`profile ${output.profile} (persistent)`] : []),
       ...(output.journal ? [journalStateLine(output.journal)] : []),
+      ...(output.scheduler
+        ? [
+            `queue   ${output.scheduler.running} running, ${output.scheduler.waiting} waiting (at most ${output.scheduler.maxParallel} at once)`,
+          ]
+        : []),
+      ...(output.leases?.length ? output.leases.map((lease) => `lease   ${leaseLine(lease)}`) : []),
       `state   ${output.stateDir}`,
       `log     ${output.logFile}`,
       `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,
