@@ -27,6 +27,8 @@ import { resumeAfterRestart } from './restart.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
 import { Journal } from './journal/journal.js';
 import { locateTab } from './journal/locate-tab.js';
+import { observeAll } from './observe-all.js';
+import { WatchService } from './watch/watch-service.js';
 import { ProfileStore } from './profile-store.js';
 
 export const VERSION = '0.1.0';
@@ -124,6 +126,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     locate: locateTab(manager),
     onError: (message) => log.warn('journal.failed', { message }),
   });
+  const watch = new WatchService(manager, locateTab(manager), log, () => touch());
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
@@ -131,6 +134,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       clearTimeout(idleTimer);
       approvals.close();
       removeStateFile(options.stateDir, process.pid);
+      // before the browser goes: recordings write their manifests
+      await watch
+        .close()
+        .catch((error: unknown) => log.error('watch.close_failed', { message: (error as Error).message }));
       try {
         await manager.close();
       } catch (error) {
@@ -191,6 +198,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     callers: new CallerLog(),
     journal,
     profiles,
+    watch,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(
@@ -201,7 +209,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
       onError: ({ path, error, stack }) =>
         log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
-      observe: journal.observe,
+      observe: observeAll(journal.observe, watch.feed.observe),
     },
   );
   // after `argus restart`: the previous daemon's session and tabs, before anyone is told we are up

@@ -12,6 +12,7 @@ import type { ConfigStore } from './policy/config-store.js';
 import type { WebProviders } from './web-providers.js';
 import type { Journal } from './journal/journal.js';
 import type { ProfileStore } from './profile-store.js';
+import type { WatchService } from './watch/watch-service.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -47,6 +48,8 @@ export interface Services {
   journal: Journal;
   /** Persistent browser profiles (<state dir>/profiles). */
   profiles: ProfileStore;
+  /** Live watch links, the shared screencasts and recordings of tabs. */
+  watch: WatchService;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

@@ -29,6 +29,7 @@ import { canvasPreviewCommands } from './commands/canvas-preview.js';
 import { namedSessionCommands } from './commands/sessions.js';
 import { journalCommands } from './commands/journal.js';
 import { profileCommands } from './commands/profile.js';
+import { screencastCommands, watchCommands } from './commands/watch.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -60,6 +61,8 @@ export const manifest = {
   sessions: namedSessionCommands,
   journal: journalCommands,
   profile: profileCommands,
+  watch: watchCommands,
+  screencast: screencastCommands,
 };
 
 export type Manifest = typeof manifest;

@@ -30,6 +30,7 @@ import { canvasHandlers } from './canvas.js';
 import { namedSessionHandlers } from './sessions.js';
 import { journalHandlers } from './journal.js';
 import { profileHandlers } from './profile.js';
+import { screencastHandlers, watchHandlers } from './watch.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -64,5 +65,7 @@ export function createHandlers(services: Services): Handlers {
     sessions: namedSessionHandlers(services),
     journal: journalHandlers(services),
     profile: profileHandlers(services),
+    watch: watchHandlers(services),
+    screencast: screencastHandlers(services),
   };
 }

@@ -43,7 +43,16 @@ export const DEFAULT_SHARE_COMMANDS = [
  * Commands a shared token can never get, even when listed in `--commands`: they reach the operator's
  * files, the browser profile as a whole (cookies, storage state, sessions), or the daemon itself.
  */
-export const NEVER_SHARED_PREFIXES = ['token.', 'session.', 'daemon.', 'state.', 'files.', 'route.'] as const;
+export const NEVER_SHARED_PREFIXES = [
+  'token.',
+  'session.',
+  'daemon.',
+  'state.',
+  'files.',
+  'route.',
+  'watch.',
+  'screencast.',
+] as const;
 export const NEVER_SHARED_COMMANDS = [
   'inspect.cookies',
   'inspect.storage',

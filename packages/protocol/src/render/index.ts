@@ -16,6 +16,7 @@ import { routeRenderers } from './route.js';
 import { canvasRenderers } from './canvas.js';
 import { namedSessionRenderers } from './sessions.js';
 import { journalRenderers, profileRenderers } from './journal.js';
+import { screencastRenderers, watchRenderers } from './watch.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -48,6 +49,8 @@ export const renderers: Renderers = {
   ...namedSessionRenderers,
   ...journalRenderers,
   ...profileRenderers,
+  ...watchRenderers,
+  ...screencastRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {

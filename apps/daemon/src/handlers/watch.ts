@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
+import { confinePath, type PathPolicy, requireScope } from '@argus/security';
+import { stamp } from '../output-path.js';
+import type { Services } from '../services.js';
+import { findFfmpeg } from '../watch/ffmpeg.js';
+import { Recording } from '../watch/recorder.js';
+
+/** Where a recording goes: its frames' directory, the WebM beside or inside it, and the guard to re-check. */
+interface RecordingTarget {
+  dir: string;
+  webm: string;
+  policy: PathPolicy | undefined;
+}
+
+/**
+ * `path.webm` puts the frames in `path.frames/` beside it; any other path is the frames' directory
+ * (created), with `screencast.webm` inside; no path: a new directory in the state dir's captures.
+ * Every path goes through the caller's path policy, like every other output.
+ */
+function recordingTarget(
+  services: Services,
+  ctx: CallContext,
+  given: string | undefined,
+  overwrite: boolean,
+): RecordingTarget {
+  if (given === undefined) {
+    const dir = join(services.stateDir, 'captures', `screencast-${stamp()}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return { dir, webm: join(dir, 'screencast.webm'), policy: undefined };
+  }
+  const policy = services.access.paths(ctx);
+  const isWebm = /\.webm$/i.test(given);
+  const webmGiven = isWebm ? confinePath(given, policy) : undefined;
+  let dir = confinePath(isWebm ? given.replace(/\.webm$/i, '.frames') : given, policy);
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  // again once it exists: a link planted on the way is resolved and judged
+  dir = confinePath(dir, policy);
+  const webm = webmGiven ?? join(dir, 'screencast.webm');
+  for (const path of [join(dir, 'manifest.json'), webm]) {
+    if (!overwrite && existsSync(path))
+      throw new ArgusError('file_exists', `${path} exists. Pass --overwrite to replace it, or choose another path.`, {
+        details: { path },
+      });
+  }
+  return { dir, webm, policy };
+}
+
+export function watchHandlers(services: Services): Handlers['watch'] {
+  const { manager, watch } = services;
+  return {
+    open: (input, ctx) => {
+      if (input.control)
+        requireScope(ctx, 'write', 'A watch link with --control', 'Leave out --control for a view-only link.');
+      return manager.onTab(input.tab, async (page) => {
+        const link = await watch.link(page, input.control, input.ttl * 1000);
+        return { url: link.url, tab: page.id, control: input.control, expiresAt: link.expiresAt };
+      });
+    },
+  };
+}
+
+export function screencastHandlers(services: Services): Handlers['screencast'] {
+  const { manager, watch } = services;
+  return {
+    start: (input, ctx) =>
+      manager.onTab(input.tab, async (page) => {
+        const existing = watch.recordings.get(page.id);
+        if (existing?.running)
+          throw new ArgusError(
+            'invalid_input',
+            `Tab ${page.id} is being recorded already (to ${existing.dir}). Run \`argus screencast stop --tab ${page.id}\` first.`,
+          );
+        const target = recordingTarget(services, ctx, input.path, input.overwrite);
+        const ffmpeg = findFfmpeg();
+        const recording = new Recording(page, watch.hub, {
+          dir: target.dir,
+          policy: target.policy,
+          overwrite: input.overwrite,
+          fps: input.fps,
+          maxSize: input.maxSize,
+          maxBytes: input.maxMb * 1024 * 1024,
+          webm: ffmpeg ? target.webm : null,
+          ffmpeg,
+        });
+        watch.recordings.set(page.id, recording);
+        return { tab: page.id, dir: target.dir, webm: ffmpeg ? target.webm : null, ffmpeg: ffmpeg !== undefined };
+      }),
+    stop: async (input) => {
+      // a recording of a closed tab is still reported: its id is looked up among the recordings first
+      const tabs = [...watch.recordings.keys()];
+      let tab: string | undefined;
+      if (input.tab) tab = tabs.find((id) => id === input.tab || id.startsWith(input.tab ?? ''));
+      else if (tabs.length === 1) tab = tabs[0];
+      else tab = tabs.find((id) => id === manager.activeTab);
+      if (input.tab && !tab) tab = (await manager.page(input.tab).catch(() => undefined))?.id;
+      const recording = tab ? watch.recordings.get(tab) : undefined;
+      if (!tab || !recording)
+        throw new ArgusError(
+          'invalid_input',
+          tabs.length === 0
+            ? 'No recording is running. Start one with `argus screencast start`.'
+            : `Say which recording to stop: --tab ${tabs.join(' or --tab ')}.`,
+        );
+      const result = await recording.stop('stopped');
+      watch.recordings.delete(tab);
+      return result;
+    },
+  };
+}
