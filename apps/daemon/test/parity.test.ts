@@ -57,8 +57,6 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'journal.export': 'exporting the journal is an operator task',
   'profile.list': 'which browser profile runs is an operator decision (--profile at start)',
   'profile.rm': "deleting a profile's logins is an operator decision",
-  'screencast.start': 'a recording is for the person reviewing a run (frames on disk); an agent looks with screenshot',
-  'screencast.stop': 'ends a recording the operator started',
 };
 
 const commands = listCommands();

@@ -34,7 +34,7 @@ function recordingTarget(
   const isWebm = /\.webm$/i.test(given);
   const webmGiven = isWebm ? confinePath(given, policy) : undefined;
   let dir = confinePath(isWebm ? given.replace(/\.webm$/i, '.frames') : given, policy);
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  makeDirectory(dir);
   // again once it exists: a link planted on the way is resolved and judged
   dir = confinePath(dir, policy);
   const webm = webmGiven ?? join(dir, 'screencast.webm');
@@ -45,6 +45,20 @@ function recordingTarget(
       });
   }
   return { dir, webm, policy };
+}
+
+/** Creates the frames' directory; a name the filesystem refuses is the caller's to change, not an internal error. */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new ArgusError(
+      'invalid_input',
+      `Cannot create the recording directory ${dir} (${code}: ${code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way' : 'the filesystem refused the name'}). Choose another path.`,
+      { details: { path: dir, errno: code } },
+    );
+  }
 }
 
 export function watchHandlers(services: Services): Handlers['watch'] {

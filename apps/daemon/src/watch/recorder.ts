@@ -58,6 +58,9 @@ export class Recording {
   private pending = 0;
   private writes: Promise<void> = Promise.resolve();
   private lastKeptAt = -Infinity;
+  /** The newest frame that came too soon after the last one kept: written when its turn comes, unless a newer one replaces it. */
+  private deferred: ScreencastFrame | undefined;
+  private deferTimer: NodeJS.Timeout | undefined;
   private readonly startedAt = Date.now();
   private unsubscribe: (() => void) | undefined;
   private ending: Promise<RecordingResult> | undefined;
@@ -86,7 +89,24 @@ export class Recording {
 
   private take(frame: ScreencastFrame): void {
     if (this.ending) return;
-    if (frame.at - this.lastKeptAt < 1000 / this.options.fps) return;
+    const interval = 1000 / this.options.fps;
+    if (frame.at - this.lastKeptAt < interval) {
+      // a page that changes and then stays still must end on its last state, not on an older one
+      this.deferred = frame;
+      this.deferTimer ??= setTimeout(() => this.takeDeferred(), this.lastKeptAt + interval - frame.at);
+      return;
+    }
+    this.keep(frame);
+  }
+
+  private takeDeferred(): void {
+    this.deferTimer = undefined;
+    const frame = this.deferred;
+    this.deferred = undefined;
+    if (frame && !this.ending) this.keep(frame);
+  }
+
+  private keep(frame: ScreencastFrame): void {
     if (this.bytes + frame.data.length > this.options.maxBytes) {
       void this.stop('disk_cap');
       return;
@@ -133,6 +153,12 @@ export class Recording {
   private async finish(reason: EndReason): Promise<RecordingResult> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    clearTimeout(this.deferTimer);
+    this.deferTimer = undefined;
+    // the page's last state is kept on a stop (not past the cap, nor from a tab already gone)
+    const last = this.deferred;
+    this.deferred = undefined;
+    if (last && reason === 'stopped' && this.bytes + last.data.length <= this.options.maxBytes) this.keep(last);
     await this.writes;
     const endedAt = Date.now();
     const manifest = join(this.options.dir, 'manifest.json');

@@ -47,7 +47,7 @@ export const screencastCommands = {
         'argus screencast start demo.webm --fps 10 --max-size 960',
       ],
     },
-    tool: false,
+    tool: 'argus_screencast_start',
     kind: 'mutation',
     scope: 'write',
     summary:
@@ -77,7 +77,7 @@ export const screencastCommands = {
   stop: defineCommand({
     name: 'screencast.stop',
     cli: { verb: 'screencast stop', examples: ['argus screencast stop', 'argus screencast stop --tab 2'] },
-    tool: false,
+    tool: 'argus_screencast_stop',
     kind: 'mutation',
     scope: 'write',
     summary:
