@@ -65,6 +65,7 @@ export const DESIGN_TOOLS: readonly string[] = [
   'argus_canvas_redo',
   'argus_canvas_export',
   'argus_canvas_lint',
+  'argus_canvas_import',
   'argus_canvas_open',
   'argus_canvas_node_of',
   'argus_goto',

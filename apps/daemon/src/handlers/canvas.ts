@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { CanvasSession, exportHtml, exportTsx, lintDocument } from '@argus/canvas';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
-import { CANVAS_NODE } from '@argus/snapshot';
+import { CANVAS_IMPORT, CANVAS_NODE } from '@argus/snapshot';
+import { importOps } from '../canvas-import.js';
 import { CanvasPreviews } from '../canvas-preview.js';
 import { CanvasStore } from '../canvas-store.js';
 import { callOnElement } from '../page-eval.js';
@@ -134,6 +135,54 @@ export function canvasHandlers(
         const node = await callOnElement(page, handle, CANVAS_NODE);
         return { element: handle.label, node, doc: previews.docOf(page.id) ?? null };
       }),
+    import: async (input) => {
+      const read = await services.manager.onTab(input.tab, async (page) => {
+        const handle = await services.manager.engine(page).resolve(input.target);
+        return { element: handle.label, ...(await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes)) };
+      });
+      if (read.items.length === 0)
+        throw new ArgusError('invalid_input', `${read.element} is hidden: there is nothing drawn to import.`);
+      let session: CanvasSession;
+      let docId: string;
+      if (input.into !== undefined) {
+        docId = input.into;
+        session = store.get(docId);
+      } else {
+        docId = input.id ?? store.freeId(read.title || 'import');
+        if (store.has(docId))
+          throw new ArgusError(
+            'file_exists',
+            `A design document "${docId}" exists. Choose another --id, or pass --into ${docId}.`,
+            {
+              details: { id: docId },
+            },
+          );
+        // stored only once the batch applied: a refused import leaves no empty document behind
+        session = CanvasSession.create(docId, read.title || read.element);
+      }
+      const doc = session.toJson();
+      const page = input.page === undefined ? doc.pages[0] : doc.pages.find((candidate) => candidate.id === input.page);
+      if (!page)
+        throw new ArgusError(
+          'invalid_input',
+          `No page "${input.page ?? ''}" in "${docId}". Pages: ${doc.pages.map((p) => p.id).join(', ') || 'none'}.`,
+        );
+      const taken = new Set(doc.pages.flatMap((candidate) => candidate.nodes.map((node) => node.id)));
+      const plan = importOps(read, page.id, taken);
+      const outcome = session.patch(plan.ops);
+      if (input.into === undefined) await store.put(docId, session);
+      else await changed(docId, session);
+      return {
+        doc: docId,
+        revision: outcome.revision,
+        root: plan.root,
+        nodes: plan.ops.length,
+        truncated: read.truncated,
+        skipped: read.skipped,
+        element: read.element,
+        size: plan.size,
+      };
+    },
     export: async (input, ctx) => {
       if (input.html === undefined && input.tsx === undefined)
         throw new ArgusError('invalid_input', 'Say where to write: --html <file>, --tsx <file>, or both.');

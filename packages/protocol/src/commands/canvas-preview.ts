@@ -54,4 +54,40 @@ export const canvasPreviewCommands = {
       doc: z.string().nullable().describe('The document the preview shows; null when the tab is no canvas preview'),
     }),
   }),
+  import: defineCommand({
+    name: 'canvas.import',
+    cli: {
+      verb: 'canvas import',
+      positionals: ['target'],
+      examples: [
+        'argus canvas import e12',
+        'argus canvas import ".pricing-card" --into landing',
+        'argus canvas import e3 --id hero',
+      ],
+    },
+    tool: 'argus_canvas_import',
+    kind: 'mutation',
+    scope: 'write',
+    summary:
+      "Turn a live page element's subtree into canvas nodes (boxes from layout, computed colours, fonts, borders, radii, shadows, text, images) in a new document or --into one, so it can be edited and exported. One undoable batch.",
+    input: z.object({
+      target: Target,
+      into: DocId.optional().describe('Add to this document (a new top-level node); default: a new document'),
+      id: DocId.optional().describe('Id of the new document; derived from the page title when left out'),
+      page: z.string().max(64).optional().describe('With --into: the page to add to; default its first page'),
+      maxNodes: z.number().int().min(1).max(5000).default(1500).describe('Stop after this many nodes (and say so)'),
+      tab: TabId.optional(),
+    }),
+    output: z.object({
+      doc: z.string().describe('Document id'),
+      revision: z.number().describe('Its revision after the import'),
+      root: z.string().describe('Id of the node holding the imported element'),
+      nodes: z.number().describe('Nodes created'),
+      truncated: z.boolean().describe('True when the element had more than maxNodes nodes'),
+      skipped: z.number().describe('Hidden elements left out'),
+      element: z.string().describe('The element the target resolved to'),
+      size: z.string().describe('The imported box, WIDTHxHEIGHT in CSS px'),
+    }),
+    pageContent: ['element'],
+  }),
 };

@@ -30,6 +30,10 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
           `${finding.severity.padEnd(7)} ${finding.rule.padEnd(13)} ${finding.nodeId === null ? '(document)' : `${finding.nodeId} "${finding.nodeName ?? ''}"`}: ${finding.message}`,
       ),
     ].join('\n'),
+  'canvas.import': (output) =>
+    `imported ${output.element} (${output.size}) as ${output.nodes} node(s) under ${output.root} in ${output.doc}, revision ${output.revision}` +
+    (output.truncated ? '\n[truncated: raise --max-nodes for the rest]' : '') +
+    (output.skipped ? `\n${output.skipped} hidden element(s) left out` : ''),
   'canvas.open': (output) => `previewing ${output.doc} at revision ${output.revision} in tab ${output.tab}`,
   'canvas.nodeOf': (output) =>
     output.node === null

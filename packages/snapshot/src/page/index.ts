@@ -20,4 +20,5 @@ export {
   BODY_TEXT,
   READY_STATE,
 } from './window.js';
+export { CANVAS_IMPORT, type CanvasImportResult } from './canvas-import.js';
 export { WAIT_UNTIL, VALID_SELECTOR, type WaitTest } from './wait.js';
