@@ -78,7 +78,7 @@ function cliForm(command, field) {
   const index = positionals.indexOf(field.name);
   const aliases = Object.entries(command.cli.aliases ?? {})
     .filter(([, name]) => name === field.name)
-    .map(([letter]) => code(`-${letter}`));
+    .map(([alias]) => code(`${alias.length > 1 ? '--' : '-'}${alias}`));
   const flag = [code(`--${kebab(field.name)}`), ...aliases].join(', ');
   return index === -1 ? flag : `positional ${index + 1}`;
 }

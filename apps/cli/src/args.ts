@@ -149,6 +149,10 @@ export function nearestVerbs(word: string, extra: readonly string[] = []): strin
     .map((candidate) => candidate.verb);
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function coerce(field: FieldInfo, raw: string, verb: string): unknown {
   const flag = `--${kebab(field.name)}`;
   switch (field.type) {
@@ -177,6 +181,16 @@ function coerce(field: FieldInfo, raw: string, verb: string): unknown {
       }
       return raw.split(',').map((item) => (field.itemType === 'number' ? Number(item) : item));
     case 'object':
+      // `--param key=value`: one entry of a name -> text map (repeated flags add entries)
+      if (/^[\w.-]+=/.test(raw) && !raw.trimStart().startsWith('{')) {
+        const at = raw.indexOf('=');
+        return { [raw.slice(0, at)]: raw.slice(at + 1) };
+      }
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
     case 'unknown':
       try {
         return JSON.parse(raw);
@@ -201,9 +215,13 @@ function optionTable(command: CliCommand): ParseArgsOptionsConfig {
     for (const name of new Set([kebab(field.name), field.name, `no-${kebab(field.name)}`, `no${capital}`]))
       table[name] = { type };
   }
-  for (const [short, name] of Object.entries(aliases)) {
+  for (const [alias, name] of Object.entries(aliases)) {
     const field = command.fields.find((candidate) => candidate.name === name);
-    if (field) table[kebab(name)] = { type: field.type === 'boolean' ? 'boolean' : 'string', short };
+    if (!field) continue;
+    const type = field.type === 'boolean' ? 'boolean' : 'string';
+    // a longer alias is a second long flag (`--param` for `--params`)
+    if (alias.length > 1) table[alias] = { type };
+    else table[kebab(name)] = { type, short: alias };
   }
   return table;
 }
@@ -230,8 +248,11 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     if (token.index === seen) continue; // the rest of a short group already refused below
     seen = token.index;
     let name: string;
-    if (token.rawName.startsWith('--')) name = camel(token.rawName.slice(2));
-    else {
+    if (token.rawName.startsWith('--')) {
+      name = camel(token.rawName.slice(2));
+      const long = command.cli.aliases?.[token.rawName.slice(2)];
+      if (long !== undefined && !fields.has(name)) name = long;
+    } else {
       // one letter, alone: `-i`; a group (`-id`) or an attached value (`-d3`) is not an option here
       const alias = command.cli.aliases?.[token.rawName.slice(1)];
       if (!alias || arg !== token.rawName)
@@ -257,7 +278,11 @@ export function parseCommandArgs(command: CliCommand, args: readonly string[]): 
     // a repeated list flag adds to the list (`--header "A: 1" --header "B: 2"`)
     const earlier = input[name];
     input[name] =
-      field.type === 'array' && Array.isArray(earlier) && Array.isArray(value) ? [...earlier, ...value] : value;
+      field.type === 'array' && Array.isArray(earlier) && Array.isArray(value)
+        ? [...earlier, ...value]
+        : field.type === 'object' && isPlainObject(earlier) && isPlainObject(value)
+          ? { ...earlier, ...value }
+          : value;
   }
   for (const spec of positionalSpec) {
     if (positionals.length === 0) break;

@@ -97,9 +97,10 @@ export function generalHelp(): string {
 /** `--name <type>` (or `<name>` for a positional), as the option column of per-verb help shows it. */
 function flagLabel(command: Verbed, field: CliCommand['fields'][number], positional: ReadonlySet<string>): string {
   if (positional.has(field.name)) return `<${field.name}>`;
-  const short = Object.entries(command.cli.aliases ?? {}).find(([, long]) => long === field.name)?.[0];
+  const alias = Object.entries(command.cli.aliases ?? {}).find(([, long]) => long === field.name)?.[0];
   const value = field.type === 'boolean' ? '' : ` <${field.type === 'enum' ? field.values.join('|') : field.type}>`;
-  return `${short ? `-${short}, ` : ''}--${kebab(field.name)}${value}`;
+  const prefix = alias ? `${alias.length > 1 ? '--' : '-'}${alias}, ` : '';
+  return `${prefix}--${kebab(field.name)}${value}`;
 }
 
 export function commandHelp(command: CliCommand): string {

@@ -31,7 +31,7 @@ export interface AccessOptions {
  * the caller's own project (the git top-level of the directory it sent, else that directory) when
  * the caller holds admin scope: the CLI and MCP server run with the root token as the user, while a
  * scoped token's claimed directory must not widen what it can reach. The state dir is refused
- * everywhere except its captures and downloads.
+ * everywhere except its captures, downloads and skills.
  */
 export class Access {
   readonly workspace: string;
@@ -71,7 +71,8 @@ export class Access {
       cwd,
       roots,
       denied: [this.stateDir],
-      reopened: [join(this.stateDir, 'captures'), join(this.stateDir, 'downloads')],
+      // skills: a project's `.argus/skills` is inside the state dir when that is the project's `.argus`
+      reopened: [join(this.stateDir, 'captures'), join(this.stateDir, 'downloads'), join(this.stateDir, 'skills')],
       home: this.home,
     };
   }

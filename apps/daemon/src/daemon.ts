@@ -30,6 +30,9 @@ import { locateTab } from './journal/locate-tab.js';
 import { observeAll } from './observe-all.js';
 import { WatchService } from './watch/watch-service.js';
 import { ProfileStore } from './profile-store.js';
+import { SkillRecorder } from './skills/skill-recorder.js';
+import { SkillStore } from './skills/skill-store.js';
+import { homedir } from 'node:os';
 
 export const VERSION = '0.1.0';
 
@@ -121,9 +124,15 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
   const web = new WebProviders(manager, config, options.stateDir, renderGuards, options.resolveHost);
+  const locate = locateTab(manager);
+  const skills = {
+    store: new SkillStore({ access, home: env.HOME || homedir() }),
+    recorder: new SkillRecorder(locate),
+    locate,
+  };
   const journal = new Journal({
     stateDir: options.stateDir,
-    locate: locateTab(manager),
+    locate,
     onError: (message) => log.warn('journal.failed', { message }),
   });
   const watch = new WatchService(manager, locateTab(manager), log, () => touch());
@@ -199,6 +208,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     journal,
     profiles,
     watch,
+    skills,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(
@@ -209,7 +219,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
       onError: ({ path, error, stack }) =>
         log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
-      observe: observeAll(journal.observe, watch.feed.observe),
+      // the journal, the watch feed and skill recordings each see every call
+      observe: observeAll(journal.observe, watch.feed.observe, skills.recorder.observe),
     },
   );
   // after `argus restart`: the previous daemon's session and tabs, before anyone is told we are up

@@ -13,6 +13,9 @@ import type { WebProviders } from './web-providers.js';
 import type { Journal } from './journal/journal.js';
 import type { ProfileStore } from './profile-store.js';
 import type { WatchService } from './watch/watch-service.js';
+import type { LocateTab } from './journal/journal.js';
+import type { SkillRecorder } from './skills/skill-recorder.js';
+import type { SkillStore } from './skills/skill-store.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -50,6 +53,8 @@ export interface Services {
   profiles: ProfileStore;
   /** Live watch links, the shared screencasts and recordings of tabs. */
   watch: WatchService;
+  /** Browser skills: the files of each tier, the recordings per session, where a caller's tab is. */
+  skills: { store: SkillStore; recorder: SkillRecorder; locate: LocateTab };
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

@@ -57,6 +57,8 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'journal.export': 'exporting the journal is an operator task',
   'profile.list': 'which browser profile runs is an operator decision (--profile at start)',
   'profile.rm': "deleting a profile's logins is an operator decision",
+  'skill.rm': "deleting a project's or user's skill file is the operator's decision, not an agent's",
+  'skill.test': 'agents replay through skill_<name> tools and argus_skill_run {start: true}, the same replay',
 };
 
 const commands = listCommands();

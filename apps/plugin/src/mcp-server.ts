@@ -11,6 +11,7 @@ import { selectTools } from './profiles.js';
 import { type CommandCaller, type ToolOutcome, runTool } from './run-tool.js';
 import { type ToolSpec, allToolSpecs } from './tool-specs.js';
 import type { PluginOptions } from './options.js';
+import type { SkillTools } from './skill-tools.js';
 
 export const SERVER_NAME = 'argus';
 export const SERVER_VERSION = '0.1.0';
@@ -48,32 +49,63 @@ export interface McpServerOptions {
   specs?: readonly ToolSpec[];
   /** Approvals its calls wait for, asked of the client's user through MCP elicitation when it supports it. */
   approvals?: ApprovalSource | undefined;
+  /**
+   * Recorded skills as `skill_<name>` tools (listed unless `--tools` names an exact list); the list
+   * is re-read when their files change and clients are told with `notifications/tools/list_changed`.
+   */
+  skills?: SkillTools | undefined;
 }
+
+/** The manifest commands a skill tool and a skill save go through. */
+const SKILL_RUN = 'skill.run';
+const SKILL_CHANGES = new Set(['skill.save']);
 
 /**
  * The MCP server. It uses the SDK's low-level `Server` on purpose: tools are generated from the
  * manifest at run time and their JSON schemas are tuned for tokens, which `McpServer.registerTool`
  * would regenerate from zod.
  */
-export function createMcpServer({ options, caller, specs = allToolSpecs(), approvals }: McpServerOptions): Server {
+export function createMcpServer({
+  options,
+  caller,
+  specs = allToolSpecs(),
+  approvals,
+  skills,
+}: McpServerOptions): Server {
   const tools = selectTools(specs, options);
   const byName = new Map(tools.map((spec) => [spec.name, spec]));
   const listed = tools.map(mcpTool);
   const envelope = options.untrustedEnvelope ? new ContentEnvelope() : undefined;
+  // an exact --tools list means exactly those tools
+  const skillTools = options.tools?.length ? undefined : skills;
+  const runSpec = specs.find((spec) => spec.command.name === SKILL_RUN);
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: skillTools ? { listChanged: true } : {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  const announce = () => void server.sendToolListChanged().catch(() => undefined);
+  skillTools?.watch(announce);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed, ...(skillTools?.tools() ?? [])] }));
   const elicitor = approvals ? new ApprovalElicitor(server, approvals, caller) : undefined;
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
+    const skill = spec ? undefined : skillTools?.get(request.params.name);
+    if (skill && runSpec) {
+      await elicitor?.ensure();
+      // the daemon reads the file again and is the authority on its scope and parameters
+      const input = { name: skill.name, params: request.params.arguments ?? {}, start: skill.data.startUrl !== null };
+      return mcpResult(await runTool(runSpec, input, { caller, envelope }));
+    }
     if (!spec) {
-      const text = `error[invalid_input]: Unknown tool ${request.params.name}. Available: ${[...byName.keys()].join(', ')}.`;
+      const known = [...byName.keys(), ...(skillTools?.tools().map((tool) => tool.name) ?? [])];
+      const text = `error[invalid_input]: Unknown tool ${request.params.name}. Available: ${known.join(', ')}.`;
       return { isError: true, content: [{ type: 'text', text }] };
     }
     await elicitor?.ensure();
-    return mcpResult(await runTool(spec, request.params.arguments, { caller, envelope }));
+    const outcome = await runTool(spec, request.params.arguments, { caller, envelope });
+    // this agent saved a skill: its tool is there at once, not only when the file watcher fires
+    if (outcome.ok && SKILL_CHANGES.has(spec.command.name) && skillTools?.refresh()) announce();
+    return mcpResult(outcome);
   });
   return server;
 }

@@ -2,6 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isArgusError } from '@argus/protocol/errors';
 import { DaemonLink } from './daemon-link.js';
 import { createMcpServer } from './mcp-server.js';
+import { SkillTools } from './skill-tools.js';
 import { USAGE, parseOptions } from './options.js';
 
 export { USAGE } from './options.js';
@@ -16,6 +17,7 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
   let options: ReturnType<typeof parseOptions>;
   let server: ReturnType<typeof createMcpServer>;
   let link: DaemonLink;
+  let skills: SkillTools | undefined;
   try {
     options = parseOptions(argv);
     if (options.help) {
@@ -23,7 +25,8 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
       process.exit(0);
     }
     link = new DaemonLink({ session: options.session });
-    server = createMcpServer({ options, caller: link, approvals: link });
+    skills = new SkillTools();
+    server = createMcpServer({ options, caller: link, approvals: link, skills });
   } catch (error) {
     process.stderr.write(
       isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`,
@@ -38,6 +41,7 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
     if (reason !== 'stdin closed') process.stderr.write(`argus-mcp: exiting (${reason})\n`);
     const timer = setTimeout(() => process.exit(code), 2_000);
     timer.unref();
+    skills?.close();
     // the daemon (and browser) this server started goes with its agent, unless others use it or --keep-browser
     await Promise.allSettled([server.close(), link.close({ stopOwnDaemon: !options.keepBrowser })]);
     process.exit(code);

@@ -10,7 +10,7 @@ export interface CliSpec {
   positionals?: readonly string[];
   /** Other verbs that run this command: the words users of other tools type first (`open` for `goto`). */
   verbAliases?: readonly string[];
-  /** One-letter flag aliases, e.g. `{ i: 'interactive' }`. */
+  /** Flag aliases: one letter (`{ i: 'interactive' }` for `-i`) or a second long name (`{ param: 'params' }` for `--param`). */
   aliases?: Readonly<Record<string, string>>;
   /**
    * An input field read as JSON from stdin when its flag is left out or given as `-` (a patch's

@@ -59,6 +59,12 @@ export const ERROR_CODES = {
   // Tab leases (many clients).
   tab_leased: 'CONFLICT', // another client holds the tab (`details.holder`, `details.expiresInMs`): wait with --lease-wait, or read only
   lease_not_found: 'NOT_FOUND', // no live lease has that id: it expired or was released; take a new one with `argus tab lease`
+  // browser skills (issue 19)
+  skill_not_found: 'NOT_FOUND', // no such skill in any tier: `argus skill list` names them
+  skill_invalid: 'UNPROCESSABLE_CONTENT', // the file is malformed or uses a command outside its scope (`details.step`)
+  skill_params_missing: 'BAD_REQUEST', // required parameters left out (`details.missing`)
+  skill_step_failed: 'PRECONDITION_FAILED', // a step did not replay: `details.step/command/target/snapshot` to repair the file
+  not_recording: 'PRECONDITION_FAILED', // skill save/cancel without `argus skill record NAME` first
 } as const;
 
 /**

@@ -40,6 +40,7 @@ function baseType(schema: z.ZodType): { type: FieldType; values: readonly string
     case 'array':
       return { type: 'array', values: [], inner: schema };
     case 'object':
+    case 'record':
       return { type: 'object', values: [], inner: schema };
     case 'pipe':
       return def.in ? baseType(def.in) : { type: 'unknown', values: [], inner: schema };

@@ -26,3 +26,5 @@ export {
 } from './commands/page.js';
 export { SessionName } from './commands/sessions.js';
 export { CANVAS_LINT_RULES } from './commands/canvas.js';
+export { MAX_SKILL_STEPS, SKILL_COMMANDS, SkillFile, type SkillFileData, SkillName } from './commands/skill.js';
+export * from './skill-files.js';

@@ -30,6 +30,7 @@ import { namedSessionCommands } from './commands/sessions.js';
 import { journalCommands } from './commands/journal.js';
 import { profileCommands } from './commands/profile.js';
 import { screencastCommands, watchCommands } from './commands/watch.js';
+import { skillCommands } from './commands/skill.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -63,6 +64,7 @@ export const manifest = {
   profile: profileCommands,
   watch: watchCommands,
   screencast: screencastCommands,
+  skill: skillCommands,
 };
 
 export type Manifest = typeof manifest;

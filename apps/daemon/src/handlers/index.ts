@@ -31,6 +31,7 @@ import { namedSessionHandlers } from './sessions.js';
 import { journalHandlers } from './journal.js';
 import { profileHandlers } from './profile.js';
 import { screencastHandlers, watchHandlers } from './watch.js';
+import { skillHandlers } from './skill.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -67,5 +68,6 @@ export function createHandlers(services: Services): Handlers {
     profile: profileHandlers(services),
     watch: watchHandlers(services),
     screencast: screencastHandlers(services),
+    skill: skillHandlers(services),
   };
 }

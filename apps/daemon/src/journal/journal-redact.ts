@@ -114,7 +114,7 @@ function keepName(redactor: Redactor, text: unknown, separator: RegExp): Json {
 }
 
 /** Whether `input.fill`'s result proves the field was an ordinary one (its value is shown, not masked). */
-function fillIsPlain(input: Record<string, unknown>, output: unknown): boolean {
+export function fillIsPlain(input: Record<string, unknown>, output: unknown): boolean {
   const value = (output as { value?: unknown } | undefined)?.value;
   const text = input['text'];
   if (typeof value !== 'string' || value === PASSWORD_MASK || typeof text !== 'string') return false;

@@ -17,6 +17,7 @@ import { canvasRenderers } from './canvas.js';
 import { namedSessionRenderers } from './sessions.js';
 import { journalRenderers, profileRenderers } from './journal.js';
 import { screencastRenderers, watchRenderers } from './watch.js';
+import { skillRenderers } from './skill.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -51,6 +52,7 @@ export const renderers: Renderers = {
   ...profileRenderers,
   ...watchRenderers,
   ...screencastRenderers,
+  ...skillRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {
