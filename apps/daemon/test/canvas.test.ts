@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 
 const h = useHarness();
 
@@ -26,16 +25,6 @@ const CARD = [
   },
 ];
 
-async function errorOf(promise: Promise<unknown>): Promise<ArgusError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return error as ArgusError;
-  }
-  throw new Error('expected the call to fail');
-}
-
 /** The canvas through the daemon: documents stored under the workspace's .argus/canvas/. */
 describe('canvas commands', () => {
   it('new, patch, undo, redo, show, list and rm; the file on disk follows every revision', async () => {
@@ -48,7 +37,7 @@ describe('canvas commands', () => {
     expect(onDisk.revision).toBe(1);
     expect(onDisk.pages[0]?.nodes).toHaveLength(2);
 
-    const stale = await errorOf(
+    const stale = await failure(
       h.client.canvas.patch.mutate({
         doc: 'landing-page',
         ops: [{ op: 'node.remove', nodeId: 'title' }],
@@ -58,7 +47,7 @@ describe('canvas commands', () => {
     expect(stale.code).toBe('revision_conflict');
     expect(stale.details?.['revision']).toBe(1);
 
-    const bad = await errorOf(
+    const bad = await failure(
       h.client.canvas.patch.mutate({
         doc: 'landing-page',
         ops: [

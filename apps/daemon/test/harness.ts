@@ -94,12 +94,18 @@ export function useHarness(env: NodeJS.ProcessEnv = {}, options: Pick<DaemonOpti
 }
 
 /** The ArgusError code a call fails with (fails the test when the call succeeds). */
-export async function codeOf(promise: Promise<unknown>): Promise<string> {
+/** The typed error a call fails with (it must fail, with an ArgusError). */
+export async function failure(promise: Promise<unknown>): Promise<ArgusError> {
   try {
     await promise;
   } catch (error) {
     expect(error).toBeInstanceOf(ArgusError);
-    return (error as ArgusError).code;
+    return error as ArgusError;
   }
   throw new Error('expected the call to fail');
+}
+
+/** The code of the typed error a call fails with. */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  return (await failure(promise)).code;
 }

@@ -1,17 +1,7 @@
-import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { failure, useHarness } from './harness.js';
 
 const h = useHarness();
-
-async function errorOf(promise: Promise<unknown>): Promise<ArgusError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ArgusError)) throw new Error(`expected an ArgusError, got ${String(error)}`);
-  return error;
-}
 
 /** A page whose script never yields must not wedge its tab, nor anything else in the daemon. */
 describe('a hostile page (while (true) {})', () => {
@@ -22,14 +12,14 @@ describe('a hostile page (while (true) {})', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
 
     const started = performance.now();
-    const text = await errorOf(h.client.read.text.query({ tab: hostile.id }));
+    const text = await failure(h.client.read.text.query({ tab: hostile.id }));
     expect(text.code).toBe('page_unresponsive');
     expect(text.message).toMatch(/argus reload|argus goto/);
     // without deadlines this never returned; the bound here is loose on purpose (a loaded machine)
     expect(performance.now() - started).toBeLessThan(30_000);
 
     // the same tab: a second command fails fast, url answers from memory
-    expect((await errorOf(h.client.read.text.query({ tab: hostile.id }))).code).toBe('page_unresponsive');
+    expect((await failure(h.client.read.text.query({ tab: hostile.id }))).code).toBe('page_unresponsive');
     expect((await h.client.page.url.query({ tab: hostile.id })).url).toMatch(/hostile\.html$/);
 
     // the rest of the daemon: status, another tab, a new tab
@@ -54,13 +44,13 @@ describe('a hostile page (while (true) {})', () => {
   it('a page that spins before its load event: goto reports page_unresponsive, not a 30 s wait; reload leaves it again', async () => {
     const tab = await h.client.tabs.open.mutate({});
     const started = performance.now();
-    const error = await errorOf(
+    const error = await failure(
       h.client.page.goto.mutate({ url: h.server.urlFor('/hostile.html?inline=1'), tab: tab.id }),
     );
     expect(error.code).toBe('page_unresponsive');
     expect(performance.now() - started).toBeLessThan(25_000);
     // reload terminates the script first; the page spins again at once, and says so again
-    expect((await errorOf(h.client.page.reload.mutate({ tab: tab.id, timeoutMs: 20_000 }))).code).toBe(
+    expect((await failure(h.client.page.reload.mutate({ tab: tab.id, timeoutMs: 20_000 }))).code).toBe(
       'page_unresponsive',
     );
     const away = await h.client.page.goto.mutate({

@@ -1,8 +1,7 @@
 import { type ClientOptions, createArgusClient } from '@argus/client';
-import { ArgusError } from '@argus/protocol/errors';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 
 const h = useHarness();
 const opened: Array<{ close(): void }> = [];
@@ -12,16 +11,6 @@ function clientAs(name: string, extra: Partial<ClientOptions> = {}) {
   const handle = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: h.daemon.token, name, ...extra });
   opened.push(handle);
   return handle;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ArgusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ArgusError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 /** The page-side log every write below appends to. */

@@ -1,22 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createArgusClient } from '@argus/client';
-import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 
 const PASSWORD = 'hunter2';
-
-/** The error a call fails with (it must fail). */
-async function failure(promise: Promise<unknown>): Promise<ArgusError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ArgusError);
-    return error as ArgusError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('browser skills: record, save, replay (real daemon, real Chromium)', () => {
   const h = useHarness();

@@ -1,18 +1,7 @@
-import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 
 const h = useHarness();
-
-async function failure(promise: Promise<unknown>): Promise<ArgusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ArgusError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('tabs by index and short id', () => {
   it('lists a 1-based index and a unique short id of at least 4 characters per tab', async () => {
