@@ -266,6 +266,19 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     expect(await codeOf(d.client.tabs.close.mutate({ id: userTab }))).toBe('forbidden_scope');
   });
 
+  it("focus brings the user's tab to the front of the user's browser, and back", async () => {
+    const agentTab = (await d.client.tabs.open.mutate({ url: server.urlFor('/nav-b.html') })).id;
+    const shown = async (tab: string) =>
+      (await d.client.page.eval.mutate({ js: 'document.visibilityState', tab })).value as string;
+    expect(await d.client.page.focus.mutate({ tab: userTab })).toMatchObject({ id: userTab });
+    await waitUntil(async () => (await shown(userTab)) === 'visible', 10_000, 'the user tab to be shown');
+    expect(await shown(agentTab)).toBe('hidden');
+    await d.client.page.focus.mutate({ tab: agentTab });
+    await waitUntil(async () => (await shown(agentTab)) === 'visible', 10_000, 'the agent tab to be shown');
+    expect(await shown(userTab)).toBe('hidden');
+    await d.client.tabs.close.mutate({ id: agentTab });
+  });
+
   it('daemon restart: stopping only disconnects (the user browser and tab live on); a new daemon re-pairs by operator code (CLI `pair`) and drives the same tab', async () => {
     await d.client.tabs.select.mutate({ id: userTab });
     await d.client.page.eval.mutate({ js: 'window.__mark = "kept"' });
