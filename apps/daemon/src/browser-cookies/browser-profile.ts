@@ -105,23 +105,32 @@ async function secret(command: string, args: string[]): Promise<string | undefin
   }
 }
 
-/** Every key the browser may have used, most likely first; `notes` say which could not be had. */
-export async function cookieKeys(browser: BrowserKind): Promise<{ keys: CookieKey[]; notes: string[] }> {
+/** The key the secret store holds for one browser, or a note saying why there is none. */
+async function storedKey(browser: BrowserKind): Promise<CookieKey | string> {
   const info = INFO[browser];
-  const notes: string[] = [];
   if (platform() === 'darwin') {
     const password = await secret('security', ['find-generic-password', '-w', '-s', info.keychainService]);
-    if (!password) {
-      notes.push(
-        `the Keychain did not give "${info.keychainService}" (allow access when macOS asks, then run it again)`,
-      );
-      return { keys: [], notes };
-    }
-    return { keys: [{ version: 'v10', key: deriveKey(password, 1003), source: 'the Keychain' }], notes };
+    return password
+      ? { version: 'v10', key: deriveKey(password, 1003), source: 'the Keychain' }
+      : `the Keychain did not give "${info.keychainService}" (allow access when macOS asks, then run it again)`;
   }
-  const keys: CookieKey[] = [];
   const password = await secret('secret-tool', ['lookup', 'application', info.keyringApp]);
-  if (password) keys.push({ version: 'v11', key: deriveKey(password, 1), source: 'the desktop keyring' });
-  else notes.push('no keyring password (v11 cookies need `secret-tool` from libsecret-tools and an unlocked keyring)');
-  return { keys: [...keys, ...linuxFallbackKeys()], notes };
+  return password
+    ? { version: 'v11', key: deriveKey(password, 1), source: 'the desktop keyring' }
+    : 'no keyring password (v11 cookies need `secret-tool` from libsecret-tools and an unlocked keyring)';
+}
+
+/**
+ * Every key the browsers may have used, most likely first: each one's stored key, then (Linux) the
+ * fixed fallback keys once. `notes` say why the first browser's stored key could not be had.
+ */
+export async function cookieKeys(browsers: readonly BrowserKind[]): Promise<{ keys: CookieKey[]; notes: string[] }> {
+  const keys: CookieKey[] = [];
+  const notes: string[] = [];
+  for (const [index, browser] of browsers.entries()) {
+    const found = await storedKey(browser);
+    if (typeof found !== 'string') keys.push(found);
+    else if (index === 0) notes.push(found);
+  }
+  return { keys: platform() === 'darwin' ? keys : [...keys, ...linuxFallbackKeys()], notes };
 }

@@ -26,13 +26,7 @@ export async function importBrowserCookies(services: Services, input: ImportBrow
   const database = cookieDatabase(located.dir, input.profile);
   // the keyring is asked under the browser named, else each known one's entry in turn
   const kinds: BrowserKind[] = located.browser ? [located.browser] : [...BROWSERS];
-  const keys = [];
-  const notes: string[] = [];
-  for (const kind of kinds) {
-    const found = await cookieKeys(kind);
-    keys.push(...found.keys);
-    if (kind === kinds[0]) notes.push(...found.notes);
-  }
+  const { keys, notes } = await cookieKeys(kinds);
   const read = await readBrowserCookies(database, keys, input.domain);
   const { manager } = services;
   if (read.cookies.length > 0) {

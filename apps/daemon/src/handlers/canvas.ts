@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasSession, exportHtml, exportTsx, lintDocument } from '@argus/canvas';
+import { CanvasSession, exportHtml, exportTsx, lintDocument, pageOf } from '@argus/canvas';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { CANVAS_IMPORT, CANVAS_NODE } from '@argus/snapshot';
@@ -48,12 +48,7 @@ export function canvasHandlers(
     show: async (input) => ({ document: store.get(input.doc).toJson() }),
     lint: async (input) => {
       const doc = store.get(input.doc).toJson();
-      if (input.page !== undefined && !doc.pages.some((page) => page.id === input.page)) {
-        throw new ArgusError(
-          'invalid_input',
-          `No page "${input.page}" in "${doc.id}". Pages: ${doc.pages.map((page) => page.id).join(', ') || 'none'}.`,
-        );
-      }
+      if (input.page !== undefined) pageOf(doc, input.page);
       const findings = lintDocument(doc, { pageId: input.page, mode: input.mode });
       const errors = findings.filter((finding) => finding.severity === 'error').length;
       return { doc: doc.id, revision: doc.revision, errors, warnings: findings.length - errors, findings };
@@ -161,12 +156,7 @@ export function canvasHandlers(
         session = CanvasSession.create(docId, read.title || read.element);
       }
       const doc = session.toJson();
-      const page = input.page === undefined ? doc.pages[0] : doc.pages.find((candidate) => candidate.id === input.page);
-      if (!page)
-        throw new ArgusError(
-          'invalid_input',
-          `No page "${input.page ?? ''}" in "${docId}". Pages: ${doc.pages.map((p) => p.id).join(', ') || 'none'}.`,
-        );
+      const page = pageOf(doc, input.page);
       const taken = new Set(doc.pages.flatMap((candidate) => candidate.nodes.map((node) => node.id)));
       const plan = importOps(read, page.id, taken);
       const outcome = session.patch(plan.ops);

@@ -123,16 +123,21 @@ function elementOf(
   return element;
 }
 
-/** The page as one absolutely positioned tree inside a relative wrapper that carries the token variables. */
-export function renderTree(doc: CanvasDocument, options: RenderOptions = {}): RenderResult {
-  const page =
-    options.pageId === undefined ? doc.pages[0] : doc.pages.find((candidate) => candidate.id === options.pageId);
+/** A document's page by id (its first page when no id is given); `invalid_input` naming the pages there are. */
+export function pageOf(doc: CanvasDocument, pageId: string | undefined): CanvasPage {
+  const page = pageId === undefined ? doc.pages[0] : doc.pages.find((candidate) => candidate.id === pageId);
   if (!page) {
     throw new ArgusError(
       'invalid_input',
-      `No page "${options.pageId ?? ''}" in "${doc.id}". Pages: ${doc.pages.map((p) => p.id).join(', ') || 'none'}.`,
+      `No page "${pageId ?? ''}" in "${doc.id}". Pages: ${doc.pages.map((p) => p.id).join(', ') || 'none'}.`,
     );
   }
+  return page;
+}
+
+/** The page as one absolutely positioned tree inside a relative wrapper that carries the token variables. */
+export function renderTree(doc: CanvasDocument, options: RenderOptions = {}): RenderResult {
+  const page = pageOf(doc, options.pageId);
   const byId = new Map(page.nodes.map((node) => [node.id, node]));
   const known = new Set(Object.keys(doc.tokens));
   const roots = page.rootIds.flatMap((id) => {
