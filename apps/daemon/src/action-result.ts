@@ -1,5 +1,6 @@
 import type { ActionEffects, Page } from '@argus/cdp';
 import { type SnapshotEngine, stableLocator } from '@argus/snapshot';
+import { type ChallengeReport, detectChallenge, latestDocumentStatus } from './challenge.js';
 
 export interface ActionReportOptions {
   /** the element acted on (ref, locator or selector): its stable locator goes into the result */
@@ -14,6 +15,8 @@ export interface ActionReport {
   locator?: string;
   /** `+`/`-`/`~` lines of the interactive snapshot, before the action against after it */
   diff?: string;
+  /** what the page the action navigated to asks of a person (login, CAPTCHA, bot check, consent) */
+  challenge?: ChallengeReport;
 }
 
 /**
@@ -34,6 +37,9 @@ export async function actAndReport<T>(
   const locator = options.target === undefined ? undefined : await locatorOf(engine, options.target);
   const { value, effects } = await page.act(run);
   const report: ActionReport = locator === undefined ? {} : { locator };
+  // a navigation may land on a login wall, a CAPTCHA or a consent wall: said in the same reply
+  const challenge = effects.navigated ? await detectChallenge(page, latestDocumentStatus(page)) : undefined;
+  if (challenge) report.challenge = challenge;
   if (options.diff) {
     const after = await engine.snapshot({ interactive: true, diff: !effects.navigated }).catch(() => undefined);
     if (after) report.diff = effects.navigated ? `(navigated: the new page)\n${after.text}` : after.text;

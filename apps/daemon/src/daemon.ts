@@ -135,7 +135,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     locate,
     onError: (message) => log.warn('journal.failed', { message }),
   });
-  const watch = new WatchService(manager, locateTab(manager), log, () => touch());
+  const watch = new WatchService(manager, locateTab(manager), log, () => touch(), env);
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
@@ -172,7 +172,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const touch = () => {
     clearTimeout(idleTimer);
     if (idleTimeoutMs > 0) {
-      idleTimer = setTimeout(() => void stop(`idle for ${idleTimeoutMs} ms`), idleTimeoutMs);
+      idleTimer = setTimeout(() => {
+        // someone watching a tab is using the daemon even when no command comes: look again later
+        if (watch.viewers > 0) return touch();
+        void stop(`idle for ${idleTimeoutMs} ms`);
+      }, idleTimeoutMs);
       idleTimer.unref();
     }
   };

@@ -34,6 +34,8 @@ export async function guardFileUrls(browser: Browser, access: Access, log: Logge
  */
 export function assertPageAllowed(page: Page, access: Access): void {
   for (const frame of page.frames.all()) {
+    // a frame that has committed no document yet (an iframe whose load failed) has no URL and shows nothing
+    if (frame.url === '') continue;
     const refusal = access.browserRefusal(frame.url);
     if (refusal === undefined) continue;
     throw new ArgusError(

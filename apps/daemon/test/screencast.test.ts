@@ -6,7 +6,8 @@ import { codeOf, useHarness } from './harness.js';
 // Issue 20, screencast: a tab recorded to numbered JPEG frames plus manifest.json in real Chromium;
 // the recording ends with the tab and at the disk cap, and its paths pass the output-path guard.
 
-const h = useHarness({ PATH: '/usr/bin:/bin' });
+// a PATH without ffmpeg, whether or not the machine has one (the WebM path is screencast-webm.test.ts)
+const h = useHarness({ PATH: '/nonexistent' });
 const outside = mkdtempSync(join(resolve('.'), '.argus-outside-'));
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArgusClient } from '@argus/client';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, startHarness, useHarness } from './harness.js';
 import {
   type ViewerBrowser,
   parseWatchUrl,
@@ -236,4 +236,87 @@ describe('attacks on the watch listener', () => {
       `default-src 'none'; script-src 'self'; style-src 'self'; img-src blob:; connect-src ws://127.0.0.1:${link.port} ws://localhost:${link.port}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
   });
+});
+
+describe('watch --control and tab leases', () => {
+  /** A --control viewer socket on `tab`, authenticated and receiving frames. */
+  async function controller(url: string) {
+    const link = parseWatchUrl(url);
+    const viewer = viewerSocket(link.origin);
+    await new Promise((resolve) => viewer.socket.once('open', resolve));
+    viewer.socket.send(JSON.stringify({ type: 'auth', tab: link.tab, token: link.token }));
+    await expect.poll(() => viewer.frames.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    return viewer;
+  }
+
+  it("refuses a viewer's input on a tab another client leases; the lease holder's own link may type", async () => {
+    const tab = await watchedTab();
+    await h.client.page.eval.mutate({ tab, js: 'document.querySelector("input").focus()' });
+    // the operator asks for a --control link, then another client leases the tab
+    const operatorLink = (await h.client.watch.open.mutate({ tab, control: true })).url;
+    const holder = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: h.daemon.token });
+    const { lease } = await holder.client.tabs.lease.mutate({ tab, ttl: '5m' });
+    const leased = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: h.daemon.token, lease });
+    // eval writes: only the holder may run it on the leased tab
+    const value = async () =>
+      (await leased.client.page.eval.mutate({ tab, js: 'document.querySelector("input").value' })).value;
+    try {
+      const outsider = await controller(operatorLink);
+      outsider.socket.send(JSON.stringify({ type: 'key', key: 'a' }));
+      outsider.socket.send(JSON.stringify({ type: 'click', x: 0.5, y: 0.5 }));
+      await expect
+        .poll(() => outsider.texts.filter((m) => (m as { code?: string }).code === 'tab_leased').length)
+        .toBe(2);
+      expect(JSON.stringify(outsider.texts)).toMatch(/leased by .*input from this watch link is refused/);
+      expect(await value()).toBe('');
+      outsider.socket.close();
+
+      // the holder's link carries its lease: its viewer types
+      const own = await controller((await leased.client.watch.open.mutate({ tab, control: true })).url);
+      own.socket.send(JSON.stringify({ type: 'key', key: 'b' }));
+      await expect.poll(value).toBe('b');
+      expect(own.texts.filter((m) => (m as { type: string }).type === 'error')).toEqual([]);
+      own.socket.close();
+
+      // released: the operator's link works again
+      await leased.client.tabs.release.mutate({});
+      const again = await controller(operatorLink);
+      again.socket.send(JSON.stringify({ type: 'key', key: 'c' }));
+      await expect
+        .poll(async () => (await h.client.page.eval.mutate({ tab, js: 'document.querySelector("input").value' })).value)
+        .toBe('bc');
+      again.socket.close();
+    } finally {
+      holder.close();
+      leased.close();
+    }
+  });
+});
+
+describe('watching keeps the daemon from stopping idle', () => {
+  it('does not stop while a viewer is connected, and stops once the last viewer left', async () => {
+    // long enough for the first command to launch Chromium under load (each request restarts the count)
+    const idle = await startHarness({ ARGUS_IDLE_TIMEOUT_MS: '6000' });
+    let stopped = false;
+    void idle.daemon.stopped.then(() => (stopped = true));
+    try {
+      const tab = (await idle.client.tabs.open.mutate({ url: idle.server.urlFor('/form.html') })).id;
+      const link = parseWatchUrl((await idle.client.watch.open.mutate({ tab })).url);
+      const viewer = viewerSocket(link.origin);
+      await new Promise((resolve) => viewer.socket.once('open', resolve));
+      viewer.socket.send(JSON.stringify({ type: 'auth', tab: link.tab, token: link.token }));
+      await expect.poll(() => viewer.texts.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // two idle periods with no command, only a viewer: the daemon stays
+      await new Promise((done) => setTimeout(done, 13_000));
+      expect(stopped).toBe(false);
+      expect(idle.daemon.services.watch.viewers).toBe(1);
+      viewer.socket.close();
+      await viewer.closed;
+      // the viewer left: the idle stop comes (the harness's own stop is then a no-op)
+      await idle.daemon.stopped;
+      expect(stopped).toBe(true);
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
 });

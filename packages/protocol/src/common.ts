@@ -70,6 +70,21 @@ export const PageInfo = z.object({
   title: Title,
 });
 
+/**
+ * What the page put between the agent and its content after a navigation: a login wall, a CAPTCHA
+ * or bot check, a consent wall. Argus never solves or evades these; the hint says how to hand the
+ * tab to a person (`argus handoff`). Absent when nothing was seen.
+ */
+export const Challenge = z
+  .object({
+    kind: z
+      .enum(['login', 'captcha', 'bot_check', 'consent'])
+      .describe('login wall, CAPTCHA widget, bot-check interstitial, or consent wall'),
+    hint: z.string().describe('What was seen and what to do: hand the tab to a person with `argus handoff`'),
+  })
+  .optional()
+  .describe('Set when the new page asks for a person (login, CAPTCHA, bot check, consent); absent otherwise');
+
 /** Side effects an action observed, so the caller need not poll for them. */
 export const ActionEffects = z.object({
   navigated: z.boolean().describe('Whether the action caused a navigation'),
@@ -99,6 +114,7 @@ export const ActionEffects = z.object({
     .nullable()
     .default(null)
     .describe('A download the action started instead of navigating (see `argus downloads`)'),
+  challenge: Challenge,
 });
 
 /** Every action's `diff` input: the snapshot diff in the same reply, so no snapshot call follows. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ArgusError, EVAL_SOURCE_MAX, type Handlers } from '@argus/protocol';
 import { type PathPolicy, confinePath } from '@argus/security';
 import { SCROLL_BY, SCROLL_POSITION, scrollIntoView } from '@argus/snapshot';
+import { withChallenge } from '../challenge.js';
 import { evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 import { takeScreenshot } from '../screenshot.js';
@@ -16,15 +17,22 @@ export function pageHandlers(services: Services): Handlers['page'] {
   return {
     goto: (input, ctx) => {
       services.access.checkUrl(input.url, ctx);
-      return manager.onTab(input.tab, (page) =>
-        page.navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs }).catch((error: unknown) => {
-          throw plainHttpHint(error, input.url);
-        }),
-      );
+      return manager.onTab(input.tab, async (page) => {
+        const result = await page
+          .navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs })
+          .catch((error: unknown) => {
+            throw plainHttpHint(error, input.url);
+          });
+        // waitUntil none returns before the document exists: nothing to look at yet
+        return input.waitUntil === 'none' ? result : withChallenge(page, result);
+      });
     },
-    back: (input) => manager.onTab(input.tab, (page) => page.history(-1, input.timeoutMs)),
-    forward: (input) => manager.onTab(input.tab, (page) => page.history(1, input.timeoutMs)),
-    reload: (input) => manager.onTab(input.tab, (page) => page.reload(input.timeoutMs)),
+    back: (input) =>
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(-1, input.timeoutMs))),
+    forward: (input) =>
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(1, input.timeoutMs))),
+    reload: (input) =>
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.reload(input.timeoutMs))),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
     focus: (input) =>
       manager.onTab(input.tab, async (page) => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
 import { confinePath, type PathPolicy, requireScope } from '@argus/security';
+import { currentLeaseClaim } from '../lease-claims.js';
 import { stamp } from '../output-path.js';
 import type { Services } from '../services.js';
 import { findFfmpeg } from '../watch/ffmpeg.js';
@@ -68,7 +69,9 @@ export function watchHandlers(services: Services): Handlers['watch'] {
       if (input.control)
         requireScope(ctx, 'write', 'A watch link with --control', 'Leave out --control for a view-only link.');
       return manager.onTab(input.tab, async (page) => {
-        const link = await watch.link(page, input.control, input.ttl * 1000);
+        // the caller's lease proof goes with a --control link: its viewer writes as this caller
+        const claim = input.control ? currentLeaseClaim() : undefined;
+        const link = await watch.link(page, input.control, input.ttl * 1000, claim);
         return { url: link.url, tab: page.id, control: input.control, expiresAt: link.expiresAt };
       });
     },
@@ -87,7 +90,7 @@ export function screencastHandlers(services: Services): Handlers['screencast'] {
             `Tab ${page.id} is being recorded already (to ${existing.dir}). Run \`argus screencast stop --tab ${page.id}\` first.`,
           );
         const target = recordingTarget(services, ctx, input.path, input.overwrite);
-        const ffmpeg = findFfmpeg();
+        const ffmpeg = findFfmpeg(watch.env);
         const recording = new Recording(page, watch.hub, {
           dir: target.dir,
           policy: target.policy,

@@ -1,4 +1,5 @@
 import { generateToken, hashToken, sameHash, tokenId } from '@argus/security';
+import type { LeaseClaim } from '../tab-leases.js';
 
 /** What a watch token lets its holder do: look at one tab, and click and type in it with `control`. */
 export interface WatchGrant {
@@ -6,6 +7,11 @@ export interface WatchGrant {
   tab: string;
   control: boolean;
   expiresAt: number;
+  /**
+   * What the link's creator proved about tab leases when it asked for the link (its lease ids, its
+   * socket): a --control viewer's input is that client's write, refused on a tab someone else leases.
+   */
+  claim?: LeaseClaim | undefined;
 }
 
 interface Stored extends WatchGrant {
@@ -28,7 +34,7 @@ export class WatchTokens {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  mint(tab: string, control: boolean, ttlMs: number): { secret: string; grant: WatchGrant } {
+  mint(tab: string, control: boolean, ttlMs: number, claim?: LeaseClaim): { secret: string; grant: WatchGrant } {
     this.grants = this.grants.filter((grant) => grant.expiresAt > this.now());
     // the oldest link goes first when a person opened very many
     if (this.grants.length >= MAX_GRANTS) this.grants.shift();
@@ -39,6 +45,7 @@ export class WatchTokens {
       tab,
       control,
       expiresAt: this.now() + ttlMs,
+      claim,
     };
     this.grants.push(stored);
     return { secret, grant: this.view(stored) };
@@ -60,6 +67,12 @@ export class WatchTokens {
   }
 
   private view(stored: Stored): WatchGrant {
-    return { id: stored.id, tab: stored.tab, control: stored.control, expiresAt: stored.expiresAt };
+    return {
+      id: stored.id,
+      tab: stored.tab,
+      control: stored.control,
+      expiresAt: stored.expiresAt,
+      claim: stored.claim,
+    };
   }
 }

@@ -13,6 +13,8 @@ export interface ViewerDeps {
   pageOf(tab: string): Page | undefined;
   log: Logger;
   onActivity(): void;
+  /** Why a --control viewer's input is refused on this tab now (another client leases it), else undefined. */
+  leaseRefusal(tab: string, claim: WatchGrant['claim']): string | undefined;
 }
 
 /** Close codes a viewer sees (4000-4999 are the application's). */
@@ -144,6 +146,11 @@ export function serveViewer(socket: WebSocket, deps: ViewerDeps): void {
           'This watch link is view only: input is refused. Run `argus watch --control` for one that may click and type.',
       });
     }
+    const leased = deps.leaseRefusal(page.id, grant.claim);
+    if (leased) {
+      deps.log.warn('watch.input_refused', { tokenId: grant.id, reason: 'tab_leased' });
+      return text({ type: 'error', code: 'tab_leased', message: leased });
+    }
     deps.onActivity();
     const session = page.session;
     if (message.type === 'key') return page.press(message.key);
@@ -168,6 +175,8 @@ export function serveViewer(socket: WebSocket, deps: ViewerDeps): void {
   });
   socket.on('close', () => {
     for (const cleanup of cleanups) cleanup();
+    // the idle countdown starts when the last viewer leaves, not when it arrived
+    if (grant) deps.onActivity();
   });
   socket.on('error', () => socket.terminate());
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, HttpUrl, Overwrite, PageInfo, TabId, Target, TimeoutMs } from '../common.js';
+import { Challenge, FilePath, HttpUrl, Overwrite, PageInfo, TabId, Target, TimeoutMs } from '../common.js';
 
 /**
  * Screenshot budget for agents: Claude's vision guidance (and Playwright MCP's image scaling) keep
@@ -14,6 +14,7 @@ export const AGENT_SCREENSHOT_QUALITY = 70;
 
 const NavResult = PageInfo.extend({
   status: z.number().nullable().describe('HTTP status of the main document, when known'),
+  challenge: Challenge,
 });
 
 /** The largest script `eval` runs, inline or from a file. */

@@ -12,7 +12,13 @@ export function effectsLines(output: Effects): string[] {
   if (output.download) lines.push(`download started: ${output.download.filename || output.download.url}`);
   for (const dialog of output.dialogs) lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
   for (const error of output.consoleErrors) lines.push(`console error: ${error}`);
+  if (output.challenge) lines.push(challengeLine(output.challenge));
   return lines;
+}
+
+/** A login wall, CAPTCHA, bot check or consent wall the new page shows, and what to do about it. */
+export function challengeLine(challenge: NonNullable<Effects['challenge']>): string {
+  return `challenge: ${challenge.kind.replace('_', ' ')}: ${challenge.hint}`;
 }
 
 /**

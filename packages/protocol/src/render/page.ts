@@ -1,8 +1,10 @@
+import { challengeLine } from './effects.js';
 import { duration, titled } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
 type Nav = OutputOf<'page.goto'>;
-const nav = (output: Nav) => `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}`;
+const nav = (output: Nav) =>
+  `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}${output.challenge ? `\n${challengeLine(output.challenge)}` : ''}`;
 
 /** An evaluation's value: strings as they are for people, JSON for agents (so "42" and 42 differ). */
 function value(output: OutputOf<'page.eval'>, context: RenderContext): string {

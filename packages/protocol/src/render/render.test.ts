@@ -43,6 +43,23 @@ describe('one typed renderer per command', () => {
     ).toBe('(no console errors or uncaught exceptions)');
   });
 
+  it('says when a navigation landed on a challenge, for goto and for an action that navigated', () => {
+    const challenge = { kind: 'bot_check' as const, hint: 'Cloudflare interstitial: hand off with `argus handoff`' };
+    expect(renderCommand('page.goto', { url: 'http://x/', title: 'X', status: 403, challenge }, cli())).toBe(
+      'X — http://x/ (403)\nchallenge: bot check: Cloudflare interstitial: hand off with `argus handoff`',
+    );
+    expect(
+      renderCommand(
+        'input.click',
+        { ...effects, navigated: true, element: 'link "Account"', challenge: { kind: 'login', hint: 'h' } },
+        cli(),
+      ),
+    ).toContain('navigated to http://x/\nchallenge: login: h');
+    expect(renderCommand('page.goto', { url: 'http://x/', title: 'X', status: 200 }, cli())).toBe(
+      'X — http://x/ (200)',
+    );
+  });
+
   it('renders each chain step as the single command would, and says where a chain stopped', () => {
     const text = renderCommand(
       'batch.chain',

@@ -22,3 +22,4 @@ export {
 } from './window.js';
 export { CANVAS_IMPORT, type CanvasImportResult } from './canvas-import.js';
 export { WAIT_UNTIL, VALID_SELECTOR, type WaitTest } from './wait.js';
+export { DETECT_CHALLENGE, ChallengeFinding } from './challenge.js';
