@@ -32,6 +32,7 @@ import { WatchService } from './watch/watch-service.js';
 import { ProfileStore } from './profile-store.js';
 import { SkillRecorder } from './skills/skill-recorder.js';
 import { SkillStore } from './skills/skill-store.js';
+import { InboxStore } from './inbox/inbox-store.js';
 import { homedir } from 'node:os';
 
 export const VERSION = '0.1.0';
@@ -213,6 +214,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     profiles,
     watch,
     skills,
+    inbox: new InboxStore(join(options.stateDir, 'inbox.json')),
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(

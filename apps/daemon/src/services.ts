@@ -16,6 +16,7 @@ import type { WatchService } from './watch/watch-service.js';
 import type { LocateTab } from './journal/journal.js';
 import type { SkillRecorder } from './skills/skill-recorder.js';
 import type { SkillStore } from './skills/skill-store.js';
+import type { InboxStore } from './inbox/inbox-store.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -55,6 +56,8 @@ export interface Services {
   watch: WatchService;
   /** Browser skills: the files of each tier, the recordings per session, where a caller's tab is. */
   skills: { store: SkillStore; recorder: SkillRecorder; locate: LocateTab };
+  /** The agent inbox (<state dir>/inbox.json): annotations the person sent. */
+  inbox: InboxStore;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

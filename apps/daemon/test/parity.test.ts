@@ -59,6 +59,11 @@ const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'profile.rm': "deleting a profile's logins is an operator decision",
   'skill.rm': "deleting a project's or user's skill file is the operator's decision, not an agent's",
   'skill.test': 'agents replay through skill_<name> tools and argus_skill_run {start: true}, the same replay',
+  'inbox.list': 'agents read the inbox with argus_inbox (consumes); listing read items is for the operator',
+  'inbox.show': 'agents get whole items from argus_inbox; showing an item again by id is for the operator',
+  'inbox.clear': "deleting the person's annotations is the operator's decision, not an agent's",
+  'inbox.watch':
+    'a stream until Ctrl-C for the operator; argus-mcp watches it itself and tells its agent in the next tool response',
 };
 
 const commands = listCommands();

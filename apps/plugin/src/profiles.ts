@@ -33,6 +33,8 @@ export const CORE_TOOLS: readonly string[] = [
   'argus_wait',
   'argus_console',
   'argus_network',
+  // the person's annotations: the hint in tool responses names it, so it is there in every profile's core
+  'argus_inbox',
 ];
 
 /**

@@ -65,6 +65,9 @@ export const ERROR_CODES = {
   skill_params_missing: 'BAD_REQUEST', // required parameters left out (`details.missing`)
   skill_step_failed: 'PRECONDITION_FAILED', // a step did not replay: `details.step/command/target/snapshot` to repair the file
   not_recording: 'PRECONDITION_FAILED', // skill save/cancel without `argus skill record NAME` first
+  // annotations and the agent inbox (issue 20)
+  inbox_item_not_found: 'NOT_FOUND', // no inbox item has that id (or it expired): `argus inbox` lists them
+  tab_paused: 'PRECONDITION_FAILED', // the person paused the agent on this tab (extension side panel): wait for them to resume
 } as const;
 
 /**
@@ -79,6 +82,7 @@ const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'upstream',
   'circuit_open',
   'daemon_unreachable',
+  'tab_paused',
 ]);
 
 /** `details.retryable` when the error says, else the code's default. */

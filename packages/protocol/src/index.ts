@@ -28,3 +28,11 @@ export { SessionName } from './commands/sessions.js';
 export { CANVAS_LINT_RULES } from './commands/canvas.js';
 export { MAX_SKILL_STEPS, SKILL_COMMANDS, SkillFile, type SkillFileData, SkillName } from './commands/skill.js';
 export * from './skill-files.js';
+export {
+  ANNOTATION_MAX_BYTES,
+  INBOX_CONSUME_MAX_BYTES,
+  INBOX_CONSUME_MAX_ITEMS,
+  Annotation,
+  type AnnotationData,
+  type InboxItemData,
+} from './commands/inbox.js';

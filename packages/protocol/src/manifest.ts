@@ -31,6 +31,7 @@ import { journalCommands } from './commands/journal.js';
 import { profileCommands } from './commands/profile.js';
 import { screencastCommands, watchCommands } from './commands/watch.js';
 import { skillCommands } from './commands/skill.js';
+import { inboxCommands } from './commands/inbox.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -65,6 +66,7 @@ export const manifest = {
   watch: watchCommands,
   screencast: screencastCommands,
   skill: skillCommands,
+  inbox: inboxCommands,
 };
 
 export type Manifest = typeof manifest;

@@ -380,6 +380,16 @@ export class SnapshotEngine {
     };
   }
 
+  /**
+   * A ref for an element of the top document that page code found by itself (the annotation
+   * picker): its walker id and the document's walker token, minted as a snapshot would, so the same
+   * element keeps the same ref.
+   */
+  refForTopElement(token: string, id: number, label: string): string {
+    const frameId = this.page.mainFrameId;
+    return this.refs.refFor(frameId, true, token, id, this.page.epoch, label);
+  }
+
   /** How many refs of the latest snapshot still belong to the current document (what `annotate` can draw). */
   currentRefs(): number {
     return this.lastRefs.filter((entry) => entry.epoch === this.page.epoch).length;

@@ -21,6 +21,8 @@ export interface ArgusPageApi {
   frameAt(index: number): Element | null;
   lastIds: number[];
   label(el: Element): string;
+  /** The walker id of `el` (given now if it has none): a ref is minted from it with `token`. */
+  idOf(el: Element): number;
   /** The accessible name the snapshot gives `el` (one computation for snapshot, `forms` and `label=`). */
   name(el: Element): string;
   coverage(selector: string): { total: number; ids: number[]; missed: string[] };
@@ -59,7 +61,7 @@ export interface WalkerModules {
  */
 export function installArgus(m: WalkerModules): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 9;
+  const VERSION = 10;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const vis = m.visibilityKit();
@@ -117,6 +119,7 @@ export function installArgus(m: WalkerModules): ArgusPageApi {
     },
     frameAt: (index: number) => frames[index] ?? null,
     lastIds: [],
+    idOf: (el: Element) => ids.idOf(el),
     label: locator.label,
     name: (el: Element) => locator.nameOf(el, locator.roleOf(el)),
     coverage: (selector: string) => locator.coverage(selector, api.lastIds),

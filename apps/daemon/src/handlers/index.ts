@@ -32,6 +32,7 @@ import { journalHandlers } from './journal.js';
 import { profileHandlers } from './profile.js';
 import { screencastHandlers, watchHandlers } from './watch.js';
 import { skillHandlers } from './skill.js';
+import { inboxHandlers } from './inbox.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -69,5 +70,6 @@ export function createHandlers(services: Services): Handlers {
     watch: watchHandlers(services),
     screencast: screencastHandlers(services),
     skill: skillHandlers(services),
+    inbox: inboxHandlers(services),
   };
 }

@@ -18,6 +18,7 @@ import { namedSessionRenderers } from './sessions.js';
 import { journalRenderers, profileRenderers } from './journal.js';
 import { screencastRenderers, watchRenderers } from './watch.js';
 import { skillRenderers } from './skill.js';
+import { inboxRenderers } from './inbox.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
 
 export type { CommandName, OutputOf, RenderContext, Renderer, Renderers, Surface } from './types.js';
@@ -53,6 +54,7 @@ export const renderers: Renderers = {
   ...watchRenderers,
   ...screencastRenderers,
   ...skillRenderers,
+  ...inboxRenderers,
 };
 
 export function hasRenderer(command: string): command is CommandName {
