@@ -4,6 +4,7 @@ import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { WebSocket } from 'ws';
 import { daemonEntry } from './daemon-entry.js';
+import type { InboxChange } from './inbox-notify.js';
 
 export { daemonEntry };
 
@@ -165,6 +166,16 @@ export class DaemonLink {
     const subscription = connection.client.approvals.watch.subscribe(
       {},
       { onData: onPending, onError: onEnd, onComplete: onEnd },
+    );
+    return () => subscription.unsubscribe();
+  }
+
+  /** Follows the inbox's unread count (over the WebSocket, like approvals); `onEnd` when the stream breaks. */
+  async watchInbox(onChange: (change: InboxChange) => void, onEnd: () => void): Promise<() => void> {
+    const connection = await (this.connection ??= this.connect());
+    const subscription = connection.client.inbox.watch.subscribe(
+      {},
+      { onData: onChange, onError: onEnd, onComplete: onEnd },
     );
     return () => subscription.unsubscribe();
   }

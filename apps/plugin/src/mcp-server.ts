@@ -12,6 +12,7 @@ import { type CommandCaller, type ToolOutcome, runTool } from './run-tool.js';
 import { type ToolSpec, allToolSpecs } from './tool-specs.js';
 import type { PluginOptions } from './options.js';
 import type { SkillTools } from './skill-tools.js';
+import { type InboxSource, InboxNotifier } from './inbox-notify.js';
 
 export const SERVER_NAME = 'argus';
 export const SERVER_VERSION = '0.1.0';
@@ -54,11 +55,15 @@ export interface McpServerOptions {
    * is re-read when their files change and clients are told with `notifications/tools/list_changed`.
    */
   skills?: SkillTools | undefined;
+  /** The daemon's inbox: new annotations are announced (log notice) and hinted in the next tool response. */
+  inbox?: InboxSource | undefined;
 }
 
 /** The manifest commands a skill tool and a skill save go through. */
 const SKILL_RUN = 'skill.run';
 const SKILL_CHANGES = new Set(['skill.save']);
+/** The command argus_inbox runs: reading the inbox clears the pending hint. */
+const INBOX_CONSUME = 'inbox.consume';
 
 /**
  * The MCP server. It uses the SDK's low-level `Server` on purpose: tools are generated from the
@@ -71,6 +76,7 @@ export function createMcpServer({
   specs = allToolSpecs(),
   approvals,
   skills,
+  inbox,
 }: McpServerOptions): Server {
   const tools = selectTools(specs, options);
   const byName = new Map(tools.map((spec) => [spec.name, spec]));
@@ -81,8 +87,19 @@ export function createMcpServer({
   const runSpec = specs.find((spec) => spec.command.name === SKILL_RUN);
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: skillTools ? { listChanged: true } : {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: skillTools ? { listChanged: true } : {}, ...(inbox ? { logging: {} } : {}) },
+      instructions: INSTRUCTIONS,
+    },
   );
+  const notifier = inbox ? new InboxNotifier(server, inbox) : undefined;
+  /** A tool's result with the inbox hint appended as its own text block (Argus's words, outside any page marking). */
+  const withHint = (result: CallToolResult): CallToolResult => {
+    // follow the inbox once a call reached the daemon (a typo starts none); not awaited
+    if (!result.isError) void notifier?.ensure();
+    const hint = notifier?.take();
+    return hint ? { ...result, content: [...result.content, { type: 'text', text: hint }] } : result;
+  };
   const announce = () => void server.sendToolListChanged().catch(() => undefined);
   skillTools?.watch(announce);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed, ...(skillTools?.tools() ?? [])] }));
@@ -94,7 +111,7 @@ export function createMcpServer({
       await elicitor?.ensure();
       // the daemon reads the file again and is the authority on its scope and parameters
       const input = { name: skill.name, params: request.params.arguments ?? {}, start: skill.data.startUrl !== null };
-      return mcpResult(await runTool(runSpec, input, { caller, envelope }));
+      return withHint(mcpResult(await runTool(runSpec, input, { caller, envelope })));
     }
     if (!spec) {
       const known = [...byName.keys(), ...(skillTools?.tools().map((tool) => tool.name) ?? [])];
@@ -105,7 +122,8 @@ export function createMcpServer({
     const outcome = await runTool(spec, request.params.arguments, { caller, envelope });
     // this agent saved a skill: its tool is there at once, not only when the file watcher fires
     if (outcome.ok && SKILL_CHANGES.has(spec.command.name) && skillTools?.refresh()) announce();
-    return mcpResult(outcome);
+    if (outcome.ok && spec.command.name === INBOX_CONSUME) notifier?.consumed();
+    return withHint(mcpResult(outcome));
   });
   return server;
 }

@@ -26,7 +26,7 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
     }
     link = new DaemonLink({ session: options.session });
     skills = new SkillTools();
-    server = createMcpServer({ options, caller: link, approvals: link, skills });
+    server = createMcpServer({ options, caller: link, approvals: link, skills, inbox: link });
   } catch (error) {
     process.stderr.write(
       isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`,
