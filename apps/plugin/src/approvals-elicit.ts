@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { manifest } from '@argus/protocol';
 import type { PendingApproval } from './daemon-link.js';
 import type { CommandCaller } from './run-tool.js';
+import { DaemonStream } from './daemon-stream.js';
 
 /** What the MCP server needs from its daemon link to ask its user about approvals. */
 export interface ApprovalSource {
@@ -34,7 +35,9 @@ const QUESTION: {
  * calls wait for are never shown here.
  */
 export class ApprovalElicitor {
-  private watching: Promise<void> | undefined;
+  private readonly stream = new DaemonStream((onEnd) =>
+    this.source.watchApprovals((pending) => void this.ask(pending), onEnd),
+  );
   private readonly asked = new Set<string>();
 
   constructor(
@@ -46,19 +49,7 @@ export class ApprovalElicitor {
   /** Starts watching once the client has said it can answer questions; called before each tool call. */
   ensure(): Promise<void> {
     if (!this.server.getClientCapabilities()?.elicitation) return Promise.resolve();
-    this.watching ??= this.source
-      .watchApprovals(
-        (pending) => void this.ask(pending),
-        () => {
-          // the daemon went away: the next tool call watches the new one
-          this.watching = undefined;
-        },
-      )
-      .then(() => undefined)
-      .catch(() => {
-        this.watching = undefined;
-      });
-    return this.watching;
+    return this.stream.ensure();
   }
 
   private async ask(pending: PendingApproval): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { DaemonStream } from './daemon-stream.js';
 
 /** What `inbox.watch` streams: the unread count, and how many items the change brought. */
 export interface InboxChange {
@@ -26,7 +27,9 @@ export function inboxHint(count: number): string {
  * see notifications in most clients, so the hint in a response is what reaches the agent.
  */
 export class InboxNotifier {
-  private watching: Promise<void> | undefined;
+  private readonly stream = new DaemonStream((onEnd) =>
+    this.source.watchInbox((change) => this.changed(change), onEnd),
+  );
   private pending = 0;
   /** The next change is the count at subscription. */
   private first = true;
@@ -38,19 +41,8 @@ export class InboxNotifier {
 
   /** Starts following the inbox (once; again after the daemon went away). */
   ensure(): Promise<void> {
-    if (!this.watching) this.first = true;
-    this.watching ??= this.source
-      .watchInbox(
-        (change) => this.changed(change),
-        () => {
-          this.watching = undefined;
-        },
-      )
-      .then(() => undefined)
-      .catch(() => {
-        this.watching = undefined;
-      });
-    return this.watching;
+    if (!this.stream.active) this.first = true;
+    return this.stream.ensure();
   }
 
   /** The hint for this response, once: undefined when nothing arrived since the last one. */
