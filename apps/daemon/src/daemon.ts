@@ -33,6 +33,7 @@ import { ProfileStore } from './profile-store.js';
 import { SkillRecorder } from './skills/skill-recorder.js';
 import { SkillStore } from './skills/skill-store.js';
 import { InboxStore } from './inbox/inbox-store.js';
+import { annotateForExtension } from './inbox/extension-annotate.js';
 import { homedir } from 'node:os';
 
 export const VERSION = '0.1.0';
@@ -95,6 +96,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     stateDir: options.stateDir,
     port: () => config.current().relay?.port ?? 8787,
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
+    // the manager and the inbox are made below; the button is only pressed once the daemon runs
+    onAnnotateRequest: ({ targetId }) => annotateForExtension({ manager, inbox: () => inbox, log }, targetId),
   });
   const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);
   const renderGuards = new RenderGuards();
@@ -136,6 +139,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     locate,
     onError: (message) => log.warn('journal.failed', { message }),
   });
+  const inbox = new InboxStore(join(options.stateDir, 'inbox.json'));
   const watch = new WatchService(manager, locateTab(manager), log, () => touch(), env);
 
   const stop = (reason = 'requested'): Promise<void> => {
@@ -214,7 +218,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     profiles,
     watch,
     skills,
-    inbox: new InboxStore(join(options.stateDir, 'inbox.json')),
+    inbox,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(

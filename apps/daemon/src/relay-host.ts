@@ -16,6 +16,8 @@ export interface RelayHostOptions {
    */
   port: () => number;
   launchToken: string | undefined;
+  /** The extension's "Annotate this page" button (see RelayOptions.onAnnotateRequest). */
+  onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;
 }
 
 export interface ExtensionStateView {
@@ -96,6 +98,7 @@ export class RelayHost {
         daemonToken: this.options.daemonToken,
         ...(this.options.launchToken ? { launchToken: this.options.launchToken } : {}),
         pairingFile: join(this.options.stateDir, 'relay-pairings.json'),
+        ...(this.options.onAnnotateRequest ? { onAnnotateRequest: this.options.onAnnotateRequest } : {}),
         log: (level, message, fields) => {
           if (level !== 'debug') log.log(level, 'relay', { message, ...fields });
         },

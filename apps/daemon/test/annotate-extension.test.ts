@@ -84,4 +84,31 @@ describe('argus annotate through the extension', () => {
     const listed = await client.inbox.list.query({ unread: true });
     expect(listed.items.map((item) => item.id)).toContain(result.annotation!.id);
   });
+
+  it('the popup\'s "Annotate this page" runs the picker on that tab; what the person sends lands in the inbox', async () => {
+    const tab = (await client.tabs.list.query({})).tabs.find((listed) => listed.url.includes('/login.html'))!.id;
+    const page = await daemon.services.manager.page(tab);
+    const driver = new PickerDriver(page);
+    const chromeTabId = await user.evalInWorker(
+      `chrome.tabs.query({}).then((tabs) => tabs.find((t) => t.url.includes('/login.html')).id)`,
+    );
+    // what the popup button's message does in the worker (a popup cannot be opened in headless Chromium)
+    await user.evalInWorker(`argusRequestAnnotation(${JSON.stringify(chromeTabId)})`);
+    await driver.ready();
+    await driver.click(await driver.centre('#user'));
+    await driver.type('from the popup');
+    await driver.press('Enter');
+    let found: Awaited<ReturnType<typeof client.inbox.list.query>>['items'][number] | undefined;
+    await waitUntil(
+      async () => {
+        found = (await client.inbox.list.query({})).items.find((item) => item.source === 'extension');
+        return found !== undefined;
+      },
+      15_000,
+      'the extension annotation in the inbox',
+    );
+    const item = (await client.inbox.show.query({ id: found!.id })).item;
+    expect(item).toMatchObject({ source: 'extension', read: false, tab });
+    expect(item.elements).toMatchObject([{ note: 'from the popup', locator: 'label="Username"' }]);
+  });
 });

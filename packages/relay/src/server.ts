@@ -83,7 +83,10 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
       );
     }
   });
-  link.onEvent((event) => {
+  link.onEvent((event, params) => {
+    // validated against EVENTS by the link before it reaches here
+    if (event === 'page.annotate')
+      return void options.onAnnotateRequest?.(params as { tabId: number; targetId: string });
     if (event === 'tab.created') tabs += 1;
     else if (event === 'tab.removed') tabs = Math.max(0, tabs - 1);
     else return;

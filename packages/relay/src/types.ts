@@ -22,6 +22,8 @@ export interface RelayOptions {
   /** Default deadline for one command sent to the extension (30 s). */
   commandTimeoutMs?: number;
   log?: RelayLog;
+  /** The person asked to annotate a tab from the extension (its popup button); no command waits for it. */
+  onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;
 }
 
 export interface RelayStatus {

@@ -63,6 +63,23 @@ chrome.runtime.onConnect.addListener((connected) => {
 
 onConfigChange(() => void pushConfig());
 
+/**
+ * "Annotate this page" (popup): asks the daemon, over the relay, to run the picker on the tab; what
+ * the person sends lands in the agent inbox. The daemon runs it: the picker and locators are its code.
+ */
+async function requestAnnotation(tabId: number): Promise<void> {
+  const tab = await tabs.get(tabId);
+  emit('page.annotate', { tabId, targetId: tab.targetId });
+}
+chrome.runtime.onMessage.addListener((message: unknown, sender) => {
+  // only our own popup asks (its page is the extension's), never a content script or another extension
+  if (sender.id !== chrome.runtime.id || sender.tab) return;
+  const request = message as { type?: unknown; tabId?: unknown };
+  if (request.type === 'annotate' && typeof request.tabId === 'number') void requestAnnotation(request.tabId);
+});
+// tests reach it from the worker (a popup cannot be clicked in headless Chromium)
+(globalThis as { argusRequestAnnotation?: typeof requestAnnotation }).argusRequestAnnotation = requestAnnotation;
+
 // Reconcile first so a replayed command never sees half-restored maps.
 const ready = Promise.all([tabs.reconcile(), sessions.reconcile()]).then(pushConfig);
 void ready;

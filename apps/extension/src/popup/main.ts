@@ -40,5 +40,12 @@ $('connect').addEventListener('click', () => {
   void chrome.storage.local.set({ [LOCAL_KEYS.relayUrl]: relayUrl, [LOCAL_KEYS.enabled]: true });
 });
 $('disconnect').addEventListener('click', () => void chrome.storage.local.set({ [LOCAL_KEYS.enabled]: false }));
+$('annotate').addEventListener('click', () => {
+  void chrome.tabs.query({ active: true, lastFocusedWindow: true }).then(([tab]) => {
+    if (tab?.id === undefined) return;
+    void chrome.runtime.sendMessage({ type: 'annotate', tabId: tab.id });
+    window.close();
+  });
+});
 chrome.storage.onChanged.addListener(() => void render());
 void render();

@@ -80,6 +80,8 @@ export const EVENTS = {
   /** A CDP event from a tab session or one of its children (`sessionId` is the session it belongs to). */
   'cdp.event': z.object({ sessionId: z.string(), method: z.string(), params: z.unknown() }),
   'session.detached': z.object({ sessionId: z.string(), targetId: z.string().optional(), reason: z.string() }),
+  /** The person pressed "Annotate this page" in the popup: the daemon runs the picker on that tab, into the inbox. */
+  'page.annotate': z.object({ tabId: z.number().int(), targetId: z.string().min(1).max(128) }),
 } as const;
 
 export type EventName = keyof typeof EVENTS;
