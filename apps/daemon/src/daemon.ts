@@ -28,6 +28,7 @@ import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.j
 import { Journal } from './journal/journal.js';
 import { locateTab } from './journal/locate-tab.js';
 import { observeAll } from './observe-all.js';
+import { CanvasSync } from './canvas-sync.js';
 import { WatchService } from './watch/watch-service.js';
 import { ProfileStore } from './profile-store.js';
 import { SkillRecorder } from './skills/skill-recorder.js';
@@ -140,6 +141,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     onError: (message) => log.warn('journal.failed', { message }),
   });
   const inbox = new InboxStore(join(options.stateDir, 'inbox.json'));
+  const canvasSync = new CanvasSync();
   const watch = new WatchService(manager, locateTab(manager), log, () => touch(), env);
 
   const stop = (reason = 'requested'): Promise<void> => {
@@ -147,6 +149,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       log.info('daemon.stopping', { reason });
       clearTimeout(idleTimer);
       approvals.close();
+      canvasSync.close();
       removeStateFile(options.stateDir, process.pid);
       // before the browser goes: recordings write their manifests
       await watch
@@ -219,6 +222,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     watch,
     skills,
     inbox,
+    canvasSync,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(
@@ -242,7 +246,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     onRefused: (event, fields) => log.warn(event, fields),
     onConnectionClosed: (connection) => {
       const tabs = manager.leases.releaseConnection(connection);
-      if (tabs.length) log.info('lease.released_on_disconnect', { tabs });
+      const docs = canvasSync.leases.releaseConnection(connection);
+      if (tabs.length || docs.length) log.info('lease.released_on_disconnect', { tabs, docs });
     },
     ...(options.port === undefined ? {} : { port: options.port }),
   });

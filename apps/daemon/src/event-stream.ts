@@ -9,6 +9,8 @@ export async function* eventStream<T>(options: {
   start: (push: (item: T) => void, end: () => void) => () => void;
   signal?: AbortSignal | undefined;
   maxQueued?: number;
+  /** Beyond maxQueued: drop the oldest item (default), or end the stream (when a gap would corrupt the consumer). */
+  overflow?: 'drop-oldest' | 'end';
 }): AsyncGenerator<T, void, undefined> {
   const maxQueued = options.maxQueued ?? 10_000;
   const queue: T[] = [];
@@ -26,8 +28,14 @@ export async function* eventStream<T>(options: {
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   const stop = options.start((item) => {
+    if (ended) return;
     queue.push(item);
-    if (queue.length > maxQueued) queue.shift();
+    if (queue.length > maxQueued) {
+      if (options.overflow === 'end') {
+        queue.length = 0;
+        ended = true;
+      } else queue.shift();
+    }
     notify();
   }, onAbort);
   try {

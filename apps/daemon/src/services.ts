@@ -17,6 +17,7 @@ import type { LocateTab } from './journal/journal.js';
 import type { SkillRecorder } from './skills/skill-recorder.js';
 import type { SkillStore } from './skills/skill-store.js';
 import type { InboxStore } from './inbox/inbox-store.js';
+import type { CanvasSync } from './canvas-sync.js';
 
 /** What command handlers may use. Built once by the daemon; handlers never reach further. */
 export interface Services {
@@ -58,6 +59,8 @@ export interface Services {
   skills: { store: SkillStore; recorder: SkillRecorder; locate: LocateTab };
   /** The agent inbox (<state dir>/inbox.json): annotations the person sent. */
   inbox: InboxStore;
+  /** Several clients on a design document: edit leases and the Yjs update feed. */
+  canvasSync: CanvasSync;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

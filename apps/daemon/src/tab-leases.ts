@@ -37,8 +37,30 @@ export interface LeaseView {
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
+/** What is leased, for the refusal: its error code, how to name one, and what the refused caller can do. */
+export interface LeaseSubject {
+  code: 'tab_leased' | 'canvas_leased';
+  /** The leased thing in a sentence: `Tab 3`, `Design document "landing"`. */
+  name(key: string): string;
+  /** The key's name in the error's details. */
+  detailsKey: 'tab' | 'doc';
+  advice: string;
+  /** The verbs that list leases and take one, for `lease_not_found`. */
+  verbs: { list: string; take: string };
+}
+
+export const TAB_LEASE: LeaseSubject = {
+  code: 'tab_leased',
+  name: (tab) => `Tab ${tab}`,
+  detailsKey: 'tab',
+  advice:
+    'Reads still work; to write, wait for it with --lease-wait 30s (ARGUS_LEASE_WAIT, x-argus-lease-wait), use another tab, or ask the holder to `argus tab release`.',
+  verbs: { list: 'argus tab leases', take: 'argus tab lease' },
+};
+
 /**
- * Exclusive leases on tabs, one per tab. A lease is proven by its secret id (returned once by
+ * Exclusive leases on tabs, one per tab (and, with another subject, on design documents: the key is
+ * then a document id). A lease is proven by its secret id (returned once by
  * `tabs.lease`, sent back by the holder) or by the WebSocket it was taken on; the informational
  * client name is only shown. Leases end on release, on expiry (the TTL runs from the holder's last
  * command on the tab), when the tab closes, and when the socket they were taken on closes.
@@ -48,7 +70,10 @@ export class TabLeases {
   /** Writes waiting for a tab's lease to end, woken on release / expiry. */
   private readonly waiters = new Map<string, Set<() => void>>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly subject: LeaseSubject = TAB_LEASE,
+  ) {}
 
   /** Whether `claim` proves it holds `lease`. */
   private holds(lease: Lease, claim: LeaseClaim): boolean {
@@ -96,16 +121,16 @@ export class TabLeases {
     }
   }
 
-  /** The `tab_leased` error: who holds it, until when, and how to wait. */
+  /** The `tab_leased` (`canvas_leased`) error: who holds it, until when, and how to wait. */
   refusal(lease: Lease, claim: LeaseClaim): ArgusError {
     const expiresInMs = Math.max(0, lease.expiresAt - this.now());
     const waited = claim.waitMs > 0 ? ` (waited ${Math.round(claim.waitMs / 1000)} s)` : '';
     return new ArgusError(
-      'tab_leased',
-      `Tab ${lease.tab} is leased by ${lease.holder} until ${new Date(lease.expiresAt).toISOString()} (${Math.ceil(expiresInMs / 1000)} s unless renewed)${waited}. Reads still work; to write, wait for it with --lease-wait 30s (ARGUS_LEASE_WAIT, x-argus-lease-wait), use another tab, or ask the holder to \`argus tab release\`.`,
+      this.subject.code,
+      `${this.subject.name(lease.tab)} is leased by ${lease.holder} until ${new Date(lease.expiresAt).toISOString()} (${Math.ceil(expiresInMs / 1000)} s unless renewed)${waited}. ${this.subject.advice}`,
       {
         details: {
-          tab: lease.tab,
+          [this.subject.detailsKey]: lease.tab,
           holder: lease.holder,
           expiresAt: new Date(lease.expiresAt).toISOString(),
           expiresInMs,
@@ -183,7 +208,7 @@ export class TabLeases {
         if (lease) this.end(lease);
         throw new ArgusError(
           'lease_not_found',
-          'No live lease has that id: it expired (no command from its holder within its TTL), was released, or its tab closed. `argus tab leases` lists the leases there are; take a new one with `argus tab lease`.',
+          `No live lease has that id: it expired (no command from its holder within its TTL), was released, or what it leased went away. \`${this.subject.verbs.list}\` lists the leases there are; take a new one with \`${this.subject.verbs.take}\`.`,
         );
       }
       this.end(lease);

@@ -24,6 +24,8 @@ const CLI_EXEMPT: Readonly<Record<string, string>> = {
 const TOOL_EXEMPT: Readonly<Record<string, string>> = {
   'capture.consoleFollow': 'a stream until Ctrl-C; agents poll argus_console instead',
   'capture.networkFollow': 'a stream until Ctrl-C; agents poll argus_network instead',
+  'canvas.updates': 'a binary Yjs feed for programs keeping a live replica; agents read argus_canvas_show',
+  'canvas.push': 'a binary Yjs update from a replica; agents change documents with argus_canvas_patch',
   'read.html': 'raw HTML is large; agents read argus_text or argus_snapshot',
   'daemon.status': 'operator diagnostics',
   'daemon.stop': 'daemon lifecycle belongs to the operator',

@@ -139,6 +139,51 @@ export class CanvasSession {
     Y.applyUpdate(this.ydoc, update, 'remote');
   }
 
+  /** What this document holds, as a Yjs state vector: `encodeState(vector)` elsewhere gives what it lacks. */
+  stateVector(): Uint8Array {
+    return Y.encodeStateVector(this.ydoc);
+  }
+
+  /**
+   * A replica's update, taken as one new revision: applied to a copy first, so an update that is not
+   * one, that builds on changes this document lacks, or that would leave it inconsistent (two
+   * concurrent reparents can) is refused and nothing changes. Outside the undo history, like
+   * `applyUpdate`; the revision counter stays the document's own (one more), whatever the update says.
+   */
+  push(update: Uint8Array): { revision: number } {
+    const before = this.revision;
+    const copy = new Y.Doc();
+    try {
+      Y.applyUpdate(copy, this.encodeState());
+      try {
+        Y.applyUpdate(copy, update, 'remote');
+      } catch (error) {
+        throw new ArgusError('invalid_input', `That is not a Yjs update (${(error as Error).message}).`);
+      }
+      if (copy.store.pendingStructs !== null || copy.store.pendingDs !== null) {
+        throw new ArgusError(
+          'invalid_input',
+          'The update builds on changes this document does not have (the replica is from another document, or from before a reset). Start the replica again from `canvas updates`.',
+        );
+      }
+      let projected: unknown;
+      try {
+        projected = readDocument(copy);
+      } catch (error) {
+        throw new ArgusError('invalid_input', `The update leaves no readable document (${(error as Error).message}).`);
+      }
+      checkDocument(projected, 'The document after the update');
+    } finally {
+      copy.destroy();
+    }
+    const revision = before + 1;
+    // two transactions: applying an update marks its transaction remote, and a local write in a
+    // remote transaction makes Yjs think another client uses this document's id (it switches ids)
+    Y.applyUpdate(this.ydoc, update, 'remote');
+    this.ydoc.transact(() => writeRevision(this.ydoc, revision), 'canvas-history');
+    return { revision };
+  }
+
   destroy(): void {
     this.history.destroy();
     this.ydoc.destroy();
@@ -149,4 +194,16 @@ export class CanvasSession {
     this.ydoc.transact(() => writeRevision(this.ydoc, revision), 'canvas-history');
     return { revision };
   }
+}
+
+/**
+ * A state vector advanced by what an update holds: what a replica has once it made `update` itself,
+ * so the feed does not send the replica's own structs back (Yjs would take them for another client
+ * using its id and switch ids).
+ */
+export function vectorWith(vector: Uint8Array, update: Uint8Array): Uint8Array {
+  const merged = Y.decodeStateVector(vector);
+  for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVectorFromUpdate(update)))
+    merged.set(client, Math.max(clock, merged.get(client) ?? 0));
+  return Y.encodeStateVector(merged);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArgusError } from '@argus/protocol';
-import { CanvasSession, HISTORY_DEPTH, type PatchOpInput } from '../src/index.js';
+import { CanvasSession, HISTORY_DEPTH, type PatchOpInput, vectorWith } from '../src/index.js';
 import { CARD } from './fixtures.js';
 
 /** A varied sequence of batches touching every kind of operation. */
@@ -142,5 +142,38 @@ describe('storage format and convergence', () => {
     expect(a.toJson().tokens).toEqual({});
     expect(a.toJson().pages[0]?.nodes.find((n) => n.id === 'title')?.style['color']).toBe('red');
     expect(errorOf(() => b.undo()).code).toBe('history_empty');
+  });
+
+  it("push takes a replica's update as one revision, keeps its own client id, and refuses bad updates whole", () => {
+    const home = CanvasSession.create('doc', 'Doc');
+    home.patch(CARD);
+    const replica = CanvasSession.fromUpdate(home.encodeState());
+    const sentVector = home.stateVector();
+    const id = home.ydoc.clientID;
+    const before = replica.stateVector();
+    replica.patch([{ op: 'node.update', nodeId: 'title', changes: { 'props.text': 'From the replica' } }]);
+    const update = replica.encodeState(before);
+    expect(home.push(update)).toEqual({ revision: 2 });
+    // a local write right after a remote update must not make Yjs switch the document's id
+    expect(home.ydoc.clientID).toBe(id);
+    expect(home.toJson().pages[0]?.nodes.find((n) => n.id === 'title')?.props['text']).toBe('From the replica');
+    expect(home.undoDepth).toBe(1);
+    // the echo to the pusher holds the new revision, not its own structs
+    const echo = home.encodeState(vectorWith(sentVector, update));
+    expect(echo.byteLength).toBeLessThan(home.encodeState(sentVector).byteLength);
+    const replicaId = replica.ydoc.clientID;
+    replica.applyUpdate(echo);
+    expect(replica.ydoc.clientID).toBe(replicaId);
+    expect(replica.toJson()).toEqual(home.toJson());
+
+    const snapshot = home.toJson();
+    // built on a change home never got
+    replica.patch([{ op: 'node.remove', nodeId: 'label' }]);
+    const skipped = replica.stateVector();
+    replica.patch([{ op: 'token.set', path: 'color.x', value: '#000' }]);
+    expect(errorOf(() => home.push(replica.encodeState(skipped))).message).toMatch(/does not have/);
+    // not an update at all
+    expect(errorOf(() => home.push(new Uint8Array([1, 2, 3, 4, 5]))).code).toBe('invalid_input');
+    expect(home.toJson()).toEqual(snapshot);
   });
 });

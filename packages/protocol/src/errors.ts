@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   browser_profile_not_found: 'NOT_FOUND', // no cookie database of the user's own browser there: pass --browser, --profile or --user-data-dir
   // Tab leases (many clients).
   tab_leased: 'CONFLICT', // another client holds the tab (`details.holder`, `details.expiresInMs`): wait with --lease-wait, or read only
+  canvas_leased: 'CONFLICT', // another client holds the design document's edit lease: wait with --lease-wait, or read only
   lease_not_found: 'NOT_FOUND', // no live lease has that id: it expired or was released; take a new one with `argus tab lease`
   // browser skills (issue 19)
   skill_not_found: 'NOT_FOUND', // no such skill in any tier: `argus skill list` names them

@@ -26,6 +26,7 @@ export {
 } from './commands/page.js';
 export { SessionName } from './commands/sessions.js';
 export { CANVAS_LINT_RULES } from './commands/canvas.js';
+export { CANVAS_UPDATE_KINDS } from './commands/canvas-sync.js';
 export { MAX_SKILL_STEPS, SKILL_COMMANDS, SkillFile, type SkillFileData, SkillName } from './commands/skill.js';
 export * from './skill-files.js';
 export {

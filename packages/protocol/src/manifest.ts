@@ -26,6 +26,7 @@ import { webSearchCommands } from './commands/web-search.js';
 import { routeCommands } from './commands/route.js';
 import { canvasCommands } from './commands/canvas.js';
 import { canvasPreviewCommands } from './commands/canvas-preview.js';
+import { canvasSyncCommands } from './commands/canvas-sync.js';
 import { namedSessionCommands } from './commands/sessions.js';
 import { journalCommands } from './commands/journal.js';
 import { profileCommands } from './commands/profile.js';
@@ -59,7 +60,7 @@ export const manifest = {
   cdp: cdpCommands,
   web: { ...webCommands, ...webCrawlCommands, ...webSearchCommands },
   route: routeCommands,
-  canvas: { ...canvasCommands, ...canvasPreviewCommands },
+  canvas: { ...canvasCommands, ...canvasPreviewCommands, ...canvasSyncCommands },
   sessions: namedSessionCommands,
   journal: journalCommands,
   profile: profileCommands,

@@ -1,12 +1,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasSession, exportHtml, exportTsx, lintDocument, pageOf } from '@argus/canvas';
-import { ArgusError, type Handlers } from '@argus/protocol';
+import { ArgusError, manifest, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { CANVAS_IMPORT, CANVAS_NODE } from '@argus/snapshot';
 import { importOps } from '../canvas-import.js';
 import { CanvasPreviews } from '../canvas-preview.js';
 import { CanvasStore } from '../canvas-store.js';
+import { bytesOf, type CanvasUpdate, type CanvasUpdateKind, type PushOrigin } from '../canvas-sync.js';
+import { eventStream } from '../event-stream.js';
+import { claimFor, currentLeaseClaim } from '../lease-claims.js';
+import { ttlMs } from './leases.js';
 import { callOnElement } from '../page-eval.js';
 import { outputTarget, writeTarget } from '../output-path.js';
 import type { Services } from '../services.js';
@@ -19,8 +23,14 @@ export function canvasHandlers(
   store = new CanvasStore(join(services.stateDir, 'canvas')),
   previews = new CanvasPreviews(services.manager),
 ): Handlers['canvas'] {
-  /** Writes the document and brings its previews up to date (bounded: a hung tab never holds a patch). */
-  const changed = async (id: string, session: CanvasSession): Promise<void> => {
+  const sync = services.canvasSync;
+  /** Who changes a document now (informational, in the update feed). */
+  const by = () => currentLeaseClaim()?.name ?? null;
+  /** A change may go ahead: the document is not leased by another client (or its lease ended while waiting). */
+  const admit = (id: string, signal?: AbortSignal) => sync.admit(id, currentLeaseClaim(), signal);
+  /** Writes the document, tells its subscribers and brings its previews up to date (bounded: a hung tab never holds a patch). */
+  const changed = async (id: string, session: CanvasSession, kind: CanvasUpdateKind, origin?: PushOrigin) => {
+    sync.changed(id, session, kind, by(), origin);
     await store.persist(id);
     await previews.refresh(id, session.toJson());
   };
@@ -53,7 +63,13 @@ export function canvasHandlers(
       const errors = findings.filter((finding) => finding.severity === 'error').length;
       return { doc: doc.id, revision: doc.revision, errors, warnings: findings.length - errors, findings };
     },
-    rm: async (input) => ({ id: input.doc, removed: await store.remove(input.doc) }),
+    rm: async (input, ctx) => {
+      await admit(input.doc, ctx.signal);
+      const revision = store.has(input.doc) ? store.get(input.doc).revision : 0;
+      const removed = await store.remove(input.doc);
+      sync.removed(input.doc, revision, by());
+      return { id: input.doc, removed };
+    },
     save: async (input, ctx) => {
       const session = store.get(input.doc);
       const target = outputTarget(services, ctx, input.path, {
@@ -82,6 +98,7 @@ export function canvasHandlers(
       }
       const fileId = (raw as { id?: unknown } | null)?.id;
       const id = input.id ?? (typeof fileId === 'string' ? fileId : store.freeId('doc'));
+      if (store.has(id)) await admit(id, ctx.signal);
       if (store.has(id) && !input.overwrite) {
         throw new ArgusError(
           'file_exists',
@@ -94,27 +111,69 @@ export function canvasHandlers(
       const withId = raw && typeof raw === 'object' ? { ...raw, id } : raw;
       const loaded = CanvasSession.fromJson(withId, path);
       const summary = await store.put(id, loaded);
+      sync.replaced(id, loaded, by());
       await previews.refresh(id, loaded.toJson());
       return summary;
     },
-    patch: async (input) => {
+    patch: async (input, ctx) => {
+      await admit(input.doc, ctx.signal);
       const session = store.get(input.doc);
       const outcome = session.patch(input.ops, input.baseRevision);
-      await changed(input.doc, session);
+      await changed(input.doc, session, 'patch');
       return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
     },
-    undo: async (input) => {
+    undo: async (input, ctx) => {
+      await admit(input.doc, ctx.signal);
       const session = store.get(input.doc);
       const outcome = session.undo();
-      await changed(input.doc, session);
+      await changed(input.doc, session, 'undo');
       return revision(input.doc, session, outcome.revision);
     },
-    redo: async (input) => {
+    redo: async (input, ctx) => {
+      await admit(input.doc, ctx.signal);
       const session = store.get(input.doc);
       const outcome = session.redo();
-      await changed(input.doc, session);
+      await changed(input.doc, session, 'redo');
       return revision(input.doc, session, outcome.revision);
     },
+    push: async (input, ctx) => {
+      await admit(input.doc, ctx.signal);
+      const session = store.get(input.doc);
+      const update = bytesOf(input.update);
+      const outcome = session.push(update);
+      await changed(
+        input.doc,
+        session,
+        'push',
+        input.replica === undefined ? undefined : { replica: input.replica, update },
+      );
+      return revision(input.doc, session, outcome.revision);
+    },
+    async *updates(input, ctx) {
+      const session = store.get(input.doc);
+      const since = input.since === undefined ? undefined : bytesOf(input.since);
+      yield* eventStream<CanvasUpdate>({
+        signal: ctx.signal,
+        // a replica that missed an update cannot converge: a consumer that far behind is ended, not skipped
+        overflow: 'end',
+        start: (push, end) => sync.subscribe(input.doc, session, since, push, end),
+      });
+    },
+    lease: async (input, ctx) => {
+      const ttl = ttlMs(input.ttl);
+      store.get(input.doc); // canvas_not_found for a document that is not there
+      await admit(input.doc, ctx.signal);
+      const { tab, ...lease } = sync.leases.take(input.doc, claimFor(ctx, manifest.canvas.lease), ttl);
+      return { doc: tab, ...lease };
+    },
+    release: async (input, ctx) => ({
+      released: sync.leases.release(claimFor(ctx, manifest.canvas.release), input.lease),
+    }),
+    leases: async (_input, ctx) => ({
+      leases: sync.leases
+        .list(claimFor(ctx, manifest.canvas.leases))
+        .map(({ tab, ...lease }) => ({ doc: tab, ...lease })),
+    }),
     open: async (input) => {
       const document = store.get(input.doc).toJson();
       const options = {
@@ -130,7 +189,7 @@ export function canvasHandlers(
         const node = await callOnElement(page, handle, CANVAS_NODE);
         return { element: handle.label, node, doc: previews.docOf(page.id) ?? null };
       }),
-    import: async (input) => {
+    import: async (input, ctx) => {
       const read = await services.manager.onTab(input.tab, async (page) => {
         const handle = await services.manager.engine(page).resolve(input.target);
         return { element: handle.label, ...(await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes)) };
@@ -141,6 +200,7 @@ export function canvasHandlers(
       let docId: string;
       if (input.into !== undefined) {
         docId = input.into;
+        await admit(docId, ctx.signal);
         session = store.get(docId);
       } else {
         docId = input.id ?? store.freeId(read.title || 'import');
@@ -161,7 +221,7 @@ export function canvasHandlers(
       const plan = importOps(read, page.id, taken);
       const outcome = session.patch(plan.ops);
       if (input.into === undefined) await store.put(docId, session);
-      else await changed(docId, session);
+      else await changed(docId, session, 'import');
       return {
         doc: docId,
         revision: outcome.revision,

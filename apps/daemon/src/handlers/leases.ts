@@ -7,7 +7,7 @@ type LeaseHandlers = Pick<Handlers['tabs'], 'lease' | 'release' | 'leases'>;
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
-function ttlMs(ttl: string): number {
+export function ttlMs(ttl: string): number {
   const ms = Number(ttl.slice(0, -1)) * UNIT_MS[ttl.slice(-1) as keyof typeof UNIT_MS];
   if (!(ms >= 1_000 && ms <= 3_600_000))
     throw new ArgusError('invalid_input', `--ttl ${ttl} is out of range: give between 1s and 1h (e.g. 30s, 5m).`);

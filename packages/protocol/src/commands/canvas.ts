@@ -22,7 +22,7 @@ const DocSummary = z.object({
   path: z.string().describe('The JSON file it is stored in'),
 });
 
-const Revision = z.object({
+export const Revision = z.object({
   id: z.string().describe('Document id'),
   revision: z.number().describe('The new revision'),
   undo: z.number().describe('Batches that can still be undone'),

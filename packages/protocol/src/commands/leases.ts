@@ -3,7 +3,7 @@ import { defineCommand } from '../define.js';
 import { TabId } from '../common.js';
 
 /** A lease's time to live: a number and s, m or h (`30s`, `5m`), between 1 s and 1 h. */
-const LeaseTtl = z
+export const LeaseTtl = z
   .string()
   .regex(/^\d{1,4}[smh]$/, 'a number and s, m or h, e.g. 30s, 5m')
   .default('60s')

@@ -1,4 +1,4 @@
-import type { RenderersOf } from './types.js';
+import type { OutputOf, RenderersOf } from './types.js';
 
 type Summary = { id: string; name: string; revision: number; pages: number; nodes: number; path: string };
 type Revision = { id: string; revision: number; undo: number; redo: number };
@@ -7,6 +7,10 @@ const summaryLine = (doc: Summary) =>
   `${doc.id}  "${doc.name}"  rev ${doc.revision}  ${doc.pages} pages, ${doc.nodes} nodes`;
 const revisionLine = (what: string, out: Revision) =>
   `${out.id}: ${what} -> revision ${out.revision} (undo ${out.undo}, redo ${out.redo})`;
+
+type CanvasLease = OutputOf<'canvas.leases'>['leases'][number];
+const canvasLeaseLine = (lease: CanvasLease) =>
+  `${lease.doc}  held by ${lease.holder}${lease.yours ? ' (you)' : ''}  expires in ${Math.ceil(lease.expiresInMs / 1000)} s (${lease.expiresAt})`;
 
 /** The design canvas: one line per document or change; `show` is the document itself. */
 export const canvasRenderers: RenderersOf<'canvas'> = {
@@ -39,4 +43,16 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
     output.node === null
       ? `${output.element}: no canvas node`
       : `${output.node}${output.doc === null ? '' : ` (${output.doc})`}  ${output.element}`,
+  'canvas.lease': (output) =>
+    [
+      `${output.renewed ? 'renewed' : 'leased'} ${output.doc} for ${Math.round(output.ttlMs / 1000)} s (renewed by each of your changes to it)`,
+      `lease ${output.lease}`,
+      `send it back with every change: export ARGUS_LEASE=${output.lease}  (or --lease ${output.lease})`,
+    ].join('\n'),
+  'canvas.release': (output) =>
+    output.released.length ? `released the lease on ${output.released.join(', ')}` : 'no lease to release',
+  'canvas.leases': (output) => output.leases.map(canvasLeaseLine).join('\n') || '(no leases)',
+  'canvas.updates': (output) =>
+    `${output.doc} rev ${output.revision}  ${output.kind}${output.by === null ? '' : ` by ${output.by}`}  ${output.bytes} bytes`,
+  'canvas.push': (output) => revisionLine('update applied', output),
 };
