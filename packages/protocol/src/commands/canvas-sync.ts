@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { DocId, Revision } from './canvas.js';
-import { LeaseTtl } from './leases.js';
+import { LeaseInfo, LeaseTtl, leaseCommands } from './leases.js';
 
 /**
  * Several clients on one design document: an edit lease (others' changes get canvas_leased), and
@@ -15,13 +15,9 @@ const Base64 = z
   .max(28_000_000)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 
-const CanvasLeaseInfo = z.object({
+/** What anyone may see of a document's lease: the tab lease's view, keyed by document. */
+const CanvasLeaseInfo = LeaseInfo.omit({ tab: true }).extend({
   doc: z.string().describe('Document id the lease is on'),
-  holder: z.string().describe('Who holds it: the name its client gave (informational)'),
-  ttlMs: z.number().describe('Lifetime without activity, renewed by each change the holder makes'),
-  expiresAt: z.string().describe('When it ends unless renewed (ISO time)'),
-  expiresInMs: z.number().describe('Milliseconds left'),
-  yours: z.boolean().describe('Whether the caller holds it (presented its id, or took it on this connection)'),
 });
 
 export const CANVAS_UPDATE_KINDS = ['state', 'patch', 'undo', 'redo', 'push', 'import', 'reset', 'removed'] as const;
@@ -66,12 +62,9 @@ export const canvasSyncCommands = {
     summary:
       'Release a design document edit lease: the one named, else every one the caller presents (ARGUS_LEASE) or took on this connection.',
     input: z.object({
-      lease: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe("The lease id `canvas lease` returned; default: the caller's own"),
+      lease: leaseCommands.release.input.shape.lease.describe(
+        "The lease id `canvas lease` returned; default: the caller's own",
+      ),
     }),
     output: z.object({ released: z.array(z.string()).describe('Document ids whose lease ended') }),
   }),
