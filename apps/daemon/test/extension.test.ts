@@ -242,6 +242,33 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     expect((await d.client.page.eval.mutate({ js: '1 + 1' })).value).toBe(2);
   });
 
+  it("canvas open previews a design document in a tab of the user's browser, updated in place by a patch", async () => {
+    await d.client.canvas.new.mutate({ name: 'In the user browser', id: 'ext-preview' });
+    const opened = await d.client.canvas.open.mutate({ doc: 'ext-preview' });
+    // the preview is a tab of the user's own browser (its CDP sees it), opened by the agent
+    const { targetInfos } = await user.cdp.send('Target.getTargets');
+    expect(targetInfos.some((target) => target.targetId === opened.tab)).toBe(true);
+    await d.client.page.eval.mutate({ tab: opened.tab, js: 'window.__marker = 7' });
+    await d.client.canvas.patch.mutate({
+      doc: 'ext-preview',
+      ops: [
+        {
+          op: 'node.insert',
+          pageId: 'page-1',
+          parentId: null,
+          node: { id: 'hello', kind: 'text', props: { text: 'Hello from the canvas' } },
+        },
+      ],
+    });
+    const shown = await d.client.page.eval.mutate({
+      tab: opened.tab,
+      js: `[document.querySelector('[data-canvas-node="hello"]')?.textContent, window.__marker, document.documentElement.dataset.canvasRevision]`,
+    });
+    // updated without a reload: the page's own JS state is still there
+    expect(shown.value).toEqual(['Hello from the canvas', 7, '1']);
+    await d.client.tabs.close.mutate({ id: opened.tab });
+  });
+
   it('the user closes the tab: the next command fails with target_closed (or picks an agent tab), never hangs', async () => {
     await user.cdp.send('Target.closeTarget', { targetId: userTab });
     await waitUntil(
