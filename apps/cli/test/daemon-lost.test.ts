@@ -17,7 +17,7 @@ function parentOf(pid: number): number {
 }
 
 describe('a daemon killed in the middle of a command', () => {
-  it('the CLI reports daemon_lost (exit 1) and never runs the command twice; the browser and its profile die with the daemon', async () => {
+  it('the CLI reports daemon_lost (exit 1) and never runs the command twice; the browser and its profile die with the daemon; the next command starts a new daemon', async () => {
     // the page script reports each run of the command here
     let hits = 0;
     let onHit: () => void = () => {};
@@ -57,6 +57,11 @@ describe('a daemon killed in the middle of a command', () => {
       await waitUntil(() => processGroupMembers(browser.pid).length === 0, 10_000, "Chrome's process group to be gone");
       expect(listArgusChromeProcesses().filter((proc) => proc.userDataDir === profile)).toEqual([]);
       await waitUntil(() => !existsSync(profile), 10_000, 'the temp profile to be removed');
+
+      // the next command starts a fresh daemon and runs
+      const next = await cli.argus('goto', cli.server.urlFor('/nav-b.html'));
+      expect(next.code).toBe(0);
+      expect(JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid).not.toBe(state.pid);
     } finally {
       counter.close();
       // a failed assertion above may leave the daemon alive: end it (its watchdog then ends Chrome)
@@ -67,8 +72,12 @@ describe('a daemon killed in the middle of a command', () => {
           // already dead, as it should be
         }
       }
-      // the daemon is dead: its state file would make the harness start one just to stop it
-      rmSync(join(cli.stateDir, 'daemon.json'), { force: true });
+      // the killed daemon's state file would make the harness start one just to stop it; the fresh
+      // daemon is stopped here (the next test replaces the state file)
+      const file = join(cli.stateDir, 'daemon.json');
+      const current = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid : undefined;
+      if (current === daemonPid) rmSync(file, { force: true });
+      else if (current !== undefined) await cli.argus('stop');
     }
   });
 

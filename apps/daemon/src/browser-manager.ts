@@ -66,6 +66,8 @@ export class BrowserManager {
   private chrome: ChromeProcess | undefined;
   private starting: Promise<Browser> | undefined;
   private crashed: string | undefined;
+  /** A command running when the browser died already told its caller: the next command relaunches. */
+  private crashReported = false;
   private stopping = false;
   launches = 0;
   activeTabId: string | undefined;
@@ -139,6 +141,7 @@ export class BrowserManager {
 
   private async start(): Promise<Browser> {
     const started = performance.now();
+    this.crashReported = false;
     let browser: Browser;
     if (this.mode === 'extension' && this.options.extensionTransport) {
       // user tabs are attached on demand (tabs.select / a tab id); agent-opened tabs are attached on creation
@@ -169,7 +172,7 @@ export class BrowserManager {
       }
       void chrome.exited.then(({ code, signal }) => {
         if (this.stopping || this.chrome !== chrome) return;
-        this.crashed = `exited unexpectedly (code ${code}, signal ${signal})`;
+        if (!this.crashReported) this.crashed = `exited unexpectedly (code ${code}, signal ${signal})`;
         this.options.log.error('browser.crashed', { pid: chrome.pid, code, signal });
         this.browser = undefined;
         this.activeTabId = undefined;
@@ -385,6 +388,9 @@ export class BrowserManager {
     }
     if (error instanceof TransportClosedError) {
       if (this.crashed || !this.running) {
+        // the caller hears it now (whether the exit or the closed socket came first): said once
+        this.crashed = undefined;
+        this.crashReported = true;
         return new ArgusError(
           'browser_crashed',
           'The browser went away during the command. It will be relaunched on your next command.',

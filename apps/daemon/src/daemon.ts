@@ -181,8 +181,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     clearTimeout(idleTimer);
     if (idleTimeoutMs > 0) {
       idleTimer = setTimeout(() => {
-        // someone watching a tab is using the daemon even when no command comes: look again later
-        if (watch.viewers > 0) return touch();
+        // someone watching a tab, or a command still running (longer than the idle timeout), is
+        // using the daemon even when no new request comes: look again later
+        if (watch.viewers > 0 || (server?.inFlight() ?? 0) > 0) return touch();
         void stop(`idle for ${idleTimeoutMs} ms`);
       }, idleTimeoutMs);
       idleTimer.unref();

@@ -39,6 +39,8 @@ export interface ServerOptions {
 export interface RunningServer {
   port: number;
   server: Server;
+  /** HTTP requests still being answered (a long command keeps the daemon from idling out). */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -153,8 +155,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         req.headers[CLIENT_HEADER],
       ),
   });
+  let inFlight = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
+    inFlight++;
+    // the idle clock starts again when the answer has gone, not when the question came
+    res.once('close', () => {
+      inFlight--;
+      options.onActivity();
+    });
     const url = req.url ?? '/';
     const auth = gate(req);
     if (!auth.ok && auth.reason !== 'unauthorized') {
@@ -250,6 +259,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     port,
     server,
+    inFlight: () => inFlight,
     async close() {
       wsHandler.broadcastReconnectNotification();
       for (const client of wss.clients) client.terminate();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_CHROME_FLAGS, startHarness } from './harness.js';
+import { type Harness, TEST_CHROME_FLAGS, startHarness } from './harness.js';
 
 describe('stopping the daemon closes Chrome gracefully', () => {
   it('a persistent cookie in a fixed profile survives stop and start', async () => {
@@ -30,6 +30,39 @@ describe('stopping the daemon closes Chrome gracefully', () => {
       }
     } finally {
       rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    }
+  });
+});
+
+describe('idle stop and restart', () => {
+  it('keep a named profile (its cookie) and the journal (its rows) intact', async () => {
+    // a short idle timeout for the first daemon only: it stops by itself, as an idle daemon does
+    const first = await startHarness({ ARGUS_PROFILE: 'work', ARGUS_IDLE_TIMEOUT_MS: '1500' });
+    let second: Harness | undefined;
+    try {
+      const setCookie = first.server.urlFor('/set-cookie?name=login&value=kept&max-age=86400');
+      await first.client.page.goto.mutate({ url: setCookie });
+      expect((await first.client.page.eval.mutate({ js: 'document.cookie' })).value).toBe('login=kept');
+      // no call for 1.5 s: the daemon stops itself (browser closed, journal written and closed)
+      await first.daemon.stopped;
+      second = await startHarness(
+        { ARGUS_PROFILE: 'work' },
+        { stateDir: first.daemon.stateDir, workspace: first.workspace },
+      );
+      const profiles = await second.client.profile.list.query({});
+      expect(profiles.profiles.map((profile) => profile.name)).toContain('work');
+      await second.client.page.goto.mutate({ url: second.server.urlFor('/nav-a.html') });
+      expect((await second.client.page.eval.mutate({ js: 'document.cookie' })).value).toBe('login=kept');
+      // the first daemon's rows are still there, in order, beside the new ones
+      const journal = await second.client.journal.list.query({ limit: 1000 });
+      const commands = journal.entries.map((entry) => `${entry.command} ${entry.urlAfter ?? ''}`);
+      const firstGoto = commands.indexOf(`page.goto ${setCookie}`);
+      expect(firstGoto).toBeGreaterThanOrEqual(0);
+      expect(commands.indexOf(`page.goto ${second.server.urlFor('/nav-a.html')}`)).toBeGreaterThan(firstGoto);
+      expect(journal.journal.ok).toBe(true);
+    } finally {
+      await second?.close();
+      await first.close();
     }
   });
 });

@@ -1,0 +1,128 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, refOf, useHarness } from './harness.js';
+import { probeStatus } from './status-probe.js';
+
+/**
+ * Faults (issue 21), each bounded in time, in real Chromium: the browser killed in the middle of a
+ * command, and pages that fight back (an alert loop, 50 popups, a 50 MB page) while `status` is asked
+ * again and again beside them. The busy loop is in hostile.test.ts, the daemon killed mid-command in
+ * apps/cli/test/daemon-lost.test.ts. The slowest status answer is printed for the report; the bound
+ * asserted is generous on purpose (a loaded machine), the point is that the daemon answers at all.
+ */
+const STATUS_BOUND_MS = 5_000;
+
+const PAGES = {
+  // after load, alert after alert forever: each one is answered by the daemon, and the page asks again
+  '/alert-loop/': `<!doctype html><title>Alerts</title><p>alerts</p>
+<script>let n = 0; addEventListener('load', () => setTimeout(() => { for (;;) alert('again ' + ++n); }, 100));</script>`,
+  '/popups/': `<!doctype html><title>Popups</title><p>popups</p>
+<script>addEventListener('load', () => { for (let i = 0; i < 50; i++) window.open('/plain/?popup=' + i, '_blank'); });</script>`,
+  '/plain/': '<!doctype html><title>Plain</title><p>plain page</p>',
+};
+
+const h = useHarness();
+let pages: FixtureServer;
+beforeAll(async () => {
+  pages = await startFixtureServer({ pages: PAGES });
+});
+afterAll(async () => {
+  await pages?.close();
+});
+
+/** Runs `fault` with status probed beside it; prints the slowest status answer. */
+async function withStatusProbe(label: string, fault: () => Promise<void>): Promise<void> {
+  const probe = probeStatus(h.client);
+  try {
+    await fault();
+  } finally {
+    const { count, maxMs } = await probe.stop();
+    console.info(`[faults] status during ${label}: ${count} answers, slowest ${maxMs.toFixed(0)} ms`);
+    expect(count).toBeGreaterThan(0);
+    expect(maxMs).toBeLessThan(STATUS_BOUND_MS);
+  }
+}
+
+describe('Chromium killed in the middle of a command', () => {
+  it('the running command fails with browser_crashed, the next one relaunches, refs of the dead browser fail typed', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
+    const link = refOf((await h.client.snapshot.take.mutate({ interactive: true })).text, /link/);
+    const pid = (await h.client.daemon.status.query({})).browser.pid;
+    if (!pid) throw new Error('no browser pid');
+
+    // a command that is still running in the page when the browser dies
+    const running = failure(h.client.page.eval.mutate({ js: 'new Promise((r) => setTimeout(r, 30000))' }));
+    await sleep(500);
+    process.kill(-pid, 'SIGKILL');
+    const first = await running;
+    // the caller of the running command hears it, typed; said once, so the next command relaunches
+    expect(first.code).toBe('browser_crashed');
+    expect(first.message).toMatch(/relaunched on your next command/);
+    const nav = await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-b.html') });
+    expect(nav.title).toBe('Page B');
+    const after = await h.client.daemon.status.query({});
+    expect(after.browser.pid).not.toBe(pid);
+    // a ref of the dead browser's page fails typed, with the way out in the message. Known gap
+    // (reported): the new tab numbers its refs from e1 again, so this says ref_not_found rather than
+    // ref_stale, and after a new snapshot the old ref would name whatever the new page's ref is.
+    const old = await failure(h.client.input.click.mutate({ target: link }));
+    expect(['ref_stale', 'ref_not_found']).toContain(old.code);
+    expect(old.message).toMatch(/argus snapshot/);
+    console.info(`[faults] ref of the dead browser: ${old.code}`);
+  });
+});
+
+describe('pages that fight back, status asked beside them', () => {
+  it('an alert loop: status keeps answering, the dialogs are recorded (bounded), the tab closes', async () => {
+    const tab = await h.client.tabs.open.mutate({});
+    await withStatusProbe('an alert loop', async () => {
+      await h.client.page.goto.mutate({ url: pages.urlFor('/alert-loop/'), tab: tab.id });
+      await sleep(1_500);
+      // the tab answers or says it cannot; either way typed, never internal
+      const text = await h.client.read.text.query({ tab: tab.id }).catch((error: { code: string }) => error);
+      if ('code' in text) expect(text.code).not.toBe('internal');
+      const dialogs = await h.client.capture.dialogs.query({ tab: tab.id });
+      expect(dialogs.dialogs.length).toBeGreaterThan(10);
+      // Known (reported, not fixed here): `goto` away from this page outlives its --timeout-ms and
+      // fails after ~60 s with `timeout`; closing the tab is the way out that works.
+      await h.client.tabs.close.mutate({ id: tab.id });
+    });
+    expect((await h.client.tabs.list.query({})).tabs.map((t) => t.id)).not.toContain(tab.id);
+  });
+
+  it('50 popups: status keeps answering, every popup is a tab that closes', async () => {
+    const before = (await h.client.tabs.list.query({})).tabs.map((t) => t.id);
+    const tab = await h.client.tabs.open.mutate({});
+    await withStatusProbe('50 popups', async () => {
+      await h.client.page.goto.mutate({ url: pages.urlFor('/popups/'), tab: tab.id });
+      const deadline = Date.now() + 30_000;
+      let opened: string[] = [];
+      while (Date.now() < deadline) {
+        opened = (await h.client.tabs.list.query({})).tabs
+          .map((t) => t.id)
+          .filter((id) => id !== tab.id && !before.includes(id));
+        if (opened.length >= 50) break;
+        await sleep(200);
+      }
+      expect(opened).toHaveLength(50);
+      for (const id of opened) await h.client.tabs.close.mutate({ id });
+    });
+    await h.client.tabs.close.mutate({ id: tab.id });
+    expect((await h.client.tabs.list.query({})).tabs.map((t) => t.id)).toEqual(before);
+  });
+
+  it('a 50 MB page: status keeps answering while it loads and is read; the tab stays usable', async () => {
+    const tab = await h.client.tabs.open.mutate({});
+    await withStatusProbe('a 50 MB page', async () => {
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/big?bytes=50000000'), tab: tab.id, timeoutMs: 60_000 });
+      const text = await h.client.read.text.query({ tab: tab.id });
+      expect(text.text).toMatch(/^Argus big body/);
+      const snapshot = await h.client.snapshot.take.mutate({ tab: tab.id });
+      expect(snapshot.text.length).toBeGreaterThan(0);
+    });
+    const away = await h.client.page.goto.mutate({ url: pages.urlFor('/plain/'), tab: tab.id });
+    expect(away.title).toBe('Plain');
+    await h.client.tabs.close.mutate({ id: tab.id });
+  }, 120_000);
+});
