@@ -3,21 +3,31 @@
 // console, a screenshot and a navigation now and then) on a tab of their own, against a real daemon
 // process with headless Chromium. The daemon runs with Node's inspector on loopback, so the bench
 // can force a garbage collection before every reading: heap after GC (what is retained) and RSS at
-// start, after warm-up and at the end, plus a curve every `--every` commands. `--heap-diff` writes
-// heap snapshots after warm-up and at the end and prints the constructors that grew.
+// start, after warm-up and at the end, plus a curve every `--every` commands. The page logs to the
+// console every `--tick-ms` (0: never): each tab's console ring then fills with time up to its bound
+// (5,000 entries), which is growth by design, not a leak; compare a run with --tick-ms 0.
+// `--heap-diff` writes heap snapshots after warm-up and at the end and prints the constructors that
+// grew (`--heap-out DIR` keeps the .heapsnapshot files for DevTools). Taking a snapshot inflates the
+// daemon's RSS by ~170 MB for good: read RSS from a run without --heap-diff.
 // Usage: pnpm build && pnpm bench memory [--clients 4] [--commands 2500] [--warmup 250] [--every 500]
-//        [--heap-diff]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+//        [--tick-ms 200] [--heap-diff] [--heap-out DIR]
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
 import { createArgusClient } from '@argus/client';
 import { startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
+import { startDaemonProcess } from './lib-daemon.mjs';
 
-const options = benchOptions({ clients: 4, commands: 2500, warmup: 250, every: 500, 'heap-diff': false });
+const options = benchOptions({
+  clients: 4,
+  commands: 2500,
+  warmup: 250,
+  every: 500,
+  'tick-ms': 200,
+  'heap-diff': false,
+  'heap-out': '',
+});
 const CLIENTS = Number(options.clients);
 const COMMANDS = Number(options.commands);
 const WARMUP = Number(options.warmup);
@@ -34,35 +44,23 @@ const FORM = `<!doctype html><title>Form</title>
 </form>
 <p id="out"></p>
 <ul>${Array.from({ length: 40 }, (_, i) => `<li><a href="#item-${i}">Item ${i}</a></li>`).join('')}</ul>
-<script>let n = 0; setInterval(() => console.log('tick', ++n), 200);</script>`;
+${
+  // the page logs on its own: each tab's console ring fills with time (bounded: 5,000 entries a tab)
+  Number(options['tick-ms']) > 0
+    ? `<script>let n = 0; setInterval(() => console.log('tick', ++n), ${Number(options['tick-ms'])});</script>`
+    : ''
+}`;
 
 const server = await startFixtureServer({ pages: { '/form/': FORM } });
 const formUrl = new URL('/form/', server.url).href;
-const workspace = mkdtempSync(join(tmpdir(), 'argus-memory-'));
-const stateDir = join(workspace, '.argus');
-const daemonMain = createRequire(import.meta.url).resolve('@argus/daemon/main');
-
-const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', daemonMain], {
-  env: {
-    ...process.env,
-    ARGUS_STATE_DIR: stateDir,
-    ARGUS_WORKSPACE: workspace,
-    ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const inspectorUrl = await lineMatching(child.stderr, /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/);
-const port = Number((await lineMatching(child.stdout, /argus-daemon ready port=(\d+)/, 1)) ?? 0);
-const { token } = JSON.parse(readFileSync(join(stateDir, 'daemon.json'), 'utf8'));
-const inspector = await CDP({ target: inspectorUrl, local: true });
+const daemon = await startDaemonProcess({ inspect: true, prefix: 'argus-memory-' });
+const inspector = await CDP({ target: daemon.inspectorUrl, local: true });
 
 /** Heap after a forced GC (what the daemon retains) and RSS of the daemon process. */
 async function reading(label, done) {
   await inspector.HeapProfiler.collectGarbage();
   const { usedSize } = await inspector.Runtime.getHeapUsage();
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return { label, done, heapMb: usedSize / 2 ** 20, rssMb: rssKb / 1024 };
+  return { label, done, heapMb: usedSize / 2 ** 20, rssMb: daemon.rssMb() };
 }
 
 async function heapSnapshot(file) {
@@ -71,7 +69,9 @@ async function heapSnapshot(file) {
   inspector.on('HeapProfiler.addHeapSnapshotChunk', listener);
   await inspector.HeapProfiler.takeHeapSnapshot({ reportProgress: false });
   inspector.removeListener('HeapProfiler.addHeapSnapshotChunk', listener);
-  return summarise(JSON.parse(chunks.join('')), file);
+  const text = chunks.join('');
+  if (options['heap-out']) writeFileSync(join(String(options['heap-out']), `${file}.heapsnapshot`), text);
+  return summarise(JSON.parse(text));
 }
 
 /** Count and self size per constructor name (object nodes and closures), from a V8 heap snapshot. */
@@ -97,7 +97,7 @@ function summarise(snapshot) {
   return byName;
 }
 
-const handles = Array.from({ length: CLIENTS }, () => createArgusClient({ url: `http://127.0.0.1:${port}`, token }));
+const handles = Array.from({ length: CLIENTS }, () => createArgusClient({ url: daemon.url, token: daemon.token }));
 const tabs = [];
 for (const { client } of handles) {
   const tab = await client.tabs.open.mutate({ url: formUrl });
@@ -143,7 +143,7 @@ async function mark() {
     const at = nextMark;
     nextMark = nextMark === WARMUP ? EVERY * Math.ceil((WARMUP + 1) / EVERY) : nextMark + EVERY;
     curve.push(await reading(label, at));
-    if (label === 'warm-up' && options['heap-diff']) warmupSnapshot = await heapSnapshot();
+    if (label === 'warm-up' && options['heap-diff']) warmupSnapshot = await heapSnapshot('warm-up');
   }
 }
 
@@ -182,7 +182,7 @@ console.log(
 );
 
 if (warmupSnapshot) {
-  const endSnapshot = await heapSnapshot();
+  const endSnapshot = await heapSnapshot('end');
   const grown = [...endSnapshot]
     .map(([name, entry]) => {
       const before = warmupSnapshot.get(name) ?? { count: 0, size: 0 };
@@ -198,26 +198,5 @@ if (warmupSnapshot) {
 
 for (const handle of handles) handle.close();
 await inspector.close();
-const exited = new Promise((resolve) => child.once('exit', resolve));
-child.kill('SIGTERM');
-await exited;
+await daemon.stop();
 await server.close();
-rmSync(workspace, { recursive: true, force: true });
-
-/** Resolves with the first match (or capture group) of `pattern` in a stream's lines. */
-function lineMatching(stream, pattern, group = 0) {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk) => {
-      buffer += chunk;
-      const match = pattern.exec(buffer);
-      if (match) {
-        stream.off('data', onData);
-        resolve(match[group]);
-      }
-    };
-    stream.setEncoding('utf8');
-    stream.on('data', onData);
-    stream.once('end', () => reject(new Error(`stream ended before ${pattern}: ${buffer.slice(-500)}`)));
-  });
-}

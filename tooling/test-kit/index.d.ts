@@ -203,3 +203,59 @@ export declare function fakeSearchEngines(options?: { pagesOrigin?: string; sear
   pages: Record<string, InlinePage>;
   requests: FakeSearchRequest[];
 };
+
+/** What the soak drive calls on an Argus client (an `ArgusClient` fits). */
+export interface SoakClient {
+  tabs: {
+    open: { mutate(input: { url: string }): Promise<{ id: string }> };
+    close: { mutate(input: { id: string }): Promise<unknown> };
+  };
+  page: {
+    goto: { mutate(input: { url: string; tab: string }): Promise<unknown> };
+    eval: { mutate(input: { js: string; tab: string }): Promise<{ value?: unknown }> };
+    screenshot: { mutate(input: { base64: boolean; tab: string }): Promise<unknown> };
+  };
+  snapshot: { take: { mutate(input: { interactive?: boolean; tab: string }): Promise<{ text: string }> } };
+  input: {
+    click: { mutate(input: { target: string; tab: string }): Promise<unknown> };
+    fill: { mutate(input: { target: string; text: string; tab: string }): Promise<unknown> };
+  };
+}
+
+export interface SoakCounts {
+  loads: number;
+  clicks: number;
+  fills: number;
+  evals: number;
+}
+
+export interface SoakResult {
+  name: string;
+  /** What the client sent that leaves a count in the page (the first load is the tab's open). */
+  sent: SoakCounts;
+  /** What the page counted. */
+  seen: SoakCounts;
+  /** Calls per contract path, as the journal should record them. */
+  commandsSent: Record<string, number>;
+  failures: string[];
+}
+
+/** The soak page: counts its loads, clicks, fill input events and evaluations per `?c=<client>`. */
+export declare const SOAK_PAGE: string;
+/** The kinds of command in the soak mix, by step % 10. */
+export declare const SOAK_MIX: readonly string[];
+
+/**
+ * Each client drives a tab of its own through the soak mix (`commands` each, all clients at once)
+ * and reads back the page's counters. `onCommand` sees each command's latency and kind.
+ */
+export function runSoak(options: {
+  clients: Array<{ name: string; client: SoakClient }>;
+  pageUrl: string;
+  commands: number;
+  onCommand?: (ms: number, kind: string) => void;
+  onDone?: () => Promise<void> | void;
+}): Promise<SoakResult[]>;
+
+/** Lost or doubled commands: page counts and journal rows (`journal.export` JSON lines) vs what was sent. */
+export function soakMismatches(results: SoakResult[], journalLines: string): string[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failure, useHarness } from './harness.js';
+import { probeStatus } from './status-probe.js';
 
 const h = useHarness();
 
@@ -12,7 +13,15 @@ describe('a hostile page (while (true) {})', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
 
     const started = performance.now();
+    // status asked in a loop the whole time the command waits on the spinning page
+    const probe = probeStatus(h.client);
     const text = await failure(h.client.read.text.query({ tab: hostile.id }));
+    const status = await probe.stop();
+    console.info(
+      `[faults] status during a busy loop (${(performance.now() - started).toFixed(0)} ms): ${status.count} answers, slowest ${status.maxMs.toFixed(0)} ms`,
+    );
+    expect(status.count).toBeGreaterThan(0);
+    expect(status.maxMs).toBeLessThan(5_000);
     expect(text.code).toBe('page_unresponsive');
     expect(text.message).toMatch(/argus reload|argus goto/);
     // without deadlines this never returned; the bound here is loose on purpose (a loaded machine)
