@@ -93,6 +93,14 @@ export class BrowserManager {
     return this.queues.stats();
   }
 
+  /** Set by a handoff: the next launches are headed (false) until it is cleared (undefined: the config's choice). */
+  headlessOverride: boolean | undefined;
+
+  /** Whether the next managed launch is headless. */
+  get headless(): boolean {
+    return this.headlessOverride ?? this.options.headless;
+  }
+
   get running(): boolean {
     return this.browser !== undefined && !this.browser.closed;
   }
@@ -156,9 +164,9 @@ export class BrowserManager {
       const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
       browser = await Browser.connect(await connectCri(endpoint), this.browserOptions());
     } else {
-      assertDisplay(this.options.headless);
+      assertDisplay(this.headless);
       const chrome = await launchChrome({
-        headless: this.options.headless,
+        headless: this.headless,
         extraFlags: this.options.extraFlags,
         ...(this.options.userDataDir ? { userDataDir: this.options.userDataDir() } : {}),
         ...(this.options.chromePath ? { env: { ...process.env, CHROME_PATH: this.options.chromePath } } : {}),

@@ -30,6 +30,7 @@ import { locateTab } from './journal/locate-tab.js';
 import { observeAll } from './observe-all.js';
 import { CanvasSync } from './canvas-sync.js';
 import { WatchService } from './watch/watch-service.js';
+import { HandoffService } from './handoff/handoff-service.js';
 import { ProfileStore } from './profile-store.js';
 import { SkillRecorder } from './skills/skill-recorder.js';
 import { SkillStore } from './skills/skill-store.js';
@@ -143,6 +144,13 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const inbox = new InboxStore(join(options.stateDir, 'inbox.json'));
   const canvasSync = new CanvasSync();
   const watch = new WatchService(manager, locateTab(manager), log, () => touch(), env);
+  const handoff = new HandoffService({
+    manager,
+    log,
+    stateDir: options.stateDir,
+    workspace: options.workspace,
+    dispatch: () => services.dispatch,
+  });
 
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
@@ -151,6 +159,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       approvals.close();
       canvasSync.close();
       removeStateFile(options.stateDir, process.pid);
+      handoff.close();
       // before the browser goes: recordings write their manifests
       await watch
         .close()
@@ -181,9 +190,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     clearTimeout(idleTimer);
     if (idleTimeoutMs > 0) {
       idleTimer = setTimeout(() => {
-        // someone watching a tab, or a command still running (longer than the idle timeout), is
-        // using the daemon even when no new request comes: look again later
-        if (watch.viewers > 0 || (server?.inFlight() ?? 0) > 0) return touch();
+        // someone watching a tab, a person with a handed-off tab, or a command still running (longer
+        // than the idle timeout) is using the daemon even when no new request comes: look again later
+        if (watch.viewers > 0 || handoff.list().length > 0 || (server?.inFlight() ?? 0) > 0) return touch();
         void stop(`idle for ${idleTimeoutMs} ms`);
       }, idleTimeoutMs);
       idleTimer.unref();
@@ -224,6 +233,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     skills,
     inbox,
     canvasSync,
+    handoff,
   };
   const { tunnel } = services;
   const router: AppRouter = buildRouter(

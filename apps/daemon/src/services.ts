@@ -13,6 +13,7 @@ import type { WebProviders } from './web-providers.js';
 import type { Journal } from './journal/journal.js';
 import type { ProfileStore } from './profile-store.js';
 import type { WatchService } from './watch/watch-service.js';
+import type { HandoffService } from './handoff/handoff-service.js';
 import type { LocateTab } from './journal/journal.js';
 import type { SkillRecorder } from './skills/skill-recorder.js';
 import type { SkillStore } from './skills/skill-store.js';
@@ -61,6 +62,8 @@ export interface Services {
   inbox: InboxStore;
   /** Several clients on a design document: edit leases and the Yjs update feed. */
   canvasSync: CanvasSync;
+  /** The tab handed to a person (`argus handoff`), if any. */
+  handoff: HandoffService;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
 }

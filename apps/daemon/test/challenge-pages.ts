@@ -76,5 +76,12 @@ export const challengePages: Record<string, InlinePage> = {
     `<nav>${nav}</nav><article>${article}</article><div id="CybotCookiebotDialog" style="position:fixed;left:0;right:0;bottom:0;height:60px;background:#eee">
      We use cookies. <button>OK</button></div>`,
   ),
+  // a sign-up form has a password field too, and many more: the agent fills it, no person needed
+  '/signup': page(
+    'Sign up',
+    `<h1>Create your account</h1><form><label>Name <input name="name"></label><label>Email <input type="email" name="email"></label>
+     <label>Password <input type="password" name="password"></label><label>Bio <textarea name="bio"></textarea></label>
+     <label>Country <select name="country"><option>France</option></select></label><button>Sign up</button></form>`,
+  ),
   '/goes-to-login': page('Home', `<a id="go" href="/login-wall">Account</a>`),
 };

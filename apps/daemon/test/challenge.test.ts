@@ -35,7 +35,7 @@ describe('challenge detection after goto', () => {
     expect(result.challenge?.hint).toContain('argus handoff --reason');
   });
 
-  it.each(['/forum', '/header-login-hidden', '/recaptcha-v3', '/cookie-bar', '/goes-to-login'])(
+  it.each(['/forum', '/header-login-hidden', '/recaptcha-v3', '/cookie-bar', '/signup', '/goes-to-login'])(
     '%s is an ordinary page: no challenge',
     async (path) => {
       const result = await goto(path);

@@ -69,6 +69,8 @@ export const ERROR_CODES = {
   // annotations and the agent inbox (issue 20)
   inbox_item_not_found: 'NOT_FOUND', // no inbox item has that id (or it expired): `argus inbox` lists them
   tab_paused: 'PRECONDITION_FAILED', // the person paused the agent on this tab (extension side panel): wait for them to resume
+  // human handoff (issue 20)
+  no_handoff: 'PRECONDITION_FAILED', // `argus resume` with no handoff running: `argus status` lists them
 } as const;
 
 /**

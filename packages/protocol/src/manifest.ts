@@ -33,6 +33,7 @@ import { profileCommands } from './commands/profile.js';
 import { screencastCommands, watchCommands } from './commands/watch.js';
 import { skillCommands } from './commands/skill.js';
 import { inboxCommands } from './commands/inbox.js';
+import { handoffCommands } from './commands/handoff.js';
 
 /**
  * THE public surface. One entry per command, grouped by namespace; the namespace and key form the
@@ -68,6 +69,7 @@ export const manifest = {
   screencast: screencastCommands,
   skill: skillCommands,
   inbox: inboxCommands,
+  handoff: handoffCommands,
 };
 
 export type Manifest = typeof manifest;

@@ -31,6 +31,7 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         profile: services.profiles.current ?? null,
         leases: manager.leases.list(claimFor(ctx, manifest.daemon.status)),
         scheduler: manager.queueStats,
+        handoffs: services.handoff.list(),
       };
     },
     async restart(_input, ctx) {

@@ -33,6 +33,7 @@ import { profileHandlers } from './profile.js';
 import { screencastHandlers, watchHandlers } from './watch.js';
 import { skillHandlers } from './skill.js';
 import { inboxHandlers } from './inbox.js';
+import { handoffHandlers } from './handoff.js';
 
 /** One handler per manifest command; a command without one fails to compile here. */
 export function createHandlers(services: Services): Handlers {
@@ -71,5 +72,6 @@ export function createHandlers(services: Services): Handlers {
     screencast: screencastHandlers(services),
     skill: skillHandlers(services),
     inbox: inboxHandlers(services),
+    handoff: handoffHandlers(services),
   };
 }

@@ -3,6 +3,7 @@ import { defineCommand } from '../define.js';
 import { JournalState } from './journal.js';
 import { ExtensionState } from './session.js';
 import { LeaseInfo } from './leases.js';
+import { HandoffInfo } from './handoff.js';
 
 export const daemonCommands = {
   status: defineCommand({
@@ -52,6 +53,10 @@ export const daemonCommands = {
         })
         .optional()
         .describe('The tab command scheduler: FIFO per tab, parallel across tabs up to the cap'),
+      handoffs: z
+        .array(HandoffInfo)
+        .optional()
+        .describe('Tabs handed to a person (`argus handoff`) until they press Done or `argus resume`'),
     }),
   }),
   stop: defineCommand({

@@ -48,6 +48,10 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
           ]
         : []),
       ...(output.leases?.length ? output.leases.map((lease) => `lease   ${leaseLine(lease)}`) : []),
+      ...(output.handoffs ?? []).map(
+        (handoff) =>
+          `handoff tab ${handoff.tab} (${handoff.mode}) since ${handoff.startedAt}: "${handoff.reason}" until Done or \`argus resume\` (ends by itself ${handoff.expiresAt})`,
+      ),
       `state   ${output.stateDir}`,
       `log     ${output.logFile}`,
       `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,

@@ -17,6 +17,7 @@ import { canvasRenderers } from './canvas.js';
 import { namedSessionRenderers } from './sessions.js';
 import { journalRenderers, profileRenderers } from './journal.js';
 import { screencastRenderers, watchRenderers } from './watch.js';
+import { handoffRenderers } from './handoff.js';
 import { skillRenderers } from './skill.js';
 import { inboxRenderers } from './inbox.js';
 import type { CommandName, RenderContext, Renderers } from './types.js';
@@ -53,6 +54,7 @@ export const renderers: Renderers = {
   ...profileRenderers,
   ...watchRenderers,
   ...screencastRenderers,
+  ...handoffRenderers,
   ...skillRenderers,
   ...inboxRenderers,
 };

@@ -119,8 +119,16 @@ export const DETECT_CHALLENGE = pageFunction(
     // login walls: a visible password field that the page is about (or any, after a 401/403)
     const passwords = Array.from(doc.querySelectorAll('input[type="password" i]')).filter((el) => shown(el, 20, 8));
     const first = passwords[0];
-    if (first) {
-      const form = first.closest('form, [role="dialog"], dialog, [aria-modal="true"]') ?? first.parentElement;
+    const form = first?.closest('form, [role="dialog"], dialog, [aria-modal="true"]') ?? first?.parentElement;
+    // a login asks for a name and a secret (maybe a code); a sign-up or profile form asks for more
+    const fields = form
+      ? Array.from(
+          form.querySelectorAll(
+            'input:not([type="password" i]):not([type="hidden" i]):not([type="checkbox" i]):not([type="submit" i]):not([type="button" i]):not([type="image" i]), textarea, select',
+          ),
+        ).filter((el) => shown(el, 2, 2)).length
+      : 0;
+    if (first && fields <= 2 && passwords.length <= 2) {
       if (status === 401 || status === 403) return { kind: 'login', signal: `login form with HTTP ${status}` };
       if (first.closest('[aria-modal="true"], dialog[open], [role="dialog"]'))
         return { kind: 'login', signal: 'login dialog over the page' };
