@@ -2,7 +2,12 @@ import { defineConfig } from 'tsup';
 
 // One self-contained file per extension context; static files (manifest, html) are copied as-is.
 export default defineConfig({
-  entry: { background: 'src/background/main.ts', offscreen: 'src/offscreen/main.ts', popup: 'src/popup/main.ts' },
+  entry: {
+    background: 'src/background/main.ts',
+    offscreen: 'src/offscreen/main.ts',
+    popup: 'src/popup/main.ts',
+    sidepanel: 'src/sidepanel/main.ts',
+  },
   format: ['esm'],
   platform: 'browser',
   target: 'chrome120',

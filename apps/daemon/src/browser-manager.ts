@@ -22,6 +22,7 @@ import type { Logger } from './logger.js';
 import { asDaemon, currentClient } from './caller.js';
 import { ClientTabs } from './client-tabs.js';
 import { type QueueStats, TabQueues } from './tab-queue.js';
+import { TabPauses } from './tab-pauses.js';
 import { TabLeases } from './tab-leases.js';
 import { currentLeaseClaim } from './lease-claims.js';
 import { FrameScopedEngine } from './frame-scope.js';
@@ -74,6 +75,8 @@ export class BrowserManager {
   private readonly queues: TabQueues;
   /** Exclusive tab leases (`tab lease`): others' writes on a leased tab wait or fail with tab_leased. */
   readonly leases = new TabLeases();
+  /** Tabs the person paused the agent on (extension side panel). */
+  readonly pauses = new TabPauses();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
   private readonly tabStates = new WeakMap<Page, TabState>();
   /** Tabs of remote clients (shared tokens): who owns which, their active tab, their browser context. */
@@ -346,6 +349,13 @@ export class BrowserManager {
     const claim = currentLeaseClaim();
     const signal = currentCommandScope()?.signal;
     const deadline = Date.now() + (claim?.waitMs ?? 0);
+    // a tab the person paused: wait for Resume before queueing (the command's own deadline, less slack)
+    const scopeDeadline = currentCommandScope()?.deadline;
+    await this.pauses.admit(
+      page.id,
+      signal,
+      scopeDeadline === undefined ? undefined : Math.max(1_000, scopeDeadline - performance.now() - 5_000),
+    );
     for (;;) {
       // another client's lease is waited for (or refused) outside the tab's queue, so its holder's own commands go on
       if (claim) await this.leases.admit(page.id, claim, signal, deadline);

@@ -100,6 +100,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     launchToken: env.ARGUS_RELAY_LAUNCH_TOKEN || undefined,
     // the manager and the inbox are made below; the button is only pressed once the daemon runs
     onAnnotateRequest: ({ targetId }) => annotateForExtension({ manager, inbox: () => inbox, log }, targetId),
+    onPauseChange: ({ targetId, paused }) => {
+      manager.pauses.set(targetId, paused);
+      log.info(paused ? 'tab.paused' : 'tab.resumed', { tab: targetId });
+    },
   });
   const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);
   const renderGuards = new RenderGuards();

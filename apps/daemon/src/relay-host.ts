@@ -18,6 +18,8 @@ export interface RelayHostOptions {
   launchToken: string | undefined;
   /** The extension's "Annotate this page" button (see RelayOptions.onAnnotateRequest). */
   onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;
+  /** The side panel's Pause / Resume for a tab. */
+  onPauseChange?: (change: { tabId: number; targetId: string; paused: boolean }) => void;
 }
 
 export interface ExtensionStateView {
@@ -99,6 +101,7 @@ export class RelayHost {
         ...(this.options.launchToken ? { launchToken: this.options.launchToken } : {}),
         pairingFile: join(this.options.stateDir, 'relay-pairings.json'),
         ...(this.options.onAnnotateRequest ? { onAnnotateRequest: this.options.onAnnotateRequest } : {}),
+        ...(this.options.onPauseChange ? { onPauseChange: this.options.onPauseChange } : {}),
         log: (level, message, fields) => {
           if (level !== 'debug') log.log(level, 'relay', { message, ...fields });
         },

@@ -111,4 +111,33 @@ describe('argus annotate through the extension', () => {
     expect(item).toMatchObject({ source: 'extension', read: false, tab });
     expect(item.elements).toMatchObject([{ note: 'from the popup', locator: 'label="Username"' }]);
   });
+
+  it("Pause from the side panel holds the agent's commands on that tab until Resume; status lists it", async () => {
+    const tab = (await client.tabs.list.query({})).tabs.find((listed) => listed.url.includes('/login.html'))!.id;
+    const chromeTabId = await user.evalInWorker(
+      `chrome.tabs.query({}).then((tabs) => tabs.find((t) => t.url.includes('/login.html')).id)`,
+    );
+    // what the side panel's Pause button asks of the worker
+    await user.evalInWorker(`argusSetPaused(${JSON.stringify(chromeTabId)}, true)`);
+    await waitUntil(
+      async () => ((await client.daemon.status.query({})).paused ?? []).some((pause) => pause.tab === tab),
+      10_000,
+      'the paused tab in status',
+    );
+    let settled = false;
+    const held = client.read.text.query({ tab }).then((value) => {
+      settled = true;
+      return value;
+    });
+    // other calls go on meanwhile (status answers), the held one has not run
+    await client.daemon.status.query({});
+    await client.tabs.list.query({});
+    expect(settled).toBe(false);
+    expect(
+      await user.evalInWorker(`chrome.storage.session.get('pausedTabs').then((v) => Object.keys(v.pausedTabs))`),
+    ).toEqual([String(chromeTabId)]);
+    await user.evalInWorker(`argusSetPaused(${JSON.stringify(chromeTabId)}, false)`);
+    expect((await held).text).toContain('Sign in');
+    expect((await client.daemon.status.query({})).paused ?? []).toEqual([]);
+  });
 });

@@ -85,6 +85,8 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
   });
   link.onEvent((event, params) => {
     // validated against EVENTS by the link before it reaches here
+    if (event === 'tab.paused')
+      return void options.onPauseChange?.(params as { tabId: number; targetId: string; paused: boolean });
     if (event === 'page.annotate')
       return void options.onAnnotateRequest?.(params as { tabId: number; targetId: string });
     if (event === 'tab.created') tabs += 1;

@@ -24,6 +24,8 @@ export interface RelayOptions {
   log?: RelayLog;
   /** The person asked to annotate a tab from the extension (its popup button); no command waits for it. */
   onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;
+  /** The person paused or resumed the agent on a tab (side panel). */
+  onPauseChange?: (change: { tabId: number; targetId: string; paused: boolean }) => void;
 }
 
 export interface RelayStatus {

@@ -30,6 +30,7 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         journal: services.journal.state(),
         profile: services.profiles.current ?? null,
         leases: manager.leases.list(claimFor(ctx, manifest.daemon.status)),
+        paused: manager.pauses.list(),
         scheduler: manager.queueStats,
         handoffs: services.handoff.list(),
       };

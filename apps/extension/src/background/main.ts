@@ -76,7 +76,25 @@ chrome.runtime.onMessage.addListener((message: unknown, sender) => {
   if (sender.id !== chrome.runtime.id || sender.tab) return;
   const request = message as { type?: unknown; tabId?: unknown };
   if (request.type === 'annotate' && typeof request.tabId === 'number') void requestAnnotation(request.tabId);
+  const pause = message as { type?: unknown; tabId?: unknown; paused?: unknown };
+  if (pause.type === 'pause' && typeof pause.tabId === 'number' && typeof pause.paused === 'boolean')
+    void setPaused(pause.tabId, pause.paused);
 });
+
+/**
+ * Pause / Resume (side panel): the daemon holds the agent's commands on a paused tab until it is
+ * resumed. The state is kept in session storage for the panel to show.
+ */
+async function setPaused(tabId: number, paused: boolean): Promise<void> {
+  const tab = await tabs.get(tabId);
+  const key = SESSION_KEYS.paused;
+  const current = ((await chrome.storage.session.get(key))[key] ?? {}) as Record<string, string>;
+  if (paused) current[String(tabId)] = tab.targetId;
+  else delete current[String(tabId)];
+  await chrome.storage.session.set({ [key]: current });
+  emit('tab.paused', { tabId, targetId: tab.targetId, paused });
+}
+(globalThis as { argusSetPaused?: typeof setPaused }).argusSetPaused = setPaused;
 // tests reach it from the worker (a popup cannot be clicked in headless Chromium)
 (globalThis as { argusRequestAnnotation?: typeof requestAnnotation }).argusRequestAnnotation = requestAnnotation;
 

@@ -55,4 +55,10 @@ export const LOCAL_KEYS = {
   nodeId: 'nodeId',
   pairingToken: 'pairingToken',
 } as const;
-export const SESSION_KEYS = { status: 'status', sessions: 'debuggerSessions', agentTabs: 'agentTabs' } as const;
+export const SESSION_KEYS = {
+  status: 'status',
+  sessions: 'debuggerSessions',
+  agentTabs: 'agentTabs',
+  /** tab id -> target id of the tabs the person paused the agent on (side panel) */
+  paused: 'pausedTabs',
+} as const;

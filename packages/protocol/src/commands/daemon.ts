@@ -45,6 +45,10 @@ export const daemonCommands = {
         .optional()
         .describe('The persistent profile the browser uses (null: a fresh temporary profile)'),
       leases: z.array(LeaseInfo).optional().describe('Tab leases held by clients (`argus tab lease`)'),
+      paused: z
+        .array(z.object({ tab: z.string(), since: z.string() }))
+        .optional()
+        .describe('Tabs the person paused the agent on (extension side panel): commands on them wait for Resume'),
       scheduler: z
         .object({
           running: z.number().describe('Tab commands running now'),

@@ -52,6 +52,11 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
         (handoff) =>
           `handoff tab ${handoff.tab} (${handoff.mode}) since ${handoff.startedAt}: "${handoff.reason}" until Done or \`argus resume\` (ends by itself ${handoff.expiresAt})`,
       ),
+      ...(output.paused?.length
+        ? output.paused.map(
+            (pause) => `paused  tab ${pause.tab} by the person since ${pause.since} (commands wait for Resume)`,
+          )
+        : []),
       `state   ${output.stateDir}`,
       `log     ${output.logFile}`,
       `idle    stops after ${duration(output.idleTimeoutMs)} without commands`,

@@ -82,6 +82,8 @@ export const EVENTS = {
   'session.detached': z.object({ sessionId: z.string(), targetId: z.string().optional(), reason: z.string() }),
   /** The person pressed "Annotate this page" in the popup: the daemon runs the picker on that tab, into the inbox. */
   'page.annotate': z.object({ tabId: z.number().int(), targetId: z.string().min(1).max(128) }),
+  /** The person paused (or resumed) the agent on a tab from the side panel: the daemon holds its commands. */
+  'tab.paused': z.object({ tabId: z.number().int(), targetId: z.string().min(1).max(128), paused: z.boolean() }),
 } as const;
 
 export type EventName = keyof typeof EVENTS;
