@@ -5,15 +5,20 @@
 //          stderr, connect with chrome-remote-interface, navigate a new page and wait for `load`;
 //   cli    `node apps/cli/dist/argus.js goto URL` with a fresh state dir (starts the daemon, which
 //          launches Chromium), the whole process;
+//   mcp    an agent's first call: spawn `argus-mcp` (official SDK client over stdio), initialize,
+//          call argus_goto (the server starts the daemon, which launches Chromium);
 //   node   `node -e 0`, the price of any Node process.
-// Each Argus run is followed by `argus stop` (not timed). Prints medians and ratios to the floor.
+// Each Argus run is followed by `argus stop` / closing the MCP client (not timed). Prints medians
+// and ratios to the floor.
 //   pnpm build && pnpm bench cold-start [--runs 9]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import CDP from 'chrome-remote-interface';
+import { readState, waitForExit } from '@argus/client';
 import { DEFAULT_CHROME_FLAGS, findChrome } from '@argus/cdp';
 import { runProcess, startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
@@ -21,6 +26,11 @@ import { median, ms } from './lib-stats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'apps', 'cli', 'dist', 'argus.js');
+const mcpServer = join(root, 'apps', 'plugin', 'dist', 'argus-mcp.js');
+// the MCP SDK is a dependency of apps/plugin: resolve it from there
+const require = createRequire(join(root, 'apps', 'plugin', 'package.json'));
+const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
 const { runs } = benchOptions({ runs: 9 });
 const EXTRA = ['--proxy-server=http://127.0.0.1:9'];
 const chrome = findChrome();
@@ -89,26 +99,52 @@ async function argusRun() {
   }
 }
 
+async function mcpRun() {
+  const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-mcp-'));
+  const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
+  const client = new Client({ name: 'argus-cold-start-bench', version: '0' });
+  try {
+    const started = performance.now();
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [mcpServer], env, cwd: root, stderr: 'ignore' }),
+    );
+    const result = await client.callTool({ name: 'argus_goto', arguments: { url } });
+    const elapsed = performance.now() - started;
+    if (result.isError) throw new Error(`argus_goto failed: ${JSON.stringify(result.content)}`);
+    return elapsed;
+  } finally {
+    const state = readState(stateDir);
+    // the server stops the daemon it started when its agent goes
+    await client.close();
+    if (state) await waitForExit(state.pid, 15_000);
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
 async function nodeRun() {
   const started = performance.now();
   await run(['-e', '0'], process.env);
   return performance.now() - started;
 }
 
-const samples = { floor: [], cli: [], node: [] };
+const samples = { floor: [], cli: [], mcp: [], node: [] };
 await floor(); // page cache warm for every series alike
 for (let run = 0; run < runs; run += 1) {
   samples.floor.push(await floor());
   samples.cli.push(await argusRun());
+  samples.mcp.push(await mcpRun());
   samples.node.push(await nodeRun());
 }
 await server.close();
 
 const base = median(samples.floor);
-console.log(`cold start to first navigation done, median of ${runs} runs in turns (Chromium ${chrome})`);
+console.log(
+  `cold start to first navigation done, median of ${runs} runs in turns (Chromium ${chrome}; load ${loadavg()[0].toFixed(1)})`,
+);
 for (const [name, label] of [
   ['floor', 'raw CDP: launch + connect + navigate'],
   ['cli', 'argus goto (daemon + Chromium start)'],
+  ['mcp', 'MCP: spawn server, argus_goto'],
   ['node', 'node -e 0'],
 ]) {
   const value = median(samples[name]);

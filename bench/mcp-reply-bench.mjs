@@ -6,16 +6,25 @@
 // states the notice once; later replies should carry only the nonce markers (goal <= 12 tokens).
 //   pnpm --filter @argus/plugin build && node bench/mcp-reply-bench.mjs [--json]
 // Counts the text blocks an agent reads (structuredContent is for programs).
+// Then times, on the small form page, a viewport screenshot and a snapshot over MCP (the official SDK
+// client, the core profile as agents get it) against the raw CDP floor in a Chromium launched here
+// with the same flags: `Page.captureScreenshot` of the viewport in the agent's format (JPEG q70; PNG
+// as well, asked explicitly on both sides) and `Accessibility.getFullAXTree` (warm). Calls run in
+// turns so load hits both sides alike; medians of --runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import CDP from 'chrome-remote-interface';
+import { launchChrome } from '@argus/cdp';
 import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
+import { AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
+import { median } from './lib-stats.mjs';
 
-const OPTIONS = benchOptions({ json: false, verbose: false });
+const OPTIONS = benchOptions({ json: false, verbose: false, runs: 21 });
 const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
 const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
@@ -97,10 +106,64 @@ async function run(args) {
   return replies;
 }
 
+const time = async (fn) => {
+  const started = performance.now();
+  const result = await fn();
+  if (result?.isError) throw new Error(`tool failed: ${text(result)}`);
+  return performance.now() - started;
+};
+
+/** MCP call time against the raw CDP floor, on the same page, in turns. */
+async function timings() {
+  const chrome = await launchChrome({ extraFlags: [env.ARGUS_CHROME_FLAGS] });
+  const client = await start(['--profile', 'core']);
+  try {
+    const { port } = new URL(chrome.wsEndpoint);
+    const target = await CDP.New({ host: '127.0.0.1', port });
+    const raw = await CDP({ host: '127.0.0.1', port, target });
+    await raw.Page.enable();
+    const loaded = raw.Page.loadEventFired();
+    await raw.Page.navigate({ url });
+    await loaded;
+    await client.callTool({ name: 'argus_goto', arguments: { url } });
+    const pairs = {
+      'viewport screenshot (jpeg)': [
+        () => raw.Page.captureScreenshot({ format: 'jpeg', quality: AGENT_SCREENSHOT_QUALITY }),
+        () => client.callTool({ name: 'argus_screenshot', arguments: {} }),
+      ],
+      'viewport screenshot (png)': [
+        () => raw.Page.captureScreenshot({ format: 'png' }),
+        () => client.callTool({ name: 'argus_screenshot', arguments: { format: 'png' } }),
+      ],
+      'snapshot, small form page': [
+        () => raw.Accessibility.getFullAXTree({}),
+        () => client.callTool({ name: 'argus_snapshot', arguments: {} }),
+      ],
+    };
+    const rows = [];
+    for (const [name, [floor, mcp]] of Object.entries(pairs)) {
+      for (let i = 0; i < 3; i++) await time(floor).then(() => time(mcp)); // warm-up (enables domains)
+      const samples = { floor: [], mcp: [] };
+      for (let i = 0; i < OPTIONS.runs; i++) {
+        samples.floor.push(await time(floor));
+        samples.mcp.push(await time(mcp));
+      }
+      rows.push({ name, floor: median(samples.floor), mcp: median(samples.mcp) });
+    }
+    await raw.close();
+    return rows;
+  } finally {
+    await client.close();
+    await chrome.kill();
+  }
+}
+
 let rows;
+let timed;
 try {
   const off = await run(['--profile', 'core', '--no-untrusted-envelope']);
   const on = await run(['--profile', 'core']);
+  timed = await timings();
   rows = CALLS.map(([name], index) => ({
     tool: name,
     first: index === 0 || undefined,
@@ -129,7 +192,7 @@ try {
 }
 
 if (OPTIONS.json) {
-  console.log(JSON.stringify(rows, null, 2));
+  console.log(JSON.stringify({ replies: rows, timings: timed }, null, 2));
 } else {
   console.log('tool               off  on  envelope (tokens, chars/4)');
   for (const row of rows)
@@ -145,4 +208,12 @@ if (OPTIONS.json) {
   console.log(
     `eval of document.title ("Example title!", 14 chars): ${evalRow.on} tokens with the envelope, ${evalRow.off} without`,
   );
+  console.log(
+    `\nover MCP vs raw CDP, /form.html, medians of ${OPTIONS.runs} in turns (load ${loadavg()[0].toFixed(1)})`,
+  );
+  console.log('operation                    raw CDP      MCP   ratio');
+  for (const row of timed)
+    console.log(
+      `${row.name.padEnd(27)} ${row.floor.toFixed(1).padStart(8)} ${row.mcp.toFixed(1).padStart(8)}   ${(row.mcp / row.floor).toFixed(2)}x`,
+    );
 }

@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts', 'src/browser-setup.ts'],
+  entry: ['src/index.ts', 'src/main.ts', 'src/browser-setup.ts', 'src/early-launch.ts'],
   format: ['esm'],
-  dts: { entry: ['src/index.ts', 'src/browser-setup.ts'] },
+  dts: { entry: ['src/index.ts', 'src/browser-setup.ts', 'src/early-launch.ts'] },
   sourcemap: true,
   clean: true,
   target: 'node20',

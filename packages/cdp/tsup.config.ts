@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `launch` alone (no CDP client, no zod): the daemon process starts Chrome with it before loading the rest
+  entry: ['src/index.ts', 'src/launch.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

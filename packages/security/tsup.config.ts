@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `paths` alone: the daemon process finds its workspace with it before loading the rest
+  entry: ['src/index.ts', 'src/paths.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -13,6 +13,7 @@ import {
   type Transport,
   TransportClosedError,
   connectCri,
+  discardEarlyLaunch,
   launchChrome,
   outsideCommandScope,
   resolveBrowserEndpoint,
@@ -474,7 +475,8 @@ export class BrowserManager {
    * that needs the browser tries again and reports it.
    */
   prelaunch(): void {
-    if (this.mode !== 'managed') return;
+    // a browser the entry started early (launchBrowserEarly) is adopted by this launch, or not needed
+    if (this.mode !== 'managed') return discardEarlyLaunch();
     this.ensure().catch((error: unknown) =>
       this.options.log.warn('browser.prelaunch_failed', { message: (error as Error).message }),
     );

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { projectRoot } from '@argus/security';
 import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { startDaemon } from './daemon.js';
+import { daemonWorkspace, prelaunchWanted } from './early-launch.js';
 import type { McpHttpEndpoint } from './tunnel-server.js';
 
 export interface DaemonProcessOptions {
@@ -17,10 +17,10 @@ export async function runDaemonProcess(options: DaemonProcessOptions = {}): Prom
   try {
     const stateDir = resolve(process.env.ARGUS_STATE_DIR ?? resolve(process.cwd(), '.argus'));
     // ARGUS_STATE_DIR only moves the state: the workspace is the project the daemon was started in
-    const workspace = resolve(process.env.ARGUS_WORKSPACE ?? projectRoot(process.cwd()));
+    const workspace = daemonWorkspace();
     // a client starts this process for a command that will want the browser: launch it meanwhile
-    // (ARGUS_PRELAUNCH=0 waits for the first command instead)
-    const prelaunch = process.env.ARGUS_PRELAUNCH !== '0';
+    // (the entry may have started it already: launchBrowserEarly)
+    const prelaunch = prelaunchWanted();
     const daemon = await startDaemon({ stateDir, workspace, prelaunch, ...(options.mcp ? { mcp: options.mcp } : {}) });
     const shutdown = (signal: string) => void daemon.stop(signal);
     process.on('SIGTERM', () => shutdown('SIGTERM'));

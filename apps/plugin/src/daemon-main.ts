@@ -1,4 +1,9 @@
-import { type McpHttpEndpoint, runDaemonProcess } from '@argus/daemon';
+import type { McpHttpEndpoint } from '@argus/daemon';
+import { launchBrowserEarly } from '@argus/daemon/early-launch';
+
+// Chromium starts first; the daemon's modules (most of this process's start-up) load while it does
+launchBrowserEarly();
+const { runDaemonProcess } = await import('@argus/daemon');
 
 /**
  * The daemon process as the CLI and the plugin start it: the daemon plus MCP over Streamable HTTP on

@@ -5,10 +5,16 @@
  * ancestors and the shapes it sits on), composited over the white page. Colour parsing and the
  * contrast formula are culori's.
  */
-import { type Color, blend, parse, wcagContrast } from 'culori';
+import { createRequire } from 'node:module';
+import type * as Culori from 'culori';
 import type { CANVAS_LINT_RULES } from '@argus/protocol';
 import type { CanvasDocument, CanvasNode, CanvasPage, Rect } from './schema.js';
 import { safeUrl } from './render/sanitize.js';
+
+type Color = Culori.Color;
+// culori loads on the first lint, not with every daemon (importing it took ~0.7 s of the daemon's ~3.7 s under load; issue 16)
+let culoriModule: typeof Culori | undefined;
+const culori = (): typeof Culori => (culoriModule ??= createRequire(import.meta.url)('culori') as typeof Culori);
 
 export type LintRule = (typeof CANVAS_LINT_RULES)[number];
 
@@ -43,7 +49,7 @@ function styleValue(doc: CanvasDocument, node: CanvasNode, name: string, mode: s
 
 function colourOf(value: string | undefined): Color | undefined {
   if (value === undefined) return undefined;
-  const colour = parse(value.trim());
+  const colour = culori().parse(value.trim());
   return colour && colour.mode ? colour : undefined;
 }
 
@@ -150,10 +156,10 @@ function lintPage(doc: CanvasDocument, page: CanvasPage, mode: string | undefine
       const fill = colourOf(
         styleValue(doc, under, 'backgroundColor', mode) ?? styleValue(doc, under, 'background', mode),
       );
-      if (fill && contains(absOf(under), box)) backdrop = blend([backdrop, fill], 'normal');
+      if (fill && contains(absOf(under), box)) backdrop = culori().blend([backdrop, fill], 'normal');
     }
-    const text = blend([backdrop, foreground], 'normal');
-    const ratio = wcagContrast(text, backdrop);
+    const text = culori().blend([backdrop, foreground], 'normal');
+    const ratio = culori().wcagContrast(text, backdrop);
     const size = pixels(inherited(node, 'fontSize')) ?? 16;
     const large = size >= 24 || (size >= 18.66 && isBold(inherited(node, 'fontWeight')));
     const needed = large ? 3 : 4.5;

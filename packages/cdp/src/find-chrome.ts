@@ -1,7 +1,7 @@
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ArgusError } from '@argus/protocol';
+import { ArgusError } from '@argus/protocol/errors';
 
 /**
  * The one Chrome finder of the repo (the daemon, the extension tests and the benches all use it).

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArgusError } from '@argus/protocol';
+import { ArgusError } from '@argus/protocol/errors';
 import { findChrome } from './find-chrome.js';
 
 /** Flags every managed launch uses; without the networking ones Chromium stalls on closed networks. */
@@ -109,10 +109,74 @@ function removeProfile(dir: string): void {
 }
 
 /**
+ * A launch begun before its owner was ready to ask for it (`launchEarly`), with the options it was
+ * begun with, resolved (`launchKey`): the first `launchChrome` with the same key adopts it.
+ */
+let early: { key: string; chrome: Promise<ChromeProcess> } | undefined;
+
+/** What makes two launches the same browser: binary, headless, flags, profile dir. */
+function launchKey(options: LaunchOptions): string {
+  const executablePath = options.executablePath ?? findChrome(options.env);
+  return JSON.stringify([
+    executablePath,
+    options.headless !== false,
+    options.extraFlags ?? [],
+    options.userDataDir ?? null,
+  ]);
+}
+
+const killLater = (chrome: Promise<ChromeProcess>) =>
+  void chrome.then((process) => process.kill(0)).catch(() => undefined);
+
+/**
+ * Starts Chrome now for a launch that will be asked for soon, before the caller has loaded the
+ * code that asks (the daemon process starts it before loading its modules, ~2/3 of its start-up:
+ * the browser's own start then runs alongside). The next `launchChrome` adopts it when its options
+ * resolve to the same browser, else kills it and launches as asked; `discardEarlyLaunch` ends one
+ * nobody will ask for. Never throws: a browser that cannot start is reported by the real launch.
+ */
+export function launchEarly(options: LaunchOptions): Promise<ChromeProcess> | undefined {
+  if (early) return undefined;
+  try {
+    const key = launchKey(options);
+    const chrome = startChrome(options);
+    chrome.catch(() => undefined);
+    early = { key, chrome };
+    return chrome;
+  } catch {
+    // no browser found: the launch that is asked for says so
+    return undefined;
+  }
+}
+
+/** Kills an early launch that no `launchChrome` adopted (e.g. the daemon connects to a browser instead). */
+export function discardEarlyLaunch(): void {
+  if (early) killLater(early.chrome);
+  early = undefined;
+}
+
+/**
  * Launches Chrome with a fresh temp profile and resolves once its DevTools endpoint is announced
- * on stderr (event driven: no polling of DevToolsActivePort).
+ * on stderr (event driven: no polling of DevToolsActivePort). Adopts a matching `launchEarly` one.
  */
 export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeProcess> {
+  const pending = early;
+  early = undefined;
+  if (pending) {
+    let same = false;
+    try {
+      same = pending.key === launchKey(options);
+    } finally {
+      if (!same) killLater(pending.chrome);
+    }
+    // an early browser that failed or died is launched again, as if there had been none
+    const chrome = same ? await pending.chrome.catch(() => undefined) : undefined;
+    if (chrome && !chrome.hasExited) return chrome;
+  }
+  return startChrome(options);
+}
+
+async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
   const executablePath = options.executablePath ?? findChrome(options.env);
   const persistent = options.userDataDir !== undefined;
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), PROFILE_PREFIX));

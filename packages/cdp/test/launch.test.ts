@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Browser, type ChromeProcess, connectCri, findChrome, launchChrome, parseFlags } from '../src/index.js';
+import {
+  Browser,
+  type ChromeProcess,
+  connectCri,
+  discardEarlyLaunch,
+  findChrome,
+  launchChrome,
+  launchEarly,
+  parseFlags,
+} from '../src/index.js';
 
 let chrome: ChromeProcess | undefined;
 
@@ -41,6 +50,33 @@ describe('finding and launching Chrome', () => {
     expect(chrome.hasExited).toBe(true);
     expect(alive(chrome.pid)).toBe(false);
     expect(existsSync(chrome.userDataDir)).toBe(false);
+  });
+
+  it('an early launch is adopted by a launch of the same browser, killed for another or when discarded', async () => {
+    const flags = ['--proxy-server=http://127.0.0.1:9'];
+    const early = launchEarly({ extraFlags: flags })!;
+    expect(launchEarly({ extraFlags: flags })).toBeUndefined(); // one at a time
+    chrome = await launchChrome({ extraFlags: flags });
+    expect(chrome).toBe(await early);
+    await chrome.kill();
+
+    const unwanted = launchEarly({ extraFlags: flags })!;
+    chrome = await launchChrome({ extraFlags: [...flags, '--mute-audio'] });
+    const killed = await unwanted;
+    expect(chrome.pid).not.toBe(killed.pid);
+    await killed.exited;
+    expect(existsSync(killed.userDataDir)).toBe(false);
+    expect(alive(chrome.pid)).toBe(true);
+    await chrome.kill();
+
+    const discarded = launchEarly({ extraFlags: flags })!;
+    discardEarlyLaunch();
+    const gone = await discarded;
+    await gone.exited;
+    expect(alive(gone.pid)).toBe(false);
+    // nothing left to adopt: the next launch is a new browser
+    chrome = await launchChrome({ extraFlags: flags });
+    expect(chrome.pid).not.toBe(gone.pid);
   });
 
   it('kill() is safe to call twice and after a crash', async () => {

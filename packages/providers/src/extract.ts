@@ -1,5 +1,5 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import type { parseHTML } from 'linkedom';
+import { linkedom, readability } from './lazy-deps.js';
 import { htmlToMarkdown } from './markdown.js';
 import { shellReason, type FallbackReason } from './shell-detect.js';
 
@@ -33,7 +33,7 @@ export interface ExtractOptions {
  * the browser would resolve them.
  */
 export function extractContent(html: string, url: string, options: ExtractOptions = {}): ExtractedContent {
-  const { document } = parseHTML(html);
+  const { document } = linkedom().parseHTML(html);
   if (!document.querySelector('base[href]')) {
     const base = document.createElement('base');
     base.setAttribute('href', url);
@@ -50,7 +50,7 @@ export function extractContent(html: string, url: string, options: ExtractOption
   const shellProbe = shellReason(document, html);
 
   // Readability mutates the document: everything read from the whole page is read above.
-  const article = new Readability(document).parse();
+  const article = new (readability().Readability)(document).parse();
   const contentHtml = selectedHtml ?? article?.content ?? '';
   const text = selectedHtml !== undefined ? textOf(selectedHtml) : normaliseText(article?.textContent ?? '');
   return {
@@ -97,7 +97,7 @@ function resolveHttp(href: string, base: string): string | null {
 }
 
 function textOf(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const { document } = linkedom().parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   return normaliseText(document.body?.textContent ?? '');
 }
 

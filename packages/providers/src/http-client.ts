@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ArgusError, isArgusError } from '@argus/protocol/errors';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { assertLiteralHostAllowed, guardedLookup, type NetworkPolicy } from './address-guard.js';
 import { parseRetryAfter, providerError } from './provider-error.js';
+import { undici } from './lazy-deps.js';
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -48,7 +49,7 @@ export class HttpClient {
     const key = JSON.stringify([policy.allowPrivate, policy.openRanges ?? []]);
     let agent = this.agents.get(key);
     if (!agent) {
-      agent = new Agent({ connect: { lookup: guardedLookup(policy) }, connections: 16 });
+      agent = new (undici().Agent)({ connect: { lookup: guardedLookup(policy) }, connections: 16 });
       this.agents.set(key, agent);
     }
     return agent;
@@ -114,7 +115,7 @@ export class HttpClient {
   }
 
   private hop(url: URL, options: HttpGetOptions, signal: AbortSignal) {
-    return request(url, {
+    return undici().request(url, {
       method: 'GET',
       dispatcher: this.agentFor(options.policy),
       signal,

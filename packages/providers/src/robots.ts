@@ -1,7 +1,7 @@
-import robotsParser from 'robots-parser';
 import { isArgusError } from '@argus/protocol/errors';
 import type { NetworkPolicy } from './address-guard.js';
 import type { HttpClient } from './http-client.js';
+import { robots as robotsParser } from './lazy-deps.js';
 
 export const ROBOTS_AGENT = 'ArgusBot';
 
@@ -48,7 +48,7 @@ export class RobotsCache {
       });
       if (response.status >= 400 && response.status < 500) return ALLOW_ALL;
       if (response.status >= 500) return disallowAll();
-      const robots = robotsParser(robotsUrl, response.body);
+      const robots = robotsParser()(robotsUrl, response.body);
       return {
         allowed: (target) => robots.isAllowed(target, ROBOTS_AGENT) !== false,
         crawlDelay: robots.getCrawlDelay(ROBOTS_AGENT),

@@ -1,9 +1,10 @@
-import { XMLParser } from 'fast-xml-parser';
 import type { NetworkPolicy } from './address-guard.js';
 import type { HttpClient } from './http-client.js';
 
 const XML_TYPES = ['application/xml', 'text/xml', 'application/rss+xml', 'text/plain'];
-const parser = new XMLParser({ ignoreAttributes: true, processEntities: true });
+import { fastXmlParser } from './lazy-deps.js';
+
+let parser: InstanceType<ReturnType<typeof fastXmlParser>['XMLParser']> | undefined;
 
 /**
  * The page URLs of a sitemap (a `<urlset>`), following a `<sitemapindex>` one level down, up to
@@ -18,6 +19,7 @@ export async function readSitemap(
 ): Promise<string[]> {
   const response = await http.get(url, { policy, accept: XML_TYPES, maxBytes: 10 * 1024 * 1024 });
   if (response.status >= 400) return [];
+  parser ??= new (fastXmlParser().XMLParser)({ ignoreAttributes: true, processEntities: true });
   const doc = parser.parse(response.body) as Record<string, unknown>;
   const urlset = doc['urlset'] as { url?: unknown } | undefined;
   if (urlset) return locs(urlset.url).slice(0, limit);

@@ -5,7 +5,7 @@ import { diffLines, renderDiff } from './diff.js';
 import {
   ARGUS_SCRIPT,
   OBJECT_GROUP,
-  callInWorld,
+  callWalker,
   callOnElement,
   documentContext,
   evalObject,
@@ -155,7 +155,8 @@ export class SnapshotEngine {
         walk.rootId = entry.id;
       } else walk.rootSelector = scope;
     }
-    await this.page.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+    // not awaited: a session's commands run in the order sent, so the walk below finds the group released
+    void this.page.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
     this.refs.retireBefore(this.page.epoch);
     this.lastRefs = [];
     let result = await this.walkFrame(frameId, walk, 0);
@@ -193,9 +194,9 @@ export class SnapshotEngine {
     try {
       const listened = await listenerTargets(ctx, this.page.frames.mainWorld(frameId), this.listenerCache);
       // the elements with click listeners go with the walk's own call: one round-trip
-      result = await callInWorld<WalkResult>(
+      result = await callWalker<WalkResult>(
         ctx,
-        `function (walk, ...listened) { const a = ${ARGUS_SCRIPT}; a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return a.snapshot(walk); }`,
+        'function (a, walk, ...listened) { a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return a.snapshot(walk); }',
         walk,
         listened,
       );

@@ -54,14 +54,16 @@ export interface WalkerModules {
   locateKit: typeof locateKit;
 }
 
+/** The walker's version: a world holding another version's `__argus` gets this one installed over it. */
+export const WALKER_VERSION = 10;
+
 /**
  * Runs INSIDE the page (Argus isolated world), serialized with `.toString()`: it must not refer
  * to anything outside its own body and the modules it is given. Installs `globalThis.__argus` once
  * per document (the modules are only built then) and returns it.
  */
-export function installArgus(m: WalkerModules): ArgusPageApi {
+export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
   const G = globalThis as unknown as { __argus?: ArgusPageApi };
-  const VERSION = 10;
   if (G.__argus && G.__argus.v === VERSION) return G.__argus;
 
   const vis = m.visibilityKit();

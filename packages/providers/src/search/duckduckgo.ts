@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { linkedom } from '../lazy-deps.js';
 import { OPERATOR_POLICY } from '../address-guard.js';
 import { assertOk } from '../http-client.js';
 import { providerError } from '../provider-error.js';
@@ -39,7 +39,7 @@ export class DuckDuckGoEngine implements SearchEngine {
       ...(query.signal === undefined ? {} : { signal: query.signal }),
     });
     assertOk(response);
-    const { document } = parseHTML(response.body);
+    const { document } = linkedom().parseHTML(response.body);
     const nodes = [...document.querySelectorAll('.result')].filter(
       (node) => !node.classList.contains('result--ad') && node.querySelector('a.result__a') !== null,
     );
