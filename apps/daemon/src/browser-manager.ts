@@ -30,8 +30,9 @@ import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
 import { resolveTabRef } from './tab-refs.js';
 import { unresponsive } from './page-unresponsive.js';
+import { BrowserPool, DEFAULT_OWNER, type PoolOptions } from './pool/browser-pool.js';
 
-export type SessionMode = 'managed' | 'connect' | 'extension';
+export type SessionMode = 'managed' | 'connect' | 'extension' | 'pool';
 
 export interface BrowserManagerOptions {
   log: Logger;
@@ -52,6 +53,8 @@ export interface BrowserManagerOptions {
   guardPage?: ((page: Page) => void) | undefined;
   /** Tab commands running at once across tabs (config maxParallelCommands; default 8). */
   maxParallel?: number | undefined;
+  /** pool mode: remote CDP endpoints, one connection each, sessions placed on them (config `pool`). */
+  pool?: PoolOptions | undefined;
 }
 
 /** A write that found its tab leased once it reached the front of the tab's queue: it leaves the queue and waits again. */
@@ -86,10 +89,14 @@ export class BrowserManager {
   readonly selectedFrames = new WeakMap<Page, { frameId: string; epoch: number }>();
   private readonly startHooks = new Set<(browser: Browser) => Promise<void>>();
   private versionCache: string | null = null;
+  /** pool mode: where each session lives; the manager asks it for the caller's browser. */
+  private pool: BrowserPool | undefined;
+  private recreateHook: ((browser: Browser, state: string) => Promise<void>) | undefined;
 
   constructor(private readonly options: BrowserManagerOptions) {
-    this.mode = options.cdpUrl ? 'connect' : 'managed';
+    this.mode = options.cdpUrl ? 'connect' : options.pool ? 'pool' : 'managed';
     this.queues = new TabQueues(options.maxParallel);
+    if (this.mode === 'pool') this.startPool();
   }
 
   /** The scheduler's load: tab commands running and waiting for a slot. */
@@ -106,6 +113,7 @@ export class BrowserManager {
   }
 
   get running(): boolean {
+    if (this.mode === 'pool') return this.pool?.connected ?? false;
     return this.browser !== undefined && !this.browser.closed;
   }
 
@@ -114,6 +122,7 @@ export class BrowserManager {
   }
 
   get version(): string | null {
+    if (this.mode === 'pool') return this.pool?.endpoints.find((endpoint) => endpoint.current)?.version ?? null;
     return this.running ? this.versionCache : null;
   }
 
@@ -126,8 +135,9 @@ export class BrowserManager {
     return this.crashed !== undefined;
   }
 
-  /** The connected browser, launching or connecting on first use. */
+  /** The connected browser, launching or connecting on first use (pool mode: the caller's session's). */
   async ensure(): Promise<Browser> {
+    if (this.mode === 'pool') return this.poolBrowser();
     if (this.crashed) {
       const reason = this.crashed;
       this.crashed = undefined;
@@ -196,6 +206,20 @@ export class BrowserManager {
     this.launches++;
     this.browser = browser;
     this.versionCache = (await browser.version().catch(() => ({ product: 'unknown' }))).product;
+    await this.adopt(browser);
+    this.clients.reset();
+    this.activeTabId = browser.attachedPages()[0]?.id;
+    this.options.log.info('browser.started', {
+      mode: this.mode,
+      pid: this.pid,
+      ms: Math.round(performance.now() - started),
+      version: this.versionCache,
+    });
+    return browser;
+  }
+
+  /** What every browser the manager starts or connects to gets: the start hooks, and tab bookkeeping. */
+  private async adopt(browser: Browser): Promise<void> {
     await Promise.all(
       [...this.startHooks].map((hook) =>
         hook(browser).catch((error: unknown) =>
@@ -209,15 +233,108 @@ export class BrowserManager {
       this.leases.forget(page.id);
       if (this.activeTabId === page.id) this.activeTabId = this.operatorPages(browser).at(-1)?.id;
     });
-    this.clients.reset();
-    this.activeTabId = browser.attachedPages()[0]?.id;
-    this.options.log.info('browser.started', {
-      mode: this.mode,
-      pid: this.pid,
-      ms: Math.round(performance.now() - started),
-      version: this.versionCache,
+  }
+
+  private startPool(): void {
+    const options = this.options.pool;
+    if (!options) throw new ArgusError('invalid_input', 'Pool mode needs endpoints: `argus connect --pool URL,...`.');
+    this.pool = new BrowserPool(options, {
+      log: this.options.log,
+      open: (url) => this.openEndpoint(url),
+      onSessionLost: (owner, browser) => this.forgetSession(owner, browser),
     });
+    this.pool.start();
+  }
+
+  /** One connection to a pool endpoint: connect mode's CDP connect, outside any client or command. */
+  private openEndpoint(url: string): Promise<Browser> {
+    return asDaemon(() =>
+      outsideCommandScope(async () => {
+        const endpoint = await resolveBrowserEndpoint(url);
+        const browser = await Browser.connect(await connectCri(endpoint, { attempts: 3 }), this.browserOptions());
+        this.launches++;
+        await this.adopt(browser);
+        this.options.log.info('pool.connected', { endpoint: endpoint.replace(/\?.*$/, '') });
+        return browser;
+      }),
+    );
+  }
+
+  /** A session's endpoint died: its tabs, leases and browser context went with it. */
+  private forgetSession(owner: string, browser: Browser | undefined): void {
+    const tabs =
+      owner === DEFAULT_OWNER
+        ? (browser?.attachedPages() ?? []).filter((page) => !this.clients.owner(page.id)).map((page) => page.id)
+        : this.clients.tabsOf(owner);
+    for (const tab of tabs) this.leases.forget(tab);
+    if (owner === DEFAULT_OWNER) this.activeTabId = undefined;
+    else this.clients.forgetOwner(owner);
+  }
+
+  /** pool mode: the caller's session's browser, placing (or recreating) the session first. */
+  private async poolBrowser(): Promise<Browser> {
+    const pool = this.pool;
+    if (!pool) throw new ArgusError('invalid_input', 'Pool mode needs endpoints: `argus connect --pool URL,...`.');
+    const { browser, restore } = await pool.acquire(this.ownerKey());
+    if (restore && this.recreateHook) {
+      await this.recreateHook(browser, restore).catch((error: unknown) =>
+        this.options.log.warn('pool.restore_failed', { state: restore, message: (error as Error).message }),
+      );
+    }
     return browser;
+  }
+
+  private ownerKey(): string {
+    return currentClient()?.id ?? DEFAULT_OWNER;
+  }
+
+  /** pool mode: what the pool was configured with (a restart comes back with it). */
+  get poolOptions(): PoolOptions | undefined {
+    return this.mode === 'pool' ? this.options.pool : undefined;
+  }
+
+  /** pool mode: the endpoints, their health and the sessions on each. */
+  poolView(): ReturnType<BrowserPool['view']> | undefined {
+    return this.mode === 'pool' ? this.pool?.view() : undefined;
+  }
+
+  /** pool mode: asks every endpoint Browser.getVersion now. */
+  async checkPool(): Promise<void> {
+    await this.pool?.checkAll();
+  }
+
+  /** The caller's session saved its state under `name`: a recreation after failover may load it. */
+  noteStateSaved(name: string): void {
+    this.pool?.noteSaved(this.ownerKey(), name);
+  }
+
+  /**
+   * Closes a client's tabs and browser context and those of its named sessions (`session close`, a
+   * revoked or expired token). In pool mode each lives on its own endpoint, and its slot frees up.
+   */
+  async closeOwner(owner: string): Promise<number> {
+    const pool = this.pool;
+    if (this.mode !== 'pool' || !pool) {
+      const browser = this.current;
+      return browser
+        ? this.structural((running) => this.clients.closeAll(running, owner))
+        : this.clients.closeAll(undefined, owner);
+    }
+    const mine = [...new Set([owner, ...this.clients.known()])].filter(
+      (each) => each === owner || each.startsWith(`${owner}/`),
+    );
+    let closed = 0;
+    // deepest first: closeAll of an owner also takes its sub-owners, which may live on other endpoints
+    for (const each of mine.sort((a, b) => b.length - a.length)) {
+      closed += await this.clients.closeAll(pool.browserOf(each), each);
+      pool.release(each);
+    }
+    return closed;
+  }
+
+  /** Loads a saved state into a session recreated on another endpoint (set by the daemon: state handlers). */
+  onRecreate(hook: (browser: Browser, state: string) => Promise<void>): void {
+    this.recreateHook = hook;
   }
 
   /** Open pages that no remote client owns (the operator's fallback never lands on a client's tab). */
@@ -330,8 +447,9 @@ export class BrowserManager {
     return selected.frameId;
   }
 
-  /** The connected browser, if one is running (for browser-wide CDP such as downloads). */
+  /** The connected browser, if one is running (for browser-wide CDP such as downloads; pool mode: the caller's). */
   get current(): Browser | undefined {
+    if (this.mode === 'pool') return this.pool?.browserOf(this.ownerKey());
     return this.browser && !this.browser.closed ? this.browser : undefined;
   }
 
@@ -394,6 +512,11 @@ export class BrowserManager {
   }
 
   translate(error: unknown, page?: Page): ArgusError {
+    // pool mode: a tab "closed" because its endpoint just died is the session's loss, said as such
+    if (this.mode === 'pool' && (error instanceof TransportClosedError || isArgusCode(error, 'target_closed'))) {
+      const lost = this.pool?.report(this.ownerKey());
+      if (lost) return lost;
+    }
     if (error instanceof ArgusError) return error;
     if (error instanceof PageUnresponsiveError) return unresponsive(error, page);
     if (error instanceof CommandCancelledError)
@@ -440,10 +563,12 @@ export class BrowserManager {
    * Switches the session mode: closes a managed browser (or disconnects from a connected / extension
    * one, never closing the user's browser); the new mode's browser starts lazily on the next command.
    */
-  async switchMode(mode: SessionMode, cdpUrl?: string): Promise<void> {
+  async switchMode(mode: SessionMode, cdpUrl?: string, pool?: PoolOptions): Promise<void> {
     await this.release();
     this.mode = mode;
     this.options.cdpUrl = mode === 'connect' ? cdpUrl : undefined;
+    this.options.pool = mode === 'pool' ? pool : undefined;
+    if (mode === 'pool') this.startPool();
   }
 
   /**
@@ -455,6 +580,8 @@ export class BrowserManager {
     await this.starting?.catch(() => undefined);
     const action = !this.running ? 'none' : this.mode === 'managed' ? 'closed' : 'detached';
     await this.release();
+    // the pool's endpoints stay configured: sessions are placed again on their next command
+    if (this.mode === 'pool') this.startPool();
     return action;
   }
 
@@ -484,6 +611,9 @@ export class BrowserManager {
 
   async close(): Promise<void> {
     this.stopping = true;
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
     // a launch under way (a prelaunch, or a command's) finishes first, so its Chrome is closed too
     await this.starting?.catch(() => undefined);
     const browser = this.browser;
@@ -500,6 +630,10 @@ export class BrowserManager {
       await (browser && this.mode === 'managed' ? chrome?.close() : chrome?.kill());
     }
   }
+}
+
+function isArgusCode(error: unknown, code: ArgusError['code']): boolean {
+  return error instanceof ArgusError && error.code === code;
 }
 
 /**

@@ -41,6 +41,13 @@ export class ClientTabs {
     }
   }
 
+  /** One owner's browser went away (a pool endpoint died): its tabs and context with it, nobody else's. */
+  forgetOwner(owner: string): void {
+    for (const [tab, who] of [...this.owners]) if (who === owner) this.owners.delete(tab);
+    this.actives.delete(owner);
+    this.contexts.delete(owner);
+  }
+
   /** The browser went away: its tabs and contexts with it. */
   reset(): void {
     this.owners.clear();

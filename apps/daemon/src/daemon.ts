@@ -12,7 +12,8 @@ import { ConfigStore } from './policy/config-store.js';
 import { createDispatch } from './dispatch.js';
 import { assertPageAllowed, guardFileUrls } from './file-guard.js';
 import { createHandlers } from './handlers/index.js';
-import { cdpUrlOf } from './handlers/session.js';
+import { cdpUrlOf, poolOptionsOf } from './handlers/session.js';
+import { applySavedState } from './handlers/state.js';
 import { withCommandScopes } from './command-scopes.js';
 import { withLeaseClaims } from './lease-claims.js';
 import { Logger } from './logger.js';
@@ -114,6 +115,15 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     headless: settings.chrome?.headless ?? true,
     extraFlags: settings.chrome?.flags ?? [],
     cdpUrl: settings.chrome?.cdpUrl ? cdpUrlOf(settings.chrome.cdpUrl, env.ARGUS_CDP_ALLOW_REMOTE === '1') : undefined,
+    // a pool in the config (ARGUS_POOL): the daemon starts in pool mode (an explicit cdpUrl wins)
+    pool:
+      settings.pool?.endpoints?.length && !settings.chrome?.cdpUrl
+        ? poolOptionsOf(settings.pool.endpoints, settings.pool.allowRemote === true, {
+            maxSessions: settings.pool.maxSessionsPerEndpoint,
+            healthIntervalMs: settings.pool.healthIntervalMs,
+            restoreState: settings.pool.restoreState,
+          })
+        : undefined,
     chromePath: settings.chrome?.path,
     // a persistent user-data dir (`--profile NAME`): created 0700 and stamped at each launch
     ...(profileName ? { userDataDir: () => profiles.prepare(profileName) } : {}),
@@ -224,7 +234,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       log,
       onActivity: () => touch(),
       mcp: options.mcp,
-      onExpired: (id) => manager.clients.closeAll(manager.current, id),
+      onExpired: (id) => manager.closeOwner(id),
     }),
     config,
     approvals,
@@ -240,6 +250,22 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     handoff,
   };
   const { tunnel } = services;
+  // pool mode: a session recreated on another endpoint comes back from its last `state save`
+  manager.onRecreate(async (browser, name) => {
+    const restored = await applySavedState(services, browser, name, {
+      restoreTabs: true,
+      timeoutMs: 10_000,
+      // no caller to ask here: an agent's rules (file: URLs only where agents may open them)
+      refusal: (url) => access.urlRefusal(url, { cwd: options.workspace, scopes: ['write'] }),
+    });
+    log.info('pool.restored', {
+      state: name,
+      cookies: restored.cookies,
+      origins: restored.origins,
+      tabs: restored.tabsOpened.length,
+      warnings: restored.warnings,
+    });
+  });
   const router: AppRouter = buildRouter(
     withCommandScopes(withLeaseClaims(runAsClient(logCallers(createHandlers(services), services.callers), log))),
     {

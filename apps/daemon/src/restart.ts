@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallContext } from '@argus/protocol';
 import type { SessionMode } from './browser-manager.js';
+import type { PoolOptions } from './pool/browser-pool.js';
 import type { Services } from './services.js';
 
 /** The saved state a restart carries over (`<state dir>/states/<name>.json`, written by `state save`). */
@@ -17,6 +18,8 @@ interface RestartMarker {
   /** The session mode to come back in: a `session connect` made at run time is not in the config. */
   mode: SessionMode;
   cdpUrl?: string;
+  /** pool mode: the endpoints and options the operator connected with. */
+  pool?: PoolOptions;
   /** URL of the tab that was active, made active again. */
   active?: string;
 }
@@ -32,7 +35,12 @@ export async function prepareRestart(
 ): Promise<{ tabs: string[]; cookies: number }> {
   const { manager } = services;
   let carried = { tabs: [] as string[], cookies: 0 };
-  const marker: RestartMarker = { mode: manager.mode, ...(manager.cdpUrl ? { cdpUrl: manager.cdpUrl } : {}) };
+  const pool = manager.poolOptions;
+  const marker: RestartMarker = {
+    mode: manager.mode,
+    ...(manager.cdpUrl ? { cdpUrl: manager.cdpUrl } : {}),
+    ...(pool ? { pool } : {}),
+  };
   if (manager.running && manager.mode === 'managed') {
     const saved = (await services.dispatch('state.save', { name: RESTART_STATE }, ctx)) as { path: string };
     // our own file, just written by state save
@@ -67,7 +75,14 @@ export async function resumeAfterRestart(services: Services): Promise<void> {
           ? { extension: true }
           : marker.mode === 'connect'
             ? { cdp: marker.cdpUrl, allowRemote: true }
-            : { managed: true };
+            : marker.mode === 'pool' && marker.pool
+              ? {
+                  pool: marker.pool.endpoints,
+                  allowRemote: true,
+                  maxSessions: marker.pool.maxSessions,
+                  restoreState: marker.pool.restoreState,
+                }
+              : { managed: true };
       await services.dispatch('session.connect', how, ctx);
     }
     if (!marker.state) return;

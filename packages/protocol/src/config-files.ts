@@ -22,6 +22,7 @@ export const CONFIG_ENV: ReadonlyArray<{ env: string; key: string; kind: EnvKind
   { env: 'ARGUS_CHROME_FLAGS', key: 'chrome.flags', kind: 'words' },
   { env: 'ARGUS_HEADLESS', key: 'chrome.headless', kind: 'boolean' },
   { env: 'ARGUS_CDP_URL', key: 'chrome.cdpUrl', kind: 'string' },
+  { env: 'ARGUS_POOL', key: 'pool.endpoints', kind: 'words' },
   { env: 'ARGUS_PROFILE', key: 'chrome.profile', kind: 'string' },
   { env: 'ARGUS_IDLE_TIMEOUT_MS', key: 'idleTimeoutMs', kind: 'number' },
   { env: 'ARGUS_CAPTURE_CAPACITY', key: 'captureCapacity', kind: 'number' },

@@ -140,6 +140,42 @@ export const ArgusConfigSchema = z
       .describe(
         'Tab commands running at once across tabs (default 8); each tab still runs its own commands one at a time, in order',
       ),
+    pool: z
+      .object({
+        endpoints: z
+          .array(z.string().min(1).max(2048))
+          .max(64)
+          .optional()
+          .describe(
+            'Remote CDP endpoints to place sessions on (http://host:port or ws://...); set: the daemon starts in pool mode',
+          ),
+        maxSessionsPerEndpoint: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Sessions each endpoint holds at most (default 4)'),
+        healthIntervalMs: z
+          .number()
+          .int()
+          .min(500)
+          .max(600_000)
+          .optional()
+          .describe('How often each endpoint is asked Browser.getVersion (default 5000)'),
+        restoreState: z
+          .boolean()
+          .optional()
+          .describe(
+            "A session recreated after its endpoint died loads the session's last `state save` (default false)",
+          ),
+        allowRemote: z
+          .boolean()
+          .optional()
+          .describe('Allow endpoints on other machines (default false: loopback only)'),
+      })
+      .strict()
+      .optional(),
     relay: z
       .object({
         port: z.number().int().min(0).max(65_535).optional().describe('Port of the extension relay (default 8787)'),

@@ -21,6 +21,9 @@ export const ERROR_CODES = {
   eval_failed: 'UNPROCESSABLE_CONTENT',
   browser_not_found: 'SERVICE_UNAVAILABLE',
   browser_crashed: 'SERVICE_UNAVAILABLE',
+  // Remote browser pool (`argus connect --pool`).
+  browser_lost: 'SERVICE_UNAVAILABLE', // the pool endpoint holding this session went away: the next command recreates it on another one
+  pool_exhausted: 'SERVICE_UNAVAILABLE', // no healthy endpoint has a free slot: add endpoints, raise pool.maxSessionsPerEndpoint or close sessions
   no_display: 'PRECONDITION_FAILED', // a headed browser on Linux without DISPLAY/WAYLAND_DISPLAY: run under xvfb-run, or headless
   unauthorized: 'UNAUTHORIZED',
   forbidden_scope: 'FORBIDDEN',

@@ -25,6 +25,7 @@ export {
   SCREENSHOT_MAX_EDGE,
 } from './commands/page.js';
 export { SessionName } from './commands/sessions.js';
+export { DEFAULT_POOL_MAX_SESSIONS, PoolState } from './commands/pool.js';
 export { CANVAS_LINT_RULES } from './commands/canvas.js';
 export { CANVAS_UPDATE_KINDS } from './commands/canvas-sync.js';
 export { MAX_SKILL_STEPS, SKILL_COMMANDS, SkillFile, type SkillFileData, SkillName } from './commands/skill.js';

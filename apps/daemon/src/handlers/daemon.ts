@@ -23,10 +23,17 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
           crashed: manager.hasCrashed,
           launches: manager.launches,
         },
-        tabs: manager.running ? ((await manager.ensure().catch(() => undefined))?.tabs().length ?? 0) : 0,
+        // pool mode: the caller's session's tabs, never placing a session just to count them
+        tabs:
+          manager.mode === 'pool'
+            ? (manager.current?.tabs().length ?? 0)
+            : manager.running
+              ? ((await manager.ensure().catch(() => undefined))?.tabs().length ?? 0)
+              : 0,
         activeTab: manager.activeTab ?? null,
         tokens: services.tokens.size,
         extension: services.relay.view(),
+        ...(manager.poolView() ? { pool: manager.poolView() } : {}),
         journal: services.journal.state(),
         profile: services.profiles.current ?? null,
         leases: manager.leases.list(claimFor(ctx, manifest.daemon.status)),

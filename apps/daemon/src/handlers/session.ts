@@ -1,6 +1,7 @@
-import { ArgusError, type Handlers } from '@argus/protocol';
+import { ArgusError, DEFAULT_POOL_MAX_SESSIONS, type Handlers } from '@argus/protocol';
 import { isExtensionOrigin, isLoopbackHostname, normalizePairingCode } from '@argus/security';
 import type { SessionMode } from '../browser-manager.js';
+import type { PoolOptions } from '../pool/browser-pool.js';
 import type { Services } from '../services.js';
 
 /**
@@ -30,6 +31,34 @@ export function cdpUrlOf(raw: string, allowRemote: boolean): string {
   return url.href;
 }
 
+/** Pool options from `--pool` / the config: every URL checked like `--cdp`'s, duplicates refused. */
+export function poolOptionsOf(
+  urls: readonly string[],
+  allowRemote: boolean,
+  settings: {
+    maxSessions?: number | undefined;
+    healthIntervalMs?: number | undefined;
+    restoreState?: boolean | undefined;
+  },
+): PoolOptions {
+  // `--pool a,b` and a config list alike
+  const endpoints = urls
+    .flatMap((url) => url.split(','))
+    .map((url) => url.trim())
+    .filter(Boolean)
+    .map((url) => cdpUrlOf(url, allowRemote));
+  if (!endpoints.length)
+    throw new ArgusError('invalid_input', 'Name at least one endpoint: `argus connect --pool URL,...`.');
+  const twice = endpoints.find((url, index) => endpoints.indexOf(url) !== index);
+  if (twice) throw new ArgusError('invalid_input', `${twice} is named twice in the pool; name each endpoint once.`);
+  return {
+    endpoints,
+    maxSessions: settings.maxSessions ?? DEFAULT_POOL_MAX_SESSIONS,
+    healthIntervalMs: settings.healthIntervalMs ?? 5_000,
+    restoreState: settings.restoreState ?? false,
+  };
+}
+
 export function sessionHandlers(services: Services): Handlers['session'] {
   const { manager, relay } = services;
   return {
@@ -40,17 +69,34 @@ export function sessionHandlers(services: Services): Handlers['session'] {
       return { mode, action };
     },
     async connect(input) {
-      const chosen = [input.extension === true, input.cdp !== undefined, input.managed === true].filter(Boolean).length;
-      if (chosen > 1) throw new ArgusError('invalid_input', 'Pick one of --extension, --cdp <url> or --managed.');
-      if (input.allowRemote && input.cdp === undefined)
-        throw new ArgusError('invalid_input', '--allow-remote goes with --cdp <url>.');
+      const chosen = [
+        input.extension === true,
+        input.cdp !== undefined,
+        input.managed === true,
+        input.pool !== undefined,
+      ].filter(Boolean).length;
+      if (chosen > 1)
+        throw new ArgusError('invalid_input', 'Pick one of --extension, --cdp <url>, --pool <url,...> or --managed.');
+      if (input.allowRemote && input.cdp === undefined && input.pool === undefined)
+        throw new ArgusError('invalid_input', '--allow-remote goes with --cdp <url> or --pool <url,...>.');
+      if ((input.maxSessions !== undefined || input.restoreState !== undefined) && input.pool === undefined)
+        throw new ArgusError('invalid_input', '--max-sessions and --restore-state go with --pool <url,...>.');
       const previousMode = manager.mode;
       let mode: SessionMode = previousMode;
       let cdpUrl: string | undefined;
+      let pool: PoolOptions | undefined;
       if (input.extension) mode = 'extension';
       else if (input.cdp !== undefined) {
         mode = 'connect';
         cdpUrl = cdpUrlOf(input.cdp, input.allowRemote === true);
+      } else if (input.pool !== undefined) {
+        mode = 'pool';
+        const settings = services.config.current().pool;
+        pool = poolOptionsOf(input.pool, input.allowRemote === true || settings?.allowRemote === true, {
+          maxSessions: input.maxSessions ?? settings?.maxSessionsPerEndpoint,
+          healthIntervalMs: settings?.healthIntervalMs,
+          restoreState: input.restoreState ?? settings?.restoreState,
+        });
       } else if (input.managed) mode = 'managed';
       if (input.relayPort !== undefined && mode !== 'extension')
         throw new ArgusError(
@@ -59,17 +105,25 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         );
       // the relay must listen before the extension can find it
       if (mode === 'extension') await relay.ensure(input.relayPort);
-      const switched = chosen === 1 && (mode !== previousMode || mode === 'connect');
+      const switched = chosen === 1 && (mode !== previousMode || mode === 'connect' || mode === 'pool');
       if (switched) {
-        await manager.switchMode(mode, cdpUrl);
-        services.log.info('session.switched', { from: previousMode, to: mode, ...(cdpUrl ? { cdpUrl } : {}) });
+        await manager.switchMode(mode, cdpUrl, pool);
+        services.log.info('session.switched', {
+          from: previousMode,
+          to: mode,
+          ...(cdpUrl ? { cdpUrl } : {}),
+          ...(pool ? { endpoints: pool.endpoints.length } : {}),
+        });
       }
+      // the answer says at once which endpoints answer Browser.getVersion
+      if (mode === 'pool') await manager.checkPool();
       if (mode === 'extension' && input.timeoutMs) await relay.waitForExtension(input.timeoutMs);
       return {
         mode: manager.mode,
         previousMode,
         switched,
         cdpUrl: manager.mode === 'connect' ? (cdpUrl ?? null) : null,
+        pool: manager.poolView() ?? null,
         extension: relay.view(),
       };
     },

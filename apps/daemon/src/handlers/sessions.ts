@@ -58,9 +58,7 @@ export function namedSessionHandlers(services: Services): Handlers['sessions'] {
       const owner = sessionOwner(ctx.owner, input.name);
       const existed = manager.clients.known().includes(owner);
       // no browser running: nothing is open, only the bookkeeping goes
-      const closedTabs = manager.current
-        ? await manager.structural((browser) => manager.clients.closeAll(browser, owner))
-        : await manager.clients.closeAll(undefined, owner);
+      const closedTabs = await manager.closeOwner(owner);
       return { name: input.name, closedTabs, existed };
     },
   };

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@argus/cdp';
+import type { Browser, Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { importBrowserCookies } from '../browser-cookies/import-browser-cookies.js';
@@ -99,52 +99,73 @@ export function stateHandlers(services: Services): Handlers['state'] {
         const temp = `${file}.${process.pid}.tmp`;
         writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
         renameSync(temp, file);
+        // pool mode: a session recreated after its endpoint died can come back from here
+        manager.noteStateSaved(input.name);
         return { name: input.name, path: file, cookies: cookies.length, origins: origins.length, tabs: tabs.length };
       }),
     load: (input, ctx) =>
-      manager.structural(async (browser) => {
-        const file = fileOf(input.name);
-        let state: SavedState;
-        try {
-          state = JSON.parse(readFileSync(file, 'utf8')) as SavedState; // our own file, written by `state save`
-        } catch {
-          throw new ArgusError(
-            'invalid_input',
-            `No saved state named "${input.name}" (looked for ${file}). Save one with \`argus state save ${input.name}\`.`,
-          );
-        }
-        const warnings: string[] = [];
-        const cookies = (state.cookies ?? [])
-          .map((cookie) => normaliseCookie(cookie))
-          .filter((cookie): cookie is CookieParam => typeof cookie !== 'string');
-        const scope = await manager.callerScope(browser);
-        if (cookies.length) {
-          await browser.router.root.send(
-            'Storage.setCookies',
-            scope.context ? { cookies, browserContextId: scope.context } : { cookies },
-          );
-        }
-        const restored = await restoreLocalStorage(browser, scope, state.origins ?? [], warnings);
-        const tabsOpened: string[] = [];
-        if (input.restoreTabs) {
-          const open = new Set(scope.pages.map((page) => page.url));
-          for (const url of state.tabs ?? []) {
-            if (open.has(url)) continue;
-            const refusal = services.access.urlRefusal(url, ctx);
-            if (refusal !== undefined) {
-              warnings.push(`tab ${url}: not restored, ${refusal}`);
-              continue;
-            }
-            const page = await manager.newTab(browser);
-            tabsOpened.push(page.id);
-            await page
-              .navigate(url, { timeoutMs: input.timeoutMs })
-              .catch((error: unknown) => warnings.push(`tab ${url}: ${(error as Error).message}`));
-          }
-        }
-        return { name: input.name, cookies: cookies.length, origins: restored, tabsOpened, warnings };
-      }),
+      manager.structural((browser) =>
+        applySavedState(services, browser, input.name, {
+          restoreTabs: input.restoreTabs,
+          timeoutMs: input.timeoutMs,
+          refusal: (url) => services.access.urlRefusal(url, ctx),
+        }),
+      ),
   };
+}
+
+/**
+ * Loads a saved state (`<state dir>/states/NAME.json`) into the caller's browser context: cookies,
+ * localStorage per origin and, with restoreTabs, its tabs that are not open. `state load` and a pool
+ * session recreated on another endpoint both come here.
+ */
+export async function applySavedState(
+  services: Services,
+  browser: Browser,
+  name: string,
+  options: { restoreTabs: boolean; timeoutMs: number; refusal: (url: string) => string | undefined },
+): Promise<{ name: string; cookies: number; origins: number; tabsOpened: string[]; warnings: string[] }> {
+  const { manager } = services;
+  const file = join(services.stateDir, 'states', `${name}.json`);
+  let state: SavedState;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as SavedState; // our own file, written by `state save`
+  } catch {
+    throw new ArgusError(
+      'invalid_input',
+      `No saved state named "${name}" (looked for ${file}). Save one with \`argus state save ${name}\`.`,
+    );
+  }
+  const warnings: string[] = [];
+  const cookies = (state.cookies ?? [])
+    .map((cookie) => normaliseCookie(cookie))
+    .filter((cookie): cookie is CookieParam => typeof cookie !== 'string');
+  const scope = await manager.callerScope(browser);
+  if (cookies.length) {
+    await browser.router.root.send(
+      'Storage.setCookies',
+      scope.context ? { cookies, browserContextId: scope.context } : { cookies },
+    );
+  }
+  const restored = await restoreLocalStorage(browser, scope, state.origins ?? [], warnings);
+  const tabsOpened: string[] = [];
+  if (options.restoreTabs) {
+    const open = new Set(scope.pages.map((page) => page.url));
+    for (const url of state.tabs ?? []) {
+      if (open.has(url)) continue;
+      const refusal = options.refusal(url);
+      if (refusal !== undefined) {
+        warnings.push(`tab ${url}: not restored, ${refusal}`);
+        continue;
+      }
+      const page = await manager.newTab(browser);
+      tabsOpened.push(page.id);
+      await page
+        .navigate(url, { timeoutMs: options.timeoutMs })
+        .catch((error: unknown) => warnings.push(`tab ${url}: ${(error as Error).message}`));
+    }
+  }
+  return { name, cookies: cookies.length, origins: restored, tabsOpened, warnings };
 }
 
 async function setCookies(page: Page, cookies: CookieParam[]): Promise<void> {

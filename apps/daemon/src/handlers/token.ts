@@ -145,7 +145,7 @@ export function tokenHandlers(services: Services): Handlers['token'] {
       if (!token)
         throw new ArgusError('invalid_input', `No token with id ${input.id}. Run \`argus tokens\` to list them.`);
       shares.revoke(token);
-      const closedTabs = await services.manager.clients.closeAll(services.manager.current, token.id);
+      const closedTabs = await services.manager.closeOwner(token.id);
       services.log.info('token.revoked', { token: token.id, kind: 'shared', client: token.name, closedTabs });
       return { revoked: token.id, kind: 'shared' as const, closedTabs };
     },

@@ -48,4 +48,12 @@ describe('journal redaction', () => {
     );
     expect(redactMessage(`No option "${SECRET}" in the list`, [SECRET])).toBe('No option "[redacted]" in the list');
   });
+
+  it("cuts the access tokens of a pool's endpoints", () => {
+    const { json } = redactInput('session.connect', {
+      pool: [`ws://grid:3000/chromium?token=${SECRET}`, 'http://127.0.0.1:9222'],
+    });
+    expect(json).not.toContain(SECRET);
+    expect(JSON.parse(json).pool).toEqual(['ws://grid:3000/chromium?token=%5Bredacted%5D', 'http://127.0.0.1:9222/']);
+  });
 });

@@ -155,6 +155,12 @@ function redactCommand(redactor: Redactor, path: string, input: Record<string, u
       break;
     case 'session.connect':
       if (typeof copy['cdp'] === 'string') set('cdp', redactUrl(copy['cdp']));
+      // a grid's endpoints carry their access token in the query string (browserless ?token=)
+      if (Array.isArray(copy['pool']))
+        set(
+          'pool',
+          copy['pool'].map((url) => redactUrl(String(url))),
+        );
       break;
     case 'batch.chain':
     case 'batch.run':

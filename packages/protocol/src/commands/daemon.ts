@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { JournalState } from './journal.js';
-import { ExtensionState } from './session.js';
+import { ExtensionState, SessionMode } from './session.js';
+import { PoolState } from './pool.js';
 import { LeaseInfo } from './leases.js';
 import { HandoffInfo } from './handoff.js';
 
@@ -18,7 +19,7 @@ export const daemonCommands = {
       version: z.string(),
       pid: z.number(),
       uptimeMs: z.number(),
-      mode: z.enum(['managed', 'connect', 'extension']),
+      mode: SessionMode,
       stateDir: z.string(),
       logFile: z.string(),
       idleTimeoutMs: z.number(),
@@ -36,6 +37,9 @@ export const daemonCommands = {
         .optional()
         .describe('Bearer tokens the daemon accepts (the root token plus those from `token create`)'),
       extension: ExtensionState.optional().describe('The extension relay and the extension connected to it'),
+      pool: PoolState.optional().describe(
+        'pool mode: the remote endpoints, their health and the sessions placed on each',
+      ),
       journal: JournalState.optional().describe(
         'The command journal (<state dir>/journal.db) and whether it is writing',
       ),

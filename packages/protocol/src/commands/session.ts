@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { TimeoutMs } from '../common.js';
+import { PoolState } from './pool.js';
 
 export const SessionMode = z
-  .enum(['managed', 'connect', 'extension'])
+  .enum(['managed', 'connect', 'extension', 'pool'])
   .describe(
-    'Where the browser comes from: launched by Argus, an existing Chrome over CDP, or your own tabs through the extension',
+    'Where the browser comes from: launched by Argus, an existing Chrome over CDP, your own tabs through the extension, or a pool of remote CDP endpoints (one per session)',
   );
 
 /** The relay the daemon hosts for the Chrome extension, and the extension's state as the relay sees it. */
@@ -70,6 +71,8 @@ export const sessionCommands = {
         'argus connect --extension --relay-port 9000',
         'argus connect --cdp http://127.0.0.1:9222',
         'argus connect --cdp http://10.0.0.5:9222 --allow-remote',
+        'argus connect --pool http://127.0.0.1:9222,http://127.0.0.1:9223 --max-sessions 8',
+        'argus connect --pool ws://grid.internal:3000?token=SECRET --allow-remote --restore-state',
         'argus connect --managed',
         'argus connect',
       ],
@@ -78,7 +81,7 @@ export const sessionCommands = {
     kind: 'mutation',
     scope: 'admin',
     summary:
-      'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, or a browser Argus launches. Without a flag, shows the current mode.',
+      'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, a pool of remote CDP endpoints, or a browser Argus launches. Without a flag, shows the current mode.',
     input: z.object({
       extension: z
         .boolean()
@@ -92,11 +95,32 @@ export const sessionCommands = {
         .describe(
           'Connect to an existing Chrome by CDP URL (http://host:port or ws://...); loopback only unless --allow-remote',
         ),
+      pool: z
+        .array(z.string().min(1).max(2048))
+        .min(1)
+        .max(64)
+        .optional()
+        .describe(
+          'Keep a pool of remote CDP endpoints (http://host:port, ws://... of browserless, a Selenium Grid se:cdp URL or any Chrome with --remote-debugging-port; comma-separated or repeated) and place each session on one with a free slot',
+        ),
+      maxSessions: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('With --pool: sessions each endpoint holds at most (default pool.maxSessionsPerEndpoint, 4)'),
+      restoreState: z
+        .boolean()
+        .optional()
+        .describe(
+          "With --pool: a session recreated after its endpoint died loads the session's last `state save` (cookies, storage, tabs)",
+        ),
       allowRemote: z
         .boolean()
         .optional()
         .describe(
-          'With --cdp: allow a CDP URL on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)',
+          'With --cdp or --pool: allow CDP URLs on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)',
         ),
       managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
       timeoutMs: TimeoutMs.optional().describe(
@@ -117,6 +141,7 @@ export const sessionCommands = {
       previousMode: SessionMode,
       switched: z.boolean().describe('Whether the mode changed (the previous browser was closed or disconnected)'),
       cdpUrl: z.string().nullable(),
+      pool: PoolState.nullable().describe('pool mode: the endpoints, their health and the sessions on each'),
       extension: ExtensionState,
     }),
   }),

@@ -4,6 +4,22 @@ import { leaseLine } from './tabs.js';
 import type { OutputOf, RenderersOf } from './types.js';
 
 type Extension = OutputOf<'session.pair'>['extension'];
+type Pool = NonNullable<OutputOf<'session.connect'>['pool']>;
+
+/** One line per pool endpoint: health, load and the sessions on it (status, connect). */
+function poolLines(pool: Pool | null | undefined): string[] {
+  if (!pool) return [];
+  return [
+    ...pool.endpoints.map((endpoint) => {
+      const why = endpoint.health === 'down' && endpoint.lastError ? ` (${clip(endpoint.lastError, 80)})` : '';
+      const who = endpoint.sessions.length ? `: ${endpoint.sessions.join(', ')}` : '';
+      return `pool    ${endpoint.url} ${endpoint.health}${why}, ${endpoint.sessions.length}/${endpoint.maxSessions} sessions${who}`;
+    }),
+    ...(pool.lost.length
+      ? [`lost    ${pool.lost.join(', ')} (next command reports browser_lost, the one after recreates)`]
+      : []),
+  ];
+}
 type Pending = OutputOf<'session.pair'>['pending'][number];
 
 /** One line on the extension relay and the extension connected to it (status, connect, pair). */
@@ -37,6 +53,7 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
       `daemon  running (pid ${output.pid}, v${output.version}, up ${Math.round(output.uptimeMs / 1000)} s)`,
       `mode    ${output.mode}`,
       `browser ${browserLine(output.browser)}`,
+      ...poolLines(output.pool),
       `tabs    ${output.tabs}${output.activeTab ? ` (active ${output.activeTab})` : ''}`,
       ...(output.tokens === undefined ? [] : [`tokens  ${output.tokens} (\`argus token create\` mints scoped ones)`]),
       `extension ${extensionLine(output.extension)}`,
@@ -87,6 +104,7 @@ export const sessionRenderers: RenderersOf<'session'> = {
   'session.connect': (output) =>
     [
       `mode      ${output.mode}${output.switched ? ` (was ${output.previousMode})` : ''}${output.cdpUrl ? ` ${output.cdpUrl}` : ''}`,
+      ...poolLines(output.pool),
       `extension ${extensionLine(output.extension)}`,
     ].join('\n'),
   'session.pair': (output) => {
