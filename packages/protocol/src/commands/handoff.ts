@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { TabId } from '../common.js';
+import { SessionMode } from './session.js';
 
 /** How long a handoff may wait for the person: a number and s, m or h (`90s`, `15m`), 10 s to 24 h. */
 const HandoffTimeout = z
@@ -22,9 +23,9 @@ const HandoffChanges = z.object({
 /** A handoff as `argus status` and the commands show it. */
 export const HandoffInfo = z.object({
   tab: z.string().describe('Tab the person has (its id may change when the browser is relaunched)'),
-  mode: z
-    .enum(['managed', 'connect', 'extension'])
-    .describe('managed: the browser was relaunched headed; extension: your own tab; connect: the connected browser'),
+  mode: SessionMode.describe(
+    "managed: the browser was relaunched headed; extension: your own tab; connect: the connected browser; pool: the session's endpoint",
+  ),
   reason: z.string().describe('What the person was asked to do'),
   url: z.string().describe('URL of the tab when the handoff started'),
   startedAt: z.string().describe('ISO 8601'),
