@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectCri, launchChrome } from '@argus/cdp';
 import { createArgusClient } from '@argus/client';
-import { evaluateInWorker, extensionFlags, findServiceWorker, startFixtureServer, waitUntil } from '@argus/test-kit';
+import {
+  evaluateInWorker,
+  extensionFlags,
+  findServiceWorker,
+  pairExtension,
+  startFixtureServer,
+  waitUntil,
+} from '@argus/test-kit';
 import { startDaemon } from '@argus/daemon';
 import { benchOptions } from './lib-args.mjs';
 import { median, ms, percentile } from './lib-stats.mjs';
@@ -83,12 +90,8 @@ try {
   const managed = await timeEval(client, 'eval 1, managed mode');
 
   // (b) extension: the user's Chromium, through the extension and the relay
-  const connected = await client.session.connect.mutate({ extension: true });
   user = await launchUserBrowser();
-  await user.evalInWorker(
-    `chrome.storage.local.set(${JSON.stringify({ relayUrl: connected.extension.relayUrl, launchToken, enabled: true })})`,
-  );
-  await client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
+  await pairExtension(client, user.evalInWorker, launchToken);
   const { targetId } = await user.cdp.send('Target.createTarget', { url: server.urlFor('/form.html') });
   await waitUntil(
     async () => (await client.tabs.list.query({})).tabs.some((tab) => tab.id === targetId),

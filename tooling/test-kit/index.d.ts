@@ -183,6 +183,29 @@ export function findServiceWorker(cdp: CdpSender): Promise<{ targetId: string; u
  */
 export function evaluateInWorker(cdp: CdpSender, targetId: string, expression: string): Promise<unknown>;
 
+/** The part of the daemon's typed client `pairExtension` uses. */
+export interface PairingClient {
+  session: {
+    connect: {
+      mutate(input: {
+        extension: true;
+        timeoutMs?: number;
+      }): Promise<{ extension: { relayUrl: string | null; connected: boolean } }>;
+    };
+  };
+}
+
+/**
+ * Pairs the extension in a test's browser with a daemon started with `ARGUS_RELAY_PORT=0` and
+ * `ARGUS_RELAY_LAUNCH_TOKEN=<launchToken>`: extension mode on (the relay starts), the extension
+ * pointed at the relay with the launch token, then waited for (15 s). Returns the relay URL.
+ */
+export function pairExtension(
+  client: PairingClient,
+  evalInWorker: (expression: string) => Promise<unknown>,
+  launchToken: string,
+): Promise<string>;
+
 /** The key the fake Brave Search API accepts. */
 export declare const FAKE_BRAVE_KEY: string;
 

@@ -37,6 +37,7 @@ import { SkillRecorder } from './skills/skill-recorder.js';
 import { SkillStore } from './skills/skill-store.js';
 import { InboxStore } from './inbox/inbox-store.js';
 import { annotateForExtension } from './inbox/extension-annotate.js';
+import { startExtensionPanel } from './extension-panel.js';
 import { homedir } from 'node:os';
 
 export const VERSION = '0.1.0';
@@ -105,6 +106,18 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       manager.pauses.set(targetId, paused);
       log.info(paused ? 'tab.paused' : 'tab.resumed', { tab: targetId });
     },
+    // the side panel's Clear runs the same command as `argus inbox clear` (journalled, policy applies)
+    onInboxClear: () =>
+      void services.dispatch('inbox.clear', {}, { scopes: ['write'], client: 'extension-panel' }).then(
+        (result) => log.info('inbox.cleared_from_panel', result as Record<string, unknown>),
+        (error: unknown) => log.warn('inbox.clear_from_panel_failed', { message: (error as Error).message }),
+      ),
+    onExtensionConnection: (connected) => {
+      if (connected) return panel.pushInbox();
+      // nobody is left to press Resume: the pauses end, commands waiting on them fail saying why
+      const ended = manager.pauses.endAll();
+      if (ended.length) log.info('tab.pauses_ended', { reason: 'extension disconnected', tabs: ended });
+    },
   });
   const access = Access.fromSettings(settings.files, options.workspace, options.stateDir, env.HOME || undefined);
   const renderGuards = new RenderGuards();
@@ -158,6 +171,12 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const inbox = new InboxStore(join(options.stateDir, 'inbox.json'));
   const canvasSync = new CanvasSync();
   const watch = new WatchService(manager, locateTab(manager), log, () => touch(), env);
+  const panel = startExtensionPanel({
+    manager,
+    feed: watch.feed,
+    inbox,
+    notify: (event, params) => relay.notify(event, params),
+  });
   const handoff = new HandoffService({
     manager,
     log,
@@ -172,6 +191,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       clearTimeout(idleTimer);
       approvals.close();
       canvasSync.close();
+      panel.stop();
       removeStateFile(options.stateDir, process.pid);
       handoff.close();
       // before the browser goes: recordings write their manifests

@@ -3,6 +3,7 @@ import type { Transport } from '@argus/cdp';
 import { ProtocolError } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { type RelayServer, type RelayStatus, startRelay } from '@argus/relay';
+import type { RelayEventName, RelayEventParams } from '@argus/relay/wire';
 import type { Logger } from './logger.js';
 
 export interface RelayHostOptions {
@@ -20,6 +21,10 @@ export interface RelayHostOptions {
   onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;
   /** The side panel's Pause / Resume for a tab. */
   onPauseChange?: (change: { tabId: number; targetId: string; paused: boolean }) => void;
+  /** The side panel's "Clear" under the inbox. */
+  onInboxClear?: () => void;
+  /** An extension connected (true) or its connection dropped (false). */
+  onExtensionConnection?: (connected: boolean) => void;
 }
 
 export interface ExtensionStateView {
@@ -102,11 +107,19 @@ export class RelayHost {
         pairingFile: join(this.options.stateDir, 'relay-pairings.json'),
         ...(this.options.onAnnotateRequest ? { onAnnotateRequest: this.options.onAnnotateRequest } : {}),
         ...(this.options.onPauseChange ? { onPauseChange: this.options.onPauseChange } : {}),
+        ...(this.options.onInboxClear ? { onInboxClear: this.options.onInboxClear } : {}),
         log: (level, message, fields) => {
           if (level !== 'debug') log.log(level, 'relay', { message, ...fields });
         },
       });
       log.info('relay.started', { url: server.url });
+      let connected = false;
+      server.onStatus((status) => {
+        if (status.extensionConnected === connected) return;
+        connected = status.extensionConnected;
+        // (a relay is only replaced while no extension is connected to it, so this is the live one)
+        this.options.onExtensionConnection?.(connected);
+      });
       return server;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -120,6 +133,11 @@ export class RelayHost {
       }
       throw error;
     }
+  }
+
+  /** Pushes a side-panel event to the connected extension, if a relay runs and one is connected. */
+  notify<E extends RelayEventName>(event: E, params: RelayEventParams<E>): boolean {
+    return this.server?.notify(event, params) ?? false;
   }
 
   /** A CDP transport over the connected extension; BrowserManager builds its Browser on it. */

@@ -25,7 +25,22 @@ describe('TabPauses', () => {
     const waiting = pauses.admit('t1', caller.signal, 60_000);
     caller.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
-    pauses.clear();
+    expect(pauses.endAll()).toEqual(['t1']);
     await pauses.admit('t1', undefined, 10);
+  });
+
+  it('ends every pause when the extension goes away; the waiting commands fail saying so', async () => {
+    const pauses = new TabPauses();
+    pauses.set('t1', true);
+    pauses.set('t2', true);
+    const waiting = pauses.admit('t1', undefined, 60_000);
+    expect(pauses.endAll().sort()).toEqual(['t1', 't2']);
+    await expect(waiting).rejects.toMatchObject({
+      code: 'browser_not_found',
+      message: expect.stringContaining('extension disconnected'),
+      details: { tab: 't1', reason: 'extension_disconnected' },
+    });
+    expect(pauses.list()).toEqual([]);
+    await pauses.admit('t2', undefined, 10);
   });
 });

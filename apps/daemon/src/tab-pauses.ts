@@ -10,7 +10,8 @@ const DEFAULT_WAIT_MS = 55_000;
  */
 export class TabPauses {
   private readonly paused = new Map<string, number>();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  /** Each waiter is woken with nothing (resumed) or with the error it must fail with. */
+  private readonly waiters = new Map<string, Set<(error?: ArgusError) => void>>();
 
   set(tab: string, paused: boolean): void {
     if (paused) {
@@ -21,9 +22,23 @@ export class TabPauses {
     for (const wake of [...(this.waiters.get(tab) ?? [])]) wake();
   }
 
-  /** Every pause ends (the extension disconnected: nobody is left to press Resume). */
-  clear(): void {
-    for (const tab of [...this.paused.keys()]) this.set(tab, false);
+  /**
+   * The extension went away: nobody is left to press Resume, so every pause ends, and the commands
+   * waiting on one fail with `browser_not_found` (their tab is gone with the extension) instead of
+   * running on a tab the person had paused. Returns the tabs that were paused.
+   */
+  endAll(): string[] {
+    const tabs = [...this.paused.keys()];
+    this.paused.clear();
+    for (const tab of tabs) {
+      const error = new ArgusError(
+        'browser_not_found',
+        `The Argus extension disconnected while this command waited on tab ${tab}, which the person had paused; the pause ended with the connection. Reconnect the extension (its popup), check the tab with \`argus tabs\`, then retry.`,
+        { details: { tab, reason: 'extension_disconnected' } },
+      );
+      for (const wake of [...(this.waiters.get(tab) ?? [])]) wake(error);
+    }
+    return tabs;
   }
 
   list(): Array<{ tab: string; since: string }> {
@@ -35,7 +50,7 @@ export class TabPauses {
     const since = this.paused.get(tab);
     if (since === undefined) return;
     await new Promise<void>((resolve, reject) => {
-      const set = this.waiters.get(tab) ?? new Set<() => void>();
+      const set = this.waiters.get(tab) ?? new Set<(error?: ArgusError) => void>();
       this.waiters.set(tab, set);
       const done = (error?: ArgusError) => {
         clearTimeout(timer);
@@ -44,7 +59,7 @@ export class TabPauses {
         if (error) reject(error);
         else resolve();
       };
-      const wake = () => done();
+      const wake = (error?: ArgusError) => done(error);
       const abort = () => done(new ArgusError('cancelled', 'The caller went away while the tab was paused.'));
       const timer = setTimeout(
         () =>

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { Session, connectCri, launchChrome } from '@argus/cdp';
 // The extension's build, flags and service-worker access come from the test kit; launching and CDP
 // from @argus/cdp: the same pieces the extension's own tests use, with no path into another app.
-import { evaluateInWorker, extensionFlags, findServiceWorker, waitUntil } from '@argus/test-kit';
+import { evaluateInWorker, extensionFlags, findServiceWorker, pairExtension, waitUntil } from '@argus/test-kit';
+import { ExtensionPage } from './extension-page.js';
 
 export { waitUntil };
+export type { ExtensionPage };
 
 /** Headless Chromium with the unpacked extension: the user's own browser in these tests. */
 export interface UserBrowser {
@@ -16,8 +18,14 @@ export interface UserBrowser {
   evalInWorker(expression: string): Promise<unknown>;
   /** Points the extension at a relay, the way a daemon that launched Chrome would. */
   configure(settings: { relayUrl: string; launchToken?: string }): Promise<void>;
+  /** The extension's id (its pages are chrome-extension://<id>/...). */
+  extensionId: string;
   /** Opens a tab as the user would; returns its target id (= Argus tab id). */
   openTab(url: string): Promise<string>;
+  /** Chrome's tab id of a tab (what the extension's pages and worker use), by its target id. */
+  chromeTabId(targetId: string): Promise<number>;
+  /** Opens one of the extension's pages (`sidepanel.html?tab=3`) in a tab, attached for input. */
+  openExtensionPage(path: string): Promise<ExtensionPage>;
   close(): Promise<void>;
 }
 
@@ -38,7 +46,15 @@ export async function launchUserBrowser(): Promise<UserBrowser> {
         configure: async (settings) => {
           await evalInWorker(`chrome.storage.local.set(${JSON.stringify({ enabled: true, ...settings })})`);
         },
+        extensionId: worker.extensionId,
         openTab: async (url) => (await cdp.send('Target.createTarget', { url })).targetId,
+        chromeTabId: async (targetId) =>
+          Number(
+            await evalInWorker(
+              `chrome.debugger.getTargets().then((targets) => targets.find((t) => t.id === ${JSON.stringify(targetId)})?.tabId)`,
+            ),
+          ),
+        openExtensionPage: (path) => ExtensionPage.open(cdp, `chrome-extension://${worker.extensionId}/${path}`),
         async close() {
           await transport.close();
           await chrome.kill(3000);
@@ -52,6 +68,18 @@ export async function launchUserBrowser(): Promise<UserBrowser> {
     await chrome.kill(3000);
     throw error;
   }
+}
+
+/**
+ * Pairs the user's browser with a daemon started with ARGUS_RELAY_PORT=0 and
+ * ARGUS_RELAY_LAUNCH_TOKEN=launchToken (the test kit's pairExtension, which the bench shares).
+ */
+export function pairUserBrowser(
+  client: Parameters<typeof pairExtension>[0],
+  user: UserBrowser,
+  launchToken: string,
+): Promise<string> {
+  return pairExtension(client, user.evalInWorker, launchToken);
 }
 
 /** Whether a process still runs (and is not a zombie). */

@@ -1,4 +1,5 @@
 import type { Page } from '@argus/cdp';
+import { clickAt } from './mouse.js';
 
 /**
  * Drives the annotation picker like a person: real CDP input events (mouse moves and clicks, key
@@ -33,16 +34,7 @@ export class PickerDriver {
   }
 
   async click(point: { x: number; y: number }): Promise<void> {
-    await this.move(point);
-    for (const type of ['mousePressed', 'mouseReleased'] as const)
-      await this.page.session.send('Input.dispatchMouseEvent', {
-        type,
-        x: point.x,
-        y: point.y,
-        button: 'left',
-        buttons: type === 'mousePressed' ? 1 : 0,
-        clickCount: 1,
-      });
+    await clickAt(this.page.session, point);
   }
 
   /** Types text one key at a time (keyDown with text, keyUp), into whatever has focus. */

@@ -13,6 +13,8 @@ import {
   type CommandFrame,
   type CommandName,
   type EventName,
+  type RelayEventName,
+  type RelayEventParams,
   type CommandParams,
   type CommandResult,
   type ResultFrame,
@@ -132,6 +134,16 @@ export class ExtensionLink {
     this.pending.set(key, { frame, promise, resolve, reject, timer });
     this.write(frame);
     return promise;
+  }
+
+  /**
+   * Pushes an event to the connected node (the side panel's feed and inbox). Not queued: with no node
+   * connected it is dropped (false), since the panel gets the current inbox again on connect.
+   */
+  notify<E extends RelayEventName>(event: E, params: RelayEventParams<E>): boolean {
+    if (this.socket?.readyState !== 1) return false;
+    this.socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'event', event, params }));
+    return true;
   }
 
   onEvent(listener: (event: string, params: unknown) => void): () => void {

@@ -158,6 +158,37 @@ describe('relay server', () => {
     ext.socket.close();
   });
 
+  it("pushes the side panel's events to the connected extension; the panel's Clear reaches the relay's owner", async () => {
+    expect(relay.notify('panel.inbox', { unread: 0, items: [] })).toBe(false); // nobody connected: dropped
+    let cleared = 0;
+    const own = await startRelay({ port: 0, daemonToken: DAEMON, launchToken: LAUNCH, onInboxClear: () => cleared++ });
+    try {
+      const ext = await fakeExtension(own, () => ({}));
+      const received: unknown[] = [];
+      ext.socket.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as { type: string };
+        if (frame.type === 'event') received.push(frame);
+      });
+      const entry = {
+        targetId: 'T7',
+        at: '2026-01-01T00:00:00.000Z',
+        verb: 'click',
+        target: 'e3',
+        ok: false,
+        error: 'ref_stale',
+      };
+      expect(own.notify('panel.feed', entry)).toBe(true);
+      await expect.poll(() => received.length).toBe(1);
+      expect(received[0]).toEqual({ version: 1, type: 'event', event: 'panel.feed', params: entry });
+      ext.emit('inbox.clear', { extra: 1 }); // malformed: dropped
+      ext.emit('inbox.clear', {});
+      await expect.poll(() => cleared).toBe(1);
+      ext.socket.close();
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers a replayed /ops key from the cache without re-running it', async () => {
     const ext = await fakeExtension(relay, () => ({ tabs: [] }));
     const ops = new WebSocket(`${relay.url.replace('http', 'ws')}/ops`, {

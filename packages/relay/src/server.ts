@@ -89,6 +89,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
       return void options.onPauseChange?.(params as { tabId: number; targetId: string; paused: boolean });
     if (event === 'page.annotate')
       return void options.onAnnotateRequest?.(params as { tabId: number; targetId: string });
+    if (event === 'inbox.clear') return void options.onInboxClear?.();
     if (event === 'tab.created') tabs += 1;
     else if (event === 'tab.removed') tabs = Math.max(0, tabs - 1);
     else return;
@@ -142,6 +143,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayServer> {
       transports.add(transport);
       return transport;
     },
+    notify: (event, params) => link.notify(event, params),
     onStatus(listener) {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);

@@ -1,6 +1,7 @@
 import type { Transport } from '@argus/cdp';
 import type { PendingPairing } from './pairing.js';
 import type { RelayTransportOptions } from './relay-transport.js';
+import type { RelayEventName, RelayEventParams } from './wire/index.js';
 
 export type RelayLog = (
   level: 'debug' | 'info' | 'warn' | 'error',
@@ -26,6 +27,8 @@ export interface RelayOptions {
   onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;
   /** The person paused or resumed the agent on a tab (side panel). */
   onPauseChange?: (change: { tabId: number; targetId: string; paused: boolean }) => void;
+  /** The person pressed "Clear" under the inbox in the side panel. */
+  onInboxClear?: () => void;
 }
 
 export interface RelayStatus {
@@ -53,6 +56,8 @@ export interface RelayServer {
    */
   transport(options?: RelayTransportOptions): Transport;
   onStatus(listener: (status: RelayStatus) => void): () => void;
+  /** Pushes a side-panel event to the connected extension; false (dropped) when none is connected. */
+  notify<E extends RelayEventName>(event: E, params: RelayEventParams<E>): boolean;
   /** Approves a pending pairing request by the code the extension shows. */
   approvePairing(code: string): boolean;
   pendingPairings(): PendingPairing[];

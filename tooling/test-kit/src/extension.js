@@ -107,3 +107,23 @@ export async function evaluateInWorker(cdp, targetId, expression) {
     await cdp.send('Target.detachFromTarget', { sessionId }, undefined);
   }
 }
+
+/**
+ * Pairs the extension in a test's browser with a daemon started with `ARGUS_RELAY_PORT=0` and
+ * `ARGUS_RELAY_LAUNCH_TOKEN=<launchToken>`, the way a daemon that launched Chrome would: switch the
+ * daemon to extension mode (it starts its relay), point the extension at that relay with the launch
+ * token (approved at once), then wait until it is connected. Returns the relay URL.
+ * @param {{ session: { connect: { mutate(input: { extension: true, timeoutMs?: number }): Promise<{ extension: { relayUrl: string | null, connected: boolean } }> } } }} client the daemon's typed client
+ * @param {(expression: string) => Promise<unknown>} evalInWorker evaluates in the extension's service worker
+ * @param {string} launchToken
+ * @returns {Promise<string>}
+ */
+export async function pairExtension(client, evalInWorker, launchToken) {
+  const started = await client.session.connect.mutate({ extension: true });
+  const relayUrl = started.extension.relayUrl;
+  if (!relayUrl) throw new Error('the daemon started no extension relay');
+  await evalInWorker(`chrome.storage.local.set(${JSON.stringify({ enabled: true, relayUrl, launchToken })})`);
+  const connected = await client.session.connect.mutate({ extension: true, timeoutMs: 15_000 });
+  if (!connected.extension.connected) throw new Error(`the extension did not connect to ${relayUrl} within 15 s`);
+  return relayUrl;
+}

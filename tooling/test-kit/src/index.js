@@ -15,5 +15,12 @@ export {
 export { chromeLeakGuard } from './leak-guard.js';
 export { runProcess } from './run-process.js';
 export { FAKE_BRAVE_KEY, fakeSearchEngines } from './fake-search.js';
-export { EXTENSION_DIR, evaluateInWorker, extensionFlags, findServiceWorker, waitUntil } from './extension.js';
+export {
+  EXTENSION_DIR,
+  evaluateInWorker,
+  extensionFlags,
+  findServiceWorker,
+  pairExtension,
+  waitUntil,
+} from './extension.js';
 export { SOAK_MIX, SOAK_PAGE, runSoak, soakMismatches } from './soak.js';

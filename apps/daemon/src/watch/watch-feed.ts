@@ -11,6 +11,8 @@ export interface FeedEntry {
   error: string | null;
   durationMs: number;
   input: string;
+  /** What it acted on: the input's ref/locator, selector or URL (redacted), null when it names none. */
+  target: string | null;
 }
 
 /** Commands kept per tab (a viewer that joins sees these). */
@@ -19,6 +21,11 @@ const KEEP = 20;
 const INPUT_MAX = 160;
 /** Tabs whose history is kept (the oldest tab's goes first). */
 const MAX_TABS = 200;
+/** Input fields that say what a command acts on, most specific first. */
+const TARGET_KEYS = ['target', 'ref', 'selector', 'locator', 'element', 'url'] as const;
+/** Characters of a target shown. */
+const TARGET_MAX = 200;
+
 /** Calls that say nothing about what happens in the tab. */
 const QUIET = new Set(['daemon.status', 'watch.open', 'journal.list', 'journal.export']);
 
@@ -30,6 +37,7 @@ const QUIET = new Set(['daemon.status', 'watch.open', 'journal.list', 'journal.e
 export class WatchFeed {
   private readonly recent = new Map<string, FeedEntry[]>();
   private readonly listeners = new Map<string, Set<(entry: FeedEntry) => void>>();
+  private readonly everyTab = new Set<(tab: string, entry: FeedEntry) => void>();
 
   constructor(private readonly locate: LocateTab) {}
 
@@ -49,6 +57,7 @@ export class WatchFeed {
         error: failed ? (isArgusError(error) ? error.code : 'internal') : null,
         durationMs: Math.round(performance.now() - t0),
         input: json === '{}' ? '' : json.length > INPUT_MAX ? `${json.slice(0, INPUT_MAX - 1)}…` : json,
+        target: targetOf(json),
       });
     };
   };
@@ -66,6 +75,7 @@ export class WatchFeed {
     list.push(entry);
     if (list.length > KEEP) list.shift();
     for (const listener of this.listeners.get(tab) ?? []) listener(entry);
+    for (const listener of this.everyTab) listener(tab, entry);
   }
 
   last(tab: string): FeedEntry[] {
@@ -86,8 +96,31 @@ export class WatchFeed {
     };
   }
 
+  /** Calls `listener` with each new command on any tab (the extension side panel's feed). */
+  followAll(listener: (tab: string, entry: FeedEntry) => void): () => void {
+    this.everyTab.add(listener);
+    return () => this.everyTab.delete(listener);
+  }
+
   /** The tab closed: its history goes with it. */
   forget(tab: string): void {
     this.recent.delete(tab);
   }
+}
+
+/** The first target-like field of the redacted input (so a typed secret never shows). */
+function targetOf(redactedJson: string): string | null {
+  let input: unknown;
+  try {
+    input = JSON.parse(redactedJson);
+  } catch {
+    return null;
+  }
+  if (!input || typeof input !== 'object') return null;
+  for (const key of TARGET_KEYS) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value)
+      return value.length > TARGET_MAX ? `${value.slice(0, TARGET_MAX - 1)}…` : value;
+  }
+  return null;
 }

@@ -3,6 +3,7 @@ import { loadConfig, onConfigChange, savePairingToken } from './config-store.js'
 import { DebuggerSessions } from './debugger-sessions.js';
 import { createExecutor } from './executor.js';
 import { ensureOffscreen } from './offscreen-manager.js';
+import { PanelState } from './panel-state.js';
 import { Tabs } from './tabs.js';
 
 /**
@@ -23,6 +24,7 @@ const emit = (event: string, params: unknown) => post({ type: 'event', event, pa
 const sessions = new DebuggerSessions(emit);
 const tabs = new Tabs(sessions, emit);
 const execute = createExecutor({ tabs, sessions, nodeId: () => nodeId });
+const panel = new PanelState();
 
 /** Bumped by each pushConfig(); a load that a later one overtook must not post its older view. */
 let configLoads = 0;
@@ -45,6 +47,22 @@ function setStatus(status: NodeStatus): Promise<void> {
   return chrome.storage.session.set({ [SESSION_KEYS.status]: status });
 }
 
+/**
+ * A daemon forgets every pause when the extension disconnects (nobody could press Resume), so on
+ * each (re)connection the pauses the person still has in this browser are told to it again.
+ */
+async function onStatus(status: NodeStatus): Promise<void> {
+  await setStatus(status);
+  if (status.state !== 'authenticated_connected') return;
+  for (const [tabId, targetId] of Object.entries(await pausedTabs()))
+    emit('tab.paused', { tabId: Number(tabId), targetId, paused: true });
+}
+
+async function pausedTabs(): Promise<Record<string, string>> {
+  const key = SESSION_KEYS.paused;
+  return ((await chrome.storage.session.get(key))[key] ?? {}) as Record<string, string>; // written by setPaused only
+}
+
 chrome.runtime.onConnect.addListener((connected) => {
   if (connected.name !== RELAY_PORT || connected.sender?.url !== chrome.runtime.getURL('offscreen.html')) return;
   port = connected;
@@ -53,7 +71,8 @@ chrome.runtime.onConnect.addListener((connected) => {
   });
   connected.onMessage.addListener((message: ToWorker) => {
     if (message.type === 'command') void execute(message.frame).then((frame) => post({ type: 'result', frame }));
-    else if (message.type === 'status') void setStatus(message.status);
+    else if (message.type === 'status') void onStatus(message.status);
+    else if (message.type === 'relay-event') panel.receive(message.event, message.params);
     else if (message.type === 'paired') void savePairingToken(message.pairingToken);
     else if (message.type === 'unpaired') void savePairingToken(undefined);
   });
@@ -72,10 +91,11 @@ async function requestAnnotation(tabId: number): Promise<void> {
   emit('page.annotate', { tabId, targetId: tab.targetId });
 }
 chrome.runtime.onMessage.addListener((message: unknown, sender) => {
-  // only our own popup asks (its page is the extension's), never a content script or another extension
-  if (sender.id !== chrome.runtime.id || sender.tab) return;
+  // only our own pages ask (popup, side panel, also when opened in a tab), never a content script
+  if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL(''))) return;
   const request = message as { type?: unknown; tabId?: unknown };
   if (request.type === 'annotate' && typeof request.tabId === 'number') void requestAnnotation(request.tabId);
+  if (request.type === 'inbox.clear') emit('inbox.clear', {});
   const pause = message as { type?: unknown; tabId?: unknown; paused?: unknown };
   if (pause.type === 'pause' && typeof pause.tabId === 'number' && typeof pause.paused === 'boolean')
     void setPaused(pause.tabId, pause.paused);
@@ -88,15 +108,20 @@ chrome.runtime.onMessage.addListener((message: unknown, sender) => {
 async function setPaused(tabId: number, paused: boolean): Promise<void> {
   const tab = await tabs.get(tabId);
   const key = SESSION_KEYS.paused;
-  const current = ((await chrome.storage.session.get(key))[key] ?? {}) as Record<string, string>;
+  const current = await pausedTabs();
   if (paused) current[String(tabId)] = tab.targetId;
   else delete current[String(tabId)];
   await chrome.storage.session.set({ [key]: current });
   emit('tab.paused', { tabId, targetId: tab.targetId, paused });
 }
-(globalThis as { argusSetPaused?: typeof setPaused }).argusSetPaused = setPaused;
-// tests reach it from the worker (a popup cannot be clicked in headless Chromium)
-(globalThis as { argusRequestAnnotation?: typeof requestAnnotation }).argusRequestAnnotation = requestAnnotation;
+// a closed tab's pause goes with it (it would otherwise be told to the next daemon)
+chrome.tabs.onRemoved.addListener((tabId) => {
+  void pausedTabs().then((current) => {
+    if (!(String(tabId) in current)) return;
+    delete current[String(tabId)];
+    return chrome.storage.session.set({ [SESSION_KEYS.paused]: current });
+  });
+});
 
 // Reconcile first so a replayed command never sees half-restored maps.
 const ready = Promise.all([tabs.reconcile(), sessions.reconcile()]).then(pushConfig);

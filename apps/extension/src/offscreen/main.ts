@@ -32,6 +32,7 @@ const connection = new RelayConnection({
   onStatus: (status) => toWorker({ type: 'status', status }),
   onPaired: (pairingToken) => toWorker({ type: 'paired', pairingToken }),
   onUnpaired: () => toWorker({ type: 'unpaired' }),
+  onEvent: (event, params) => toWorker({ type: 'relay-event', event, params }),
 });
 
 function finish(frame: Parameters<typeof connection.sendResult>[0]): void {

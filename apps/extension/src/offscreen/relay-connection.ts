@@ -15,6 +15,8 @@ export interface ConnectionHooks {
   onStatus(status: NodeStatus): void;
   onPaired(pairingToken: string): void;
   onUnpaired(): void;
+  /** The relay pushed an event (the side panel's feed and inbox). */
+  onEvent(event: string, params: unknown): void;
 }
 
 const PAIR_POLL_MS = 2000;
@@ -198,6 +200,8 @@ export class RelayConnection {
         return;
       case 'command':
         return this.hooks.onCommand(frame);
+      case 'event':
+        return this.hooks.onEvent(frame.event, frame.params);
       case 'ping':
         return socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'pong', t: frame.t }));
       case 'pong':

@@ -40,10 +40,13 @@ $('connect').addEventListener('click', () => {
   void chrome.storage.local.set({ [LOCAL_KEYS.relayUrl]: relayUrl, [LOCAL_KEYS.enabled]: true });
 });
 $('disconnect').addEventListener('click', () => void chrome.storage.local.set({ [LOCAL_KEYS.enabled]: false }));
+/** `popup.html?tab=N` pins the button to tab N (the popup opened in a tab of its own); else the active tab. */
+const pinned = Number(new URLSearchParams(location.search).get('tab')) || undefined;
 $('annotate').addEventListener('click', () => {
-  void chrome.tabs.query({ active: true, lastFocusedWindow: true }).then(([tab]) => {
-    if (tab?.id === undefined) return;
-    void chrome.runtime.sendMessage({ type: 'annotate', tabId: tab.id });
+  const tab = pinned ?? chrome.tabs.query({ active: true, lastFocusedWindow: true }).then(([active]) => active?.id);
+  void Promise.resolve(tab).then(async (tabId) => {
+    if (tabId === undefined) return;
+    await chrome.runtime.sendMessage({ type: 'annotate', tabId }).catch(() => undefined); // no reply is sent
     window.close();
   });
 });

@@ -45,7 +45,9 @@ export type ToWorker =
   | { type: 'status'; status: NodeStatus }
   | { type: 'paired'; pairingToken: string }
   | { type: 'unpaired' }
-  | { type: 'keepalive' };
+  | { type: 'keepalive' }
+  /** An event the relay pushed (RELAY_EVENTS: the side panel's feed and inbox); the worker validates it. */
+  | { type: 'relay-event'; event: string; params: unknown };
 
 /** Keys in chrome.storage.local (configuration) and chrome.storage.session (runtime state). */
 export const LOCAL_KEYS = {
@@ -61,4 +63,11 @@ export const SESSION_KEYS = {
   agentTabs: 'agentTabs',
   /** tab id -> target id of the tabs the person paused the agent on (side panel) */
   paused: 'pausedTabs',
+  /** PanelFeedEntry[]: the agent's last commands on the user's tabs, newest first (side panel) */
+  feed: 'panelFeed',
+  /** RelayEventParams<'panel.inbox'>: the unread inbox as the daemon last sent it (side panel) */
+  inbox: 'panelInbox',
 } as const;
+
+/** Commands kept for the side panel's feed. */
+export const FEED_KEEP = 100;

@@ -84,7 +84,40 @@ export const EVENTS = {
   'page.annotate': z.object({ tabId: z.number().int(), targetId: z.string().min(1).max(128) }),
   /** The person paused (or resumed) the agent on a tab from the side panel: the daemon holds its commands. */
   'tab.paused': z.object({ tabId: z.number().int(), targetId: z.string().min(1).max(128), paused: z.boolean() }),
+  /** The person pressed "Clear" under the inbox in the side panel: the daemon runs `inbox.clear`. */
+  'inbox.clear': z.object({}).strict(),
 } as const;
 
 export type EventName = keyof typeof EVENTS;
 export type EventParams<E extends EventName> = z.output<(typeof EVENTS)[E]>;
+
+/** One inbox item as the side panel lists it: page-derived text (URL, title) plus the person's notes. */
+export const PanelInboxItem = z.object({
+  id: z.string().max(64),
+  createdAt: z.string().max(40),
+  url: z.string().max(2048),
+  title: z.string().max(300),
+  elements: z.array(z.object({ note: z.string().max(600), locator: z.string().max(400).nullable() })).max(50),
+});
+export type PanelInboxItem = z.infer<typeof PanelInboxItem>;
+
+/**
+ * Events the relay pushes to the extension (relay -> extension; additive: an extension that does not
+ * know this frame type drops it). They feed the side panel; nothing in them is a command.
+ */
+export const RELAY_EVENTS = {
+  /** A command an agent ran on one of the user's tabs: CLI verb, its target (redacted), how it ended. */
+  'panel.feed': z.object({
+    targetId: z.string().min(1).max(128),
+    at: z.string().max(40),
+    verb: z.string().max(64),
+    target: z.string().max(300).nullable(),
+    ok: z.boolean(),
+    error: z.string().max(64).nullable(),
+  }),
+  /** The unread inbox (newest first, at most 20 items shown) after every change and on connect. */
+  'panel.inbox': z.object({ unread: z.number().int().min(0), items: z.array(PanelInboxItem).max(20) }),
+} as const;
+
+export type RelayEventName = keyof typeof RELAY_EVENTS;
+export type RelayEventParams<E extends RelayEventName> = z.output<(typeof RELAY_EVENTS)[E]>;

@@ -64,8 +64,8 @@ export const ErrorFrame = z.object({ version: Version, type: z.literal('error'),
 /** Everything the extension may send after hello. */
 export const ExtensionFrame = z.union([ResultFrame, EventFrame, PingFrame, PongFrame]);
 export type ExtensionFrame = z.infer<typeof ExtensionFrame>;
-/** Everything the relay may send to the extension. */
-export const RelayFrame = z.union([WelcomeFrame, CommandFrame, PingFrame, PongFrame, ErrorFrame]);
+/** Everything the relay may send to the extension (events: the side panel's feed and inbox, RELAY_EVENTS). */
+export const RelayFrame = z.union([WelcomeFrame, CommandFrame, EventFrame, PingFrame, PongFrame, ErrorFrame]);
 export type RelayFrame = z.infer<typeof RelayFrame>;
 
 /** WebSocket close codes the relay uses, so the extension can tell "re-pair" from "retry". */
