@@ -282,3 +282,46 @@ export function runSoak(options: {
 
 /** Lost or doubled commands: page counts and journal rows (`journal.export` JSON lines) vs what was sent. */
 export function soakMismatches(results: SoakResult[], journalLines: string): string[];
+
+/** A CDP session able to send input events (`@argus/cdp`'s Session fits). */
+export interface InputSession {
+  send(method: string, params?: object): Promise<unknown>;
+}
+
+/** A tab the picker runs in (`@argus/cdp`'s Page fits: its session and main-world evaluate). */
+export interface PickerPage {
+  session: InputSession;
+  evaluate(expression: string): Promise<unknown>;
+}
+
+export interface PickerNode {
+  nodeId: number;
+  backendNodeId: number;
+  tag: string;
+  cls: string;
+  text: string;
+}
+
+/** A person's click at a point (viewport CSS px): mouse moved there, left button pressed, released. */
+export function clickAt(session: InputSession, point: { x: number; y: number }): Promise<void>;
+
+/**
+ * Drives the annotation picker like a person: real CDP mouse and key events on the tab's own session
+ * (managed mode, or through chrome.debugger in extension mode).
+ */
+export class PickerDriver {
+  constructor(page: PickerPage);
+  /** Resolves once the picker's host element is in the document (a MutationObserver in the page). */
+  ready(): Promise<void>;
+  /** The centre of the first element matching `selector` (viewport CSS px). */
+  centre(selector: string): Promise<{ x: number; y: number }>;
+  move(point: { x: number; y: number }): Promise<void>;
+  click(point: { x: number; y: number }): Promise<void>;
+  /** Types text one key at a time into whatever has focus. */
+  type(text: string): Promise<void>;
+  press(key: 'Enter' | 'Escape'): Promise<void>;
+  /** The picker's own nodes (inside its closed shadow root), through CDP's DOM domain. */
+  pickerNodes(): Promise<PickerNode[]>;
+  /** Clicks the picker's Send or Cancel button at its box. */
+  clickPickerButton(cls: 'send' | 'cancel'): Promise<void>;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PairedExtension, startPairedExtension } from './extension-setup.js';
-import { PickerDriver } from './picker-driver.js';
+import { PickerDriver } from '@argus/test-kit';
 
 // Issue 20: `argus annotate` on the user's own tab, through the extension (chrome.debugger): the
 // picker, its binding and the person's input events all go through the relay.

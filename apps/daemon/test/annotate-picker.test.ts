@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
-import { PickerDriver } from './picker-driver.js';
+import { PickerDriver } from '@argus/test-kit';
 
 // Issue 20: `argus annotate` in a managed (headless) browser, driven by real CDP input events.
 

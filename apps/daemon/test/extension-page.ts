@@ -1,5 +1,5 @@
 import { Session } from '@argus/cdp';
-import { clickAt } from './mouse.js';
+import { clickAt } from '@argus/test-kit';
 
 /**
  * One of the extension's own pages (side panel, popup) opened in a tab of the user's browser, as

@@ -2,7 +2,7 @@ import { ArgusError } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExtensionPage, waitUntil } from './extension-harness.js';
 import { type PairedExtension, startPairedExtension } from './extension-setup.js';
-import { PickerDriver } from './picker-driver.js';
+import { PickerDriver } from '@argus/test-kit';
 
 // Issue 20, the extension's own pages used as a person uses them: the side panel (opened in a tab,
 // pinned to the user's tab with ?tab=) and the popup, their buttons pressed with real CDP mouse

@@ -24,3 +24,4 @@ export {
   waitUntil,
 } from './extension.js';
 export { SOAK_MIX, SOAK_PAGE, runSoak, soakMismatches } from './soak.js';
+export { PickerDriver, clickAt } from './picker-driver.js';
