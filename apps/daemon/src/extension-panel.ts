@@ -9,7 +9,7 @@ const PANEL_INBOX_ITEMS = 20;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export interface ExtensionPanelDeps {
-  manager: BrowserManager;
+  manager: Pick<BrowserManager, 'mode'>;
   feed: WatchFeed;
   inbox: InboxStore;
   /** Pushes an event to the connected extension (RelayHost.notify); false when none is connected. */
