@@ -293,9 +293,19 @@ export class BrowserManager {
     return this.mode === 'pool' ? this.options.pool : undefined;
   }
 
-  /** pool mode: the endpoints, their health and the sessions on each. */
-  poolView(): ReturnType<BrowserPool['view']> | undefined {
-    return this.mode === 'pool' ? this.pool?.view() : undefined;
+  /**
+   * What closing does to the browser, said before it happens (`argus stop`): a launched browser is
+   * closed; a connected, extension or pool browser is only disconnected and runs on.
+   */
+  closingEffect(): { browser: 'closed' | 'left_running' | 'none'; poolSessions?: number } {
+    if (this.mode === 'pool') return { browser: 'left_running', poolSessions: this.pool?.placed ?? 0 };
+    if (!this.running) return { browser: 'none' };
+    return { browser: this.mode === 'managed' ? 'closed' : 'left_running' };
+  }
+
+  /** pool mode: the endpoints, their health and the sessions on each (the caller's named, others counted). */
+  poolView(caller: { owner?: string | undefined; session?: string | undefined }): ReturnType<BrowserPool['view']> | undefined {
+    return this.mode === 'pool' ? this.pool?.view(caller) : undefined;
   }
 
   /** pool mode: asks every endpoint Browser.getVersion now. */

@@ -66,6 +66,13 @@ describe('remote browser pool', () => {
     // least loaded first: the four sessions spread 2/1/1 over three endpoints, none past its cap
     const loads = (await pool()).endpoints.map((e) => e.sessions.length);
     expect(loads.sort()).toEqual([1, 1, 2]);
+    // a call in session b sees its own session by name and only counts the others
+    const seenByB = (await clients['b']!.daemon.status.query({})).pool!;
+    expect(seenByB.endpoints.flatMap((e) => e.sessions)).toEqual(['b']);
+    expect(seenByB.endpoints.reduce((sum, e) => sum + e.others, 0)).toBe(3);
+    for (const other of ['a', 'c', 'd']) expect(JSON.stringify(seenByB)).not.toContain(`"${other}"`);
+    // the operator's default session sees all of the operator's sessions
+    expect((await pool()).endpoints.reduce((sum, e) => sum + e.others, 0)).toBe(0);
 
     // session a logs in (a cookie) and saves its state
     const a = clients['a']!;
@@ -89,6 +96,9 @@ describe('remote browser pool', () => {
     expect(after.endpoints[dying]!.health).toBe('down');
     expect(after.endpoints[dying]!.sessions).toEqual([]);
     expect(after.lost).toEqual(neighbours);
+    const lostSeenByA = (await a.daemon.status.query({})).pool!;
+    expect(lostSeenByA.lost).toEqual([]);
+    expect(lostSeenByA.othersLost).toBe(neighbours.length);
     for (const name of neighbours) expect(await codeOf(clients[name]!.tabs.list.query({}))).toBe('browser_lost');
 
     // the next command recreates a on a live endpoint, with its cookie and its tab back
@@ -116,6 +126,16 @@ describe('remote browser pool', () => {
     const final = await pool();
     expect(final.endpoints.flatMap((ep) => ep.sessions).sort()).toEqual(['a', 'b', 'c', 'e']);
     for (const ep of final.endpoints) expect(ep.sessions.length).toBeLessThanOrEqual(2);
+
+    // stop says what really happens: the sessions are released, the remote browsers run on
+    const alive = chromes.filter((_chrome, index) => index !== dying);
+    const stopped = await h.client.daemon.stop.mutate({});
+    expect(stopped).toMatchObject({ stopping: true, browser: 'left_running', poolSessions: 4 });
+    await h.daemon.stopped;
+    for (const chrome of alive) {
+      const version = await fetch(`http://127.0.0.1:${new URL(chrome.wsEndpoint).port}/json/version`);
+      expect(version.ok).toBe(true);
+    }
   });
 });
 

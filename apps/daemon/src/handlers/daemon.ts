@@ -33,7 +33,7 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         activeTab: manager.activeTab ?? null,
         tokens: services.tokens.size,
         extension: services.relay.view(),
-        ...(manager.poolView() ? { pool: manager.poolView() } : {}),
+        ...(manager.mode === 'pool' ? { pool: manager.poolView(ctx) } : {}),
         journal: services.journal.state(),
         profile: services.profiles.current ?? null,
         leases: manager.leases.list(claimFor(ctx, manifest.daemon.status)),
@@ -53,11 +53,13 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
           services.log.info('daemon.stop_declined', { by: callerOf(ctx), others });
           return { stopping: false, others };
         }
+        const effect = manager.closingEffect();
         services.requestStop();
-        return { stopping: true, others };
+        return { stopping: true, others, ...effect };
       }
+      const effect = manager.closingEffect();
       services.requestStop();
-      return { stopping: true };
+      return { stopping: true, ...effect };
     },
   };
 }

@@ -68,7 +68,7 @@ export function sessionHandlers(services: Services): Handlers['session'] {
       if (action !== 'none') services.log.info('session.disconnected', { mode, action });
       return { mode, action };
     },
-    async connect(input) {
+    async connect(input, ctx) {
       const chosen = [
         input.extension === true,
         input.cdp !== undefined,
@@ -123,7 +123,7 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         previousMode,
         switched,
         cdpUrl: manager.mode === 'connect' ? (cdpUrl ?? null) : null,
-        pool: manager.poolView() ?? null,
+        pool: manager.poolView(ctx) ?? null,
         extension: relay.view(),
       };
     },

@@ -2,6 +2,7 @@ import type { Browser } from '@argus/cdp';
 import { ArgusError, type PoolState } from '@argus/protocol';
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
+import { sessionOwner } from '../caller.js';
 import { choosePlacement } from './placement.js';
 import { PoolEndpoint } from './pool-endpoint.js';
 
@@ -27,6 +28,20 @@ export const DEFAULT_OWNER = '';
 export function sessionLabel(owner: string): string {
   if (owner === DEFAULT_OWNER) return 'default';
   return owner.replace(/^session:/, '').replace('/session:', '/');
+}
+
+/**
+ * Whether the caller sees a session's name in the pool view. A call in a named session (`--session
+ * NAME`, the operator's or a shared token's) sees only that session; the operator's default session
+ * (no --session), which sees every tab, sees the operator's sessions; a shared token its own. Every
+ * other session is counted, never named: session names are chosen by clients and can say what they
+ * work on.
+ */
+export function seesSession(caller: { owner?: string | undefined; session?: string | undefined }, key: string): boolean {
+  if (caller.session !== undefined) return key === sessionOwner(caller.owner, caller.session);
+  return caller.owner === undefined
+    ? key === DEFAULT_OWNER || key.startsWith('session:')
+    : key === caller.owner || key.startsWith(`${caller.owner}/session:`);
 }
 
 /** A session recreated after a loss, and what it restores from. */
@@ -198,26 +213,35 @@ export class BrowserPool {
     this.recreate.delete(owner);
   }
 
+  /** Sessions placed now, every owner's (what a daemon stop releases). */
+  get placed(): number {
+    return this.placements.size;
+  }
+
   noteSaved(owner: string, name: string): void {
     this.saved.set(owner, name);
   }
 
-  view(): z.output<typeof PoolState> {
+  /** The pool as `caller` may see it: its own sessions by name, everyone else's counted (seesSession). */
+  view(caller: { owner?: string | undefined; session?: string | undefined }): z.output<typeof PoolState> {
+    const own = (owner: string) => seesSession(caller, owner);
     return {
-      endpoints: this.endpoints.map((endpoint) => ({
-        url: endpoint.shown,
-        health: endpoint.health,
-        version: endpoint.version,
-        sessions: [...this.placements]
-          .filter(([, placed]) => placed === endpoint)
-          .map(([owner]) => sessionLabel(owner))
-          .sort(),
-        maxSessions: endpoint.maxSessions,
-        lastError: endpoint.lastError,
-      })),
+      endpoints: this.endpoints.map((endpoint) => {
+        const placed = [...this.placements].filter(([, at]) => at === endpoint).map(([owner]) => owner);
+        return {
+          url: endpoint.shown,
+          health: endpoint.health,
+          version: endpoint.version,
+          sessions: placed.filter(own).map(sessionLabel).sort(),
+          others: placed.filter((owner) => !own(owner)).length,
+          maxSessions: endpoint.maxSessions,
+          lastError: endpoint.lastError,
+        };
+      }),
       healthIntervalMs: this.options.healthIntervalMs,
       restoreState: this.options.restoreState,
-      lost: [...this.lost.keys()].map(sessionLabel).sort(),
+      lost: [...this.lost.keys()].filter(own).map(sessionLabel).sort(),
+      othersLost: [...this.lost.keys()].filter((owner) => !own(owner)).length,
     };
   }
 

@@ -73,7 +73,8 @@ export const daemonCommands = {
     tool: false,
     kind: 'mutation',
     scope: 'admin',
-    summary: 'Stop the daemon and close its browser.',
+    summary:
+      'Stop the daemon: a browser it launched is closed; a connected, extension or pool browser is let go and keeps running.',
     input: z.object({
       ifAlone: z
         .boolean()
@@ -88,6 +89,17 @@ export const daemonCommands = {
         .array(z.string())
         .optional()
         .describe('With ifAlone: the other clients that keep the daemon running (empty when it stops)'),
+      browser: z
+        .enum(['closed', 'left_running', 'none'])
+        .optional()
+        .describe(
+          'What stopping does to the browser: closed (one Argus launched), left_running (a connected, extension or pool browser: Argus only disconnects), none (no browser attached)',
+        ),
+      poolSessions: z
+        .number()
+        .int()
+        .optional()
+        .describe("pool mode: sessions released (their browser contexts end with Argus's connection to each endpoint)"),
     }),
   }),
   restart: defineCommand({

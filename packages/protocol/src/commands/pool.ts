@@ -10,7 +10,10 @@ export const PoolEndpointState = z.object({
     .enum(['unchecked', 'healthy', 'down'])
     .describe('unchecked: not reached yet; healthy: the last Browser.getVersion answered; down: it did not'),
   version: z.string().nullable().describe('Browser.getVersion product of the last answer'),
-  sessions: z.array(z.string()).describe('Sessions placed on it (`default` is the session of calls without --session)'),
+  sessions: z
+    .array(z.string())
+    .describe("The caller's own sessions placed on it (`default` is the session of calls without --session)"),
+  others: z.number().int().describe("Other clients' sessions placed on it: counted, never named"),
   maxSessions: z.number().int().describe('Sessions it holds at most'),
   lastError: z.string().nullable().describe('Why it was last found down'),
 });
@@ -24,5 +27,8 @@ export const PoolState = z.object({
     .describe("A session recreated after its endpoint died loads the session's last `state save` first"),
   lost: z
     .array(z.string())
-    .describe('Sessions whose endpoint died: their next command reports browser_lost, the one after recreates them'),
+    .describe(
+      "The caller's sessions whose endpoint died: their next command reports browser_lost, the one after recreates them",
+    ),
+  othersLost: z.number().int().describe("Other clients' sessions whose endpoint died (counted, never named)"),
 });

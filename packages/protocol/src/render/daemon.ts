@@ -12,15 +12,27 @@ function poolLines(pool: Pool | null | undefined): string[] {
   return [
     ...pool.endpoints.map((endpoint) => {
       const why = endpoint.health === 'down' && endpoint.lastError ? ` (${clip(endpoint.lastError, 80)})` : '';
-      const who = endpoint.sessions.length ? `: ${endpoint.sessions.join(', ')}` : '';
-      return `pool    ${endpoint.url} ${endpoint.health}${why}, ${endpoint.sessions.length}/${endpoint.maxSessions} sessions${who}`;
+      const placed = endpoint.sessions.length + endpoint.others;
+      const names = [...endpoint.sessions, ...(endpoint.others ? [`${endpoint.others} of other clients`] : [])];
+      const who = names.length ? `: ${names.join(', ')}` : '';
+      return `pool    ${endpoint.url} ${endpoint.health}${why}, ${placed}/${endpoint.maxSessions} sessions${who}`;
     }),
     ...(pool.lost.length
       ? [`lost    ${pool.lost.join(', ')} (next command reports browser_lost, the one after recreates)`]
       : []),
+    ...(pool.othersLost ? [`lost    ${pool.othersLost} session(s) of other clients`] : []),
   ];
 }
 type Pending = OutputOf<'session.pair'>['pending'][number];
+
+/** What `argus stop` did to the browser, as it really happened (a remote browser is never closed). */
+function stopLine(output: OutputOf<'daemon.stop'>): string {
+  if (output.poolSessions !== undefined)
+    return `daemon stopped: ${output.poolSessions} pool session(s) released (their browser contexts closed with the connection); the remote browsers keep running`;
+  if (output.browser === 'left_running') return 'daemon stopped (disconnected; the browser keeps running with its tabs)';
+  if (output.browser === 'none') return 'daemon stopped (no browser was running)';
+  return 'daemon stopped (browser closed)';
+}
 
 /** One line on the extension relay and the extension connected to it (status, connect, pair). */
 export function extensionLine(extension: Extension | undefined): string {
@@ -80,7 +92,7 @@ export const daemonRenderers: RenderersOf<'daemon'> = {
     ].join('\n'),
   'daemon.stop': (output) =>
     output.stopping
-      ? 'daemon stopped (browser closed)'
+      ? stopLine(output)
       : output.others?.length
         ? `daemon kept running: other clients use it (${output.others.join(', ')})`
         : 'daemon was not running',

@@ -38,6 +38,13 @@ describe('one typed renderer per command', () => {
       ),
     ).toBe('  1  37F0  A  http://a/\n* 2  C0FF  (untitled)  http://b/');
     expect(renderCommand('daemon.stop', { stopping: true }, cli())).toBe('daemon stopped (browser closed)');
+    // a remote or connected browser is never said to be closed
+    expect(
+      renderCommand('daemon.stop', { stopping: true, browser: 'left_running', poolSessions: 3 }, cli()),
+    ).toBe(
+      'daemon stopped: 3 pool session(s) released (their browser contexts closed with the connection); the remote browsers keep running',
+    );
+    expect(renderCommand('daemon.stop', { stopping: true, browser: 'left_running' }, cli())).toMatch(/keeps running/);
     expect(
       renderCommand('capture.console', { messages: [], lastSeq: 0, omitted: 0, cleared: false }, cli({ errors: true })),
     ).toBe('(no console errors or uncaught exceptions)');
