@@ -82,6 +82,14 @@ export class BrowserManager {
   /** Tabs the person paused the agent on (extension side panel). */
   readonly pauses = new TabPauses();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
+  /**
+   * Element refs: the next number past any ref minted so far, and where tabs of the current browser
+   * start. Each new browser (a relaunch after a crash, a handoff, a reconnect) starts its tabs above
+   * every ref the ones before handed out, so an old ref fails as stale, never as unknown or as a
+   * different element.
+   */
+  private refHigh = 1;
+  private refFloor = 1;
   private readonly tabStates = new WeakMap<Page, TabState>();
   /** Tabs of remote clients (shared tokens): who owns which, their active tab, their browser context. */
   readonly clients = new ClientTabs(() => this.mode);
@@ -220,6 +228,7 @@ export class BrowserManager {
 
   /** What every browser the manager starts or connects to gets: the start hooks, and tab bookkeeping. */
   private async adopt(browser: Browser): Promise<void> {
+    this.refFloor = this.refHigh;
     await Promise.all(
       [...this.startHooks].map((hook) =>
         hook(browser).catch((error: unknown) =>
@@ -439,7 +448,10 @@ export class BrowserManager {
   engine(page: Page): SnapshotEngine {
     let engine = this.engines.get(page);
     if (!engine) {
-      engine = new FrameScopedEngine(page, () => this.selectedFrame(page));
+      engine = new FrameScopedEngine(page, () => this.selectedFrame(page), {
+        first: this.refFloor,
+        minted: (next) => (this.refHigh = Math.max(this.refHigh, next)),
+      });
       this.engines.set(page, engine);
     }
     return engine;

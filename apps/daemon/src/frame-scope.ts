@@ -1,6 +1,7 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
+  type RefNumbering,
   DESCRIBE_FOUND,
   type ElementHandle,
   SnapshotEngine,
@@ -22,8 +23,9 @@ export class FrameScopedEngine extends SnapshotEngine {
   constructor(
     page: Page,
     private readonly selectedFrame: () => string | undefined,
+    numbering: RefNumbering = {},
   ) {
-    super(page);
+    super(page, numbering);
   }
 
   override async resolve(target: string): Promise<ElementHandle> {

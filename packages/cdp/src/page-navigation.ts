@@ -23,6 +23,8 @@ export interface ActionEffects {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Page.stopLoading after a timeout is answered by the browser process at once, or not at all. */
+const STOP_LOADING_MS = 2_000;
 
 /**
  * Navigates the main frame. The timeout covers everything, `Page.navigate` included (it waits for
@@ -191,10 +193,21 @@ export async function actOn<T>(
   }
 }
 
-/** A page whose script never yields cannot unload: stop the script first (it runs off the main thread). */
+/** How long a navigation waits for Runtime.terminateExecution's answer before going on without it. */
+const TERMINATE_WAIT_MS = 1_000;
+
+/**
+ * A page whose script never yields cannot unload: stop the script first (it runs off the main
+ * thread). Its answer is waited for briefly: a renderer caught in a dialog loop may answer only
+ * after the caller's --timeout-ms (it took ~50 s), and the termination works without it.
+ */
 async function stopScriptIfStuck(page: Page): Promise<void> {
   if (!page.session.unresponsive) return;
-  await page.session.send('Runtime.terminateExecution').catch(() => undefined);
+  await within(
+    outsideCommandScope(() => page.session.send('Runtime.terminateExecution')),
+    TERMINATE_WAIT_MS,
+    'Runtime.terminateExecution',
+  ).catch(() => undefined);
 }
 
 /** Rejects with NavigationTimeoutError when `pending` has not settled within `timeoutMs`. */
@@ -230,7 +243,12 @@ async function stopOnFailure<T>(
   } catch (error) {
     if (error instanceof NavigationTimeoutError || error instanceof CommandCancelledError) {
       // sent outside the command's scope: a cancelled command's scope refuses new calls
-      await outsideCommandScope(() => page.session.send('Page.stopLoading')).catch(() => undefined);
+      // bounded: a renderer stuck in a dialog may never answer it, and the caller's --timeout-ms is up
+      await within(
+        outsideCommandScope(() => page.session.send('Page.stopLoading')),
+        STOP_LOADING_MS,
+        'Page.stopLoading',
+      ).catch(() => undefined);
     }
     if (error instanceof NavigationTimeoutError) {
       throw new ArgusError(

@@ -20,7 +20,7 @@ import { formatSnapshot } from './format.js';
 import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './frame-text.js';
 import { annotateRefs } from './overlay.js';
 import { describeLocator, parseLocator, type Locator } from './locator.js';
-import { RefRegistry, parseRef, staleError, type RefEntry } from './ref-registry.js';
+import { RefRegistry, parseRef, staleError, type RefEntry, type RefNumbering } from './ref-registry.js';
 import type { LocateResult } from './page-walker.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
@@ -69,14 +69,19 @@ export function nodeLabel(node: WalkNode): string {
 
 /** One per tab: walks its frames, owns its refs, resolves refs and selectors to elements. */
 export class SnapshotEngine {
-  readonly refs = new RefRegistry();
+  readonly refs: RefRegistry;
   private readonly stored: StoredSnapshot[] = [];
   private readonly baselines = new Map<string, string[]>();
   private lastRefs: RefEntry[] = [];
   private nextSnapshot = 1;
   private readonly listenerCache = new ListenerCache();
 
-  constructor(readonly page: Page) {}
+  constructor(
+    readonly page: Page,
+    numbering: RefNumbering = {},
+  ) {
+    this.refs = new RefRegistry(numbering);
+  }
 
   async snapshot(options: SnapshotOptions = {}): Promise<SnapshotResult> {
     this.page.assertOpen();

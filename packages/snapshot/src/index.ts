@@ -13,7 +13,7 @@ export {
 } from './actions.js';
 export { formatSnapshot, formatTree, nodeLine, type FormatOptions, type FormattedSnapshot } from './format.js';
 export { diffLines, renderDiff, type DiffLine } from './diff.js';
-export { badTargetError, parseRef } from './ref-registry.js';
+export { badTargetError, parseRef, type RefNumbering } from './ref-registry.js';
 export { describeLocator, parseLocator, type Locator } from './locator.js';
 export { ARGUS_SCRIPT, untilInPage } from './frame-eval.js';
 export type { WalkNode } from './walker-types.js';

@@ -70,16 +70,30 @@ export function staleError(ref: string): ArgusError {
   );
 }
 
+/** Where a tab's ref numbers start, and who hears of each number minted (RefRegistry). */
+export interface RefNumbering {
+  /** The first number this tab mints (default 1); every number below it reads as `ref_stale`. */
+  first?: number;
+  /** Called with the next number after each mint: a daemon keeps the high mark across browsers. */
+  minted?: (next: number) => void;
+}
+
 /**
  * A tab's refs. The same (frame, document, walker id) always maps to the same ref, so a node keeps
- * its ref across snapshots; numbers come from one tab-wide counter and are never reused.
+ * its ref across snapshots; numbers come from one tab-wide counter and are never reused. A tab of a
+ * relaunched browser starts above every number its dead predecessor minted (`first`), so a ref from
+ * before the relaunch is stale rather than unknown, and never names a new element.
  */
 export class RefRegistry {
   private readonly byRef = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();
   private readonly frameOrdinals = new Map<string, number>();
-  private nextRef = 1;
+  private nextRef: number;
   private nextFrame = 1;
+
+  constructor(private readonly numbering: RefNumbering = {}) {
+    this.nextRef = Math.max(1, Math.floor(numbering.first ?? 1));
+  }
 
   refFor(frameId: string, isMainFrame: boolean, token: string, id: number, epoch: number, label: string): string {
     const key = `${frameId}|${token}|${id}`;
@@ -102,6 +116,7 @@ export class RefRegistry {
       prefix = `f${ordinal}`;
     }
     const ref = `${prefix}e${this.nextRef++}`;
+    this.numbering.minted?.(this.nextRef);
     this.byKey.set(key, ref);
     this.byRef.set(ref, { ref, frameId, token, id, epoch, label });
     return ref;

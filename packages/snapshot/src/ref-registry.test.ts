@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { RefRegistry } from './ref-registry.js';
+
+describe('RefRegistry numbering', () => {
+  it('a tab of a relaunched browser starts above the old numbers: old refs read as issued (stale), never reused', () => {
+    let high = 1;
+    const minted = (next: number) => (high = Math.max(high, next));
+    const before = new RefRegistry({ minted });
+    expect(before.refFor('main', true, 't', 1, 1, 'a')).toBe('e1');
+    expect(before.refFor('main', true, 't', 2, 1, 'b')).toBe('e2');
+    expect(high).toBe(3);
+    const after = new RefRegistry({ first: high, minted });
+    expect(after.issued('e2')).toBe(true);
+    expect(after.get('e2')).toBeUndefined();
+    expect(after.refFor('main', true, 'u', 1, 1, 'c')).toBe('e3');
+    expect(after.issued('e4')).toBe(false);
+  });
+
+  it('starts at e1 by default', () => {
+    const refs = new RefRegistry();
+    expect(refs.issued('e1')).toBe(false);
+    expect(refs.refFor('main', true, 't', 7, 1, 'x')).toBe('e1');
+  });
+});
