@@ -84,4 +84,30 @@ export const challengePages: Record<string, InlinePage> = {
      <label>Country <select name="country"><option>France</option></select></label><button>Sign up</button></form>`,
   ),
   '/goes-to-login': page('Home', `<a id="go" href="/login-wall">Account</a>`),
+  // email-first sign-in, Google style: no <form>, scripted buttons, the password on the next step
+  '/login-email-first': page(
+    'Sign in - Accounts',
+    `<div class="card"><h1>Sign in</h1><div>to continue to Mail</div>
+     <div><div><input type="email" id="identifierId" name="identifier" autocomplete="username webauthn" aria-label="Email or phone"></div>
+     <a href="/forgot">Forgot email?</a></div><p>Not your computer? Use Guest mode to sign in privately.</p>
+     <div><div role="button" tabindex="0">Create account</div><button type="button">Next</button></div></div>`,
+  ),
+  // email-first sign-in, Microsoft style: a form with one name field and a Next submit
+  '/login-email-first-form': page(
+    'Sign in to your account',
+    `<form method="post" action="/login"><div role="heading">Sign in</div>
+     <input type="email" name="loginfmt" placeholder="Email, phone, or Skype">
+     <p>No account? <a href="/signup">Create one!</a></p><input type="submit" value="Next"></form>`,
+  ),
+  // look-alikes: a newsletter box in an article, a newsletter page with a Continue button, a search page
+  '/newsletter': page(
+    'Garden news',
+    `<nav>${nav}</nav><article>${article}</article><aside><h2>Sign up for our newsletter</h2>
+     <form action="/subscribe"><input type="email" name="email" placeholder="you@example.com"><button>Subscribe</button></form></aside>`,
+  ),
+  '/newsletter-landing': page(
+    'Weekly digest',
+    `<main><h1>Get the weekly digest</h1><p>One email a week, no spam.</p>
+     <form action="/subscribe"><input type="email" name="email" aria-label="Email"><button>Continue</button></form></main>`,
+  ),
 };

@@ -23,6 +23,8 @@ describe('challenge detection after goto', () => {
     ['/login-wall', 'login', /login form fills the page/],
     ['/login-modal', 'login', /login dialog/],
     ['/forum-401', 'login', /HTTP 401/],
+    ['/login-email-first', 'login', /email-first sign-in form/],
+    ['/login-email-first-form', 'login', /email-first sign-in form/],
     ['/recaptcha', 'captcha', /reCAPTCHA widget.*does not solve CAPTCHAs/],
     ['/hcaptcha', 'captcha', /hCaptcha/],
     ['/turnstile', 'captcha', /Turnstile/],
@@ -35,7 +37,16 @@ describe('challenge detection after goto', () => {
     expect(result.challenge?.hint).toContain('argus handoff --reason');
   });
 
-  it.each(['/forum', '/header-login-hidden', '/recaptcha-v3', '/cookie-bar', '/signup', '/goes-to-login'])(
+  it.each([
+    '/forum',
+    '/header-login-hidden',
+    '/recaptcha-v3',
+    '/cookie-bar',
+    '/signup',
+    '/goes-to-login',
+    '/newsletter',
+    '/newsletter-landing',
+  ])(
     '%s is an ordinary page: no challenge',
     async (path) => {
       const result = await goto(path);

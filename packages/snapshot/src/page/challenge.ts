@@ -116,6 +116,60 @@ export const DETECT_CHALLENGE = pageFunction(
       }
     }
 
+    /**
+     * Email-first sign-in (Google, Microsoft and many SSO pages): the first step asks only for the
+     * account name, with a Next/Continue button; the password comes on the next page. Flagged when
+     * the name field is the only field of its form, the button says next/continue/sign in, the page
+     * says it is a sign-in, and the form is what the page is about (or the server said 401/403). A
+     * newsletter box asks for an email too, but says subscribe/sign up and sits in a page of its own.
+     */
+    function detectIdentifierFirst(
+      d: Document,
+      visible: (el: Element, minW?: number, minH?: number) => boolean,
+      httpStatus: number | null,
+    ): ChallengeFinding {
+      const ids = Array.from(
+        d.querySelectorAll(
+          'input[type="email" i], input[autocomplete~="username" i], input[autocomplete~="email" i], input[name*="identifier" i], input[id*="identifier" i], input[name*="login" i], input[name*="user" i], input[name*="email" i]',
+        ),
+      ).filter((el) => (el as HTMLInputElement).type !== 'hidden' && visible(el, 20, 8));
+      const id = ids[0];
+      if (!id || ids.length > 1) return null;
+      // its form: a <form>, else the nearest ancestor holding a button (scripted pages have no form)
+      const buttons = 'button, input[type="submit" i], input[type="button" i], [role="button"]';
+      let box: Element | null = id.closest('form');
+      if (!box) {
+        box = id.parentElement;
+        while (box && box !== d.body && !box.querySelector(buttons)) box = box.parentElement;
+      }
+      if (!box) return null;
+      const others = Array.from(
+        box.querySelectorAll(
+          'input:not([type="hidden" i]):not([type="checkbox" i]):not([type="submit" i]):not([type="button" i]):not([type="image" i]), textarea, select',
+        ),
+      ).filter((el) => el !== id && visible(el, 2, 2));
+      if (others.length) return null;
+      const label = (el: Element) =>
+        (el.getAttribute('aria-label') ?? (el as HTMLInputElement).value ?? el.textContent ?? '').trim() ||
+        (el.textContent ?? '').trim();
+      const next = /^(next|continue|sign ?in|log ?in|proceed|weiter|suivant|siguiente|avanti)\b/i;
+      if (!Array.from(box.querySelectorAll(buttons)).some((el) => visible(el) && next.test(label(el)))) return null;
+      const heading = Array.from(d.querySelectorAll('h1, h2'))
+        .slice(0, 4)
+        .map((el) => el.textContent ?? '')
+        .join(' ');
+      const words = `${d.title} ${heading} ${box instanceof HTMLElement ? box.innerText.slice(0, 600) : ''}`;
+      if (!/\b(sign[ -]?in|log[ -]?in|login|signin|anmelden|connexion|iniciar sesi[oó]n|accedi)\b/i.test(words))
+        return null;
+      const signal = 'email-first sign-in form (the password comes on the next step)';
+      if (httpStatus === 401 || httpStatus === 403) return { kind: 'login', signal: `${signal} with HTTP ${httpStatus}` };
+      if (id.closest('[aria-modal="true"], dialog[open], [role="dialog"]')) return { kind: 'login', signal };
+      const text = (d.body?.innerText ?? '').length;
+      const boxText = box instanceof HTMLElement ? box.innerText.length : 0;
+      const links = Array.from(d.querySelectorAll('a[href]')).filter((a) => !box?.contains(a)).length;
+      return text - boxText < 1_500 && links < 40 ? { kind: 'login', signal } : null;
+    }
+
     // login walls: a visible password field that the page is about (or any, after a 401/403)
     const passwords = Array.from(doc.querySelectorAll('input[type="password" i]')).filter((el) => shown(el, 20, 8));
     const first = passwords[0];
@@ -138,6 +192,7 @@ export const DETECT_CHALLENGE = pageFunction(
       const links = Array.from(doc.querySelectorAll('a[href]')).filter((a) => !form?.contains(a)).length;
       if (text - formText < 1_500 && links < 40) return { kind: 'login', signal: 'login form fills the page' };
     }
+    if (!first) return detectIdentifierFirst(doc, shown, status);
     return null;
   },
 );
