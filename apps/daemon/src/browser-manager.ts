@@ -313,7 +313,10 @@ export class BrowserManager {
   }
 
   /** pool mode: the endpoints, their health and the sessions on each (the caller's named, others counted). */
-  poolView(caller: { owner?: string | undefined; session?: string | undefined }): ReturnType<BrowserPool['view']> | undefined {
+  poolView(caller: {
+    owner?: string | undefined;
+    session?: string | undefined;
+  }): ReturnType<BrowserPool['view']> | undefined {
     return this.mode === 'pool' ? this.pool?.view(caller) : undefined;
   }
 

@@ -46,14 +46,11 @@ describe('challenge detection after goto', () => {
     '/goes-to-login',
     '/newsletter',
     '/newsletter-landing',
-  ])(
-    '%s is an ordinary page: no challenge',
-    async (path) => {
-      const result = await goto(path);
-      expect(result.status).toBe(200);
-      expect(result).not.toHaveProperty('challenge');
-    },
-  );
+  ])('%s is an ordinary page: no challenge', async (path) => {
+    const result = await goto(path);
+    expect(result.status).toBe(200);
+    expect(result).not.toHaveProperty('challenge');
+  });
 
   it('reports the challenge of the page a click navigated to, and of back/reload', async () => {
     await goto('/goes-to-login');

@@ -108,7 +108,9 @@ describe('pages that fight back, status asked beside them', () => {
         (result) => result.title === 'Plain',
       );
       const tookMs = performance.now() - started;
-      console.info(`[faults] goto away from the alert loop (--timeout-ms ${GOTO_BOUND_MS}): ${away} in ${tookMs.toFixed(0)} ms`);
+      console.info(
+        `[faults] goto away from the alert loop (--timeout-ms ${GOTO_BOUND_MS}): ${away} in ${tookMs.toFixed(0)} ms`,
+      );
       expect(['ok', 'navigation_timeout']).toContain(away);
       // the bound plus the slack of one CDP round trip on a loaded machine, far below the 60 s it took
       expect(tookMs).toBeLessThan(GOTO_BOUND_MS + 10_000);

@@ -37,7 +37,10 @@ export function sessionLabel(owner: string): string {
  * other session is counted, never named: session names are chosen by clients and can say what they
  * work on.
  */
-export function seesSession(caller: { owner?: string | undefined; session?: string | undefined }, key: string): boolean {
+export function seesSession(
+  caller: { owner?: string | undefined; session?: string | undefined },
+  key: string,
+): boolean {
   if (caller.session !== undefined) return key === sessionOwner(caller.owner, caller.session);
   return caller.owner === undefined
     ? key === DEFAULT_OWNER || key.startsWith('session:')

@@ -29,7 +29,8 @@ type Pending = OutputOf<'session.pair'>['pending'][number];
 function stopLine(output: OutputOf<'daemon.stop'>): string {
   if (output.poolSessions !== undefined)
     return `daemon stopped: ${output.poolSessions} pool session(s) released (their browser contexts closed with the connection); the remote browsers keep running`;
-  if (output.browser === 'left_running') return 'daemon stopped (disconnected; the browser keeps running with its tabs)';
+  if (output.browser === 'left_running')
+    return 'daemon stopped (disconnected; the browser keeps running with its tabs)';
   if (output.browser === 'none') return 'daemon stopped (no browser was running)';
   return 'daemon stopped (browser closed)';
 }

@@ -39,9 +39,7 @@ describe('one typed renderer per command', () => {
     ).toBe('  1  37F0  A  http://a/\n* 2  C0FF  (untitled)  http://b/');
     expect(renderCommand('daemon.stop', { stopping: true }, cli())).toBe('daemon stopped (browser closed)');
     // a remote or connected browser is never said to be closed
-    expect(
-      renderCommand('daemon.stop', { stopping: true, browser: 'left_running', poolSessions: 3 }, cli()),
-    ).toBe(
+    expect(renderCommand('daemon.stop', { stopping: true, browser: 'left_running', poolSessions: 3 }, cli())).toBe(
       'daemon stopped: 3 pool session(s) released (their browser contexts closed with the connection); the remote browsers keep running',
     );
     expect(renderCommand('daemon.stop', { stopping: true, browser: 'left_running' }, cli())).toMatch(/keeps running/);

@@ -162,7 +162,8 @@ export const DETECT_CHALLENGE = pageFunction(
       if (!/\b(sign[ -]?in|log[ -]?in|login|signin|anmelden|connexion|iniciar sesi[oó]n|accedi)\b/i.test(words))
         return null;
       const signal = 'email-first sign-in form (the password comes on the next step)';
-      if (httpStatus === 401 || httpStatus === 403) return { kind: 'login', signal: `${signal} with HTTP ${httpStatus}` };
+      if (httpStatus === 401 || httpStatus === 403)
+        return { kind: 'login', signal: `${signal} with HTTP ${httpStatus}` };
       if (id.closest('[aria-modal="true"], dialog[open], [role="dialog"]')) return { kind: 'login', signal };
       const text = (d.body?.innerText ?? '').length;
       const boxText = box instanceof HTMLElement ? box.innerText.length : 0;
