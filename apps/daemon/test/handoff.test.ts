@@ -85,6 +85,8 @@ describe.skipIf(!xvfb)(
     it('relaunches headed with the cookies, Done returns what changed, then headless again with the new cookies', async () => {
       await h.client.page.goto.mutate({ url: h.server.urlFor('/set-cookie?name=before&value=1') });
       const start = await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+      // a sign-in that keeps its step in sessionStorage: a new tab in a new browser would have none
+      await evalIn(`sessionStorage.setItem('signin-step', 'otp')`);
       expect(chromeArgs().some((arg) => arg.startsWith('--headless'))).toBe(true);
       const launches = h.daemon.services.manager.launches;
 
@@ -96,6 +98,7 @@ describe.skipIf(!xvfb)(
       expect(await evalIn('navigator.userAgent', handed.tab)).not.toContain('HeadlessChrome');
       expect(await evalIn('location.href', handed.tab)).toBe(start.url);
       expect(await evalIn('document.cookie', handed.tab)).toContain('before=1');
+      expect(await evalIn(`sessionStorage.getItem('signin-step')`, handed.tab)).toBe('otp');
       expect((await h.client.daemon.status.query({})).handoffs).toEqual([
         expect.objectContaining({ tab: handed.tab, reason: 'Log in, then press Done', mode: 'managed' }),
       ]);
@@ -145,6 +148,7 @@ describe.skipIf(!xvfb)(
       expect(await evalIn('navigator.userAgent')).toContain('HeadlessChrome');
       expect(await evalIn('location.pathname')).toBe('/set-cookie');
       expect(await evalIn('document.cookie')).toContain('session=s3cretvalue');
+      expect(await evalIn(`sessionStorage.getItem('signin-step')`)).toBe('otp');
       expect(await evalIn(`!!document.querySelector('${BANNER_TAG}')`)).toBe(false);
       expect((await h.client.daemon.status.query({})).handoffs).toEqual([]);
     }, 120_000);

@@ -8,6 +8,7 @@ import type { Dispatch } from '../dispatch.js';
 import type { Logger } from '../logger.js';
 import { type Banner, installBanner } from './banner.js';
 import { type CookieJar, cookieChanges, readCookies } from './cookie-changes.js';
+import { readSessionStorage, writeSessionStorage } from './session-storage.js';
 
 /** The saved state a managed relaunch carries over (`<state dir>/states/<name>.json`, removed after). */
 const HANDOFF_STATE = 'argus-handoff';
@@ -117,7 +118,7 @@ export class HandoffService {
     const startUrl = page.url;
     let relaunched = false;
     if (manager.mode === 'managed' && manager.headless) {
-      page = await this.relaunch(false, startUrl, ctx);
+      page = await this.relaunch(false, page, ctx);
       relaunched = true;
     } else {
       // the user's own tab (extension), or a browser already on screen: bring it to the front
@@ -165,7 +166,7 @@ export class HandoffService {
     } catch (error) {
       clearTimeout(running.timer);
       this.running = undefined;
-      if (relaunched) await this.relaunch(true, page.url, ctx).catch(() => undefined);
+      if (relaunched) await this.relaunch(true, page, ctx).catch(() => undefined);
       throw manager.translate(error, page);
     }
     this.deps.log.info('handoff.started', { tab: page.id, mode: manager.mode, relaunched });
@@ -250,7 +251,7 @@ export class HandoffService {
     const title = page.title;
     const after = page.closed ? running.before : await readCookies(manager.current, page).catch(() => running.before);
     await running.banner?.remove().catch(() => undefined);
-    if (running.relaunched) await this.relaunch(true, url, ctx);
+    if (running.relaunched) await this.relaunch(true, page, ctx);
     const result: HandoffResult = {
       ...running.view,
       tab: running.relaunched ? (manager.activeTab ?? running.view.tab) : running.view.tab,
@@ -270,9 +271,11 @@ export class HandoffService {
 
   /**
    * Closes the managed browser and launches it again (headed or headless) with the same cookies,
-   * local storage and tabs, through `state save|load`; returns the tab showing `url`.
+   * local storage and tabs, through `state save|load`, and the handed-off tab's sessionStorage;
+   * returns the tab showing `from`'s URL.
    */
-  private async relaunch(headless: boolean, url: string, ctx: CallContext): Promise<Page> {
+  private async relaunch(headless: boolean, from: Page, ctx: CallContext): Promise<Page> {
+    const url = from.url;
     const { manager } = this.deps;
     const dispatch = this.deps.dispatch();
     // the daemon's own work, as `argus restart` does it: not bound by the caller's scopes or leases
@@ -280,6 +283,7 @@ export class HandoffService {
     this.relaunching = true;
     try {
       const carried = manager.running ? await dispatch('state.save', { name: HANDOFF_STATE }, internal) : undefined;
+      const session = await readSessionStorage(from);
       await manager.detach();
       manager.headlessOverride = headless ? undefined : false;
       const browser = await manager.ensure();
@@ -298,6 +302,8 @@ export class HandoffService {
         page = await manager.page();
         if (/^(https?|file):/.test(url)) await page.navigate(url, { timeoutMs: TAB_LOAD_MS });
       }
+      if (session && !(await writeSessionStorage(page, session)))
+        this.deps.log.warn('handoff.session_storage_not_restored', { entries: session.items.length });
       manager.activeTab = page.id;
       return page;
     } finally {
