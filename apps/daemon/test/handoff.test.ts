@@ -156,6 +156,9 @@ describe.skipIf(!xvfb)(
     it('survives the browser dying under it: reopened headed with the banner, then `resume` ends it', async () => {
       await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
       const handed = await h.client.handoff.start.mutate({ reason: 'Solve it' });
+      // an agent waits on the handoff while the browser dies: it still gets the answer at the end
+      const waiting = h.client.handoff.start.mutate({ wait: true });
+      await new Promise((done) => setTimeout(done, 300));
       const pid = h.daemon.services.manager.pid;
       expect(pid).not.toBeNull();
       // the whole process group at once, as a crash takes the browser's helpers with it
@@ -172,6 +175,9 @@ describe.skipIf(!xvfb)(
       await expect.poll(() => evalIn(`!!document.querySelector('${BANNER_TAG}')`, tab), { timeout: 15_000 }).toBe(true);
       const ended = await h.client.handoff.resume.mutate({});
       expect(ended.state).toBe('resumed');
+      const waited = await waiting;
+      expect(waited).toMatchObject({ state: 'resumed', reason: 'Solve it' });
+      expect(waited.changes?.url).toContain('/form.html');
       expect(chromeArgs().some((arg) => arg.startsWith('--headless'))).toBe(true);
       expect(await listed()).toEqual([]);
     }, 120_000);
