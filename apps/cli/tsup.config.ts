@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
 // One bundled file with everything but the daemon (a separate process) and the MCP server
 // (`argus mcp`, loaded lazily from @argus/plugin) inlined: lean start-up.
 export default defineConfig({
-  entry: { argus: 'src/main.ts' },
+  entry: { argus: 'src/entry.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

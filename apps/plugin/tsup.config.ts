@@ -1,30 +1,99 @@
-import { defineConfig } from 'tsup';
+import { type Options, defineConfig } from 'tsup';
 
-// Workspace packages and the SDKs stay external (regular dependencies). `daemon-main` is the daemon
-// process with the MCP endpoint on its tunnel listener (clients start it; it imports @argus/daemon).
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    server: 'src/server.ts',
-    opencode: 'src/opencode.ts',
-    'argus-mcp': 'src/argus-mcp.ts',
-    http: 'src/http-endpoint.ts',
-    'daemon-main': 'src/daemon-main.ts',
-    'daemon-entry': 'src/daemon-entry.ts',
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * Packages the bundled daemon loads by name at run time, not by import: the web providers' parsers
+ * and HTTP client and the canvas colour library (required on first use, `createRequire` of the
+ * bundle's own URL: they resolve from this package, which therefore depends on them), the browser
+ * installer (dynamic import), and the journal's native driver (a bundled copy cannot load its binding).
+ */
+export const DAEMON_RUNTIME_EXTERNALS = [
+  'better-sqlite3',
+  'linkedom',
+  '@mozilla/readability',
+  'turndown',
+  'turndown-plugin-gfm',
+  'fast-xml-parser',
+  'undici',
+  'robots-parser',
+  'culori',
+  '@puppeteer/browsers',
+  // optional native speed-ups of ws, absent unless installed
+  'bufferutil',
+  'utf-8-validate',
+];
+
+const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * chrome-remote-interface's 1 MB protocol.json is read only for `local: true`; @argus/cdp passes its
+ * own (empty) descriptor, so the bundle carries an empty one instead of parsing 1 MB at start-up.
+ */
+const criWithoutLocalProtocol: Plugin = {
+  name: 'cri-without-local-protocol',
+  setup(build) {
+    build.onLoad({ filter: /chrome-remote-interface[\\/]lib[\\/]protocol\.json$/ }, () => ({
+      contents: '{ "domains": [] }',
+      loader: 'json',
+    }));
   },
-  format: ['esm'],
-  platform: 'node',
-  target: 'node20',
-  dts: {
+};
+
+export default defineConfig([
+  // Workspace packages and the SDKs stay external (regular dependencies).
+  {
     entry: {
       index: 'src/index.ts',
       server: 'src/server.ts',
       opencode: 'src/opencode.ts',
+      'argus-mcp': 'src/argus-mcp.ts',
       http: 'src/http-endpoint.ts',
       'daemon-entry': 'src/daemon-entry.ts',
     },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        server: 'src/server.ts',
+        opencode: 'src/opencode.ts',
+        http: 'src/http-endpoint.ts',
+        'daemon-entry': 'src/daemon-entry.ts',
+      },
+    },
+    splitting: true,
+    sourcemap: true,
+    clean: ['!daemon/**'],
   },
-  splitting: true,
-  sourcemap: true,
-  clean: true,
-});
+  // The daemon process (the daemon plus MCP on its tunnel listener; clients start it) as one bundle
+  // with its dependencies inlined: Node's ESM loader spent about half of the daemon's start-up
+  // resolving packages and pre-parsing CommonJS exports, file by file (CPU profile of a cold
+  // `argus goto`, issue 16). Lazily loaded parts (the MCP endpoint, the providers' parsers) stay in
+  // their own chunks or packages, loaded on first use.
+  {
+    entry: { 'daemon-main': 'src/daemon-main.ts' },
+    outDir: 'dist/daemon',
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    bundle: true,
+    // everything is inlined but those (noExternal wins over external in tsup: exclude them here)
+    noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escape).join('|')})(?:/|$))`)],
+    external: DAEMON_RUNTIME_EXTERNALS,
+    splitting: true,
+    sourcemap: true,
+    clean: true,
+    esbuildPlugins: [criWithoutLocalProtocol],
+    // what the bundle still imports at run time, checked by test/daemon-bundle.test.ts
+    metafile: true,
+    // whitespace and syntax only (names stay, for stack traces): ~15% less to compile at start-up
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // `require` for bundled CommonJS (ws, pino, ...) that loads Node built-ins
+    banner: {
+      js: "import { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);",
+    },
+  },
+]);

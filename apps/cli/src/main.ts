@@ -1,3 +1,4 @@
+import { abandonEarlyStart } from '@argus/client/daemon-spawn';
 import { ArgusError } from '@argus/protocol/errors';
 import { UsageError, findCommand, nearestVerbs, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
 import { compoundInput, fillFromStdin } from './compound.js';
@@ -135,27 +136,32 @@ async function main(argv: string[]): Promise<number> {
     : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const failure =
-      error instanceof UsageError
-        ? { code: 'usage', message: error.message, exit: 2 }
-        : error instanceof ArgusError
-          ? {
-              code: error.code,
-              message: error.message,
-              details: error.details,
-              exit: error.code === 'invalid_input' ? 2 : 1,
-            }
-          : { code: 'internal', message: (error as Error)?.stack ?? String(error), exit: 1 };
-    process.exitCode = failure.exit;
-    if (jsonErrors) {
-      const { exit: _exit, ...body } = failure;
-      err(JSON.stringify({ error: body }));
-    } else
-      err(failure.code === 'usage' ? `usage error: ${failure.message}` : `error[${failure.code}]: ${failure.message}`);
-  },
-);
+// a daemon started early (entry.ts) for a command that then failed before connecting is stopped again
+main(process.argv.slice(2))
+  .finally(abandonEarlyStart)
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const failure =
+        error instanceof UsageError
+          ? { code: 'usage', message: error.message, exit: 2 }
+          : error instanceof ArgusError
+            ? {
+                code: error.code,
+                message: error.message,
+                details: error.details,
+                exit: error.code === 'invalid_input' ? 2 : 1,
+              }
+            : { code: 'internal', message: (error as Error)?.stack ?? String(error), exit: 1 };
+      process.exitCode = failure.exit;
+      if (jsonErrors) {
+        const { exit: _exit, ...body } = failure;
+        err(JSON.stringify({ error: body }));
+      } else
+        err(
+          failure.code === 'usage' ? `usage error: ${failure.message}` : `error[${failure.code}]: ${failure.message}`,
+        );
+    },
+  );

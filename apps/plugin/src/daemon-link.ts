@@ -5,6 +5,7 @@ import { ArgusError } from '@argus/protocol/errors';
 import { WebSocket } from 'ws';
 import { daemonEntry } from './daemon-entry.js';
 import type { InboxChange } from './inbox-notify.js';
+import { prestartDaemonEnv, prestartMode } from './prestart.js';
 
 export { daemonEntry };
 
@@ -67,14 +68,17 @@ export class DaemonLink {
     return this.options.daemonEntry ?? daemonEntry();
   }
 
-  /** How this link reaches its daemon: over HTTP, starting one when none runs. */
-  private connectOptions() {
+  /** How this link reaches its daemon: over HTTP, starting one when none runs (with `daemonEnv` added to its environment). */
+  private connectOptions(daemonEnv?: Record<string, string>) {
     return {
+      ...(daemonEnv ? { daemonEnv } : {}),
       autoStart: true,
       daemonEntry: this.entry(),
       cwd: this.options.cwd,
       env: this.options.env,
       transport: 'http' as const,
+      // thousands of calls over the agent's session: no TCP set-up per call
+      keepAlive: true,
       name: this.name,
       session: this.options.session,
       // read per call: the leases held now
@@ -86,8 +90,8 @@ export class DaemonLink {
   /** Set once this link started a daemon (first connect or a reconnect): it may stop it on leaving. */
   private startedPid: number | undefined;
 
-  private connect(): Promise<Connection> {
-    const pending = connectToDaemon(this.connectOptions());
+  private connect(daemonEnv?: Record<string, string>): Promise<Connection> {
+    const pending = connectToDaemon(this.connectOptions(daemonEnv));
     void pending.then(
       (connection) => {
         if (connection.started) this.startedPid = connection.state.pid;
@@ -129,6 +133,17 @@ export class DaemonLink {
     });
     this.connection = next;
     return next;
+  }
+
+  /**
+   * Connects now, without waiting, starting the daemon when none runs (a start begun early by
+   * argus-mcp's entry is adopted), so the agent's first call does not wait for the daemon's start-up.
+   * ARGUS_PRELAUNCH decides what starts (see prestart.ts); a daemon started here is this link's own.
+   */
+  prestart(): void {
+    const mode = prestartMode(this.options.env ?? process.env);
+    if (this.connection || mode === 'off') return;
+    this.connection = this.connect(prestartDaemonEnv(mode));
   }
 
   async call(command: AnyCommand, input: unknown): Promise<unknown> {

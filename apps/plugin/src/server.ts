@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { abandonEarlyStart } from '@argus/client/daemon-spawn';
 import { isArgusError } from '@argus/protocol/errors';
 import { DaemonLink } from './daemon-link.js';
 import { createMcpServer } from './mcp-server.js';
@@ -27,7 +28,10 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
     link = new DaemonLink({ session: options.session });
     skills = new SkillTools();
     server = createMcpServer({ options, caller: link, approvals: link, skills, inbox: link });
+    link.prestart();
   } catch (error) {
+    // a daemon argus-mcp's entry started for this server goes too
+    abandonEarlyStart();
     process.stderr.write(
       isArgusError(error) ? `argus-mcp: ${error.message}\n${USAGE}` : `argus-mcp: ${String(error)}\n`,
     );

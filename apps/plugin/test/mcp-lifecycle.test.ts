@@ -88,4 +88,49 @@ describe('argus mcp and the daemon it started', () => {
     expect(await daemonAnswers(readState(stateDir)!)).toBe(true);
     expect(isProcessAlive(agent.browserPid)).toBe(true);
   });
+
+  it('prestarts the daemon without Chromium, launches it at the first browser call, and stops both when the agent leaves', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
+    stateDir = join(workspace, '.argus');
+    const plugin = await startPlugin({ args: [SERVER], env: pluginEnv(stateDir), cwd: workspace });
+    // no call yet: the daemon comes up on its own (the agent's first call will not wait for it)
+    await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
+    const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+    try {
+      await waitFor(async () => daemonAnswers(readState(stateDir)!), 20_000, 'the daemon to answer');
+      expect((await probe.client.daemon.status.query({})).browser.pid).toBeNull();
+      expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
+      const browserPid = (await probe.client.daemon.status.query({})).browser.pid!;
+      expect(isProcessAlive(browserPid)).toBe(true);
+      const daemonPid = readState(stateDir)!.pid;
+      const serverPid = plugin.transport.pid!;
+      probe.close();
+      await plugin.close();
+      await waitFor(() => !isProcessAlive(serverPid), 10_000, 'argus mcp to exit');
+      await waitFor(
+        () => !isProcessAlive(daemonPid) && !isProcessAlive(browserPid),
+        20_000,
+        'the daemon and Chromium to exit',
+      );
+    } finally {
+      probe.close();
+    }
+  });
+
+  it('with ARGUS_PRELAUNCH=0 starts nothing until the first call', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
+    stateDir = join(workspace, '.argus');
+    const plugin = await startPlugin({
+      args: [SERVER],
+      env: { ...pluginEnv(stateDir), ARGUS_PRELAUNCH: '0' },
+      cwd: workspace,
+    });
+    try {
+      expect((await plugin.client.listTools()).tools.length).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+    } finally {
+      await plugin.close();
+    }
+  });
 });

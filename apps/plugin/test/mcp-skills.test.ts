@@ -32,7 +32,7 @@ beforeAll(async () => {
   plugin = await startPlugin({
     args: [SERVER, '--profile', 'full'],
     // HOME: the user tier of this test, not the machine's
-    env: { ...pluginEnv(stateDir), HOME: workspace },
+    env: { ...pluginEnv(stateDir), HOME: workspace, ARGUS_PRELAUNCH: '0' },
     cwd: workspace,
   });
   plugin.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -53,7 +53,7 @@ describe('skills as MCP tools (SDK client, real daemon and Chromium)', () => {
     expect(before).not.toContain('skill_login');
     // the bundled example is for the demo page, not an agent's tool
     expect(before.filter((name) => name.startsWith('skill_'))).toEqual([]);
-    // listing tools starts no daemon (skills are read from their files)
+    // listing tools starts no daemon (skills are read from their files; ARGUS_PRELAUNCH=0: no prestart)
     expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
     expect(plugin.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 

@@ -59,8 +59,14 @@ describe('tools/list', () => {
           .sort(),
       );
     }
-    // Listing tools never starts the daemon.
-    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+    // Listing tools never starts a browser: the server prestarts only the daemon (without Chromium).
+    await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
+    const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+    try {
+      expect((await probe.client.daemon.status.query({})).browser.pid).toBeNull();
+    } finally {
+      probe.close();
+    }
   });
 
   it('the core profile lists fewer tools, under 2,000 tokens (chars / 4)', async () => {

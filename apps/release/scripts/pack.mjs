@@ -39,6 +39,8 @@ const RUNTIME_DEPENDENCIES = [
   'better-sqlite3',
   'chrome-remote-interface',
   'cockatiel',
+  // required by name on first use (the canvas lint's colours): no import for the metafile to show
+  'culori',
   'fast-xml-parser',
   'ipaddr.js',
   'linkedom',

@@ -14,6 +14,8 @@ declare module 'chrome-remote-interface' {
   interface CriOptions {
     target: string;
     local?: boolean;
+    /** The protocol descriptor the client builds its per-domain helpers from (skips fetching one). */
+    protocol?: { domains: unknown[] };
   }
   function CDP(options: CriOptions): Promise<CriClient>;
   export default CDP;

@@ -2,7 +2,8 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient }
 import type { AppRouter } from '@argus/protocol';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { toArgusError } from './errors.js';
-import { nodeHttpFetch } from './node-fetch.js';
+import { Agent } from 'node:http';
+import { keepAliveHttpFetch, nodeHttpFetch } from './node-fetch.js';
 import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
@@ -25,6 +26,12 @@ export interface ClientOptions {
    * and no lingering keep-alive socket in one-shot processes.
    */
   nodeHttp?: boolean;
+  /**
+   * Keep HTTP connections to the daemon open between calls (node:http transport): for a long-lived
+   * client that makes many calls (the MCP server's link). Default false: a one-shot process (the CLI)
+   * should not hold a socket. `close()` ends them.
+   */
+  keepAlive?: boolean;
   /** WebSocket implementation; Node 20 has no global one, so pass `ws`'s. */
   WebSocket?: unknown;
   /**
@@ -131,7 +138,11 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   const transport = options.transport ?? 'http';
   const httpUrl = `${options.url}/trpc`;
   // tRPC only calls fetch(url, init) and res.json(): the node:http stand-in covers exactly that
-  const fetchImpl = options.nodeHttp === false ? {} : { fetch: nodeHttpFetch as unknown as typeof fetch };
+  const agent = options.keepAlive && options.nodeHttp !== false ? new Agent({ keepAlive: true }) : undefined;
+  const fetchImpl =
+    options.nodeHttp === false
+      ? {}
+      : { fetch: (agent ? keepAliveHttpFetch(agent) : nodeHttpFetch) as unknown as typeof fetch };
   // the lease ids are read per call: a holder presents the leases it holds now
   const callHeaders = () => {
     const lease = leaseHeader(options.lease);
@@ -156,6 +167,7 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
     client: withArgusErrors(client),
     close() {
       authenticated?.close();
+      agent?.destroy();
     },
   };
 }

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
+import { startDaemon, takeEarlyStart } from './daemon-spawn.js';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
 import { nodeHttpFetch } from './node-fetch.js';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
+
+export { startDaemon };
 
 export interface ConnectOptions {
   /** The caller's directory: finds its workspace's daemon, and relative paths resolve against it (default: process.cwd()). */
@@ -22,6 +21,8 @@ export interface ConnectOptions {
   /** Extra environment for an auto-started daemon. */
   daemonEnv?: NodeJS.ProcessEnv;
   transport?: ClientOptions['transport'];
+  /** Keep HTTP connections open between calls (see ClientOptions.keepAlive). */
+  keepAlive?: boolean;
   WebSocket?: unknown;
   /** This client's name for logs and approvals (see ClientOptions.name). */
   name?: string | undefined;
@@ -56,67 +57,6 @@ export async function daemonAnswers(state: DaemonState): Promise<boolean> {
   }
 }
 
-/**
- * Starts the daemon detached and resolves with its state once it prints its ready line
- * (event driven: no polling of the state file).
- */
-export async function startDaemon(options: {
-  daemonEntry: string;
-  stateDir: string;
-  env?: NodeJS.ProcessEnv | undefined;
-  timeoutMs?: number | undefined;
-  cwd?: string | undefined;
-}): Promise<DaemonState> {
-  mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, [options.daemonEntry], {
-    cwd: options.cwd,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...(options.env ?? process.env), ARGUS_STATE_DIR: options.stateDir },
-  });
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-4_000);
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new ArgusError('daemon_unreachable', `The daemon did not start within ${timeoutMs} ms. ${stderr.trim()}`),
-          ),
-        timeoutMs,
-      );
-      const lines = createInterface({ input: child.stdout! });
-      lines.on('line', (line) => {
-        if (line.startsWith(DAEMON_READY_LINE)) {
-          clearTimeout(timer);
-          lines.close();
-          resolve();
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(
-          new ArgusError(
-            'daemon_unreachable',
-            `The daemon exited during start-up (code ${code}). ${stderr.trim() || 'See .argus/daemon.log.'}`,
-          ),
-        );
-      });
-    });
-  } finally {
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    child.unref();
-  }
-  const state = readState(options.stateDir);
-  if (!state)
-    throw new ArgusError('daemon_unreachable', `The daemon started but wrote no state file in ${options.stateDir}`);
-  return state;
-}
-
 /** Finds the workspace daemon (starting one when allowed) and returns a typed client for it. */
 export async function connectToDaemon(options: ConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
@@ -128,6 +68,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
       url: daemonUrl(current),
       token: current.token,
       transport: options.transport ?? 'http',
+      keepAlive: options.keepAlive,
       WebSocket: options.WebSocket,
       cwd: resolve(options.cwd ?? process.cwd()),
       name: options.name,
@@ -139,6 +80,14 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
     stateDir,
     started,
   });
+  // A start this process began early (startDaemonEarly) is its own, even once its state file is written.
+  const early = options.autoStart ? takeEarlyStart(stateDir) : undefined;
+  if (early) {
+    options.onStart?.();
+    state = await early;
+    started = true;
+    return clientFor(state);
+  }
   // Fast path: a live pid is trusted; if it does not answer, the first call reports daemon_unreachable.
   if (state && isProcessAlive(state.pid)) return clientFor(state);
   if (!options.autoStart || !options.daemonEntry) {

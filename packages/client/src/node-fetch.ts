@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { type Agent, type ClientRequest, request } from 'node:http';
 
 interface MinimalInit {
   method?: string;
@@ -15,22 +15,46 @@ export const DAEMON_LOST = 'ARGUS_DAEMON_LOST';
  * its WASM parser (~40 ms) and keeps the socket alive after the answer; a one-shot process such as
  * the CLI needs neither: one request on a fresh connection that closes when it is done.
  */
-export function nodeHttpFetch(
-  url: string | URL,
-  init: MinimalInit = {},
-): Promise<{ ok: boolean; status: number; json(): Promise<unknown> }> {
+export function nodeHttpFetch(url: string | URL, init: MinimalInit = {}): Promise<MinimalResponse> {
+  return send(url, init, undefined);
+}
+
+type MinimalResponse = { ok: boolean; status: number; json(): Promise<unknown> };
+
+/**
+ * The same over `agent`'s kept-alive connections, for a long-lived client (the MCP server's link to
+ * its daemon makes thousands of calls): no TCP connection set up and torn down on both sides per
+ * call. A kept connection the daemon closed as idle just as a request went out fails with
+ * ECONNRESET before any answer; the daemon never read that request, so it is sent once more on a
+ * fresh connection (Node's documented `reusedSocket` pattern).
+ */
+export function keepAliveHttpFetch(agent: Agent): (url: string | URL, init?: MinimalInit) => Promise<MinimalResponse> {
+  return (url, init = {}) => send(url, init, agent);
+}
+
+async function send(url: string | URL, init: MinimalInit, agent: Agent | undefined): Promise<MinimalResponse> {
+  try {
+    return await sendOnce(url, init, agent);
+  } catch (error) {
+    if (!agent || !(error as { staleSocket?: boolean }).staleSocket) throw error;
+    return sendOnce(url, init, agent);
+  }
+}
+
+function sendOnce(url: string | URL, init: MinimalInit, agent: Agent | undefined): Promise<MinimalResponse> {
   return new Promise((resolve, reject) => {
     const body = typeof init.body === 'string' ? init.body : undefined;
-    const req = request(url, {
+    const req: ClientRequest = request(url, {
       method: init.method ?? 'GET',
       headers: {
         ...init.headers,
-        connection: 'close',
+        ...(agent ? {} : { connection: 'close' }),
         ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }),
       },
-      agent: false,
+      agent: agent ?? false,
       signal: init.signal ?? undefined,
     });
+    let answered = false;
     // Once connected, the request may have reached the daemon: a failure from then on (reset, hang
     // up) must not be retried, the command may have run. Before that (ECONNREFUSED) nothing was sent.
     let connected = false;
@@ -40,6 +64,8 @@ export function nodeHttpFetch(
     });
     req.once('error', (error: NodeJS.ErrnoException) => {
       if (!connected || error.name === 'AbortError') return reject(error);
+      if (req.reusedSocket && !answered && error.code === 'ECONNRESET')
+        return reject(Object.assign(error, { staleSocket: true }));
       reject(
         Object.assign(new Error(`the daemon closed the connection before answering (${error.code ?? error.message})`), {
           code: DAEMON_LOST,
@@ -48,6 +74,7 @@ export function nodeHttpFetch(
       );
     });
     req.once('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.once('error', reject);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '@argus/security';
+import { projectRoot } from '@argus/security/paths';
 import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
 import { quickStateDir } from '@argus/protocol/config-files';
 

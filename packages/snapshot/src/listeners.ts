@@ -36,20 +36,26 @@ export async function listenerTargets(
 ): Promise<string[]> {
   if (mainWorld === undefined) return [];
   try {
-    const { result } = await ctx.session.send('Runtime.evaluate', {
-      expression: 'document',
-      contextId: mainWorld,
-      objectGroup: LISTENER_GROUP,
-      silent: true,
-    });
-    if (!result.objectId) return [];
-    const { listeners } = await ctx.session
-      .send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true })
-      // the page's handler functions wrapped for the answer are never used: dropped at once
-      .finally(
-        () =>
-          void ctx.session.send('Runtime.releaseObjectGroup', { objectGroup: LISTENER_GROUP }).catch(() => undefined),
-      );
+    const known = cache.forFrame(ctx);
+    const listen = (objectId: string) =>
+      ctx.session
+        .send('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true })
+        // the page's handler functions wrapped for the answer are never used: dropped at once
+        .finally(
+          () =>
+            void ctx.session.send('Runtime.releaseObjectGroup', { objectGroup: LISTENER_GROUP }).catch(() => undefined),
+        );
+    // the document handle kept from this document's last snapshot; one that no longer resolves (its
+    // group was released) is looked up afresh
+    let documentId = cache.documentOf(ctx, mainWorld);
+    let answer = documentId ? await listen(documentId).catch(() => undefined) : undefined;
+    if (!answer) {
+      documentId = await pageDocument(ctx, mainWorld);
+      if (!documentId) return [];
+      answer = await listen(documentId);
+    }
+    cache.keepDocument(ctx, mainWorld, documentId!);
+    const { listeners } = answer;
     const ids = [
       ...new Set(
         listeners
@@ -57,7 +63,6 @@ export async function listenerTargets(
           .map((listener) => listener.backendNodeId!),
       ),
     ].slice(0, MAX_MARKED);
-    const known = cache.forFrame(ctx);
     const objects = await Promise.all(
       ids.map(async (backendNodeId) => {
         const cached = known.get(backendNodeId);
@@ -78,6 +83,17 @@ export async function listenerTargets(
   }
 }
 
+/** The page's `document` in its main world, as a handle kept (KEPT_GROUP) for the next snapshots of it. */
+async function pageDocument(ctx: FrameContext, mainWorld: number): Promise<string | undefined> {
+  const { result } = await ctx.session.send('Runtime.evaluate', {
+    expression: 'document',
+    contextId: mainWorld,
+    objectGroup: KEPT_GROUP,
+    silent: true,
+  });
+  return result.objectId;
+}
+
 /** Resolved listener elements are kept in this group between snapshots of a document (see ListenerCache). */
 const KEPT_GROUP = 'argus-listened';
 /** Past this many kept elements in a session, the group is released and resolving starts over. */
@@ -92,8 +108,26 @@ const KEPT_MAX = 2000;
 export class ListenerCache {
   private readonly frames = new Map<
     string,
-    { contextId: number; session: FrameContext['session']; objects: Map<number, string> }
+    {
+      contextId: number;
+      session: FrameContext['session'];
+      objects: Map<number, string>;
+      /** The page's main-world `document` handle, asked once per document instead of per snapshot. */
+      document?: { mainWorld: number; objectId: string };
+    }
   >();
+
+  documentOf(ctx: FrameContext, mainWorld: number): string | undefined {
+    const entry = this.frames.get(ctx.frameId);
+    return entry?.contextId === ctx.contextId && entry.document?.mainWorld === mainWorld
+      ? entry.document.objectId
+      : undefined;
+  }
+
+  keepDocument(ctx: FrameContext, mainWorld: number, objectId: string): void {
+    const entry = this.frames.get(ctx.frameId);
+    if (entry?.contextId === ctx.contextId) entry.document = { mainWorld, objectId };
+  }
 
   forFrame(ctx: FrameContext): Map<number, string> {
     let entry = this.frames.get(ctx.frameId);
@@ -105,7 +139,10 @@ export class ListenerCache {
     if (sameSession.reduce((kept, frame) => kept + frame.objects.size, 0) > KEPT_MAX) {
       // the group is released for every frame of the session at once: all their ids go
       void ctx.session.send('Runtime.releaseObjectGroup', { objectGroup: KEPT_GROUP }).catch(() => undefined);
-      for (const frame of sameSession) frame.objects.clear();
+      for (const frame of sameSession) {
+        frame.objects.clear();
+        delete frame.document;
+      }
     }
     return entry.objects;
   }

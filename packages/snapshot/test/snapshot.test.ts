@@ -97,6 +97,16 @@ describe('snapshot', () => {
     );
   });
 
+  it('finds click listeners added after the last snapshot of the document', async () => {
+    const engine = new SnapshotEngine(page);
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<span id="late">Late action</span>')`);
+    expect((await engine.snapshot()).text).not.toMatch(/clickable "Late action"/);
+    // a listener alone (no DOM change, no cursor): the document handle kept from that snapshot still sees it
+    await page.evaluate(`document.getElementById('late').addEventListener('click', () => {})`);
+    expect((await engine.snapshot()).text).toMatch(/clickable "Late action" e\d+/);
+    await page.evaluate(`document.getElementById('late').remove()`);
+  });
+
   it('keeps refs stable across snapshots while the nodes live', async () => {
     const engine = new SnapshotEngine(page);
     const first = await engine.snapshot();

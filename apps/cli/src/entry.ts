@@ -1,0 +1,28 @@
+import { daemonEntry } from '@argus/plugin/daemon-entry';
+import { startDaemonEarly } from '@argus/client/daemon-spawn';
+
+/*
+ * The `argus` process's first module. A command that will need the daemon, with none running, starts
+ * it here, before the rest of the CLI (argument parsing from the manifest's zod schemas: about three
+ * quarters of the CLI's own start-up) loads; the daemon then launches Chromium while this process
+ * loads, instead of after (issue 16). The connection adopts this start (takeEarlyStart); a command
+ * that turns out not to need it (a usage error) stops it again (abandonEarlyStart, in main).
+ */
+
+/** Verbs that never start a daemon: the CLI's own (help, demo, install-browser, mcp) and the two that only report on one. */
+const NO_DAEMON = new Set(['help', 'demo', 'install-browser', 'mcp', 'status', 'stop']);
+
+/**
+ * Flags that change how the daemon is started (`--profile`), or the environment it inherits: main
+ * applies them before connecting, so with them the daemon starts there as before.
+ */
+const LATE_FLAGS = /^--(profile|session|lease|lease-wait|help)(=|$)|^-h$|^-V$|^--version$/;
+
+export function wantsEarlyDaemon(argv: readonly string[]): boolean {
+  const [first] = argv;
+  if (!first || first.startsWith('-') || NO_DAEMON.has(first)) return false;
+  return !argv.some((arg) => LATE_FLAGS.test(arg));
+}
+
+if (wantsEarlyDaemon(process.argv.slice(2))) startDaemonEarly({ daemonEntry: daemonEntry() });
+await import('./main.js');

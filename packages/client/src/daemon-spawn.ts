@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
+import { ArgusError } from '@argus/protocol/errors';
+import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
+
+/*
+ * Starting the daemon process, kept free of the tRPC client and zod so that a CLI can start the
+ * daemon (and so Chromium) before it loads the rest of itself: `startDaemonEarly` at the top of the
+ * process, `takeEarlyStart` where the connection would otherwise start one (issue 16).
+ */
+
+export interface SpawnDaemonOptions {
+  daemonEntry: string;
+  stateDir: string;
+  env?: NodeJS.ProcessEnv | undefined;
+  timeoutMs?: number | undefined;
+  cwd?: string | undefined;
+}
+
+interface Started {
+  stateDir: string;
+  child: ChildProcess;
+  ready: Promise<DaemonState>;
+}
+
+/** Spawns the daemon detached; `ready` resolves with its state once it prints its ready line (no polling). */
+function spawnDaemon(options: SpawnDaemonOptions): Started {
+  mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+  const child = spawn(process.execPath, [options.daemonEntry], {
+    cwd: options.cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...(options.env ?? process.env), ARGUS_STATE_DIR: options.stateDir },
+  });
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4_000);
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new ArgusError('daemon_unreachable', `The daemon did not start within ${timeoutMs} ms. ${stderr.trim()}`),
+        ),
+      timeoutMs,
+    );
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line.startsWith(DAEMON_READY_LINE)) {
+        clearTimeout(timer);
+        lines.close();
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(
+        new ArgusError(
+          'daemon_unreachable',
+          `The daemon exited during start-up (code ${code}). ${stderr.trim() || 'See .argus/daemon.log.'}`,
+        ),
+      );
+    });
+  })
+    .finally(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.unref();
+    })
+    .then(() => {
+      const state = readState(options.stateDir);
+      if (!state)
+        throw new ArgusError('daemon_unreachable', `The daemon started but wrote no state file in ${options.stateDir}`);
+      return state;
+    });
+  return { stateDir: options.stateDir, child, ready };
+}
+
+/** Starts the daemon detached and resolves with its state once it is ready. */
+export function startDaemon(options: SpawnDaemonOptions): Promise<DaemonState> {
+  return spawnDaemon(options).ready;
+}
+
+let early: Started | undefined;
+
+/**
+ * Starts the workspace daemon now, unless one runs, for a process that will connect to it later
+ * with auto-start (same environment and working directory). Returns whether it started one.
+ */
+export function startDaemonEarly(options: Omit<SpawnDaemonOptions, 'stateDir'>): boolean {
+  if (early) return false;
+  const stateDir = stateDirFor(options.cwd, options.env ?? process.env);
+  const state = readState(stateDir);
+  if (state && isProcessAlive(state.pid)) return false;
+  early = spawnDaemon({ ...options, stateDir });
+  // a failed early start is reported by whoever takes it; never as an unhandled rejection
+  early.ready.catch(() => undefined);
+  return true;
+}
+
+/** The early start for this state dir, if one is in flight: the caller now owns its outcome. */
+export function takeEarlyStart(stateDir: string): Promise<DaemonState> | undefined {
+  if (!early || early.stateDir !== stateDir) return undefined;
+  const { ready } = early;
+  early = undefined;
+  return ready;
+}
+
+/**
+ * Stops a daemon started early that nothing took (the command turned out to be a usage error, or
+ * needed no daemon): it shuts down as on `argus stop`, closing its browser.
+ */
+export function abandonEarlyStart(): void {
+  if (!early) return;
+  const { child } = early;
+  early = undefined;
+  // SIGTERM: the daemon shuts down as on `argus stop`; before its handlers exist, the signal ends it
+  // and its browser watchdog closes the Chromium it launched early
+  if (child.pid !== undefined && child.exitCode === null) child.kill('SIGTERM');
+}
