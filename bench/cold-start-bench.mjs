@@ -6,7 +6,10 @@
 //   cli    `node apps/cli/dist/argus.js goto URL` with a fresh state dir (starts the daemon, which
 //          launches Chromium), the whole process;
 //   mcp    an agent's first call: spawn `argus-mcp` (official SDK client over stdio), initialize,
-//          call argus_goto (the server starts the daemon, which launches Chromium);
+//          call argus_goto at once (the server prestarts the daemon, which launches Chromium at
+//          that first browser call);
+//   turn   the same with the call 1 s after initialize (an agent's first turn); only the call is
+//          timed, against the floor (Chromium starts at the call);
 //   node   `node -e 0`, the price of any Node process.
 // Each Argus run is followed by `argus stop` / closing the MCP client (not timed). Prints medians
 // and ratios to the floor.
@@ -99,15 +102,25 @@ async function argusRun() {
   }
 }
 
-async function mcpRun() {
+/**
+ * `thinkMs` 0: the first call right after initialize (the server's prestarted daemon may still be
+ * starting). Otherwise the call comes `thinkMs` after initialize, as an agent's first turn does, and
+ * only the call is timed: Chromium starts at that call (the prestarted daemon has none), so the
+ * floor's launch + connect + navigate is what it is compared with.
+ */
+async function mcpRun(thinkMs = 0) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-mcp-'));
   const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
   const client = new Client({ name: 'argus-cold-start-bench', version: '0' });
   try {
-    const started = performance.now();
+    let started = performance.now();
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: [mcpServer], env, cwd: root, stderr: 'ignore' }),
     );
+    if (thinkMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, thinkMs));
+      started = performance.now();
+    }
     const result = await client.callTool({ name: 'argus_goto', arguments: { url } });
     const elapsed = performance.now() - started;
     if (result.isError) throw new Error(`argus_goto failed: ${JSON.stringify(result.content)}`);
@@ -127,12 +140,13 @@ async function nodeRun() {
   return performance.now() - started;
 }
 
-const samples = { floor: [], cli: [], mcp: [], node: [] };
+const samples = { floor: [], cli: [], mcp: [], mcpTurn: [], node: [] };
 await floor(); // page cache warm for every series alike
 for (let run = 0; run < runs; run += 1) {
   samples.floor.push(await floor());
   samples.cli.push(await argusRun());
   samples.mcp.push(await mcpRun());
+  samples.mcpTurn.push(await mcpRun(1_000));
   samples.node.push(await nodeRun());
 }
 await server.close();
@@ -145,6 +159,7 @@ for (const [name, label] of [
   ['floor', 'raw CDP: launch + connect + navigate'],
   ['cli', 'argus goto (daemon + Chromium start)'],
   ['mcp', 'MCP: spawn server, argus_goto'],
+  ['mcpTurn', 'MCP: argus_goto 1 s after init (call)'],
   ['node', 'node -e 0'],
 ]) {
   const value = median(samples[name]);
