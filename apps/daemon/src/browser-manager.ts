@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { ArgusError } from '@argus/protocol';
 import {
   Browser,
@@ -190,7 +191,11 @@ export class BrowserManager {
       const chrome = await launchChrome({
         headless: this.headless,
         extraFlags: this.options.extraFlags,
-        ...(this.options.userDataDir ? { userDataDir: this.options.userDataDir() } : {}),
+        ...(this.options.userDataDir
+          ? { userDataDir: this.options.userDataDir() }
+          : this.keptProfile
+            ? { tempProfile: this.takeKeptProfile() }
+            : {}),
         ...(this.options.chromePath ? { env: { ...process.env, CHROME_PATH: this.options.chromePath } } : {}),
       });
       this.chrome = chrome;
@@ -601,10 +606,33 @@ export class BrowserManager {
    * launches) again. A connected or extension browser runs on with its tabs (routes' held requests let
    * go first); a browser Argus launched is closed, since nobody else could ever close it.
    */
-  async detach(): Promise<'detached' | 'closed' | 'none'> {
+  /**
+   * A temporary profile kept from the browser closed last (`detach({ keepProfile })`) for the next
+   * launch, which takes it over (removes it on exit like its own). Removed if the manager closes first.
+   */
+  private keptProfile: string | undefined;
+
+  private takeKeptProfile(): string | undefined {
+    const kept = this.keptProfile;
+    this.keptProfile = undefined;
+    return kept;
+  }
+
+  /**
+   * Closes the browser (managed) or disconnects from it, ready to start again. `keepProfile`: a
+   * managed browser's temporary profile is kept for the next launch (a handoff's relaunch headed and
+   * back: IndexedDB, caches and service workers stay on disk).
+   */
+  async detach(options: { keepProfile?: boolean } = {}): Promise<'detached' | 'closed' | 'none'> {
     await this.starting?.catch(() => undefined);
     const action = !this.running ? 'none' : this.mode === 'managed' ? 'closed' : 'detached';
+    // marked before the close (which would remove it), taken over by the next launch
+    const kept =
+      options.keepProfile && action === 'closed' && this.chrome && !this.chrome.hasExited
+        ? this.chrome.keepProfile()
+        : undefined;
     await this.release();
+    this.keptProfile = kept;
     // the pool's endpoints stay configured: sessions are placed again on their next command
     if (this.mode === 'pool') this.startPool();
     return action;
@@ -634,8 +662,15 @@ export class BrowserManager {
     );
   }
 
+  /** A kept profile no launch took (a failed relaunch, the daemon stopping): removed. */
+  private dropKeptProfile(): void {
+    const kept = this.takeKeptProfile();
+    if (kept) rmSync(kept, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+
   async close(): Promise<void> {
     this.stopping = true;
+    this.dropKeptProfile();
     const pool = this.pool;
     this.pool = undefined;
     await pool?.close();

@@ -37,6 +37,11 @@ function pageOf(tab: string): Page {
   return page;
 }
 
+/** An IndexedDB record written and read back in the page (the temporary profile must carry it across relaunches). */
+const idbOpen = `new Promise((resolve, reject) => { const r = indexedDB.open('argus-handoff', 1); r.onupgradeneeded = () => r.result.createObjectStore('kv'); r.onerror = () => reject(r.error); r.onsuccess = () => resolve(r.result); })`;
+const idbPut = `${idbOpen}.then((db) => new Promise((resolve, reject) => { const tx = db.transaction('kv', 'readwrite'); tx.objectStore('kv').put('trusted-device', 'device'); tx.oncomplete = () => { db.close(); resolve(true); }; tx.onerror = () => reject(tx.error); }))`;
+const idbGet = `${idbOpen}.then((db) => new Promise((resolve, reject) => { const get = db.transaction('kv').objectStore('kv').get('device'); get.onsuccess = () => { db.close(); resolve(get.result ?? null); }; get.onerror = () => reject(get.error); }))`;
+
 describe('argus handoff without a display', () => {
   it('fails with no_display and says how to use the extension instead; the browser keeps working', async () => {
     const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
@@ -87,6 +92,9 @@ describe.skipIf(!xvfb)(
       const start = await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
       // a sign-in that keeps its step in sessionStorage: a new tab in a new browser would have none
       await evalIn(`sessionStorage.setItem('signin-step', 'otp')`);
+      // and a device record in IndexedDB, which only the profile on disk carries
+      expect(await evalIn(idbPut)).toBe(true);
+      const profileDir = chromeArgs().find((arg) => arg.startsWith('--user-data-dir='));
       expect(chromeArgs().some((arg) => arg.startsWith('--headless'))).toBe(true);
       const launches = h.daemon.services.manager.launches;
 
@@ -99,6 +107,8 @@ describe.skipIf(!xvfb)(
       expect(await evalIn('location.href', handed.tab)).toBe(start.url);
       expect(await evalIn('document.cookie', handed.tab)).toContain('before=1');
       expect(await evalIn(`sessionStorage.getItem('signin-step')`, handed.tab)).toBe('otp');
+      expect(await evalIn(idbGet, handed.tab)).toBe('trusted-device');
+      expect(chromeArgs().find((arg) => arg.startsWith('--user-data-dir='))).toBe(profileDir);
       expect((await h.client.daemon.status.query({})).handoffs).toEqual([
         expect.objectContaining({ tab: handed.tab, reason: 'Log in, then press Done', mode: 'managed' }),
       ]);
@@ -149,8 +159,17 @@ describe.skipIf(!xvfb)(
       expect(await evalIn('location.pathname')).toBe('/set-cookie');
       expect(await evalIn('document.cookie')).toContain('session=s3cretvalue');
       expect(await evalIn(`sessionStorage.getItem('signin-step')`)).toBe('otp');
+      expect(await evalIn(idbGet)).toBe('trusted-device');
+      expect(chromeArgs().find((arg) => arg.startsWith('--user-data-dir='))).toBe(profileDir);
       expect(await evalIn(`!!document.querySelector('${BANNER_TAG}')`)).toBe(false);
       expect((await h.client.daemon.status.query({})).handoffs).toEqual([]);
+
+      // the temporary profile is still owned: a kept one that no launch takes is removed at the next close
+      const dir = profileDir!.slice('--user-data-dir='.length);
+      await h.daemon.services.manager.detach({ keepProfile: true });
+      expect(existsSync(dir)).toBe(true);
+      await h.daemon.services.manager.detach();
+      expect(existsSync(dir)).toBe(false);
     }, 120_000);
 
     it('survives the browser dying under it: reopened headed with the banner, then `resume` ends it', async () => {

@@ -44,6 +44,12 @@ export interface LaunchOptions {
    * Absent: a fresh temp profile, removed on exit.
    */
   userDataDir?: string;
+  /**
+   * A temporary profile an earlier launch handed over (`keepProfile()` before its close): used as
+   * is, and removed on exit and by the watchdog like a fresh one. A relaunch keeps everything on
+   * disk (IndexedDB, caches, service workers) that `state save|load` cannot carry.
+   */
+  tempProfile?: string;
 }
 
 export interface ChromeProcess {
@@ -56,6 +62,11 @@ export interface ChromeProcess {
   readonly hasExited: boolean;
   /** Kills the process group, waits for exit, removes the profile. Idempotent. */
   kill(graceMs?: number): Promise<void>;
+  /**
+   * Keeps a temporary profile when this browser closes, for the next launch to take over
+   * (`tempProfile`); returns its directory (undefined for a persistent profile, never removed anyway).
+   */
+  keepProfile(): string | undefined;
   /**
    * After `Browser.close`: waits (up to `graceMs`) for Chrome to exit by itself, so a profile
    * flushes its cookies and state to disk, then makes sure with `kill()`.
@@ -121,7 +132,7 @@ function launchKey(options: LaunchOptions): string {
     executablePath,
     options.headless !== false,
     options.extraFlags ?? [],
-    options.userDataDir ?? null,
+    options.userDataDir ?? options.tempProfile ?? null,
   ]);
 }
 
@@ -179,10 +190,11 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeP
 async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
   const executablePath = options.executablePath ?? findChrome(options.env);
   const persistent = options.userDataDir !== undefined;
-  const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
-  // a persistent profile is never removed: not on exit, not by the watchdog
+  const userDataDir = options.userDataDir ?? options.tempProfile ?? mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+  // a persistent profile is never removed: not on exit, not by the watchdog; a kept one goes to the next launch
+  let kept = false;
   const removeOwnProfile = () => {
-    if (!persistent) removeProfile(userDataDir);
+    if (!persistent && !kept) removeProfile(userDataDir);
   };
   const args = [
     ...(options.headless === false ? [] : ['--headless=new']),
@@ -258,6 +270,11 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
         return hasExited;
       },
       kill,
+      keepProfile() {
+        if (persistent) return undefined;
+        kept = true;
+        return userDataDir;
+      },
       close,
     };
   } catch (error) {

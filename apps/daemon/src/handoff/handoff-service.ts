@@ -284,7 +284,9 @@ export class HandoffService {
     try {
       const carried = manager.running ? await dispatch('state.save', { name: HANDOFF_STATE }, internal) : undefined;
       const session = await readSessionStorage(from);
-      await manager.detach();
+      // the same temporary profile goes to the relaunched browser: IndexedDB, caches and service
+      // workers stay on disk; state save|load brings the session cookies and tabs
+      await manager.detach({ keepProfile: true });
       manager.headlessOverride = headless ? undefined : false;
       const browser = await manager.ensure();
       const blank = browser.attachedPages().filter((page) => page.url === 'about:blank');
