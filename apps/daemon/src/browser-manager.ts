@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { ArgusError } from '@argus/protocol';
 import {
   Browser,
@@ -17,6 +16,7 @@ import {
   discardEarlyLaunch,
   launchChrome,
   outsideCommandScope,
+  removeProfile,
   resolveBrowserEndpoint,
 } from '@argus/cdp';
 import { type SnapshotEngine } from '@argus/snapshot';
@@ -665,7 +665,7 @@ export class BrowserManager {
   /** A kept profile no launch took (a failed relaunch, the daemon stopping): removed. */
   private dropKeptProfile(): void {
     const kept = this.takeKeptProfile();
-    if (kept) rmSync(kept, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    if (kept) removeProfile(kept);
   }
 
   async close(): Promise<void> {

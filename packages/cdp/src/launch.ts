@@ -115,7 +115,8 @@ export function parseFlags(value: string | undefined): string[] {
   return value ? value.split(/\s+/).filter(Boolean) : [];
 }
 
-function removeProfile(dir: string): void {
+/** Removes a temporary profile directory (Chromium may still be writing to it: retried). */
+export function removeProfile(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
