@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectToDaemon, findRef, isProcessAlive, readState } from '@argus/client';
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { afterAll, beforeAll } from 'vitest';
 
 export const PLUGIN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER = join(PLUGIN_DIR, 'dist', 'argus-mcp.js');
@@ -104,4 +108,38 @@ export async function stopDaemon(stateDir: string): Promise<void> {
     connection.close();
   }
   await waitFor(() => !isProcessAlive(state.pid), 15_000, `daemon pid ${state.pid} to exit`);
+}
+
+/** A fixture server, a fresh workspace and one `argus-mcp` server in it, shared by a test file. */
+export interface PluginWorkspace {
+  fixtures: FixtureServer;
+  workspace: string;
+  stateDir: string;
+  plugin: PluginProcess;
+}
+
+/**
+ * Registers the file's beforeAll/afterAll for a PluginWorkspace: the server is started with `args`
+ * (after SERVER) in a workspace named by `prefix`; afterwards the server, its daemon (and Chromium),
+ * the fixture server and the workspace go. Read the fields inside tests (they are set in beforeAll).
+ */
+export function usePluginWorkspace(options: { prefix: string; args?: string[] }): PluginWorkspace {
+  const set = {} as PluginWorkspace;
+  beforeAll(async () => {
+    set.fixtures = await startFixtureServer();
+    set.workspace = mkdtempSync(join(tmpdir(), options.prefix));
+    set.stateDir = join(set.workspace, '.argus');
+    set.plugin = await startPlugin({
+      args: [SERVER, ...(options.args ?? [])],
+      env: pluginEnv(set.stateDir),
+      cwd: set.workspace,
+    });
+  });
+  afterAll(async () => {
+    await set.plugin?.close();
+    if (set.stateDir) await stopDaemon(set.stateDir);
+    await set.fixtures?.close();
+    if (set.workspace) rmSync(set.workspace, { recursive: true, force: true });
+  });
+  return set;
 }
