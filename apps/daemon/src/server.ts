@@ -20,6 +20,7 @@ import {
   callerName,
   callerSession,
 } from './caller-headers.js';
+import { createCallHandler } from './http-calls.js';
 
 export interface ServerOptions {
   router: AppRouter;
@@ -34,6 +35,13 @@ export interface ServerOptions {
   maxSocketsPerToken?: number;
   /** A WebSocket closed: what was bound to it (its tab leases) ends. */
   onConnectionClosed?: (connection: string) => void;
+  /**
+   * Answer single HTTP queries and mutations without tRPC's fetch adapter (default true; see
+   * http-calls.ts). Off, every request goes through the adapter: tests compare the two.
+   */
+  directCalls?: boolean;
+  /** Largest request body or WebSocket frame (default 64 MB; tests set less). */
+  maxMessageBytes?: number;
 }
 
 export interface RunningServer {
@@ -129,6 +137,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   let port = 0;
+  const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const refused = options.onRefused ?? (() => {});
   const gate = (req: IncomingMessage) => authorizeLoopbackRequest(req.headers, { port, registry: options.tokens() });
   /** Scopes of authenticated requests, keyed by the request object tRPC hands back to createContext. */
@@ -139,22 +148,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return { scopes };
   };
 
+  const httpContext = (req: IncomingMessage): CallContext =>
+    withName(
+      {
+        ...contextFor(req),
+        cwd: callerCwd(req.headers[CWD_HEADER]),
+        session: callerSession(req.headers[SESSION_HEADER]),
+        leases: callerLeases(req.headers[LEASE_HEADER]),
+        leaseWaitMs: callerLeaseWait(req.headers[LEASE_WAIT_HEADER]),
+      },
+      req.headers[CLIENT_HEADER],
+    );
   const trpcHandler = createHTTPHandler({
     router: options.router,
     basePath: '/trpc/',
-    maxBodySize: MAX_MESSAGE_BYTES,
-    createContext: ({ req }): CallContext =>
-      withName(
-        {
-          ...contextFor(req),
-          cwd: callerCwd(req.headers[CWD_HEADER]),
-          session: callerSession(req.headers[SESSION_HEADER]),
-          leases: callerLeases(req.headers[LEASE_HEADER]),
-          leaseWaitMs: callerLeaseWait(req.headers[LEASE_WAIT_HEADER]),
-        },
-        req.headers[CLIENT_HEADER],
-      ),
+    maxBodySize: maxMessageBytes,
+    createContext: ({ req }) => httpContext(req),
   });
+  // single queries and mutations (every call the CLI and the MCP server make) skip the fetch adapter
+  const answerCall =
+    options.directCalls === false
+      ? () => false
+      : createCallHandler(options.router, { basePath: '/trpc/', maxBodySize: maxMessageBytes, context: httpContext });
   let inFlight = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     options.onActivity();
@@ -187,7 +202,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // is parsed); the connection is not kept for another try
       refused('http.refused', { reason: auth.reason, path: url.split('?')[0] });
       res.setHeader('connection', 'close');
-    } else granted.set(req, auth.grant);
+    } else {
+      granted.set(req, auth.grant);
+      if (answerCall(req, res)) return;
+    }
     trpcHandler(req, res);
   });
   server.keepAliveTimeout = 30_000;
@@ -197,7 +215,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const connections = new WeakMap<IncomingMessage, string>();
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
+    maxPayload: maxMessageBytes,
     // the client offers `argus` plus `argus.bearer.<token>`; answer `argus` so the token is never echoed
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
   });

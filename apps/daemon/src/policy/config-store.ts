@@ -143,16 +143,21 @@ export class ConfigStore {
     return { file, value: stored };
   }
 
+  /**
+   * Runs on every call: a missing file (the usual case for one of the two) is answered without an
+   * exception, which costs several times the stat itself.
+   */
   private fileStamp(): string {
-    return [this.loaded?.files.user, this.loaded?.files.project]
-      .map((file) => {
-        try {
-          const stat = statSync(file ?? '');
-          return `${stat.mtimeMs}:${stat.size}`;
-        } catch {
-          return '-';
-        }
-      })
-      .join('|');
+    return `${stampOf(this.loaded?.files.user)}|${stampOf(this.loaded?.files.project)}`;
+  }
+}
+
+function stampOf(file: string | undefined): string {
+  try {
+    const stat = file ? statSync(file, { throwIfNoEntry: false }) : undefined;
+    return stat ? `${stat.mtimeMs}:${stat.size}` : '-';
+  } catch {
+    // unreadable (a directory component is not one): counts as absent, as before
+    return '-';
   }
 }

@@ -1,0 +1,207 @@
+// The daemon answers single HTTP calls itself (src/http-calls.ts) instead of through tRPC's fetch
+// adapter. Every answer must be what the adapter sends: the same server twice over one router, with
+// the direct path on and off, gets the same requests (successes, each kind of refusal, the requests
+// the direct path leaves to the adapter) and must give the same status, content type and body.
+import { request } from 'node:http';
+import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
+import { buildRouter } from '@argus/protocol/router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../src/server.js';
+
+const TOKEN = 'a'.repeat(43);
+/** Small, so an oversized body is quick to send. */
+const MAX_BYTES = 64 * 1024;
+
+/**
+ * The router with stand-in handlers (this tests the HTTP layer, not the commands): tabs.list answers,
+ * page.goto fails typed, tabs.close returns an output its schema refuses, anything else is unused.
+ */
+/** Told when the hanging call starts, and when its signal aborts (its caller hung up). */
+let hanging = { started: () => {}, hungUp: () => {} };
+
+function handlers(): Handlers {
+  const answers: Record<string, (input: unknown, ctx: CallContext) => unknown> = {
+    'tabs.list': () => ({ tabs: [] }),
+    'page.goto': () => {
+      throw new ArgusError('navigation_failed', 'The page did not load. Check the URL.', { details: { url: 'x' } });
+    },
+    'tabs.close': () => ({ wrong: true }),
+    'tabs.open': (input, ctx) => {
+      const { url } = input as { url?: string };
+      if (url === 'http://refused.test/') throw new Error('an internal failure');
+      // answers only when its caller goes away
+      if (url === 'http://hang.test/')
+        return new Promise((resolve) => {
+          ctx.signal?.addEventListener('abort', () => {
+            hanging.hungUp();
+            resolve({ id: 't1', url, title: '' });
+          });
+          hanging.started();
+        });
+      return { id: 't1', url: 'about:blank', title: '' };
+    },
+  };
+  const group = (namespace: string) =>
+    new Proxy(
+      {},
+      {
+        get: (_target, key) => async (input: unknown, ctx: CallContext) => {
+          const answer = answers[`${namespace}.${String(key)}`];
+          if (!answer) throw new Error(`unused in this test: ${namespace}.${String(key)}`);
+          return answer(input, ctx);
+        },
+      },
+    );
+  // buildRouter reads one handler per manifest command by namespace and key: the proxies answer each
+  return new Proxy({}, { get: (_target, namespace) => group(String(namespace)) }) as unknown as Handlers;
+}
+
+const router = buildRouter(handlers(), {
+  authorize: (ctx, command) => {
+    if (command.name === 'tabs.open' && ctx.client === 'refused')
+      throw new ArgusError('forbidden_scope', 'This client may not open tabs.');
+  },
+});
+
+interface Answer {
+  status: number;
+  type: string | undefined;
+  body: string;
+  /** The direct path answers in one write (Content-Length); the adapter streams its body (chunked). */
+  by: 'direct' | 'adapter';
+}
+
+function send(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { authorization: `Bearer ${TOKEN}`, ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: res.headers['content-type'],
+            body,
+            by: res.headers['content-length'] === undefined ? 'adapter' : 'direct',
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+const input = (value: unknown) => `?input=${encodeURIComponent(JSON.stringify(value))}`;
+const post = (body: string, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { ...json, ...headers },
+  body,
+});
+
+const CASES: Array<[string, string, Parameters<typeof send>[2], Answer['by']]> = [
+  ['a query with input', `/trpc/tabs.list${input({})}`, {}, 'direct'],
+  ['a query without input', '/trpc/tabs.list', {}, 'direct'],
+  ['a query with a JSON content type', `/trpc/tabs.list${input({})}`, { headers: json }, 'direct'],
+  ['a query whose input is not JSON', '/trpc/tabs.list?input=%7Bnope', {}, 'direct'],
+  ['a query with an unknown field', `/trpc/tabs.list${input({ bogus: 1 })}`, {}, 'direct'],
+  ['a mutation failing typed', '/trpc/page.goto', post('{"url":"http://a.test/"}'), 'direct'],
+  ['a mutation missing its input', '/trpc/page.goto', post(''), 'direct'],
+  ['a mutation whose body is not JSON', '/trpc/page.goto', post('{"url":'), 'direct'],
+  ['an output its schema refuses', '/trpc/tabs.close', post('{"id":"t1"}'), 'direct'],
+  ['a handler throwing an untyped error', '/trpc/tabs.open', post('{"url":"http://refused.test/"}'), 'direct'],
+  ['a success', '/trpc/tabs.open', post('{}'), 'direct'],
+  ['the safety seam refusing', '/trpc/tabs.open', post('{}', { 'x-argus-client': 'refused' }), 'direct'],
+  ['a bad caller directory', `/trpc/tabs.list${input({})}`, { headers: { 'x-argus-cwd': 'relative/dir' } }, 'direct'],
+  ['a bad session name', '/trpc/tabs.open', post('{}', { 'x-argus-session': '%20bad' }), 'direct'],
+  ['a body over the limit', '/trpc/page.goto', post(`{"url":"${'x'.repeat(MAX_BYTES)}"}`), 'direct'],
+  // left to the adapter
+  [
+    'a mutation without a content type',
+    '/trpc/page.goto',
+    { method: 'POST', body: '{"url":"http://a.test/"}' },
+    'adapter',
+  ],
+  ['a query sent as a mutation', '/trpc/tabs.list', post('{}'), 'adapter'],
+  ['a mutation sent as a query', '/trpc/snapshot.take', {}, 'adapter'],
+  ['an unknown command', '/trpc/tabs.nope', {}, 'adapter'],
+  ['a batch', `/trpc/tabs.list,tabs.list?batch=1&input=${encodeURIComponent('{"0":{},"1":{}}')}`, {}, 'adapter'],
+  ['a wrong token', `/trpc/tabs.list${input({})}`, { headers: { authorization: 'Bearer wrong' } }, 'adapter'],
+];
+
+describe('single HTTP calls answered without the fetch adapter', () => {
+  let direct: RunningServer;
+  let adapter: RunningServer;
+
+  beforeAll(async () => {
+    const common = {
+      router,
+      tokens: () => new Map([[TOKEN, ['admin'] as const]]),
+      onActivity: () => {},
+      maxMessageBytes: MAX_BYTES,
+    };
+    direct = await startServer(common);
+    adapter = await startServer({ ...common, directCalls: false });
+  });
+
+  afterAll(async () => {
+    await direct?.close();
+    await adapter?.close();
+  });
+
+  it.each(CASES)('%s: the same answer as tRPC’s adapter', async (_name, path, options, by) => {
+    const mine = await send(direct.port, path, options);
+    const theirs = await send(adapter.port, path, options);
+    expect({ ...mine, by: 'either' }).toEqual({ ...theirs, by: 'either' });
+    expect(theirs.by).toBe('adapter');
+    expect(mine.by).toBe(by);
+  });
+
+  it('answers what the cases above expect (the comparison is not between two broken servers)', async () => {
+    const ok = await send(direct.port, `/trpc/tabs.list${input({})}`);
+    expect(ok).toMatchObject({ status: 200 });
+    expect(JSON.parse(ok.body)).toEqual({ result: { data: { tabs: [] } } });
+    const typed = JSON.parse((await send(direct.port, '/trpc/page.goto', post('{"url":"http://a.test/"}'))).body) as {
+      error: { data: { argus: { code: string } } };
+    };
+    expect(typed.error.data.argus.code).toBe('navigation_failed');
+    const big = await send(direct.port, '/trpc/page.goto', post(`{"url":"${'x'.repeat(MAX_BYTES)}"}`));
+    expect(big.status).toBe(413);
+  });
+
+  it('tells the call when its caller hangs up, as the adapter does (the command scope cancels its CDP calls)', async () => {
+    for (const server of [direct, adapter]) {
+      let started!: () => void;
+      let hungUp!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const told = new Promise<void>((resolve) => (hungUp = resolve));
+      hanging = { started, hungUp };
+      const req = request({
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/trpc/tabs.open',
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, ...json },
+      });
+      req.on('error', () => {});
+      req.end('{"url":"http://hang.test/"}');
+      await running;
+      req.destroy();
+      // resolves only through the call's signal
+      await told;
+    }
+  });
+});
