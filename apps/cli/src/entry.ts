@@ -1,11 +1,13 @@
 import { daemonEntry } from '@argus/plugin/daemon-entry';
 import { startDaemonEarly } from '@argus/client/daemon-spawn';
+import { chromeForDaemon } from '@argus/daemon/early-launch';
 
 /*
  * The `argus` process's first module. A command that will need the daemon, with none running, starts
  * it here, before the rest of the CLI (argument parsing from the manifest's zod schemas: about three
- * quarters of the CLI's own start-up) loads; the daemon then launches Chromium while this process
- * loads, instead of after (issue 16). The connection adopts this start (takeEarlyStart); a command
+ * quarters of the CLI's own start-up) loads, and launches the daemon's Chromium first and hands it
+ * over (chromeForDaemon): the browser's start, the longest part of a cold command, then begins before
+ * either process has loaded, instead of after the daemon's Node has started (issue 16). The connection adopts this start (takeEarlyStart); a command
  * that turns out not to need it (a usage error) stops it again (abandonEarlyStart, in main).
  */
 
@@ -24,5 +26,6 @@ export function wantsEarlyDaemon(argv: readonly string[]): boolean {
   return !argv.some((arg) => LATE_FLAGS.test(arg));
 }
 
-if (wantsEarlyDaemon(process.argv.slice(2))) startDaemonEarly({ daemonEntry: daemonEntry() });
+if (wantsEarlyDaemon(process.argv.slice(2)))
+  startDaemonEarly({ daemonEntry: daemonEntry(), handOver: () => chromeForDaemon() });
 await import('./main.js');

@@ -129,14 +129,10 @@ describe('commands through an auto-started daemon', () => {
     const status = await argus('status');
     expect(status.stdout).toMatch(/browser running/);
     const pid = JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')).pid as number;
-    // the daemon's own Chromium: the Argus-profile process whose parent is the daemon
-    const parentOf = (child: number) =>
-      Number(
-        readFileSync(`/proc/${child}/stat`, 'utf8')
-          .replace(/^.*\) /s, '')
-          .split(' ')[1],
-      );
-    const browsers = listArgusChromeProcesses().filter((chrome) => parentOf(chrome.pid) === pid);
+    // the daemon's Chromium (the CLI launched it and handed it over: it is not the daemon's child)
+    const browserPid = (JSON.parse((await argus('status', '--json')).stdout) as { browser: { pid: number } }).browser
+      .pid;
+    const browsers = listArgusChromeProcesses().filter((chrome) => chrome.pid === browserPid);
     expect(browsers).toHaveLength(1);
     expect((await argus('stop')).code).toBe(0);
     // `stop` returns once the daemon has exited: no wait needed here, and its browser is gone with it

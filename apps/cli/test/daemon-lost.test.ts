@@ -8,14 +8,6 @@ import { useCli } from './cli-harness.js';
 
 const cli = useCli('argus-cli-lost-');
 
-function parentOf(pid: number): number {
-  return Number(
-    readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /s, '')
-      .split(' ')[1],
-  );
-}
-
 describe('a daemon killed in the middle of a command', () => {
   it('the CLI reports daemon_lost (exit 1) and never runs the command twice; the browser and its profile die with the daemon; the next command starts a new daemon', async () => {
     // the page script reports each run of the command here
@@ -33,8 +25,10 @@ describe('a daemon killed in the middle of a command', () => {
       expect((await cli.argus('goto', cli.server.urlFor('/nav-a.html'))).code).toBe(0);
       const state = JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')) as { pid: number };
       daemonPid = state.pid;
-      const browser = listArgusChromeProcesses().find((proc) => parentOf(proc.pid) === state.pid);
-      if (!browser) throw new Error(`no Chromium child of daemon ${state.pid}`);
+      // the daemon's Chromium (launched by the CLI and handed to the daemon, so not its child)
+      const status = JSON.parse((await cli.argus('status', '--json')).stdout) as { browser: { pid: number } };
+      const browser = listArgusChromeProcesses().find((proc) => proc.pid === status.browser.pid);
+      if (!browser) throw new Error(`no Chromium of daemon ${state.pid}`);
       const profile = browser.userDataDir;
       // Chrome leads its own process group: the browser plus its zygotes, renderers and utilities
       expect(processGroupMembers(browser.pid).length).toBeGreaterThan(1);

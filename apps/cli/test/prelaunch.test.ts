@@ -1,9 +1,12 @@
 // A daemon that the CLI starts launches Chromium at once (while it finishes starting and the first
 // command travels), so the browser is up without a browser command; ARGUS_PRELAUNCH=0 waits for one;
-// a stop that lands while the early launch is under way still closes that Chromium.
-import { mkdtempSync, rmSync } from 'node:fs';
+// a stop that lands while the early launch is under way still closes that Chromium. The CLI launches
+// that Chromium itself, at its first line, and hands it to the daemon it starts (launch-handover in
+// @argus/cdp): the daemon owns it all the same (killed with it, replaced when it crashes).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readState } from '@argus/client';
 import { listArgusChromeProcesses, runProcess, waitUntil } from '@argus/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from './cli-harness.js';
@@ -24,9 +27,22 @@ function workspace(env: NodeJS.ProcessEnv = {}) {
       },
     });
   const browser = async () =>
-    (JSON.parse((await run('status', '--json')).stdout) as { browser: { running: boolean; launches: number } }).browser;
-  return { dir, run, browser };
+    (
+      JSON.parse((await run('status', '--json')).stdout) as {
+        browser: { running: boolean; launches: number; pid: number | null; crashed: boolean };
+      }
+    ).browser;
+  const daemonPid = () => readState(join(dir, '.argus'))?.pid;
+  return { dir, run, browser, daemonPid };
 }
+
+/** The parent of a live process (Linux /proc). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 afterEach(async () => {
   for (const dir of workspaces.splice(0)) {
@@ -62,5 +78,61 @@ describe('prelaunch', () => {
       15_000,
       'no Chromium left from the stopped daemon',
     );
+  });
+
+  it('runs the Chromium the CLI launched and handed over, and only that one', async () => {
+    const before = new Set(listArgusChromeProcesses().map((chrome) => chrome.pid));
+    const { run, browser, daemonPid } = workspace();
+    expect((await run('tokens')).code).toBe(0);
+    await waitUntil(async () => (await browser()).running, 30_000, 'the handed browser adopted');
+    const { pid, launches } = await browser();
+    expect(launches).toBe(1);
+    const started = listArgusChromeProcesses().filter((chrome) => !before.has(chrome.pid));
+    expect(started.map((chrome) => chrome.pid)).toEqual([pid]);
+    // launched by the CLI (gone now), not by the daemon: it is not the daemon's child
+    expect(parentOf(pid!)).not.toBe(daemonPid());
+  });
+
+  it('ends the handed Chromium and its profile when the daemon is killed', async () => {
+    const { run, browser, daemonPid } = workspace();
+    expect((await run('tokens')).code).toBe(0);
+    await waitUntil(async () => (await browser()).running, 30_000, 'the handed browser adopted');
+    const { pid } = await browser();
+    const chrome = listArgusChromeProcesses().find((process) => process.pid === pid)!;
+    expect(chrome).toBeDefined();
+    process.kill(daemonPid()!, 'SIGKILL');
+    // the watchdog the CLI started reads the pipe the daemon inherited: the daemon's death ends it
+    await waitUntil(() => !alive(pid!), 15_000, 'the handed Chromium gone with its daemon');
+    await waitUntil(() => !existsSync(chrome.userDataDir), 15_000, 'its profile removed');
+  });
+
+  it('leaves no Chromium after a usage error', async () => {
+    const before = new Set(listArgusChromeProcesses().map((chrome) => chrome.pid));
+    const { run } = workspace();
+    const typo = await run('gotoo', 'http://127.0.0.1:9/');
+    expect(typo.code).toBe(2);
+    await waitUntil(
+      () => listArgusChromeProcesses().every((chrome) => before.has(chrome.pid)),
+      15_000,
+      'no Chromium left from the usage error',
+    );
+  });
+
+  it('notices a handed Chromium crashing and launches a new one', async () => {
+    const { run, browser } = workspace();
+    expect((await run('tokens')).code).toBe(0);
+    await waitUntil(async () => (await browser()).running, 30_000, 'the handed browser adopted');
+    const { pid } = await browser();
+    process.kill(-pid!, 'SIGKILL');
+    // not the daemon's child: the exit shows through the DevTools connection closing
+    await waitUntil(async () => (await browser()).crashed, 15_000, 'the crash noticed');
+    // reported once, as for a browser the daemon launched; the next command launches a new one
+    const reported = await run('tabs');
+    expect(reported.code).not.toBe(0);
+    expect(reported.stderr).toContain('browser_crashed');
+    expect((await run('tabs')).code).toBe(0);
+    const after = await browser();
+    expect(after).toMatchObject({ running: true, launches: 2 });
+    expect(after.pid).not.toBe(pid);
   });
 });

@@ -218,8 +218,9 @@ export class BrowserManager {
     }
     this.launches++;
     this.browser = browser;
-    this.versionCache = (await browser.version().catch(() => ({ product: 'unknown' }))).product;
-    await this.adopt(browser);
+    // independent round trips: the version asked while the start hooks run, not before them
+    const [version] = await Promise.all([browser.version().catch(() => ({ product: 'unknown' })), this.adopt(browser)]);
+    this.versionCache = version.product;
     this.clients.reset();
     this.activeTabId = browser.attachedPages()[0]?.id;
     this.options.log.info('browser.started', {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { launchEarly } from '@argus/cdp/launch';
+import { type LaunchOptions, launchEarly } from '@argus/cdp/launch';
+import { type ChromeHandOver, adoptHandedChrome, launchForHandOver } from '@argus/cdp/launch-handover';
 import {
   type RawConfig,
   envLayer,
@@ -42,23 +43,43 @@ function rawChromeSettings(workspace: string, env: NodeJS.ProcessEnv): RawConfig
 }
 
 /**
- * Starts the daemon's browser before the daemon's modules load (about two thirds of the process's
- * start-up, measured with CPU profiles), so Chromium's own start runs alongside them. Only the lean
- * halves of the config (no zod) and of @argus/cdp load first. The settings here are not validated:
- * the BrowserManager's launch, from the validated configuration, adopts this browser only when it
- * resolves to the same binary, flags and headless mode (launchKey in @argus/cdp), and kills it
- * otherwise. Connect mode, a persistent profile and a headed browser are left to the daemon.
+ * The launch a daemon will ask for, from the raw settings (no zod: this runs before anything heavy
+ * loads). Not validated: the BrowserManager's launch, from the validated configuration, adopts the
+ * browser only when it resolves to the same binary, flags and headless mode (launchKey in
+ * @argus/cdp), and kills it otherwise. Connect mode, a persistent profile and a headed browser are
+ * left to the daemon.
  */
-export function launchBrowserEarly(env: NodeJS.ProcessEnv = process.env): void {
-  if (!prelaunchWanted(env)) return;
+function earlyLaunchOptions(env: NodeJS.ProcessEnv): LaunchOptions | undefined {
+  if (!prelaunchWanted(env)) return undefined;
   const chrome = rawChromeSettings(daemonWorkspace(env), env);
-  if (!chrome || chrome.cdpUrl !== undefined || chrome.profile !== undefined) return;
+  if (!chrome || chrome.cdpUrl !== undefined || chrome.profile !== undefined) return undefined;
   const { path, flags = [], headless = true } = chrome;
-  if (headless !== true || !Array.isArray(flags) || !flags.every((flag) => typeof flag === 'string')) return;
-  if (path !== undefined && typeof path !== 'string') return;
-  launchEarly({
+  if (headless !== true || !Array.isArray(flags) || !flags.every((flag) => typeof flag === 'string')) return undefined;
+  if (path !== undefined && typeof path !== 'string') return undefined;
+  return {
     headless: true,
     extraFlags: flags as string[],
     ...(path ? { env: { ...env, CHROME_PATH: path } } : {}),
-  });
+  };
+}
+
+/**
+ * Starts the daemon's browser before the daemon's modules load (about two thirds of the process's
+ * start-up, measured with CPU profiles), so Chromium's own start runs alongside them; or adopts the
+ * one the process that started this daemon launched for it (chromeForDaemon).
+ */
+export function launchBrowserEarly(env: NodeJS.ProcessEnv = process.env): void {
+  if (adoptHandedChrome(env)) return;
+  const options = earlyLaunchOptions(env);
+  if (options) launchEarly(options);
+}
+
+/**
+ * In a client about to start the daemon for a command (the CLI's first module): launches the
+ * daemon's browser now, to be handed to it (launch-handover in @argus/cdp). Chromium then starts
+ * before this process's own modules and the daemon's Node load, instead of after.
+ */
+export function chromeForDaemon(env: NodeJS.ProcessEnv = process.env): ChromeHandOver | undefined {
+  const options = earlyLaunchOptions(env);
+  return options ? launchForHandOver(options) : undefined;
 }

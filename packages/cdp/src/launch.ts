@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
 import { findChrome } from './find-chrome.js';
@@ -89,8 +90,8 @@ const WATCHDOG_SCRIPT = [
   'while [ $i -lt 50 ]; do rm -rf -- "$2" 2>/dev/null; [ -e "$2" ] || exit 0; i=$((i+1)); sleep 0.1; done',
 ].join('\n');
 
-/** Starts the watchdog of a Chrome process group; returns the function that stands it down. */
-function startWatchdog(pgid: number, userDataDir: string): () => void {
+/** Spawns the watchdog of a Chrome process group (detached, unreferenced); undefined if it cannot start. */
+export function spawnWatchdog(pgid: number, userDataDir: string): ChildProcess | undefined {
   let watchdog: ChildProcess;
   try {
     watchdog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'argus-watchdog', String(pgid), userDataDir], {
@@ -98,15 +99,25 @@ function startWatchdog(pgid: number, userDataDir: string): () => void {
       stdio: ['pipe', 'ignore', 'ignore'],
     });
   } catch {
-    return () => {};
+    return undefined;
   }
   watchdog.on('error', () => undefined);
   watchdog.stdin?.on('error', () => undefined);
   // neither the watchdog nor its pipe may keep the daemon alive
   watchdog.unref();
-  (watchdog.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.();
+  unrefStream(watchdog.stdin);
+  return watchdog;
+}
+
+export function unrefStream(stream: unknown): void {
+  (stream as { unref?: () => void } | null)?.unref?.();
+}
+
+/** Starts the watchdog of a Chrome process group; returns the function that stands it down. */
+function startWatchdog(pgid: number, userDataDir: string): () => void {
+  const watchdog = spawnWatchdog(pgid, userDataDir);
   return () => {
-    watchdog.stdin?.end('closed\n');
+    watchdog?.stdin?.end('closed\n');
   };
 }
 
@@ -127,7 +138,7 @@ export function removeProfile(dir: string): void {
 let early: { key: string; chrome: Promise<ChromeProcess> } | undefined;
 
 /** What makes two launches the same browser: binary, headless, flags, profile dir. */
-function launchKey(options: LaunchOptions): string {
+export function launchKey(options: LaunchOptions): string {
   const executablePath = options.executablePath ?? findChrome(options.env);
   return JSON.stringify([
     executablePath,
@@ -151,14 +162,18 @@ export function launchEarly(options: LaunchOptions): Promise<ChromeProcess> | un
   if (early) return undefined;
   try {
     const key = launchKey(options);
-    const chrome = startChrome(options);
-    chrome.catch(() => undefined);
-    early = { key, chrome };
-    return chrome;
+    return registerEarly(key, startChrome(options));
   } catch {
     // no browser found: the launch that is asked for says so
     return undefined;
   }
+}
+
+/** Makes `chrome` the early launch the next matching `launchChrome` adopts (see launch-handover for the other source). */
+export function registerEarly(key: string, chrome: Promise<ChromeProcess>): Promise<ChromeProcess> {
+  chrome.catch(() => undefined);
+  early = { key, chrome };
+  return chrome;
 }
 
 /** Kills an early launch that no `launchChrome` adopted (e.g. the daemon connects to a browser instead). */
@@ -188,15 +203,19 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeP
   return startChrome(options);
 }
 
-async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
+/** A Chrome process just spawned, with its fresh (or given) profile. */
+export interface SpawnedChrome {
+  child: ChildProcess;
+  executablePath: string;
+  userDataDir: string;
+  persistent: boolean;
+}
+
+/** Spawns Chrome in its own process group, DevTools on a free port, stderr piped. Throws `browser_not_found`. */
+export function spawnChrome(options: LaunchOptions): SpawnedChrome {
   const executablePath = options.executablePath ?? findChrome(options.env);
   const persistent = options.userDataDir !== undefined;
   const userDataDir = options.userDataDir ?? options.tempProfile ?? mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
-  // a persistent profile is never removed: not on exit, not by the watchdog; a kept one goes to the next launch
-  let kept = false;
-  const removeOwnProfile = () => {
-    if (!persistent && !kept) removeProfile(userDataDir);
-  };
   const args = [
     ...(options.headless === false ? [] : ['--headless=new']),
     ...DEFAULT_CHROME_FLAGS,
@@ -205,21 +224,42 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
     ...(options.extraFlags ?? []),
     'about:blank',
   ];
-  let child: ChildProcess;
   try {
-    child = spawn(executablePath, args, {
+    const child = spawn(executablePath, args, {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: options.env ?? process.env,
     });
+    return { child, executablePath, userDataDir, persistent };
   } catch (error) {
-    removeOwnProfile();
+    if (!persistent && options.tempProfile === undefined) removeProfile(userDataDir);
     throw new ArgusError('browser_not_found', `Could not start ${executablePath}: ${(error as Error).message}`, {
       cause: error,
     });
   }
+}
+
+export type ChromeExit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** What a ChromeProcess is made of: the same whether this process spawned Chrome or was handed it. */
+export interface RunningChrome {
+  pid: number | undefined;
+  executablePath: string;
+  userDataDir: string;
+  persistent: boolean;
+  /** Chrome's stderr: the DevTools line is read from it, then it is drained. */
+  stderr: Readable | null;
+  exited: Promise<ChromeExit>;
+  isExited(): boolean;
+  /** Stands the watchdog down (a normal close). */
+  standDown(): void;
+  timeoutMs?: number | undefined;
+}
+
+async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
+  const { child, ...spawned } = spawnChrome(options);
   let hasExited = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  const exited = new Promise<ChromeExit>((resolve) => {
     child.once('exit', (code, signal) => {
       hasExited = true;
       resolve({ code, signal });
@@ -230,12 +270,29 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
     });
   });
   const pid = child.pid;
-  const standDown = pid === undefined ? () => {} : startWatchdog(pid, persistent ? '' : userDataDir);
+  return superviseChrome({
+    ...spawned,
+    pid,
+    stderr: child.stderr,
+    exited,
+    isExited: () => hasExited,
+    standDown: pid === undefined ? () => {} : startWatchdog(pid, spawned.persistent ? '' : spawned.userDataDir),
+    timeoutMs: options.timeoutMs,
+  });
+}
 
+/** Waits for Chrome's DevTools endpoint and wraps it as a ChromeProcess; kills it if it never comes. */
+export async function superviseChrome(running: RunningChrome): Promise<ChromeProcess> {
+  const { pid, executablePath, userDataDir, persistent, stderr, exited, standDown } = running;
+  // a persistent profile is never removed: not on exit, not by the watchdog; a kept one goes to the next launch
+  let kept = false;
+  const removeOwnProfile = () => {
+    if (!persistent && !kept) removeProfile(userDataDir);
+  };
   let killing: Promise<void> | undefined;
   const kill = (graceMs = 2_000): Promise<void> => {
     killing ??= (async () => {
-      if (!hasExited && pid !== undefined) {
+      if (!running.isExited() && pid !== undefined) {
         signalGroup(pid, 'SIGTERM');
         const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
         await exited;
@@ -243,14 +300,14 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
         // renderers and utilities live in the same group; make sure none outlive the browser
         signalGroup(pid, 'SIGKILL');
       }
-      child.stderr?.destroy();
+      stderr?.destroy();
       removeOwnProfile();
       standDown();
     })();
     return killing;
   };
   const close = async (graceMs = 5_000): Promise<void> => {
-    if (!hasExited) {
+    if (!running.isExited()) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
@@ -259,7 +316,7 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
   };
 
   try {
-    const wsEndpoint = await waitForEndpoint(child, exited, options.timeoutMs ?? 30_000);
+    const wsEndpoint = await waitForEndpoint(stderr, exited, running.timeoutMs ?? 30_000);
     if (pid === undefined) throw new ArgusError('browser_not_found', `${executablePath} did not start`);
     return {
       pid,
@@ -268,7 +325,7 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
       userDataDir,
       exited,
       get hasExited() {
-        return hasExited;
+        return running.isExited();
       },
       kill,
       keepProfile() {
@@ -297,8 +354,8 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 function waitForEndpoint(
-  child: ChildProcess,
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+  stderrStream: Readable | null,
+  exited: Promise<ChromeExit>,
   timeoutMs: number,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -308,9 +365,9 @@ function waitForEndpoint(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      child.stderr?.off('data', onData);
+      stderrStream?.off('data', onData);
       // keep draining stderr so Chrome never blocks on a full pipe
-      child.stderr?.resume();
+      stderrStream?.resume();
       fn();
     };
     const onData = (chunk: Buffer) => {
@@ -322,7 +379,7 @@ function waitForEndpoint(
       }
       if (stderr.length > 64_000) stderr = stderr.slice(-16_000);
     };
-    child.stderr?.on('data', onData);
+    stderrStream?.on('data', onData);
     void exited.then(({ code, signal }) =>
       settle(() =>
         reject(

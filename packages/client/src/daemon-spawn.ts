@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Stream } from 'node:stream';
 import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
@@ -19,6 +20,17 @@ export interface SpawnDaemonOptions {
   cwd?: string | undefined;
 }
 
+/**
+ * Something the starter hands the daemon at spawn (a browser it launched for it: chromeForDaemon in
+ * @argus/daemon/early-launch): extra descriptors from 3 up, environment, and the starter's own ends
+ * to close once the daemon has them.
+ */
+export interface DaemonHandOver {
+  stdio: Stream[];
+  env: Record<string, string>;
+  release(): void;
+}
+
 interface Started {
   stateDir: string;
   child: ChildProcess;
@@ -26,14 +38,20 @@ interface Started {
 }
 
 /** Spawns the daemon detached; `ready` resolves with its state once it prints its ready line (no polling). */
-function spawnDaemon(options: SpawnDaemonOptions): Started {
-  mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, [options.daemonEntry], {
-    cwd: options.cwd,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...(options.env ?? process.env), ARGUS_STATE_DIR: options.stateDir },
-  });
+function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver): Started {
+  let child: ChildProcess;
+  try {
+    mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+    child = spawn(process.execPath, [options.daemonEntry], {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', ...(handOver?.stdio ?? [])],
+      env: { ...(options.env ?? process.env), ...handOver?.env, ARGUS_STATE_DIR: options.stateDir },
+    });
+  } finally {
+    // the daemon holds its own copies now (or there is no daemon, and what was handed ends)
+    handOver?.release();
+  }
   const timeoutMs = options.timeoutMs ?? 15_000;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -90,12 +108,18 @@ let early: Started | undefined;
  * Starts the workspace daemon now, unless one runs, for a process that will connect to it later
  * with auto-start (same environment and working directory). Returns whether it started one.
  */
-export function startDaemonEarly(options: Omit<SpawnDaemonOptions, 'stateDir'>): boolean {
+export function startDaemonEarly(
+  options: Omit<SpawnDaemonOptions, 'stateDir'> & {
+    /** Called only when a daemon is started: what to hand it (its browser, launched right now). */
+    handOver?: () => DaemonHandOver | undefined;
+  },
+): boolean {
   if (early) return false;
   const stateDir = stateDirFor(options.cwd, options.env ?? process.env);
   const state = readState(stateDir);
   if (state && isProcessAlive(state.pid)) return false;
-  early = spawnDaemon({ ...options, stateDir });
+  const { handOver, ...spawnOptions } = options;
+  early = spawnDaemon({ ...spawnOptions, stateDir }, handOver?.());
   // a failed early start is reported by whoever takes it; never as an unhandled rejection
   early.ready.catch(() => undefined);
   return true;

@@ -1,0 +1,167 @@
+import { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import {
+  type LaunchOptions,
+  launchKey,
+  registerEarly,
+  removeProfile,
+  spawnChrome,
+  spawnWatchdog,
+  superviseChrome,
+  unrefStream,
+} from './launch.js';
+
+/*
+ * A browser launched by the process that starts the daemon, handed to the daemon (issue 16): the
+ * CLI spawns Chromium at its first line, before its own modules load and before the daemon's Node
+ * starts (~200 ms earlier than the daemon's entry could), and the daemon adopts it like an early
+ * launch of its own. The daemon gets two descriptors: 3, Chrome's stderr (its DevTools line, then
+ * drained; end of file once Chrome's process group is gone), and 4, the stdin of the watchdog the
+ * launching process started. The watchdog kills the group and removes the profile when every holder
+ * of that pipe is gone without writing `closed`: the launcher lets go of its end as soon as the
+ * daemon is spawned, so from then on the daemon's death (however it dies) ends the browser, and
+ * a daemon that never starts ends it too.
+ */
+
+/** The daemon's environment variable describing a handed browser. */
+export const HANDED_CHROME_ENV = 'ARGUS_HANDED_CHROME';
+const STDERR_FD = 3;
+const WATCHDOG_FD = 4;
+
+interface HandedChrome {
+  pid: number;
+  userDataDir: string;
+  executablePath: string;
+  key: string;
+}
+
+export interface ChromeHandOver {
+  /** The daemon's descriptors 3 and 4, in that order. */
+  stdio: [Readable, Writable];
+  env: Record<string, string>;
+  /** Called once the daemon is spawned (or failed to be): this process closes its ends. */
+  release(): void;
+}
+
+/** Spawns Chrome (temporary profile only) and its watchdog for a daemon about to start; undefined if it cannot. */
+export function launchForHandOver(options: LaunchOptions): ChromeHandOver | undefined {
+  if (options.userDataDir !== undefined || options.tempProfile !== undefined) return undefined;
+  let spawned: ReturnType<typeof spawnChrome>;
+  let key: string;
+  try {
+    key = launchKey(options);
+    spawned = spawnChrome(options);
+  } catch {
+    return undefined; // no browser found: the daemon's own launch says so
+  }
+  const { child, userDataDir, executablePath } = spawned;
+  child.on('error', () => undefined);
+  const pid = child.pid;
+  const watchdog = pid === undefined ? undefined : spawnWatchdog(pid, userDataDir);
+  if (pid === undefined || !child.stderr || !watchdog?.stdin) {
+    if (pid !== undefined) killGroup(pid);
+    removeProfile(userDataDir);
+    return undefined;
+  }
+  // this process exits long before the browser: nothing of it may keep this one alive
+  child.unref();
+  unrefStream(child.stderr);
+  const stderr = child.stderr;
+  const watchdogStdin = watchdog.stdin;
+  const handed: HandedChrome = { pid, userDataDir, executablePath, key };
+  return {
+    stdio: [stderr, watchdogStdin],
+    env: { [HANDED_CHROME_ENV]: JSON.stringify(handed) },
+    release() {
+      stderr.destroy();
+      watchdogStdin.destroy();
+    },
+  };
+}
+
+function parseHanded(raw: string): HandedChrome | undefined {
+  try {
+    const value = JSON.parse(raw) as Partial<HandedChrome>;
+    const ok =
+      Number.isInteger(value.pid) &&
+      (value.pid ?? 0) > 1 &&
+      typeof value.userDataDir === 'string' &&
+      typeof value.executablePath === 'string' &&
+      typeof value.key === 'string';
+    return ok ? (value as HandedChrome) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * In the daemon's entry: adopts the browser its starter handed over (HANDED_CHROME_ENV, descriptors
+ * 3 and 4) as the early launch the first matching `launchChrome` takes. Returns whether there was one.
+ */
+export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env[HANDED_CHROME_ENV];
+  if (raw === undefined) return false;
+  // neither a relaunched browser nor anything else this daemon starts inherits it
+  delete env[HANDED_CHROME_ENV];
+  const handed = parseHanded(raw);
+  if (!handed) return false;
+  let stderr: Socket;
+  let watchdog: Socket;
+  try {
+    stderr = new Socket({ fd: STDERR_FD, readable: true, writable: false });
+    watchdog = new Socket({ fd: WATCHDOG_FD, readable: false, writable: true });
+  } catch {
+    // without both ends it cannot be owned: end it now (its watchdog removes the profile)
+    killGroup(handed.pid);
+    return false;
+  }
+  watchdog.on('error', () => undefined);
+  stderr.on('error', () => undefined);
+  stderr.unref();
+  watchdog.unref();
+  let hasExited = false;
+  let markExited: () => void = () => undefined;
+  const exited = new Promise<{ code: null; signal: null }>((resolve) => {
+    markExited = () => {
+      hasExited = true;
+      resolve({ code: null, signal: null });
+    };
+  });
+  // Not this process's child, so no exit event: its stderr ends only when Chrome's crashpad
+  // handlers (their own sessions, holding it too) are gone, so its end is taken as the exit as well
+  // as the close of a DevTools connection kept for that purpose (the kernel closes it when the
+  // browser process dies, however it dies).
+  stderr.once('close', markExited);
+  const chrome = superviseChrome({
+    pid: handed.pid,
+    executablePath: handed.executablePath,
+    userDataDir: handed.userDataDir,
+    persistent: false,
+    stderr,
+    exited,
+    isExited: () => hasExited,
+    standDown: () => watchdog.end('closed\n'),
+  });
+  chrome.then((process) => watchExit(process.wsEndpoint, markExited), markExited);
+  registerEarly(handed.key, chrome);
+  return true;
+}
+
+/** Calls `onExit` when a DevTools connection to the browser closes (or cannot open: it is gone). */
+async function watchExit(wsEndpoint: string, onExit: () => void): Promise<void> {
+  try {
+    const { default: CDP } = await import('chrome-remote-interface');
+    const client = await CDP({ target: wsEndpoint, protocol: { domains: [] } });
+    client.on('disconnect', onExit);
+  } catch {
+    onExit();
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
