@@ -133,4 +133,40 @@ describe('argus mcp and the daemon it started', () => {
       await plugin.close();
     }
   });
+
+  it('with ARGUS_PRELAUNCH=browser hands the daemon a Chromium it launched, and both stop when the agent leaves', async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
+    stateDir = join(workspace, '.argus');
+    const plugin = await startPlugin({
+      args: [SERVER],
+      env: { ...pluginEnv(stateDir), ARGUS_PRELAUNCH: 'browser' },
+      cwd: workspace,
+    });
+    await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
+    const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+    try {
+      // no call yet: the browser is up, launched by argus-mcp (so not the daemon's child)
+      await waitFor(
+        async () => (await probe.client.daemon.status.query({})).browser.running,
+        30_000,
+        'the handed browser adopted',
+      );
+      const { pid: browserPid, launches } = (await probe.client.daemon.status.query({})).browser;
+      expect(launches).toBe(1);
+      const daemonPid = readState(stateDir)!.pid;
+      const stat = readFileSync(`/proc/${browserPid}/stat`, 'utf8');
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).not.toBe(daemonPid);
+      expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
+      expect((await probe.client.daemon.status.query({})).browser).toMatchObject({ pid: browserPid, launches: 1 });
+      probe.close();
+      await plugin.close();
+      await waitFor(
+        () => !isProcessAlive(daemonPid) && !isProcessAlive(browserPid!),
+        20_000,
+        'the daemon and Chromium to exit',
+      );
+    } finally {
+      probe.close();
+    }
+  });
 });
