@@ -2,7 +2,15 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArgusError, type CallContext } from '@argus/protocol';
 import type { Services } from './services.js';
-import { confinePath, hasScope, openOutput, type PathPolicy, type PendingOutput, writeOutput } from '@argus/security';
+import {
+  confinePath,
+  hasScope,
+  openOutput,
+  type PathPolicy,
+  type PendingOutput,
+  writeOutput,
+  writeOutputSync,
+} from '@argus/security';
 
 /** A file-name-safe timestamp, e.g. 2025-01-31T12-00-00-000Z. */
 export function stamp(): string {
@@ -65,6 +73,14 @@ export function writeTarget(target: OutputTarget, data: string | Uint8Array, mod
     overwrite: target.overwrite,
     ...(target.policy ? { policy: target.policy } : {}),
     ...(mode === undefined ? {} : { mode }),
+  });
+}
+
+/** The same, without the thread pool: for a small output the caller is waiting for (see writeOutputSync). */
+export function writeTargetSync(target: OutputTarget, data: Uint8Array): void {
+  writeOutputSync(target.path, data, {
+    overwrite: target.overwrite,
+    ...(target.policy ? { policy: target.policy } : {}),
   });
 }
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { ContentEnvelope, ENVELOPE_NOTICE } from '@argus/security';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,33 @@ describe('runTool', () => {
     expect(evaluated.structured.value).toBe(envelope.mark('{"a":1}'));
     // later replies: only the markers
     expect(evaluated.text).toBe('<<page n0nce>>\n{"a":1}\n<</page n0nce>>');
+  });
+
+  it('asks the daemon for the image inline and kept as a file (no read-back), within the agent budget', async () => {
+    const caller = fakeCaller(() => ({
+      path: '/s/shot.jpg',
+      format: 'jpeg',
+      width: 1,
+      height: 1,
+      bytes: 3,
+      base64: 'AAAA',
+    }));
+    const shot = await runTool(spec('argus_screenshot'), {}, { caller, envelope: undefined });
+    if (!shot.ok) throw shot.error;
+    expect(caller.calls).toEqual([
+      [
+        'page.screenshot',
+        {
+          maxPixels: AGENT_SCREENSHOT_PIXELS,
+          base64: true,
+          keepFile: true,
+          format: 'jpeg',
+          quality: AGENT_SCREENSHOT_QUALITY,
+        },
+      ],
+    ]);
+    expect(shot.image).toEqual({ data: 'AAAA', mimeType: 'image/jpeg', path: '/s/shot.jpg' });
+    expect(shot.text).toContain('/s/shot.jpg');
   });
 
   it('returns screenshots as image content plus the path, never the bytes as text', async () => {

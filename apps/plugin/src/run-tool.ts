@@ -44,7 +44,10 @@ export function checkArguments(spec: ToolSpec, args: unknown): Record<string, un
 
 type ScreenshotOutput = OutputOf<'page.screenshot'>;
 
-/** A screenshot result: the image itself (from the output's base64, else the file), never its bytes as text. */
+/**
+ * A screenshot result: the image itself, never its bytes as text. The daemon sends it inline (no
+ * read-back of the file it wrote); the file is read only if an answer came without it.
+ */
 async function screenshotOutcome(output: ScreenshotOutput, input: Record<string, unknown>): Promise<ToolOutcome> {
   const { base64, ...rest } = output;
   const data = base64 ?? (output.path ? (await readFile(output.path)).toString('base64') : undefined);
@@ -61,10 +64,16 @@ async function screenshotOutcome(output: ScreenshotOutput, input: Record<string,
 /**
  * An agent's screenshot is bounded: JPEG at a modest quality unless it asks for a format (or names a
  * file whose extension says one), downscaled to the agent budget; a tall full page comes back as
- * `screenshot_too_large` instead of an image the model cannot read.
+ * `screenshot_too_large` instead of an image the model cannot read. The image comes back inline
+ * (base64) and is kept as a file as well (keepFile), so the agent has a path it can open or pass on.
  */
 export function agentScreenshotInput(input: Record<string, unknown>): Record<string, unknown> {
-  const bounded: Record<string, unknown> = { maxPixels: AGENT_SCREENSHOT_PIXELS, ...input };
+  const bounded: Record<string, unknown> = {
+    maxPixels: AGENT_SCREENSHOT_PIXELS,
+    base64: true,
+    keepFile: true,
+    ...input,
+  };
   const named = typeof input.path === 'string' && /\.(png|jpe?g|webp)$/i.test(input.path);
   if (input.format === undefined && !named) {
     bounded.format = 'jpeg';

@@ -42,10 +42,10 @@ const DROPPED_KEYS = new Set([
 /**
  * Inputs the plugin never advertises because it answers them itself: a screenshot tool result
  * always carries the image, so `base64` (image bytes in the JSON output) would only cost tokens,
- * and its pixel budget is the adapter's (run-tool.ts).
+ * and its pixel budget and where the file goes are the adapter's (run-tool.ts).
  */
 export const ADAPTER_HIDDEN_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  'page.screenshot': ['base64', 'maxPixels'],
+  'page.screenshot': ['base64', 'keepFile', 'maxPixels'],
   'web.crawl': ['progress'],
 };
 

@@ -14,6 +14,8 @@ export interface ClipRect {
 
 export interface CapturedImage {
   data: Buffer;
+  /** The same bytes as CDP sent them, base64: a reply that carries the image needs no second encoding. */
+  base64: string;
   format: ImageFormat;
   width: number;
   height: number;
@@ -45,7 +47,7 @@ export async function captureImage(
   const { data } = await page.session.send('Page.captureScreenshot', params);
   const buffer = Buffer.from(data, 'base64');
   const size = imageSize(buffer);
-  return { data: buffer, format, width: size?.width ?? 0, height: size?.height ?? 0 };
+  return { data: buffer, base64: data, format, width: size?.width ?? 0, height: size?.height ?? 0 };
 }
 
 /** Pixel size from a PNG, JPEG or WebP header; undefined when the bytes are none of those. */

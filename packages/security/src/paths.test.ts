@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type PathPolicy, confinePath, expandPath, parseRoots, resolveReal } from './paths.js';
-import { writeOutput } from './safe-write.js';
+import { writeOutput, writeOutputSync } from './safe-write.js';
 
 // the "outside" area must not be under the temp dir (an allowed root): use a dir under the home
 const base = mkdtempSync(join(tmpdir(), 'argus-paths-'));
@@ -67,29 +67,35 @@ describe('path policy', () => {
   });
 });
 
-describe('writeOutput', () => {
+// the sync form (screenshots) must refuse and place exactly as the async one
+const writers: Array<[string, typeof writeOutput]> = [
+  ['writeOutput', writeOutput],
+  ['writeOutputSync', async (target, data, options) => writeOutputSync(target, data, options)],
+];
+
+describe.each(writers)('%s', (name, write) => {
   it('writes a new file, refuses an existing one unless overwrite', async () => {
-    const target = confinePath('web/out/new.txt', policy());
-    await writeOutput(target, 'one', { policy: policy() });
+    const target = confinePath(`web/out/new-${name}.txt`, policy());
+    await write(target, 'one', { policy: policy() });
     expect(readFileSync(target, 'utf8')).toBe('one');
-    await expect(writeOutput(target, 'two', { policy: policy() })).rejects.toMatchObject({ code: 'file_exists' });
-    await writeOutput(target, 'two', { policy: policy(), overwrite: true });
+    await expect(write(target, 'two', { policy: policy() })).rejects.toMatchObject({ code: 'file_exists' });
+    await write(target, 'two', { policy: policy(), overwrite: true });
     expect(readFileSync(target, 'utf8')).toBe('two');
   });
   it('replaces a symlink at the target instead of writing through it', async () => {
-    const victim = join(outside, 'victim.txt');
+    const victim = join(outside, `victim-${name}.txt`);
     writeFileSync(victim, 'untouched');
-    const link = join(project, 'web', 'out', 'swapped.txt');
+    const link = join(project, 'web', 'out', `swapped-${name}.txt`);
     symlinkSync(victim, link);
     // the link is what a racing attacker would plant after the check: write to the link's own path
-    await writeOutput(link, 'data', { policy: policy(), overwrite: true });
+    await write(link, 'data', { policy: policy(), overwrite: true });
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
     expect(readFileSync(link, 'utf8')).toBe('data');
   });
   it('notices a directory swapped for a link to outside after the check', async () => {
-    const dir = join(project, 'web', 'swap');
+    const dir = join(project, 'web', `swap-${name}`);
     symlinkSync(outside, dir);
-    await expect(writeOutput(join(dir, 'x.txt'), 'data', { policy: policy() })).rejects.toMatchObject({
+    await expect(write(join(dir, 'x.txt'), 'data', { policy: policy() })).rejects.toMatchObject({
       code: 'path_forbidden',
     });
     expect(() => readFileSync(join(outside, 'x.txt'))).toThrow();

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
@@ -40,12 +50,39 @@ function fileExists(path: string): ArgusError {
 }
 
 /** Where an open descriptor really is (Linux: /proc/self/fd), so a swapped directory is noticed. */
-function openedPath(handle: FileHandle, fallback: string): string {
+function openedPath(fd: number, fallback: string): string {
   try {
-    return readlinkSync(`/proc/self/fd/${handle.fd}`);
+    return readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return resolveReal(fallback);
   }
+}
+
+/** A new temp file's name beside `target` (its directory made if missing). */
+function tempBeside(target: string): string {
+  const dir = dirname(target);
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.argus-tmp`);
+}
+
+/** The refusal when the temp file just opened as `fd` turned out to be outside the policy (a swapped directory). */
+function openedOutside(
+  fd: number,
+  temp: string,
+  target: string,
+  policy: PathPolicy | undefined,
+): ArgusError | undefined {
+  if (!policy) return undefined;
+  const real = openedPath(fd, temp);
+  const refusal = pathRefusal(real, policy);
+  if (refusal === undefined) return undefined;
+  return new ArgusError(
+    'path_forbidden',
+    `${target} moved while it was opened: it now resolves to ${real}, ${refusal}.`,
+    {
+      details: { path: target, resolved: real },
+    },
+  );
 }
 
 /**
@@ -58,25 +95,16 @@ function openedPath(handle: FileHandle, fallback: string): string {
 export async function openOutput(target: string, options: OutputOptions = {}): Promise<PendingOutput> {
   const overwrite = options.overwrite ?? false;
   if (!overwrite && exists(target)) throw fileExists(target);
-  const dir = dirname(target);
-  mkdirSync(dir, { recursive: true });
-  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.argus-tmp`);
+  const temp = tempBeside(target);
   const handle = await open(temp, 'wx', options.mode ?? 0o644);
   const discard = async () => {
     await handle.close().catch(() => undefined);
     rmSync(temp, { force: true });
   };
-  if (options.policy) {
-    const real = openedPath(handle, temp);
-    const refusal = pathRefusal(real, options.policy);
-    if (refusal !== undefined) {
-      await discard();
-      throw new ArgusError(
-        'path_forbidden',
-        `${target} moved while it was opened: it now resolves to ${real}, ${refusal}.`,
-        { details: { path: target, resolved: real } },
-      );
-    }
+  const refused = openedOutside(handle.fd, temp, target, options.policy);
+  if (refused) {
+    await discard();
+    throw refused;
   }
   let settled = false;
   return {
@@ -132,4 +160,29 @@ export async function writeOutput(
     throw error;
   }
   await output.commit();
+}
+
+/**
+ * `writeOutput` without the thread pool, for a small output a caller is waiting for (a screenshot):
+ * the async form's five file operations are five round trips through the pool, each waiting for the
+ * event loop, which a loaded machine stretches to milliseconds. The same temp file (O_EXCL), the same
+ * re-check of where it opened, the same placement.
+ */
+export function writeOutputSync(target: string, data: string | Uint8Array, options: OutputOptions = {}): void {
+  const overwrite = options.overwrite ?? false;
+  if (!overwrite && exists(target)) throw fileExists(target);
+  const temp = tempBeside(target);
+  const fd = openSync(temp, 'wx', options.mode ?? 0o644);
+  let open = true;
+  try {
+    const refused = openedOutside(fd, temp, target, options.policy);
+    if (refused) throw refused;
+    writeFileSync(fd, data);
+    open = false;
+    closeSync(fd);
+    placeFile(temp, target, overwrite);
+  } finally {
+    if (open) closeSync(fd);
+    rmSync(temp, { force: true });
+  }
 }

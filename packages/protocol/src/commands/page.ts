@@ -192,6 +192,12 @@ export const pageCommands = {
         .boolean()
         .default(false)
         .describe('Return the image as base64 in the output; a file is written only when a path is given'),
+      keepFile: z
+        .boolean()
+        .default(false)
+        .describe(
+          'With base64 and no path: also keep the image as a file in <state dir>/captures/ (path in the output)',
+        ),
       annotate: z.boolean().default(false).describe('Draw the latest snapshot refs on elements'),
       maxPixels: z
         .number()
@@ -204,7 +210,7 @@ export const pageCommands = {
       tab: TabId.optional(),
     }),
     output: z.object({
-      path: z.string().nullable().describe('The file written; null with --base64 and no path'),
+      path: z.string().nullable().describe('The file written; null with --base64 and no path (unless --keep-file)'),
       format: z.enum(['png', 'jpeg', 'webp']),
       width: z.number(),
       height: z.number(),
