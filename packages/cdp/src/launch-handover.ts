@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -104,15 +105,16 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
   // neither a relaunched browser nor anything else this daemon starts inherits it
   delete env[HANDED_CHROME_ENV];
   const handed = parseHanded(raw);
-  if (!handed) return false;
+  // only a browser with the profile it was described with: a stray variable never makes this
+  // process signal someone else's process group
+  if (!handed || !runsWithProfile(handed)) return false;
   let stderr: Socket;
   let watchdog: Socket;
   try {
     stderr = new Socket({ fd: STDERR_FD, readable: true, writable: false });
     watchdog = new Socket({ fd: WATCHDOG_FD, readable: false, writable: true });
   } catch {
-    // without both ends it cannot be owned: end it now (its watchdog removes the profile)
-    killGroup(handed.pid);
+    // without both ends it cannot be owned; its watchdog ends it once the starter lets go
     return false;
   }
   watchdog.on('error', () => undefined);
@@ -145,6 +147,17 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
   chrome.then((process) => watchExit(process.wsEndpoint, markExited), markExited);
   registerEarly(handed.key, chrome);
   return true;
+}
+
+/** Whether `handed.pid` is a Chrome using `handed.userDataDir` (Linux /proc; elsewhere taken as said). */
+function runsWithProfile(handed: HandedChrome): boolean {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${handed.pid}/cmdline`, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
+  return cmdline.split('\0').includes(`--user-data-dir=${handed.userDataDir}`);
 }
 
 /** Calls `onExit` when a DevTools connection to the browser closes (or cannot open: it is gone). */

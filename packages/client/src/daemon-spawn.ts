@@ -37,6 +37,12 @@ interface Started {
   ready: Promise<DaemonState>;
 }
 
+/** The environment a daemon inherits: never a handed browser's description this process did not hand over. */
+function inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ARGUS_HANDED_CHROME: _handed, ...rest } = env;
+  return rest;
+}
+
 /** Spawns the daemon detached; `ready` resolves with its state once it prints its ready line (no polling). */
 function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver): Started {
   let child: ChildProcess;
@@ -46,7 +52,7 @@ function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver): St
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', ...(handOver?.stdio ?? [])],
-      env: { ...(options.env ?? process.env), ...handOver?.env, ARGUS_STATE_DIR: options.stateDir },
+      env: { ...inheritedEnv(options.env ?? process.env), ...handOver?.env, ARGUS_STATE_DIR: options.stateDir },
     });
   } finally {
     // the daemon holds its own copies now (or there is no daemon, and what was handed ends)
