@@ -82,7 +82,7 @@ describe('prelaunch', () => {
 
   it('runs the Chromium the CLI launched and handed over, and only that one', async () => {
     const before = new Set(listArgusChromeProcesses().map((chrome) => chrome.pid));
-    const { run, browser, daemonPid } = workspace();
+    const { dir, run, browser, daemonPid } = workspace();
     expect((await run('tokens')).code).toBe(0);
     await waitUntil(async () => (await browser()).running, 30_000, 'the handed browser adopted');
     const { pid, launches } = await browser();
@@ -91,6 +91,11 @@ describe('prelaunch', () => {
     expect(started.map((chrome) => chrome.pid)).toEqual([pid]);
     // launched by the CLI (gone now), not by the daemon: it is not the daemon's child
     expect(parentOf(pid!)).not.toBe(daemonPid());
+    // stopped like one the daemon launched: closed, then its profile removed (once it stopped writing)
+    expect((await run('stop')).stdout).toMatch(/browser closed/);
+    expect(alive(pid!)).toBe(false);
+    expect(existsSync(started[0]!.userDataDir)).toBe(false);
+    expect(readFileSync(join(dir, '.argus', 'daemon.log'), 'utf8')).not.toMatch(/close_failed/);
   });
 
   it('ends the handed Chromium and its profile when the daemon is killed', async () => {

@@ -129,11 +129,19 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
       resolve({ code: null, signal: null });
     };
   });
-  // Not this process's child, so no exit event: its stderr ends only when Chrome's crashpad
-  // handlers (their own sessions, holding it too) are gone, so its end is taken as the exit as well
-  // as the close of a DevTools connection kept for that purpose (the kernel closes it when the
-  // browser process dies, however it dies).
-  stderr.once('close', markExited);
+  // Not this process's child, so no exit event. What says it is ending: the close of a DevTools
+  // connection kept for that purpose (the kernel closes it when the browser dies, however it dies;
+  // Chrome also closes it on its way out), or of its stderr (which Chrome's crashpad handlers, in
+  // their own sessions, hold longer). From there, its exit is confirmed with signal 0 (bounded: a
+  // browser still there after GONE_WAIT_MS has its group killed), so that a profile is removed only
+  // once Chrome has stopped writing to it.
+  let confirming = false;
+  const confirmExit = () => {
+    if (confirming) return;
+    confirming = true;
+    whenGone(handed.pid, markExited);
+  };
+  stderr.once('close', confirmExit);
   const chrome = superviseChrome({
     pid: handed.pid,
     executablePath: handed.executablePath,
@@ -144,7 +152,7 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
     isExited: () => hasExited,
     standDown: () => watchdog.end('closed\n'),
   });
-  chrome.then((process) => watchExit(process.wsEndpoint, markExited), markExited);
+  chrome.then((process) => watchExit(process.wsEndpoint, confirmExit), confirmExit);
   registerEarly(handed.key, chrome);
   return true;
 }
@@ -169,6 +177,29 @@ async function watchExit(wsEndpoint: string, onExit: () => void): Promise<void> 
   } catch {
     onExit();
   }
+}
+
+const GONE_WAIT_MS = 10_000;
+const GONE_CHECK_MS = 20;
+
+/** Calls `onGone` once `pid` no longer exists (checked every GONE_CHECK_MS, up to GONE_WAIT_MS, then its group is killed). */
+function whenGone(pid: number, onGone: () => void): void {
+  const started = Date.now();
+  const check = () => {
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) return onGone();
+    if (Date.now() - started > GONE_WAIT_MS) {
+      killGroup(pid);
+      return onGone();
+    }
+    setTimeout(check, GONE_CHECK_MS).unref();
+  };
+  check();
 }
 
 function killGroup(pid: number): void {
