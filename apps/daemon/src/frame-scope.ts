@@ -4,15 +4,14 @@ import {
   type RefNumbering,
   DESCRIBE_FOUND,
   type ElementHandle,
+  OBJECT_GROUP,
   SnapshotEngine,
   badTargetError,
+  noteObjects,
   parseLocator,
   parseRef,
 } from '@argus/snapshot';
 import { callOnElement } from './page-eval.js';
-
-/** Same object group the snapshot engine uses, so handles are released with its own. */
-const OBJECT_GROUP = 'argus';
 
 /**
  * A snapshot engine whose CSS selectors and locators resolve in the frame chosen with `argus frame` (refs already
@@ -75,6 +74,8 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
     contextId,
     objectGroup: OBJECT_GROUP,
   });
+  // in the snapshot engine's group, so it is released with its own handles
+  noteObjects(session);
   if (exceptionDetails) throw badTargetError(selector);
   if (!result.objectId || result.subtype === 'null') {
     throw new ArgusError(

@@ -4,17 +4,17 @@ import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
 import {
   ARGUS_SCRIPT,
-  OBJECT_GROUP,
   callWalker,
   callOnElement,
   documentContext,
   evalObject,
   evalValue,
   frameContext,
+  releaseObjects,
   untilInPage,
   type FrameContext,
 } from './frame-eval.js';
-import { ListenerCache, listenerTargets } from './listeners.js';
+import { ListenerCache, listenedKey, listenedNodes, listenedObjects } from './listeners.js';
 import { type ElementHandle, selectorHandle } from './element-handle.js';
 import { formatSnapshot } from './format.js';
 import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './frame-text.js';
@@ -49,6 +49,15 @@ export interface SnapshotResult {
 }
 
 export type { ElementHandle } from './element-handle.js';
+
+/**
+ * The walker's calls for a snapshot. The tree comes back as one JSON string: DevTools copies a
+ * returned object into protocol values node by node, which cost more than the walk itself on a small
+ * page; a string crosses as it is.
+ */
+const WALK = 'function (a, walk) { return JSON.stringify(a.snapshot(walk)); }';
+const MARK_AND_WALK =
+  'function (a, walk, ...listened) { a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return JSON.stringify(a.snapshot(walk)); }';
 
 /** Characters kept of a text run or a name in the snapshot. */
 const TEXT_MAX = 100;
@@ -160,8 +169,7 @@ export class SnapshotEngine {
         walk.rootId = entry.id;
       } else walk.rootSelector = scope;
     }
-    // not awaited: a session's commands run in the order sent, so the walk below finds the group released
-    void this.page.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+    releaseObjects(this.page.session);
     this.refs.retireBefore(this.page.epoch);
     this.lastRefs = [];
     let result = await this.walkFrame(frameId, walk, 0);
@@ -197,14 +205,7 @@ export class SnapshotEngine {
     if (!ctx) return undefined;
     let result: WalkResult;
     try {
-      const listened = await listenerTargets(ctx, this.page.frames.mainWorld(frameId), this.listenerCache);
-      // the elements with click listeners go with the walk's own call: one round-trip
-      result = await callWalker<WalkResult>(
-        ctx,
-        'function (a, walk, ...listened) { a.markListened(...listened.filter((el) => el && el.nodeType === 1)); return a.snapshot(walk); }',
-        walk,
-        listened,
-      );
+      result = await this.walkWithListeners(ctx, this.page.frames.mainWorld(frameId), walk);
     } catch (error) {
       if (nesting > 0) return undefined; // a frame that went away mid-snapshot is simply left out
       throw error;
@@ -223,6 +224,35 @@ export class SnapshotEngine {
       );
     }
     return result;
+  }
+
+  /**
+   * One walk of a frame with its click-listened elements marked. The first snapshot of a document
+   * asks CDP for them and then walks (two round trips). After that the walk goes out together with
+   * the question (one round trip): the world's walker still holds the elements it was last given,
+   * and the answer only says whether they are still the ones; when they are not (listeners came or
+   * went), the new ones are given and the frame walked again.
+   */
+  private async walkWithListeners(ctx: FrameContext, mainWorld: number | undefined, walk: WalkOptions) {
+    const cache = this.listenerCache;
+    const marked = cache.marked(ctx);
+    const asked = listenedNodes(ctx, mainWorld, cache);
+    if (marked !== undefined) {
+      const walked = callWalker<string>(ctx, WALK, walk, []);
+      // settled later or never (when the answer differs): a failure then is not an unhandled rejection
+      walked.catch(() => undefined);
+      const ids = await asked;
+      if (ids === undefined || listenedKey(ids) === marked) return JSON.parse(await walked) as WalkResult;
+      return this.markAndWalk(ctx, ids, walk);
+    }
+    return this.markAndWalk(ctx, (await asked) ?? [], walk);
+  }
+
+  private async markAndWalk(ctx: FrameContext, ids: number[], walk: WalkOptions): Promise<WalkResult> {
+    const objects = await listenedObjects(ctx, ids, this.listenerCache);
+    const text = await callWalker<string>(ctx, MARK_AND_WALK, walk, objects);
+    this.listenerCache.setMarked(ctx, listenedKey(ids));
+    return JSON.parse(text) as WalkResult;
   }
 
   private assignRefs(node: WalkNode, ctx: FrameContext, token: string, iframes: WalkNode[]): void {

@@ -93,6 +93,24 @@ export function untilInPage(test: string, timeoutMs: number): string {
 /** Remote objects created by Argus live in this group; it is released before each snapshot. */
 export const OBJECT_GROUP = 'argus';
 
+/** Sessions where an object may have been put in OBJECT_GROUP since the group was last released. */
+const holdingObjects = new WeakSet<Session>();
+
+/** Says that a call just put a remote object in OBJECT_GROUP of `session` (evalObject does; so must any other such call). */
+export function noteObjects(session: Session): void {
+  holdingObjects.add(session);
+}
+
+/**
+ * Releases OBJECT_GROUP of `session` (not awaited: a session's commands run in the order sent, so
+ * the next call finds it released), and only when something was put in it since the last release:
+ * a run of snapshots with nothing resolved in between sends nothing.
+ */
+export function releaseObjects(session: Session): void {
+  if (!holdingObjects.delete(session)) return;
+  void session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+}
+
 export interface FrameContext {
   frameId: string;
   session: Session;
@@ -147,6 +165,7 @@ export async function evalObject(
     returnByValue: false,
     objectGroup: OBJECT_GROUP,
   });
+  noteObjects(ctx.session);
   if (exceptionDetails)
     throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
   if (!result.objectId || result.subtype === 'null') return undefined;
@@ -163,8 +182,10 @@ export async function callInWorld<T>(ctx: FrameContext, fn: string, value: unkno
     objectGroup: OBJECT_GROUP,
   };
   const { result, exceptionDetails } = await ctx.session.send('Runtime.callFunctionOn', params);
-  if (exceptionDetails)
+  if (exceptionDetails) {
+    noteObjects(ctx.session); // the thrown value is kept in the group
     throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  }
   return result.value as T;
 }
 

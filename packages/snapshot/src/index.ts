@@ -15,7 +15,7 @@ export { formatSnapshot, formatTree, nodeLine, type FormatOptions, type Formatte
 export { diffLines, renderDiff, type DiffLine } from './diff.js';
 export { badTargetError, parseRef, type RefNumbering } from './ref-registry.js';
 export { describeLocator, parseLocator, type Locator } from './locator.js';
-export { ARGUS_SCRIPT, untilInPage } from './frame-eval.js';
+export { ARGUS_SCRIPT, OBJECT_GROUP, noteObjects, untilInPage } from './frame-eval.js';
 export type { WalkNode } from './walker-types.js';
 export { stableLocator, locatorText } from './stable-locator.js';
 export * from './page/index.js';

@@ -102,9 +102,42 @@ describe('snapshot', () => {
     await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<span id="late">Late action</span>')`);
     expect((await engine.snapshot()).text).not.toMatch(/clickable "Late action"/);
     // a listener alone (no DOM change, no cursor): the document handle kept from that snapshot still sees it
-    await page.evaluate(`document.getElementById('late').addEventListener('click', () => {})`);
+    await page.evaluate(`document.getElementById('late').addEventListener('click', (window.lateFn = () => {}))`);
     expect((await engine.snapshot()).text).toMatch(/clickable "Late action" e\d+/);
+    // and one removed (the element stays): the next snapshot no longer gives it a ref
+    await page.evaluate(`document.getElementById('late').removeEventListener('click', window.lateFn)`);
+    expect((await engine.snapshot()).text).not.toMatch(/clickable "Late action"/);
     await page.evaluate(`document.getElementById('late').remove()`);
+  });
+
+  it('a snapshot of an unchanged document is one round trip: the walk goes out with the listener question', async () => {
+    const engine = new SnapshotEngine(page);
+    await engine.snapshot();
+    await engine.resolve('#email'); // an element handle: the next snapshot releases it
+    // each call sent, with how many were still unanswered then
+    const sent: string[] = [];
+    let unanswered = 0;
+    const session = page.session;
+    const send = session.send.bind(session);
+    session.send = ((method: string, params?: object) => {
+      sent.push(`${method} ${unanswered++}`);
+      return send(method, params).finally(() => unanswered--);
+    }) as typeof session.send;
+    try {
+      await engine.snapshot();
+      expect(sent).toEqual([
+        'Runtime.releaseObjectGroup 0',
+        'DOMDebugger.getEventListeners 1',
+        'Runtime.callFunctionOn 2',
+      ]);
+      sent.length = 0;
+      const { text } = await engine.snapshot();
+      // nothing resolved since: nothing to release; both calls sent before either answer
+      expect(sent).toEqual(['DOMDebugger.getEventListeners 0', 'Runtime.callFunctionOn 1']);
+      expect(text).toMatch(/clickable "Custom action" e\d+/);
+    } finally {
+      session.send = send;
+    }
   });
 
   it('keeps refs stable across snapshots while the nodes live', async () => {
