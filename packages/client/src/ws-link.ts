@@ -5,6 +5,9 @@ import { ArgusError } from '@argus/protocol/errors';
 import { wsAuthProtocols } from '@argus/security';
 import { DAEMON_LOST } from './node-fetch.js';
 
+/** An idle WebSocket (no call, no stream) closes this long after its last use. */
+export const WS_IDLE_CLOSE_MS = 1_000;
+
 export interface AuthenticatedWs {
   link: TRPCLink<AppRouter>;
   close(): void;
@@ -54,7 +57,11 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
   const client = createWSClient({
     url: options.url,
     WebSocket: Authenticated,
-    lazy: { enabled: true, closeMs: 0 },
+    // Lazy: the socket opens at the first call and closes once idle, so a script that never calls
+    // close() can still exit. Not at once (closeMs 0): tRPC re-arms the idle timer with closeMs while
+    // a stream is open, and at 0 a client that follows a stream (the MCP server watches approvals and
+    // the inbox for its whole life) woke about a thousand times a second, 26 ms of CPU a second idle.
+    lazy: { enabled: true, closeMs: WS_IDLE_CLOSE_MS },
     onError: (event) => {
       // ws reports a refused upgrade as "Unexpected server response: 401"; a plain network failure has no status
       const status = /Unexpected server response: (\d{3})/.exec(
