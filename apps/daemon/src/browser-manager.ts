@@ -200,7 +200,11 @@ export class BrowserManager {
       });
       this.chrome = chrome;
       try {
-        browser = await Browser.connect(await connectCri(chrome.wsEndpoint), this.browserOptions());
+        browser = await Browser.connect(await connectCri(chrome.wsEndpoint), {
+          ...this.browserOptions(),
+          // headless: each tab its own window (never a background tab: see BrowserOptions.newWindows)
+          newWindows: this.headless,
+        });
       } catch (error) {
         await chrome.kill(0);
         throw error;

@@ -74,3 +74,29 @@ describe('tab titles', () => {
     await h.client.tabs.close.mutate({ id: opened.id });
   });
 });
+
+describe('tabs of the headless browser', () => {
+  it('each opens in a window of its own, so no tab is a background tab (its screenshots could hang)', async () => {
+    const opened = await Promise.all(
+      [0, 1, 2].map(() => h.client.tabs.open.mutate({ url: h.server.urlFor('/nav-a.html') })),
+    );
+    const browser = h.daemon.services.manager.current!;
+    const windows = await Promise.all(
+      opened.map(
+        async ({ id }) =>
+          (
+            (await browser.transport.send('Browser.getWindowForTarget', { targetId: id }, undefined)) as {
+              windowId: number;
+            }
+          ).windowId,
+      ),
+    );
+    expect(new Set(windows).size).toBe(3);
+    // each is a visible page of its own window: all three capture at once, as an agent per tab would
+    const shots = await Promise.all(opened.map(({ id }) => h.client.page.screenshot.mutate({ tab: id, base64: true })));
+    for (const shot of shots) expect(shot.base64?.length).toBeGreaterThan(100);
+    for (const { id } of opened)
+      expect((await h.client.page.eval.mutate({ tab: id, js: 'document.visibilityState' })).value).toBe('visible');
+    for (const { id } of opened) await h.client.tabs.close.mutate({ id });
+  });
+});
