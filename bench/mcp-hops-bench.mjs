@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Where an agent's call spends its time: each operation three ways on the small form page, in turns,
+// medians of --runs:
+//   raw     the CDP call itself (chrome-remote-interface) in a Chromium launched here with the same flags;
+//   daemon  the manifest command over HTTP straight to the daemon (keep-alive, no MCP), as argus-mcp sends it;
+//   mcp     the tool through argus-mcp with the official SDK client (stdio), as an agent calls it.
+// daemon - raw is the daemon's own cost (HTTP, validation, journal, its CDP messages); mcp - daemon is
+// the MCP hop (stdio both ways, the server's validation and rendering). A `tabs.list` over HTTP (no
+// browser work) is printed as the bare per-call cost of the daemon.
+//   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31]
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import CDP from 'chrome-remote-interface';
+import { launchChrome } from '@argus/cdp';
+import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
+import { AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
+import { startFixtureServer } from '@argus/test-kit';
+import { benchOptions } from './lib-args.mjs';
+import { median } from './lib-stats.mjs';
+
+const { runs } = benchOptions({ runs: 31 });
+const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
+const require = createRequire(`${pluginDir}package.json`);
+const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
+
+const FLAGS = '--proxy-server=http://127.0.0.1:9';
+const fixtures = await startFixtureServer();
+const workspace = mkdtempSync(join(tmpdir(), 'argus-hops-bench-'));
+const stateDir = join(workspace, '.argus');
+const env = {
+  ARGUS_STATE_DIR: stateDir,
+  ARGUS_CHROME_FLAGS: FLAGS,
+  PATH: process.env.PATH ?? '',
+  ...(process.env.CHROME_PATH ? { CHROME_PATH: process.env.CHROME_PATH } : {}),
+  ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+};
+const url = fixtures.urlFor('/form.html');
+const mcp = new Client({ name: 'argus-hops-bench', version: '0' });
+await mcp.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [`${pluginDir}dist/argus-mcp.js`, '--profile', 'core'],
+    env,
+    cwd: workspace,
+    stderr: 'inherit',
+  }),
+);
+const chrome = await launchChrome({ extraFlags: [FLAGS] });
+let raw;
+try {
+  await mcp.callTool({ name: 'argus_goto', arguments: { url } });
+  const state = readState(stateDir);
+  const agent = new http.Agent({ keepAlive: true });
+  /** One manifest command over HTTP, as argus-mcp's link sends it (query: GET ?input=, mutation: POST). */
+  const daemon = (path, input, kind = 'mutation') =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(input);
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port: state.port,
+          agent,
+          method: kind === 'query' ? 'GET' : 'POST',
+          path: `/trpc/${path}${kind === 'query' ? `?input=${encodeURIComponent(body)}` : ''}`,
+          headers: { authorization: `Bearer ${state.token}`, 'content-type': 'application/json' },
+        },
+        (response) => {
+          const chunks = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () =>
+            response.statusCode === 200 ? resolve() : reject(new Error(Buffer.concat(chunks).toString())),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(kind === 'query' ? undefined : body);
+    });
+  const tool = (name, args) => async () => {
+    const result = await mcp.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+  };
+
+  const { port } = new URL(chrome.wsEndpoint);
+  raw = await CDP({ host: '127.0.0.1', port, target: await CDP.New({ host: '127.0.0.1', port }) });
+  await raw.Page.enable();
+  const loaded = raw.Page.loadEventFired();
+  await raw.Page.navigate({ url });
+  await loaded;
+
+  // the agent's screenshot as argus-mcp asks for it (JPEG, pixel budget, inline and kept as a file)
+  const shot = {
+    maxPixels: AGENT_SCREENSHOT_PIXELS,
+    base64: true,
+    keepFile: true,
+    format: 'jpeg',
+    quality: AGENT_SCREENSHOT_QUALITY,
+  };
+  const rows = [
+    [
+      'snapshot',
+      () => raw.Accessibility.getFullAXTree({}),
+      () => daemon('snapshot.take', {}),
+      tool('argus_snapshot', {}),
+    ],
+    [
+      'eval document.title',
+      () => raw.Runtime.evaluate({ expression: 'document.title', returnByValue: true }),
+      () => daemon('page.eval', { js: 'document.title' }),
+      tool('argus_eval', { js: 'document.title' }),
+    ],
+    [
+      'screenshot (jpeg)',
+      () => raw.Page.captureScreenshot({ format: 'jpeg', quality: AGENT_SCREENSHOT_QUALITY }),
+      () => daemon('page.screenshot', shot),
+      tool('argus_screenshot', {}),
+    ],
+    [
+      'tabs.list (no browser)',
+      () => raw.Target.getTargets(),
+      () => daemon('tabs.list', {}, 'query'),
+      tool('argus_tabs', {}),
+    ],
+  ];
+  const time = async (fn) => {
+    const started = performance.now();
+    await fn();
+    return performance.now() - started;
+  };
+  console.log(`medians of ${runs} in turns, /form.html (load ${loadavg()[0].toFixed(1)})`);
+  console.log('operation                     raw    daemon       mcp   daemon-raw  mcp-daemon   mcp/raw');
+  for (const [name, ...fns] of rows) {
+    for (let i = 0; i < 3; i++) for (const fn of fns) await fn(); // warm-up (domains enabled, JIT)
+    const samples = fns.map(() => []);
+    for (let i = 0; i < runs; i++) for (const [k, fn] of fns.entries()) samples[k].push(await time(fn));
+    const [r, d, m] = samples.map(median);
+    console.log(
+      `${name.padEnd(24)} ${r.toFixed(2).padStart(8)} ${d.toFixed(2).padStart(9)} ${m.toFixed(2).padStart(9)} ${(d - r).toFixed(2).padStart(12)} ${(m - d).toFixed(2).padStart(11)} ${(m / r).toFixed(2).padStart(8)}x`,
+    );
+  }
+  agent.destroy();
+} finally {
+  await raw?.close().catch(() => undefined);
+  await chrome.kill();
+  const state = readState(stateDir);
+  if (state && isProcessAlive(state.pid)) {
+    const connection = await connectToDaemon({ stateDir });
+    await connection.client.daemon.stop.mutate({}).catch(() => undefined);
+    connection.close();
+  }
+  await mcp.close();
+  await fixtures.close();
+  rmSync(workspace, { recursive: true, force: true });
+}
