@@ -24,11 +24,16 @@ afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-/** A server in a fresh workspace that has opened a page: its daemon and browser pids. */
-async function agentWithPage(args: string[] = []) {
+/** argus-mcp in a fresh workspace (this test's `workspace` and `stateDir`), with `env` added to its environment. */
+function pluginInFreshWorkspace(args: string[] = [], env: Record<string, string> = {}) {
   workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
   stateDir = join(workspace, '.argus');
-  const plugin = await startPlugin({ args: [SERVER, ...args], env: pluginEnv(stateDir), cwd: workspace });
+  return startPlugin({ args: [SERVER, ...args], env: { ...pluginEnv(stateDir), ...env }, cwd: workspace });
+}
+
+/** A server in a fresh workspace that has opened a page: its daemon and browser pids. */
+async function agentWithPage(args: string[] = []) {
+  const plugin = await pluginInFreshWorkspace(args);
   expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
   const daemonPid = readState(stateDir)!.pid;
   // status is looking, not using: it does not count as another client
@@ -90,9 +95,7 @@ describe('argus mcp and the daemon it started', () => {
   });
 
   it('prestarts the daemon without Chromium, launches it at the first browser call, and stops both when the agent leaves', async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
-    stateDir = join(workspace, '.argus');
-    const plugin = await startPlugin({ args: [SERVER], env: pluginEnv(stateDir), cwd: workspace });
+    const plugin = await pluginInFreshWorkspace();
     // no call yet: the daemon comes up on its own (the agent's first call will not wait for it)
     await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
     const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
@@ -118,13 +121,7 @@ describe('argus mcp and the daemon it started', () => {
   });
 
   it('with ARGUS_PRELAUNCH=0 starts nothing until the first call', async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
-    stateDir = join(workspace, '.argus');
-    const plugin = await startPlugin({
-      args: [SERVER],
-      env: { ...pluginEnv(stateDir), ARGUS_PRELAUNCH: '0' },
-      cwd: workspace,
-    });
+    const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: '0' });
     try {
       expect((await plugin.client.listTools()).tools.length).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -135,13 +132,7 @@ describe('argus mcp and the daemon it started', () => {
   });
 
   it('with ARGUS_PRELAUNCH=browser hands the daemon a Chromium it launched, and both stop when the agent leaves', async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
-    stateDir = join(workspace, '.argus');
-    const plugin = await startPlugin({
-      args: [SERVER],
-      env: { ...pluginEnv(stateDir), ARGUS_PRELAUNCH: 'browser' },
-      cwd: workspace,
-    });
+    const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: 'browser' });
     await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
     const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
     try {
