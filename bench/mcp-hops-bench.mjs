@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import CDP from 'chrome-remote-interface';
 import { launchChrome } from '@argus/cdp';
 import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
-import { AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
+import { AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
 import { median } from './lib-stats.mjs';
@@ -28,6 +28,7 @@ const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
 const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
 const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
+const { agentScreenshotInput } = await import(`${pluginDir}dist/index.js`);
 
 const FLAGS = '--proxy-server=http://127.0.0.1:9';
 const fixtures = await startFixtureServer();
@@ -93,14 +94,8 @@ try {
   await raw.Page.navigate({ url });
   await loaded;
 
-  // the agent's screenshot as argus-mcp asks for it (JPEG, pixel budget, inline and kept as a file)
-  const shot = {
-    maxPixels: AGENT_SCREENSHOT_PIXELS,
-    base64: true,
-    keepFile: true,
-    format: 'jpeg',
-    quality: AGENT_SCREENSHOT_QUALITY,
-  };
+  // the agent's screenshot exactly as argus-mcp asks for it (JPEG, pixel budget, inline and kept as a file)
+  const shot = agentScreenshotInput({});
   const rows = [
     [
       'snapshot',

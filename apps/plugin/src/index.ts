@@ -17,7 +17,7 @@ export {
   type ToolSelection,
 } from './profiles.js';
 export { DaemonLink, daemonEntry, type DaemonLinkOptions } from './daemon-link.js';
-export { runTool, checkArguments, type CommandCaller, type ToolOutcome } from './run-tool.js';
+export { runTool, checkArguments, agentScreenshotInput, type CommandCaller, type ToolOutcome } from './run-tool.js';
 export { createMcpServer, mcpTool, mcpResult, INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './mcp-server.js';
 export { parseOptions, USAGE, type PluginOptions } from './options.js';
 export { openCodeTools, openCodeArgs } from './opencode-tools.js';
