@@ -1,4 +1,4 @@
-import type { Page } from '@argus/cdp';
+import type { OnLoaded, Page } from '@argus/cdp';
 import type { Challenge } from '@argus/protocol';
 import { type ChallengeFinding, DETECT_CHALLENGE, pageExpression, pageResult } from '@argus/snapshot';
 import type { z } from 'zod';
@@ -46,12 +46,20 @@ export async function detectChallenge(page: Page, status: number | null): Promis
   return finding ? challengeReport(finding) : undefined;
 }
 
-/** Adds `challenge` to a navigation's result when the new page shows one. */
+/**
+ * Runs a navigation and adds `challenge` to its result when the new page shows one. The check is
+ * sent the moment the navigation reaches its wait point, with the title read (OnLoaded in
+ * @argus/cdp): one renderer round trip for both, not two in a row.
+ */
 export async function withChallenge<R extends { status: number | null }>(
   page: Page,
-  result: R,
+  navigate: (onLoaded: OnLoaded) => Promise<R>,
 ): Promise<R & { challenge?: ChallengeReport }> {
-  const challenge = await detectChallenge(page, result.status);
+  let check: Promise<ChallengeReport | undefined> | undefined;
+  const result = await navigate((status) => {
+    check = detectChallenge(page, status);
+  });
+  const challenge = await check;
   return challenge ? { ...result, challenge } : result;
 }
 

@@ -4,8 +4,9 @@ import { FrameRegistry } from './frames.js';
 import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
   type ActionEffects,
+  type NavigateOptions,
   type NavigationResult,
-  type WaitUntil,
+  type OnLoaded,
   actOn,
   navigateBy,
   navigatePage,
@@ -192,11 +193,11 @@ export class Page {
 
   // ---------------------------------------------------------------- navigation (page-navigation.ts)
 
-  navigate(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
+  navigate(url: string, options: NavigateOptions = {}): Promise<NavigationResult> {
     return navigatePage(this, url, options);
   }
 
-  async history(delta: -1 | 1, timeoutMs = 30_000): Promise<NavigationResult> {
+  async history(delta: -1 | 1, timeoutMs = 30_000, onLoaded?: OnLoaded): Promise<NavigationResult> {
     this.assertOpen();
     const { currentIndex, entries } = await this.session.send('Page.getNavigationHistory');
     const entry = entries[currentIndex + delta];
@@ -211,11 +212,12 @@ export class Page {
       () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
       timeoutMs,
       delta < 0 ? 'Going back' : 'Going forward',
+      onLoaded,
     );
   }
 
-  reload(timeoutMs = 30_000): Promise<NavigationResult> {
-    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload');
+  reload(timeoutMs = 30_000, onLoaded?: OnLoaded): Promise<NavigationResult> {
+    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload', onLoaded);
   }
 
   /** Runs an input action and reports what it caused (see actOn). */
