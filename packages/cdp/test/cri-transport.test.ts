@@ -1,0 +1,67 @@
+// CriTransport writes the messages of one event-loop turn to Chrome's socket together (issue 16):
+// on a loopback socket each write is most of a message's cost, and each one wakes Chrome.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChromeProcess, type Transport, connectCri, launchChrome } from '../src/index.js';
+
+let chrome: ChromeProcess;
+let transport: Transport;
+
+beforeAll(async () => {
+  chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9'] });
+  transport = await connectCri(chrome.wsEndpoint);
+});
+
+afterAll(async () => {
+  await transport?.close();
+  await chrome?.kill();
+});
+
+/** Counts the socket writes (each a write or writev system call) made while `run` runs. */
+async function writesDuring(run: () => Promise<unknown>): Promise<number> {
+  // the socket under chrome-remote-interface's WebSocket (the same internals the transport uses)
+  const socket = (transport as unknown as { client: { _ws: { _socket: Record<string, unknown> } } }).client._ws._socket;
+  const original = { _write: socket['_write'], _writev: socket['_writev'] } as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  let writes = 0;
+  for (const name of ['_write', '_writev'])
+    socket[name] = (...args: unknown[]) => {
+      writes++;
+      return original[name]!.apply(socket, args);
+    };
+  try {
+    await run();
+  } finally {
+    Object.assign(socket, original);
+  }
+  return writes;
+}
+
+describe('CriTransport', () => {
+  it('sends the messages of one turn in one write, and every one is answered', async () => {
+    const answers: unknown[] = [];
+    const writes = await writesDuring(async () => {
+      answers.push(
+        ...(await Promise.all([
+          transport.send('Browser.getVersion', undefined, undefined),
+          transport.send('Target.getTargets', undefined, undefined),
+          // one sent from a promise job of the same turn joins them
+          Promise.resolve().then(() => transport.send('Browser.getVersion', undefined, undefined)),
+        ])),
+      );
+    });
+    expect(writes).toBe(1);
+    expect(answers).toHaveLength(3);
+    expect(answers[0]).toMatchObject({ product: expect.stringMatching(/Chrome/) });
+    expect(answers[1]).toMatchObject({ targetInfos: expect.any(Array) });
+  });
+
+  it('writes messages of different turns separately (none waits for a later one)', async () => {
+    const writes = await writesDuring(async () => {
+      await transport.send('Browser.getVersion', undefined, undefined);
+      await transport.send('Browser.getVersion', undefined, undefined);
+    });
+    expect(writes).toBe(2);
+  });
+});
