@@ -29,7 +29,7 @@ import { median, ms } from './lib-stats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'apps', 'cli', 'dist', 'argus.js');
-const mcpServer = join(root, 'apps', 'plugin', 'dist', 'argus-mcp.js');
+const mcpServer = join(root, 'apps', 'plugin', 'bin', 'argus-mcp.js');
 // the MCP SDK is a dependency of apps/plugin: resolve it from there
 const require = createRequire(join(root, 'apps', 'plugin', 'package.json'));
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));

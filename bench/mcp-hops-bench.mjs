@@ -46,7 +46,7 @@ const mcp = new Client({ name: 'argus-hops-bench', version: '0' });
 await mcp.connect(
   new StdioClientTransport({
     command: process.execPath,
-    args: [`${pluginDir}dist/argus-mcp.js`, '--profile', 'core'],
+    args: [`${pluginDir}bin/argus-mcp.js`, '--profile', 'core'],
     env,
     cwd: workspace,
     stderr: 'inherit',

@@ -29,7 +29,7 @@ const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
 const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
 const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
-const SERVER = `${pluginDir}dist/argus-mcp.js`;
+const SERVER = `${pluginDir}bin/argus-mcp.js`;
 
 const fixtures = await startFixtureServer();
 const workspace = mkdtempSync(join(tmpdir(), 'argus-reply-bench-'));

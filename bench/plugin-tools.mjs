@@ -14,7 +14,7 @@ const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
 const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
 
-const SERVER = `${pluginDir}dist/argus-mcp.js`;
+const SERVER = `${pluginDir}bin/argus-mcp.js`;
 const BUDGET = { core: 2_000 };
 
 async function measure(label, args) {

@@ -62,7 +62,6 @@ export default defineConfig([
       index: 'src/index.ts',
       server: 'src/server.ts',
       opencode: 'src/opencode.ts',
-      'argus-mcp': 'src/argus-mcp.ts',
       http: 'src/http-endpoint.ts',
       'daemon-entry': 'src/daemon-entry.ts',
     },
@@ -82,13 +81,15 @@ export default defineConfig([
     sourcemap: true,
     clean: ['!daemon/**'],
   },
-  // The daemon process (the daemon plus MCP on its tunnel listener; clients start it) as one bundle
-  // with its dependencies inlined: Node's ESM loader spent about half of the daemon's start-up
-  // resolving packages and pre-parsing CommonJS exports, file by file (CPU profile of a cold
-  // `argus goto`, issue 16). Lazily loaded parts (the MCP endpoint, the providers' parsers) stay in
-  // their own chunks or packages, loaded on first use.
+  // The two processes, each a bundle with its dependencies inlined (chunks they share written once):
+  // the daemon (plus MCP on its tunnel listener; clients start it) and the stdio MCP server
+  // (argus-mcp, started by agents; bin/argus-mcp.js runs it). Node's ESM loader spent about half of
+  // the daemon's start-up, and a third of the MCP server's before its first answer, resolving
+  // packages and pre-parsing CommonJS exports, file by file (CPU profiles, issue 16). Lazily loaded
+  // parts (the MCP endpoint, the providers' parsers) stay in their own chunks or packages, loaded on
+  // first use. The MCP server finds the daemon's entry beside it (daemonEntry).
   {
-    entry: { 'daemon-main': 'src/daemon-main.ts' },
+    entry: { 'daemon-main': 'src/daemon-main.ts', 'argus-mcp': 'src/argus-mcp.ts' },
     outDir: 'dist/daemon',
     format: ['esm'],
     platform: 'node',

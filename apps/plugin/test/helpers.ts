@@ -10,7 +10,7 @@ import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll } from 'vitest';
 
 export const PLUGIN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const SERVER = join(PLUGIN_DIR, 'dist', 'argus-mcp.js');
+export const SERVER = join(PLUGIN_DIR, 'bin', 'argus-mcp.js');
 export const REPO_ROOT = join(PLUGIN_DIR, '..', '..');
 
 /** Dead proxy: external hosts fail at once on this closed network; loopback is never proxied. */
