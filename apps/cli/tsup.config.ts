@@ -1,4 +1,5 @@
 import { cpSync } from 'node:fs';
+import { criWithoutLocalProtocol, zodEnglishOnly } from '@argus/bundle-plugins';
 import { defineConfig } from 'tsup';
 
 // One bundled file with everything but the daemon (a separate process) and the MCP server
@@ -15,7 +16,11 @@ export default defineConfig({
   splitting: true,
   sourcemap: false,
   clean: true,
-  minify: false,
+  // whitespace and syntax only (names stay, for stack traces), and what the bundle leaves out: ~10%
+  // less CPU for every command's start (`argus status`, no daemon: 340 -> 310 ms of CPU here)
+  minifyWhitespace: true,
+  minifySyntax: true,
+  esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly],
   // `require` for bundled CommonJS (ws) that loads Node built-ins; esbuild's shim uses it when defined
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);",

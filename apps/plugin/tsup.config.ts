@@ -1,6 +1,5 @@
-import { type Options, defineConfig } from 'tsup';
-
-type Plugin = NonNullable<Options['esbuildPlugins']>[number];
+import { criWithoutLocalProtocol, zodEnglishOnly } from '@argus/bundle-plugins';
+import { defineConfig } from 'tsup';
 
 /**
  * Packages the bundled daemon loads by name at run time, not by import: the web providers' parsers
@@ -25,35 +24,6 @@ export const DAEMON_RUNTIME_EXTERNALS = [
 ];
 
 const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/**
- * chrome-remote-interface's 1 MB protocol.json is read only for `local: true`; @argus/cdp passes its
- * own (empty) descriptor, so the bundle carries an empty one instead of parsing 1 MB at start-up.
- */
-const criWithoutLocalProtocol: Plugin = {
-  name: 'cri-without-local-protocol',
-  setup(build) {
-    build.onLoad({ filter: /chrome-remote-interface[\\/]lib[\\/]protocol\.json$/ }, () => ({
-      contents: '{ "domains": [] }',
-      loader: 'json',
-    }));
-  },
-};
-
-/**
- * zod's namespace re-exports all of its ~50 message locales (~300 KB of the bundle's zod chunk);
- * Argus only ever uses the default English one, so the bundle carries that alone (about 40% less
- * of zod to read and compile at the daemon's start-up; `z.locales.en` still works).
- */
-const zodEnglishOnly: Plugin = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
-      contents: 'export { default as en } from "./en.js";',
-      loader: 'js',
-    }));
-  },
-};
 
 export default defineConfig([
   // Workspace packages and the SDKs stay external (regular dependencies).

@@ -1,0 +1,6 @@
+import type { Options } from 'tsup';
+
+export type BundlePlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+export declare const criWithoutLocalProtocol: BundlePlugin;
+export declare const zodEnglishOnly: BundlePlugin;
