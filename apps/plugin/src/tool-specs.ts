@@ -140,11 +140,12 @@ export function outputSchemaFor(command: AnyCommand): ToolSpec['outputSchema'] {
 export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
   // A tool call returns once; streams (subscriptions) stay with the CLI and scripts.
   if (command.tool === false || command.kind === 'subscription') return undefined;
+  const outputSchema = outputSchemaFor(command);
   return {
     name: command.tool,
     description: command.summary,
     inputSchema: inputSchemaFor(command),
-    ...(outputSchemaFor(command) ? { outputSchema: outputSchemaFor(command) } : {}),
+    ...(outputSchema ? { outputSchema } : {}),
     readOnly: command.scope === 'read',
     command,
   };
