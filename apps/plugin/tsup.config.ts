@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { criWithoutLocalProtocol, zodEnglishOnly } from '@argus/bundle-plugins';
 import { defineConfig } from 'tsup';
 
@@ -59,7 +61,11 @@ export default defineConfig([
   // parts (the MCP endpoint, the providers' parsers) stay in their own chunks or packages, loaded on
   // first use. The MCP server finds the daemon's entry beside it (daemonEntry).
   {
-    entry: { 'daemon-main': 'src/daemon-main.ts', 'argus-mcp': 'src/argus-mcp.ts' },
+    entry: {
+      'daemon-main': 'src/daemon-main.ts',
+      'argus-mcp': 'src/argus-mcp.ts',
+      'tool-specs-build': 'src/tool-specs-build.ts',
+    },
     outDir: 'dist/daemon',
     format: ['esm'],
     platform: 'node',
@@ -80,6 +86,14 @@ export default defineConfig([
     // `require` for bundled CommonJS (ws, pino, ...) that loads Node built-ins
     banner: {
       js: "import { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);",
+    },
+    // the MCP server's tool specs, computed once here instead of at each start (BUILT_TOOL_SPECS)
+    async onSuccess() {
+      const built = (await import(pathToFileURL(resolve('dist/daemon/tool-specs-build.js')).href)) as {
+        BUILT_TOOL_SPECS: string;
+        writeBuiltToolSpecs(file: string): void;
+      };
+      built.writeBuiltToolSpecs(resolve('dist/daemon', built.BUILT_TOOL_SPECS));
     },
   },
 ]);

@@ -1,6 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { listCommands } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_HIDDEN_FIELDS, allToolSpecs, inputSchemaFor } from './tool-specs.js';
+import {
+  ADAPTER_HIDDEN_FIELDS,
+  BUILT_TOOL_SPECS,
+  allToolSpecs,
+  inputSchemaFor,
+  storedToolSpecs,
+} from './tool-specs.js';
 
 describe('tool specs generated from the manifest', () => {
   const specs = allToolSpecs();
@@ -74,5 +83,13 @@ describe('tool specs generated from the manifest', () => {
     const grown = allToolSpecs([...listCommands(), extra]);
     expect(grown.map((spec) => spec.name)).toContain('argus_extra_thing');
     expect(inputSchemaFor(extra)).toEqual(inputSchemaFor(listCommands()[0]!));
+  });
+});
+
+describe('the tool specs the build writes beside the bundled MCP server', () => {
+  const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'daemon', BUILT_TOOL_SPECS);
+
+  it('are what the manifest gives now (a stale build fails here)', () => {
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(storedToolSpecs(allToolSpecs())));
   });
 });

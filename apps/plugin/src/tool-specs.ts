@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { type AnyCommand, listCommands } from '@argus/protocol';
 import { z } from 'zod';
 
@@ -151,16 +152,64 @@ export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
   };
 }
 
+/** The file the build writes beside the bundled MCP server: its tool specs, computed at build time. */
+export const BUILT_TOOL_SPECS = 'tool-specs.json';
+
+/** A spec as the built file keeps it: the command by name. */
+type StoredSpec = Omit<ToolSpec, 'command'> & { command: string };
+
+/** Every tool spec, computed from the manifest (zod to JSON Schema for each command's input and output). */
+function computeToolSpecs(commands: readonly AnyCommand[]): ToolSpec[] {
+  return commands
+    .map(toolSpecFor)
+    .filter((spec): spec is ToolSpec => spec !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The build's file as JSON (see writeBuiltToolSpecs). */
+export function storedToolSpecs(specs: readonly ToolSpec[]): string {
+  return JSON.stringify(specs.map(({ command, ...spec }): StoredSpec => ({ ...spec, command: command.name })));
+}
+
+/**
+ * Writes the tool specs beside the bundled MCP server (the build's last step, tsup.config.ts):
+ * converting every command's schemas to JSON Schema was about a fifth of argus-mcp's start-up before
+ * its first answer (CPU profile, issue 16). From this module's copy of the manifest, so the file and
+ * the bundle beside it are always one build's.
+ */
+export function writeBuiltToolSpecs(file: string): void {
+  writeFileSync(file, storedToolSpecs(computeToolSpecs(listCommands())));
+}
+
+/**
+ * The specs the build wrote beside this module, with their commands: undefined when there is no such
+ * file (running from source, or the unbundled build), or when it names a command this manifest does
+ * not have or leaves one out (then they are computed).
+ */
+function builtToolSpecs(commands: readonly AnyCommand[]): ToolSpec[] | undefined {
+  let stored: StoredSpec[];
+  try {
+    stored = JSON.parse(readFileSync(new URL(`./${BUILT_TOOL_SPECS}`, import.meta.url), 'utf8')) as StoredSpec[];
+  } catch {
+    return undefined;
+  }
+  const byName = new Map(commands.map((command) => [command.name, command]));
+  const tools = commands.filter((command) => command.tool !== false && command.kind !== 'subscription');
+  if (!Array.isArray(stored) || stored.length !== tools.length) return undefined;
+  const specs: ToolSpec[] = [];
+  for (const { command: name, ...spec } of stored) {
+    const command = byName.get(name);
+    if (!command || command.tool !== spec.name) return undefined;
+    specs.push({ ...spec, command });
+  }
+  return specs;
+}
+
 let cached: readonly ToolSpec[] | undefined;
 
 /** Every manifest command that sets a tool name (and is not a stream), sorted by tool name. */
 export function allToolSpecs(commands: readonly AnyCommand[] = listCommands()): readonly ToolSpec[] {
-  const build = () =>
-    commands
-      .map(toolSpecFor)
-      .filter((spec): spec is ToolSpec => spec !== undefined)
-      .sort((a, b) => a.name.localeCompare(b.name));
-  if (commands !== listCommands()) return build();
-  cached ??= build();
+  if (commands !== listCommands()) return computeToolSpecs(commands);
+  cached ??= builtToolSpecs(commands) ?? computeToolSpecs(commands);
   return cached;
 }

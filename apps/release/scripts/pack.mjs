@@ -212,6 +212,11 @@ async function packStage(stage, out, catalog) {
   }
 
   cpSync(join(root, 'apps/cli/static'), dist, { recursive: true });
+  // argus-mcp's tool specs as the workspace build computed them from the same manifest (pack runs
+  // after `pnpm build`; apps/plugin's tool-specs test fails on a stale file): the server reads them
+  // beside itself instead of converting every schema at each start, and computes them if they do not
+  // match its manifest
+  cpSync(join(root, 'apps/plugin/dist/daemon/tool-specs.json'), join(dist, 'tool-specs.json'));
   for (const bin of ['argus.js', 'argus-mcp.js']) {
     const file = join(dist, bin);
     const text = readFileSync(file, 'utf8');
