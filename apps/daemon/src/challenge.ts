@@ -1,4 +1,4 @@
-import type { OnLoaded, Page } from '@argus/cdp';
+import type { Page } from '@argus/cdp';
 import type { Challenge } from '@argus/protocol';
 import { type ChallengeFinding, DETECT_CHALLENGE, pageExpression, pageResult } from '@argus/snapshot';
 import type { z } from 'zod';
@@ -46,20 +46,12 @@ export async function detectChallenge(page: Page, status: number | null): Promis
   return finding ? challengeReport(finding) : undefined;
 }
 
-/**
- * Runs a navigation and adds `challenge` to its result when the new page shows one. The check is
- * sent the moment the navigation reaches its wait point, with the title read (OnLoaded in
- * @argus/cdp): one renderer round trip for both, not two in a row.
- */
+/** Adds `challenge` to a navigation's result when the new page shows one. */
 export async function withChallenge<R extends { status: number | null }>(
   page: Page,
-  navigate: (onLoaded: OnLoaded) => Promise<R>,
+  result: R,
 ): Promise<R & { challenge?: ChallengeReport }> {
-  let check: Promise<ChallengeReport | undefined> | undefined;
-  const result = await navigate((status) => {
-    check = detectChallenge(page, status);
-  });
-  const challenge = await check;
+  const challenge = await detectChallenge(page, result.status);
   return challenge ? { ...result, challenge } : result;
 }
 

@@ -5,19 +5,6 @@ import type { Page } from './page.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
-/**
- * Called once the navigation has reached its wait point, with the document's HTTP status, just
- * before its title is read: whatever it sends to the page (the daemon's challenge check) travels
- * with that read, so both are answered in one renderer round trip instead of two in a row.
- */
-export type OnLoaded = (status: number | null) => void;
-
-export interface NavigateOptions {
-  waitUntil?: WaitUntil;
-  timeoutMs?: number;
-  onLoaded?: OnLoaded;
-}
-
 export interface NavigationResult {
   url: string;
   title: string;
@@ -44,7 +31,11 @@ const STOP_LOADING_MS = 2_000;
  * the server's response headers): on timeout or when the caller goes away the load is stopped
  * (`Page.stopLoading`), so the tab is usable for the next command.
  */
-export async function navigatePage(page: Page, url: string, options: NavigateOptions = {}): Promise<NavigationResult> {
+export async function navigatePage(
+  page: Page,
+  url: string,
+  options: { waitUntil?: WaitUntil; timeoutMs?: number } = {},
+): Promise<NavigationResult> {
   page.assertOpen();
   const waitUntil = options.waitUntil ?? 'load';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -71,7 +62,6 @@ export async function navigatePage(page: Page, url: string, options: NavigateOpt
     }
     if (!result.loaderId) {
       // same-document navigation (e.g. only the hash changed)
-      options.onLoaded?.(null);
       return { url: watcher.sameDocumentUrl ?? url, title: await page.readTitle(), status: null };
     }
     const loaderId = result.loaderId;
@@ -93,9 +83,7 @@ export async function navigatePage(page: Page, url: string, options: NavigateOpt
         waitUntil,
       );
     }
-    const status = page.documentStatus.get(loaderId) ?? null;
-    options.onLoaded?.(status);
-    return { url: page.url, title: await page.readTitle(), status };
+    return { url: page.url, title: await page.readTitle(), status: page.documentStatus.get(loaderId) ?? null };
   } finally {
     watcher.dispose();
   }
@@ -107,7 +95,6 @@ export async function navigateBy(
   run: () => Promise<unknown>,
   timeoutMs: number,
   what: string,
-  onLoaded?: OnLoaded,
 ): Promise<NavigationResult> {
   page.assertOpen();
   await stopScriptIfStuck(page);
@@ -130,9 +117,11 @@ export async function navigateBy(
     if (loaderId) {
       await waitForLoad(page, watcher, loaderId, started, timeoutMs, what);
     }
-    const status = loaderId ? (page.documentStatus.get(loaderId) ?? null) : null;
-    onLoaded?.(status);
-    return { url: page.url, title: await page.readTitle(), status };
+    return {
+      url: page.url,
+      title: await page.readTitle(),
+      status: loaderId ? (page.documentStatus.get(loaderId) ?? null) : null,
+    };
   } finally {
     watcher.dispose();
   }

@@ -4,9 +4,8 @@ import { FrameRegistry } from './frames.js';
 import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
   type ActionEffects,
-  type NavigateOptions,
   type NavigationResult,
-  type OnLoaded,
+  type WaitUntil,
   actOn,
   navigateBy,
   navigatePage,
@@ -193,11 +192,11 @@ export class Page {
 
   // ---------------------------------------------------------------- navigation (page-navigation.ts)
 
-  navigate(url: string, options: NavigateOptions = {}): Promise<NavigationResult> {
+  navigate(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
     return navigatePage(this, url, options);
   }
 
-  async history(delta: -1 | 1, timeoutMs = 30_000, onLoaded?: OnLoaded): Promise<NavigationResult> {
+  async history(delta: -1 | 1, timeoutMs = 30_000): Promise<NavigationResult> {
     this.assertOpen();
     const { currentIndex, entries } = await this.session.send('Page.getNavigationHistory');
     const entry = entries[currentIndex + delta];
@@ -212,12 +211,11 @@ export class Page {
       () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
       timeoutMs,
       delta < 0 ? 'Going back' : 'Going forward',
-      onLoaded,
     );
   }
 
-  reload(timeoutMs = 30_000, onLoaded?: OnLoaded): Promise<NavigationResult> {
-    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload', onLoaded);
+  reload(timeoutMs = 30_000): Promise<NavigationResult> {
+    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload');
   }
 
   /** Runs an input action and reports what it caused (see actOn). */

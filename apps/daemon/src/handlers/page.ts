@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OnLoaded } from '@argus/cdp';
 import { ArgusError, EVAL_SOURCE_MAX, type Handlers } from '@argus/protocol';
 import { type PathPolicy, confinePath } from '@argus/security';
 import { SCROLL_BY, SCROLL_POSITION, scrollIntoView } from '@argus/snapshot';
@@ -18,25 +17,22 @@ export function pageHandlers(services: Services): Handlers['page'] {
   return {
     goto: (input, ctx) => {
       services.access.checkUrl(input.url, ctx);
-      return manager.onTab(input.tab, (page) => {
-        const navigate = (onLoaded?: OnLoaded) =>
-          page
-            .navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs, onLoaded })
-            .catch((error: unknown) => {
-              throw plainHttpHint(error, input.url);
-            });
+      return manager.onTab(input.tab, async (page) => {
+        const result = await page
+          .navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs })
+          .catch((error: unknown) => {
+            throw plainHttpHint(error, input.url);
+          });
         // waitUntil none returns before the document exists: nothing to look at yet
-        return input.waitUntil === 'none' ? navigate() : withChallenge(page, navigate);
+        return input.waitUntil === 'none' ? result : withChallenge(page, result);
       });
     },
     back: (input) =>
-      manager.onTab(input.tab, (page) =>
-        withChallenge(page, (onLoaded) => page.history(-1, input.timeoutMs, onLoaded)),
-      ),
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(-1, input.timeoutMs))),
     forward: (input) =>
-      manager.onTab(input.tab, (page) => withChallenge(page, (onLoaded) => page.history(1, input.timeoutMs, onLoaded))),
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(1, input.timeoutMs))),
     reload: (input) =>
-      manager.onTab(input.tab, (page) => withChallenge(page, (onLoaded) => page.reload(input.timeoutMs, onLoaded))),
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.reload(input.timeoutMs))),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
     focus: (input) =>
       manager.onTab(input.tab, async (page) => {
