@@ -67,9 +67,8 @@ class CriTransport implements Transport {
   /**
    * Messages sent in one turn of the event loop leave in one socket write: the socket is corked at
    * the first and uncorked once the turn's callbacks and promise jobs have run. A snapshot's two
-   * questions, a navigation's check and title read, then cost one write (one wake-up of Chrome)
-   * instead of one each; on a loopback socket the write is most of a message's cost (CPU profile of
-   * the daemon under a snapshot loop, issue 16).
+   * questions then cost one write (one wake-up of Chrome) instead of one each; on a loopback socket
+   * the write is most of a message's cost (CPU profile of the daemon under a snapshot loop, issue 16).
    */
   private batchWrites(): void {
     const socket = this.socket;
