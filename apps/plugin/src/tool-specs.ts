@@ -138,9 +138,16 @@ export function outputSchemaFor(command: AnyCommand): ToolSpec['outputSchema'] {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
+/**
+ * Whether a command is an agent tool: it sets a tool name and is not a stream (a tool call returns
+ * once; streams stay with the CLI and scripts).
+ */
+function isTool(command: AnyCommand): command is AnyCommand & { tool: string } {
+  return command.tool !== false && command.kind !== 'subscription';
+}
+
 export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
-  // A tool call returns once; streams (subscriptions) stay with the CLI and scripts.
-  if (command.tool === false || command.kind === 'subscription') return undefined;
+  if (!isTool(command)) return undefined;
   const outputSchema = outputSchemaFor(command);
   return {
     name: command.tool,
@@ -193,16 +200,17 @@ function builtToolSpecs(commands: readonly AnyCommand[]): ToolSpec[] | undefined
   } catch {
     return undefined;
   }
-  const byName = new Map(commands.map((command) => [command.name, command]));
-  const tools = commands.filter((command) => command.tool !== false && command.kind !== 'subscription');
-  if (!Array.isArray(stored) || stored.length !== tools.length) return undefined;
+  if (!Array.isArray(stored)) return undefined;
+  const tools = new Map(commands.filter(isTool).map((command) => [command.name, command]));
   const specs: ToolSpec[] = [];
   for (const { command: name, ...spec } of stored) {
-    const command = byName.get(name);
+    const command = tools.get(name);
     if (!command || command.tool !== spec.name) return undefined;
+    // each tool once: a repeated one would hide one left out
+    tools.delete(name);
     specs.push({ ...spec, command });
   }
-  return specs;
+  return tools.size === 0 ? specs : undefined;
 }
 
 let cached: readonly ToolSpec[] | undefined;

@@ -61,5 +61,8 @@ describe('the bundled MCP server', () => {
     // one that names a command the manifest does not have
     const invented = marked(stored).map((spec, i) => (i === 0 ? { ...spec, command: 'no.such' } : spec));
     expect(await listedWith(invented)).toBe(computed);
+    // one listed twice in place of another (the count still matches)
+    const repeated = marked(stored).map((spec, i, all) => (i === 0 ? all[1]! : spec));
+    expect(await listedWith(repeated)).toBe(computed);
   });
 });
