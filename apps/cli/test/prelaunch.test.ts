@@ -129,7 +129,7 @@ describe('prelaunch', () => {
     await waitUntil(async () => (await browser()).running, 30_000, 'the handed browser adopted');
     const { pid } = await browser();
     process.kill(-pid!, 'SIGKILL');
-    // not the daemon's child: the exit shows through the DevTools connection closing
+    // not the daemon's child: the exit shows through its DevTools pipe closing
     await waitUntil(async () => (await browser()).crashed, 15_000, 'the crash noticed');
     // reported once, as for a browser the daemon launched; the next command launches a new one
     const reported = await run('tabs');

@@ -3,7 +3,7 @@ import {
   Browser,
   type BrowserOptions,
   CdpTimeoutError,
-  type ChromeProcess,
+  type AnyChromeProcess,
   CommandCancelledError,
   currentCommandScope,
   type NavigationGuard,
@@ -12,7 +12,9 @@ import {
   ProtocolError,
   type Transport,
   TransportClosedError,
+  connectChrome,
   connectCri,
+  startFailure,
   discardEarlyLaunch,
   launchChrome,
   outsideCommandScope,
@@ -69,7 +71,7 @@ const LEASE_RETRY = Symbol('lease-retry');
 export class BrowserManager {
   mode: SessionMode;
   private browser: Browser | undefined;
-  private chrome: ChromeProcess | undefined;
+  private chrome: AnyChromeProcess | undefined;
   private starting: Promise<Browser> | undefined;
   private crashed: string | undefined;
   /** A command running when the browser died already told its caller: the next command relaunches. */
@@ -190,6 +192,8 @@ export class BrowserManager {
       assertDisplay(this.headless);
       const chrome = await launchChrome({
         headless: this.headless,
+        // DevTools on a pipe: no port any other local process could drive the browser through
+        pipe: true,
         extraFlags: this.options.extraFlags,
         ...(this.options.userDataDir
           ? { userDataDir: this.options.userDataDir() }
@@ -200,14 +204,13 @@ export class BrowserManager {
       });
       this.chrome = chrome;
       try {
-        browser = await Browser.connect(await connectCri(chrome.wsEndpoint), {
+        browser = await Browser.connect(await connectChrome(chrome), {
           ...this.browserOptions(),
           // headless: each tab its own window (never a background tab: see BrowserOptions.newWindows)
           newWindows: this.headless,
         });
       } catch (error) {
-        await chrome.kill(0);
-        throw error;
+        throw await startFailure(chrome, error);
       }
       void chrome.exited.then(({ code, signal }) => {
         if (this.stopping || this.chrome !== chrome) return;

@@ -58,6 +58,7 @@ function earlyLaunchOptions(env: NodeJS.ProcessEnv): LaunchOptions | undefined {
   if (path !== undefined && typeof path !== 'string') return undefined;
   return {
     headless: true,
+    pipe: true,
     extraFlags: flags as string[],
     ...(path ? { env: { ...env, CHROME_PATH: path } } : {}),
   };

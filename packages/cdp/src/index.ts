@@ -4,6 +4,8 @@ export * from './find-chrome.js';
 export * from './install-browser.js';
 export * from './launch.js';
 export * from './cri-transport.js';
+export * from './pipe-transport.js';
+export * from './connect.js';
 export * from './browser.js';
 export * from './page.js';
 export * from './frames.js';

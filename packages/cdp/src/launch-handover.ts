@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import {
   type LaunchOptions,
   launchKey,
+  pipeOf,
   registerEarly,
   removeProfile,
   spawnChrome,
@@ -21,24 +22,29 @@ import {
  * launching process started. The watchdog kills the group and removes the profile when every holder
  * of that pipe is gone without writing `closed`: the launcher lets go of its end as soon as the
  * daemon is spawned, so from then on the daemon's death (however it dies) ends the browser, and
- * a daemon that never starts ends it too.
+ * a daemon that never starts ends it too. A browser with a DevTools pipe (`pipe`, what the daemon
+ * launches) hands its two ends over as descriptors 5 (to Chrome) and 6 (from Chrome).
  */
 
 /** The daemon's environment variable describing a handed browser. */
 export const HANDED_CHROME_ENV = 'ARGUS_HANDED_CHROME';
 const STDERR_FD = 3;
 const WATCHDOG_FD = 4;
+const TO_CHROME_FD = 5;
+const FROM_CHROME_FD = 6;
 
 interface HandedChrome {
   pid: number;
   userDataDir: string;
   executablePath: string;
   key: string;
+  /** Its DevTools pipe's ends are descriptors 5 and 6. */
+  pipe?: boolean;
 }
 
 export interface ChromeHandOver {
-  /** The daemon's descriptors 3 and 4, in that order. */
-  stdio: [Readable, Writable];
+  /** The daemon's descriptors 3 and 4, in that order (and 5 and 6: the DevTools pipe's ends). */
+  stdio: [Readable, Writable] | [Readable, Writable, Writable, Readable];
   env: Record<string, string>;
   /** Called once the daemon is spawned (or failed to be): this process closes its ends. */
   release(): void;
@@ -59,7 +65,8 @@ export function launchForHandOver(options: LaunchOptions): ChromeHandOver | unde
   child.on('error', () => undefined);
   const pid = child.pid;
   const watchdog = pid === undefined ? undefined : spawnWatchdog(pid, userDataDir);
-  if (pid === undefined || !child.stderr || !watchdog?.stdin) {
+  const pipe = options.pipe === true ? pipeOf(child) : undefined;
+  if (pid === undefined || !child.stderr || !watchdog?.stdin || (options.pipe === true && !pipe)) {
     if (pid !== undefined) killGroup(pid);
     removeProfile(userDataDir);
     return undefined;
@@ -69,13 +76,19 @@ export function launchForHandOver(options: LaunchOptions): ChromeHandOver | unde
   unrefStream(child.stderr);
   const stderr = child.stderr;
   const watchdogStdin = watchdog.stdin;
-  const handed: HandedChrome = { pid, userDataDir, executablePath, key };
+  if (pipe) {
+    unrefStream(pipe.toChrome);
+    unrefStream(pipe.fromChrome);
+  }
+  const handed: HandedChrome = { pid, userDataDir, executablePath, key, ...(pipe ? { pipe: true } : {}) };
   return {
-    stdio: [stderr, watchdogStdin],
+    stdio: pipe ? [stderr, watchdogStdin, pipe.toChrome, pipe.fromChrome] : [stderr, watchdogStdin],
     env: { [HANDED_CHROME_ENV]: JSON.stringify(handed) },
     release() {
       stderr.destroy();
       watchdogStdin.destroy();
+      pipe?.toChrome.destroy();
+      pipe?.fromChrome.destroy();
     },
   };
 }
@@ -88,7 +101,8 @@ function parseHanded(raw: string): HandedChrome | undefined {
       (value.pid ?? 0) > 1 &&
       typeof value.userDataDir === 'string' &&
       typeof value.executablePath === 'string' &&
-      typeof value.key === 'string';
+      typeof value.key === 'string' &&
+      (value.pipe === undefined || typeof value.pipe === 'boolean');
     return ok ? (value as HandedChrome) : undefined;
   } catch {
     return undefined;
@@ -110,9 +124,15 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
   if (!handed || !runsWithProfile(handed)) return false;
   let stderr: Socket;
   let watchdog: Socket;
+  let pipe: { toChrome: Socket; fromChrome: Socket } | undefined;
   try {
     stderr = new Socket({ fd: STDERR_FD, readable: true, writable: false });
     watchdog = new Socket({ fd: WATCHDOG_FD, readable: false, writable: true });
+    if (handed.pipe)
+      pipe = {
+        toChrome: new Socket({ fd: TO_CHROME_FD, readable: false, writable: true }),
+        fromChrome: new Socket({ fd: FROM_CHROME_FD, readable: true, writable: false }),
+      };
   } catch {
     // without both ends it cannot be owned; its watchdog ends it once the starter lets go
     return false;
@@ -129,10 +149,10 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
       resolve({ code: null, signal: null });
     };
   });
-  // Not this process's child, so no exit event. What says it is ending: the close of a DevTools
-  // connection kept for that purpose (the kernel closes it when the browser dies, however it dies;
-  // Chrome also closes it on its way out), or of its stderr (which Chrome's crashpad handlers, in
-  // their own sessions, hold longer). From there, its exit is confirmed with signal 0 (bounded: a
+  // Not this process's child, so no exit event. What says it is ending: the close of its DevTools
+  // pipe or of a DevTools connection kept for that purpose (the kernel closes either when the browser
+  // dies, however it dies; Chrome also closes it on its way out), or of its stderr (which Chrome's
+  // crashpad handlers, in their own sessions, hold longer). From there, its exit is confirmed with signal 0 (bounded: a
   // browser still there after GONE_WAIT_MS has its group killed), so that a profile is removed only
   // once Chrome has stopped writing to it.
   let confirming = false;
@@ -148,11 +168,20 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
     userDataDir: handed.userDataDir,
     persistent: false,
     stderr,
+    pipe,
     exited,
     isExited: () => hasExited,
     standDown: () => watchdog.end('closed\n'),
   });
-  chrome.then((process) => watchExit(process.wsEndpoint, confirmExit), confirmExit);
+  if (pipe) {
+    pipe.fromChrome.on('error', () => undefined);
+    pipe.toChrome.on('error', () => undefined);
+    pipe.fromChrome.once('close', confirmExit);
+  } else
+    chrome.then(
+      (process) => (process.wsEndpoint ? void watchExit(process.wsEndpoint, confirmExit) : confirmExit()),
+      confirmExit,
+    );
   registerEarly(handed.key, chrome);
   return true;
 }

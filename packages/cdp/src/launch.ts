@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
 import { findChrome } from './find-chrome.js';
+import type { CdpPipe } from './pipe-transport.js';
 
 /** Flags every managed launch uses; without the networking ones Chromium stalls on closed networks. */
 export const DEFAULT_CHROME_FLAGS = [
@@ -51,11 +52,15 @@ export interface LaunchOptions {
    * disk (IndexedDB, caches, service workers) that `state save|load` cannot carry.
    */
   tempProfile?: string;
+  /**
+   * DevTools over a pipe (`--remote-debugging-pipe`, see CdpPipe) instead of a port: what the
+   * daemon launches. Without it Chrome opens DevTools on a free port (`wsEndpoint`).
+   */
+  pipe?: boolean;
 }
 
-export interface ChromeProcess {
+interface ChromeProcessBase {
   readonly pid: number;
-  readonly wsEndpoint: string;
   readonly executablePath: string;
   readonly userDataDir: string;
   /** Resolves when the process has exited (for any reason). */
@@ -73,7 +78,23 @@ export interface ChromeProcess {
    * flushes its cookies and state to disk, then makes sure with `kill()`.
    */
   close(graceMs?: number): Promise<void>;
+  /** The end of what Chrome wrote to stderr (bounded): what to show when it exits before it is ready. */
+  lastOutput(): string;
 }
+
+/** A Chrome with DevTools on a port. */
+export interface ChromeProcess extends ChromeProcessBase {
+  readonly wsEndpoint: string;
+  readonly pipe?: undefined;
+}
+
+/** A Chrome with DevTools on a pipe (`pipe: true`): no port. */
+export interface PipedChromeProcess extends ChromeProcessBase {
+  readonly wsEndpoint?: undefined;
+  readonly pipe: CdpPipe;
+}
+
+export type AnyChromeProcess = ChromeProcess | PipedChromeProcess;
 
 /**
  * Kills Chrome's process group and removes its profile when the daemon dies without closing it
@@ -135,7 +156,7 @@ export function removeProfile(dir: string): void {
  * A launch begun before its owner was ready to ask for it (`launchEarly`), with the options it was
  * begun with, resolved (`launchKey`): the first `launchChrome` with the same key adopts it.
  */
-let early: { key: string; chrome: Promise<ChromeProcess> } | undefined;
+let early: { key: string; chrome: Promise<AnyChromeProcess> } | undefined;
 
 /** What makes two launches the same browser: binary, headless, flags, profile dir. */
 export function launchKey(options: LaunchOptions): string {
@@ -145,10 +166,11 @@ export function launchKey(options: LaunchOptions): string {
     options.headless !== false,
     options.extraFlags ?? [],
     options.userDataDir ?? options.tempProfile ?? null,
+    options.pipe === true,
   ]);
 }
 
-const killLater = (chrome: Promise<ChromeProcess>) =>
+const killLater = (chrome: Promise<AnyChromeProcess>) =>
   void chrome.then((process) => process.kill(0)).catch(() => undefined);
 
 /**
@@ -158,7 +180,7 @@ const killLater = (chrome: Promise<ChromeProcess>) =>
  * resolve to the same browser, else kills it and launches as asked; `discardEarlyLaunch` ends one
  * nobody will ask for. Never throws: a browser that cannot start is reported by the real launch.
  */
-export function launchEarly(options: LaunchOptions): Promise<ChromeProcess> | undefined {
+export function launchEarly(options: LaunchOptions): Promise<AnyChromeProcess> | undefined {
   if (early) return undefined;
   try {
     const key = launchKey(options);
@@ -170,7 +192,7 @@ export function launchEarly(options: LaunchOptions): Promise<ChromeProcess> | un
 }
 
 /** Makes `chrome` the early launch the next matching `launchChrome` adopts (see launch-handover for the other source). */
-export function registerEarly(key: string, chrome: Promise<ChromeProcess>): Promise<ChromeProcess> {
+export function registerEarly(key: string, chrome: Promise<AnyChromeProcess>): Promise<AnyChromeProcess> {
   chrome.catch(() => undefined);
   early = { key, chrome };
   return chrome;
@@ -184,9 +206,13 @@ export function discardEarlyLaunch(): void {
 
 /**
  * Launches Chrome with a fresh temp profile and resolves once its DevTools endpoint is announced
- * on stderr (event driven: no polling of DevToolsActivePort). Adopts a matching `launchEarly` one.
+ * on stderr (event driven: no polling of DevToolsActivePort), or at once with `pipe` (commands wait
+ * in the pipe until Chrome reads them). Adopts a matching `launchEarly` one.
  */
-export async function launchChrome(options: LaunchOptions = {}): Promise<ChromeProcess> {
+export function launchChrome(options?: LaunchOptions & { pipe?: false }): Promise<ChromeProcess>;
+export function launchChrome(options: LaunchOptions & { pipe: true }): Promise<PipedChromeProcess>;
+export function launchChrome(options: LaunchOptions): Promise<AnyChromeProcess>;
+export async function launchChrome(options: LaunchOptions = {}): Promise<AnyChromeProcess> {
   const pending = early;
   early = undefined;
   if (pending) {
@@ -211,7 +237,10 @@ export interface SpawnedChrome {
   persistent: boolean;
 }
 
-/** Spawns Chrome in its own process group, DevTools on a free port, stderr piped. Throws `browser_not_found`. */
+/**
+ * Spawns Chrome in its own process group, DevTools on a free port (or on descriptors 3 and 4 with
+ * `pipe`), stderr piped. Throws `browser_not_found`.
+ */
 export function spawnChrome(options: LaunchOptions): SpawnedChrome {
   const executablePath = options.executablePath ?? findChrome(options.env);
   const persistent = options.userDataDir !== undefined;
@@ -220,14 +249,14 @@ export function spawnChrome(options: LaunchOptions): SpawnedChrome {
     ...(options.headless === false ? [] : ['--headless=new']),
     ...DEFAULT_CHROME_FLAGS,
     `--user-data-dir=${userDataDir}`,
-    '--remote-debugging-port=0',
+    options.pipe === true ? '--remote-debugging-pipe' : '--remote-debugging-port=0',
     ...(options.extraFlags ?? []),
     'about:blank',
   ];
   try {
     const child = spawn(executablePath, args, {
       detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: options.pipe === true ? ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'ignore', 'pipe'],
       env: options.env ?? process.env,
     });
     return { child, executablePath, userDataDir, persistent };
@@ -249,6 +278,8 @@ export interface RunningChrome {
   persistent: boolean;
   /** Chrome's stderr: the DevTools line is read from it, then it is drained. */
   stderr: Readable | null;
+  /** Its DevTools pipe, when launched with one (no DevTools line then). */
+  pipe?: CdpPipe | undefined;
   exited: Promise<ChromeExit>;
   isExited(): boolean;
   /** Stands the watchdog down (a normal close). */
@@ -256,7 +287,13 @@ export interface RunningChrome {
   timeoutMs?: number | undefined;
 }
 
-async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
+/** Chrome's ends of the pipe as this process holds them (descriptors 3 and 4 of the child). */
+export function pipeOf(child: ChildProcess): CdpPipe | undefined {
+  const [, , , toChrome, fromChrome] = child.stdio;
+  return toChrome && fromChrome ? { toChrome: toChrome as Writable, fromChrome: fromChrome as Readable } : undefined;
+}
+
+async function startChrome(options: LaunchOptions): Promise<AnyChromeProcess> {
   const { child, ...spawned } = spawnChrome(options);
   let hasExited = false;
   const exited = new Promise<ChromeExit>((resolve) => {
@@ -274,6 +311,7 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
     ...spawned,
     pid,
     stderr: child.stderr,
+    pipe: options.pipe === true ? pipeOf(child) : undefined,
     exited,
     isExited: () => hasExited,
     standDown: pid === undefined ? () => {} : startWatchdog(pid, spawned.persistent ? '' : spawned.userDataDir),
@@ -281,9 +319,13 @@ async function startChrome(options: LaunchOptions): Promise<ChromeProcess> {
   });
 }
 
-/** Waits for Chrome's DevTools endpoint and wraps it as a ChromeProcess; kills it if it never comes. */
-export async function superviseChrome(running: RunningChrome): Promise<ChromeProcess> {
-  const { pid, executablePath, userDataDir, persistent, stderr, exited, standDown } = running;
+/**
+ * Waits for Chrome's DevTools endpoint (none to wait for on a pipe) and wraps it as a ChromeProcess;
+ * kills it if it never comes.
+ */
+export async function superviseChrome(running: RunningChrome): Promise<AnyChromeProcess> {
+  const { pid, executablePath, userDataDir, persistent, stderr, pipe, exited, standDown } = running;
+  const output = new OutputTail();
   // a persistent profile is never removed: not on exit, not by the watchdog; a kept one goes to the next launch
   let kept = false;
   const removeOwnProfile = () => {
@@ -301,6 +343,8 @@ export async function superviseChrome(running: RunningChrome): Promise<ChromePro
         signalGroup(pid, 'SIGKILL');
       }
       stderr?.destroy();
+      pipe?.toChrome.destroy();
+      pipe?.fromChrome.destroy();
       removeOwnProfile();
       standDown();
     })();
@@ -316,11 +360,18 @@ export async function superviseChrome(running: RunningChrome): Promise<ChromePro
   };
 
   try {
-    const wsEndpoint = await waitForEndpoint(stderr, exited, running.timeoutMs ?? 30_000);
+    let endpoint: { wsEndpoint: string } | { pipe: CdpPipe };
+    if (pipe) {
+      if (stderr) {
+        stderr.on('data', (chunk: Buffer) => output.add(chunk));
+        stderr.resume();
+      }
+      endpoint = { pipe };
+    } else endpoint = { wsEndpoint: await waitForEndpoint(stderr, exited, running.timeoutMs ?? 30_000, output) };
     if (pid === undefined) throw new ArgusError('browser_not_found', `${executablePath} did not start`);
     return {
       pid,
-      wsEndpoint,
+      ...endpoint,
       executablePath,
       userDataDir,
       exited,
@@ -334,6 +385,7 @@ export async function superviseChrome(running: RunningChrome): Promise<ChromePro
         return userDataDir;
       },
       close,
+      lastOutput: () => output.text(),
     };
   } catch (error) {
     await kill(0);
@@ -353,42 +405,52 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** What a Chrome that exited before it was ready is reported with. */
+export function exitReport({ code, signal }: ChromeExit, output: string): string {
+  return `Chrome exited before it was ready (code ${code}, signal ${signal}). Its last output: ${output || '(none)'}`;
+}
+
+/** The end of a process's output, bounded. */
+class OutputTail {
+  private value = '';
+  add(chunk: Buffer): string {
+    this.value += chunk.toString('utf8');
+    if (this.value.length > 64_000) this.value = this.value.slice(-16_000);
+    return this.value;
+  }
+  text(): string {
+    return this.value.trim().slice(-800);
+  }
+}
+
 function waitForEndpoint(
   stderrStream: Readable | null,
   exited: Promise<ChromeExit>,
   timeoutMs: number,
+  output: OutputTail,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    let stderr = '';
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      stderrStream?.off('data', onData);
-      // keep draining stderr so Chrome never blocks on a full pipe
+      // keep draining stderr so Chrome never blocks on a full pipe (its tail kept for lastOutput)
       stderrStream?.resume();
       fn();
     };
     const onData = (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+      const text = output.add(chunk);
+      if (settled) return;
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(text);
       if (match?.[1]) {
         const endpoint = match[1];
         settle(() => resolve(endpoint));
       }
-      if (stderr.length > 64_000) stderr = stderr.slice(-16_000);
     };
     stderrStream?.on('data', onData);
     void exited.then(({ code, signal }) =>
-      settle(() =>
-        reject(
-          new ArgusError(
-            'browser_crashed',
-            `Chrome exited before it was ready (code ${code}, signal ${signal}). Its last output: ${stderr.trim().slice(-800) || '(none)'}`,
-          ),
-        ),
-      ),
+      settle(() => reject(new ArgusError('browser_crashed', exitReport({ code, signal }, output.text())))),
     );
     const timer = setTimeout(
       () =>
@@ -396,7 +458,7 @@ function waitForEndpoint(
           reject(
             new ArgusError(
               'timeout',
-              `Chrome did not open its DevTools endpoint within ${timeoutMs} ms. Last output: ${stderr.trim().slice(-800) || '(none)'}`,
+              `Chrome did not open its DevTools endpoint within ${timeoutMs} ms. Last output: ${output.text() || '(none)'}`,
             ),
           ),
         ),
