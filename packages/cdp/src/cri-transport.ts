@@ -1,6 +1,6 @@
 import CDP from 'chrome-remote-interface';
 import { ArgusError } from '@argus/protocol';
-import { type CdpEvent, ProtocolError, type Transport, TransportClosedError } from './transport.js';
+import { type CdpEvent, ProtocolError, type Transport, TransportClosedError, TransportListeners } from './transport.js';
 
 interface CriProtocolFailure {
   response?: { code?: number; message?: string; data?: string };
@@ -25,8 +25,7 @@ function socketOf(client: CriClient): Corkable | undefined {
 
 /** A Transport over chrome-remote-interface's WebSocket client (managed and connect modes). */
 class CriTransport implements Transport {
-  private readonly eventListeners = new Set<(event: CdpEvent) => void>();
-  private readonly closeListeners = new Set<(reason: string) => void>();
+  private readonly listeners = new TransportListeners();
   private isClosed = false;
   private readonly socket: Corkable | undefined;
   private corked = false;
@@ -34,8 +33,7 @@ class CriTransport implements Transport {
   constructor(private readonly client: CriClient) {
     this.socket = socketOf(client);
     client.on('event', (message) => {
-      const event: CdpEvent = { method: message.method, params: message.params, sessionId: message.sessionId };
-      for (const listener of this.eventListeners) listener(event);
+      this.listeners.emit({ method: message.method, params: message.params, sessionId: message.sessionId });
     });
     client.on('disconnect', () => this.markClosed('the browser connection dropped'));
   }
@@ -82,20 +80,17 @@ class CriTransport implements Transport {
   }
 
   onEvent(listener: (event: CdpEvent) => void): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+    return this.listeners.onEvent(listener);
   }
 
   onClose(listener: (reason: string) => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.listeners.onClose(listener);
   }
 
   private markClosed(reason: string): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const listener of [...this.closeListeners]) listener(reason);
-    this.closeListeners.clear();
+    this.listeners.closed(reason);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { type CdpEvent, ProtocolError, type Transport, TransportClosedError } from './transport.js';
+import { type CdpEvent, ProtocolError, type Transport, TransportClosedError, TransportListeners } from './transport.js';
 
 /**
  * The two ends of a Chrome started with `--remote-debugging-pipe`: it reads commands from its
@@ -31,8 +31,7 @@ interface Reply {
 
 /** A Transport over Chrome's DevTools pipe (the browsers the daemon launches). */
 class PipeTransport implements Transport {
-  private readonly eventListeners = new Set<(event: CdpEvent) => void>();
-  private readonly closeListeners = new Set<(reason: string) => void>();
+  private readonly listeners = new TransportListeners();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private isClosed = false;
@@ -115,18 +114,15 @@ class PipeTransport implements Transport {
       return;
     }
     if (typeof message.method !== 'string') return;
-    const event: CdpEvent = { method: message.method, params: message.params, sessionId: message.sessionId };
-    for (const listener of this.eventListeners) listener(event);
+    this.listeners.emit({ method: message.method, params: message.params, sessionId: message.sessionId });
   }
 
   onEvent(listener: (event: CdpEvent) => void): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+    return this.listeners.onEvent(listener);
   }
 
   onClose(listener: (reason: string) => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.listeners.onClose(listener);
   }
 
   private markClosed(reason: string): void {
@@ -135,8 +131,7 @@ class PipeTransport implements Transport {
     for (const [, pending] of this.pending)
       pending.reject(new TransportClosedError(`${pending.method} failed: the browser connection closed`));
     this.pending.clear();
-    for (const listener of [...this.closeListeners]) listener(reason);
-    this.closeListeners.clear();
+    this.listeners.closed(reason);
   }
 
   /** Closes the pipe (Chrome then shuts down: only the owner of a launched browser closes it). */

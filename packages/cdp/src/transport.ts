@@ -35,6 +35,34 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** The listener bookkeeping every Transport shares: each event to every subscriber, the close told once. */
+export class TransportListeners {
+  private readonly events = new Set<(event: CdpEvent) => void>();
+  private readonly closes = new Set<(reason: string) => void>();
+
+  onEvent(listener: (event: CdpEvent) => void): () => void {
+    this.events.add(listener);
+    return () => this.events.delete(listener);
+  }
+
+  onClose(listener: (reason: string) => void): () => void {
+    this.closes.add(listener);
+    return () => this.closes.delete(listener);
+  }
+
+  emit(event: CdpEvent): void {
+    for (const listener of this.events) listener(event);
+  }
+
+  /** Tells every close listener `reason`, then forgets every listener. */
+  closed(reason: string): void {
+    const closes = [...this.closes];
+    this.closes.clear();
+    this.events.clear();
+    for (const listener of closes) listener(reason);
+  }
+}
+
 /** Error returned by the browser for a command (a protocol-level error, not a transport one). */
 export class ProtocolError extends Error {
   override readonly name = 'ProtocolError';

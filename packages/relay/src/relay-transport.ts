@@ -1,4 +1,4 @@
-import type { CdpEvent, Transport } from '@argus/cdp';
+import { type CdpEvent, type Transport, TransportListeners } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { ExtensionLink } from './extension-link.js';
 import { toTargetInfo, toVersion } from './target-info.js';
@@ -30,8 +30,7 @@ export class RelayTransport implements Transport {
   /** child sessionId -> the tab session it lives under (children arrive via Target.attachedToTarget). */
   private readonly childSessions = new Map<string, string>();
   private readonly tabsByTarget = new Map<string, TabInfo>();
-  private readonly eventListeners = new Set<(event: CdpEvent) => void>();
-  private readonly closeListeners = new Set<(reason: string) => void>();
+  private readonly listeners = new TransportListeners();
   private readonly disposers: Array<() => void> = [];
   private nodeId: string | undefined;
 
@@ -63,13 +62,11 @@ export class RelayTransport implements Transport {
   }
 
   onEvent(listener: (event: CdpEvent) => void): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+    return this.listeners.onEvent(listener);
   }
 
   onClose(listener: (reason: string) => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.listeners.onClose(listener);
   }
 
   async close(): Promise<void> {
@@ -88,9 +85,7 @@ export class RelayTransport implements Transport {
     this.isClosed = true;
     for (const dispose of this.disposers) dispose();
     this.onDispose(this);
-    for (const listener of [...this.closeListeners]) listener(reason);
-    this.closeListeners.clear();
-    this.eventListeners.clear();
+    this.listeners.closed(reason);
   }
 
   private async forward(sessionId: string, method: string, params: Record<string, unknown>): Promise<unknown> {
@@ -262,7 +257,7 @@ export class RelayTransport implements Transport {
   }
 
   private dispatch(event: CdpEvent): void {
-    for (const listener of [...this.eventListeners]) listener(event);
+    this.listeners.emit(event);
   }
 
   private mapError(method: string, error: unknown): Error {
