@@ -1,6 +1,6 @@
 import CDP from 'chrome-remote-interface';
 import { ArgusError } from '@argus/protocol';
-import { type CdpEvent, ProtocolError, type Transport, TransportClosedError, TransportListeners } from './transport.js';
+import { type Corkable, ProtocolError, StreamTransport, type Transport, TransportClosedError } from './transport.js';
 
 interface CriProtocolFailure {
   response?: { code?: number; message?: string; data?: string };
@@ -8,11 +8,6 @@ interface CriProtocolFailure {
 }
 
 type CriClient = Awaited<ReturnType<typeof CDP>>;
-
-interface Corkable {
-  cork(): void;
-  uncork(): void;
-}
 
 /**
  * The TCP socket under the client's WebSocket (chrome-remote-interface's `_ws`, ws's `_socket`,
@@ -23,28 +18,22 @@ function socketOf(client: CriClient): Corkable | undefined {
   return typeof socket?.cork === 'function' && typeof socket.uncork === 'function' ? (socket as Corkable) : undefined;
 }
 
-/** A Transport over chrome-remote-interface's WebSocket client (managed and connect modes). */
-class CriTransport implements Transport {
-  private readonly listeners = new TransportListeners();
-  private isClosed = false;
+/** A Transport over chrome-remote-interface's WebSocket client (connect mode, the pool). */
+class CriTransport extends StreamTransport {
   private readonly socket: Corkable | undefined;
-  private corked = false;
 
   constructor(private readonly client: CriClient) {
+    super();
     this.socket = socketOf(client);
     client.on('event', (message) => {
-      this.listeners.emit({ method: message.method, params: message.params, sessionId: message.sessionId });
+      this.emit({ method: message.method, params: message.params, sessionId: message.sessionId });
     });
     client.on('disconnect', () => this.markClosed('the browser connection dropped'));
   }
 
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
   async send(method: string, params: object | undefined, sessionId: string | undefined): Promise<unknown> {
-    if (this.isClosed) throw new TransportClosedError(`Cannot send ${method}: the browser connection is closed`);
-    this.batchWrites();
+    if (this.closed) throw new TransportClosedError(`Cannot send ${method}: the browser connection is closed`);
+    this.batchWrites(this.socket);
     try {
       return await this.client.send(method, params ?? {}, sessionId);
     } catch (error) {
@@ -57,44 +46,13 @@ class CriTransport implements Transport {
           `${failure.response.message ?? 'protocol error'}${detail}`,
         );
       }
-      if (this.isClosed) throw new TransportClosedError(`${method} failed: the browser connection closed`);
+      if (this.closed) throw new TransportClosedError(`${method} failed: the browser connection closed`);
       throw error;
     }
   }
 
-  /**
-   * Messages sent in one turn of the event loop leave in one socket write: the socket is corked at
-   * the first and uncorked once the turn's callbacks and promise jobs have run. A snapshot's two
-   * questions then cost one write (one wake-up of Chrome) instead of one each; on a loopback socket
-   * the write is most of a message's cost (CPU profile of the daemon under a snapshot loop, issue 16).
-   */
-  private batchWrites(): void {
-    const socket = this.socket;
-    if (!socket || this.corked) return;
-    this.corked = true;
-    socket.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      socket.uncork();
-    });
-  }
-
-  onEvent(listener: (event: CdpEvent) => void): () => void {
-    return this.listeners.onEvent(listener);
-  }
-
-  onClose(listener: (reason: string) => void): () => void {
-    return this.listeners.onClose(listener);
-  }
-
-  private markClosed(reason: string): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.listeners.closed(reason);
-  }
-
   async close(): Promise<void> {
-    if (this.isClosed) return;
+    if (this.closed) return;
     this.markClosed('closed by Argus');
     await this.client.close().catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { type CdpEvent, ProtocolError, type Transport, TransportClosedError, TransportListeners } from './transport.js';
+import { ProtocolError, StreamTransport, type Transport, TransportClosedError } from './transport.js';
 
 /**
  * The two ends of a Chrome started with `--remote-debugging-pipe`: it reads commands from its
@@ -30,30 +30,24 @@ interface Reply {
 }
 
 /** A Transport over Chrome's DevTools pipe (the browsers the daemon launches). */
-class PipeTransport implements Transport {
-  private readonly listeners = new TransportListeners();
+class PipeTransport extends StreamTransport {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private isClosed = false;
-  private corked = false;
   /** Bytes of a message whose NUL has not arrived yet. */
   private partial: Buffer[] = [];
 
   constructor(private readonly pipe: CdpPipe) {
+    super();
     pipe.fromChrome.on('data', (chunk: Buffer) => this.receive(chunk));
-    const dropped = () => this.markClosed('the browser connection dropped');
+    const dropped = () => this.closedBy('the browser connection dropped');
     pipe.fromChrome.once('end', dropped);
     pipe.fromChrome.once('close', dropped);
     pipe.fromChrome.on('error', dropped);
     pipe.toChrome.on('error', dropped);
   }
 
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
   send(method: string, params: object | undefined, sessionId: string | undefined): Promise<unknown> {
-    if (this.isClosed)
+    if (this.closed)
       return Promise.reject(new TransportClosedError(`Cannot send ${method}: the browser connection is closed`));
     const id = this.nextId++;
     const message = JSON.stringify(
@@ -61,19 +55,8 @@ class PipeTransport implements Transport {
     );
     return new Promise((resolve, reject) => {
       this.pending.set(id, { method, resolve, reject });
-      this.batchWrites();
+      this.batchWrites(this.pipe.toChrome);
       this.pipe.toChrome.write(`${message}\0`);
-    });
-  }
-
-  /** Messages sent in one turn of the event loop leave in one write (as CriTransport.batchWrites). */
-  private batchWrites(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.pipe.toChrome.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.pipe.toChrome.uncork();
     });
   }
 
@@ -114,30 +97,22 @@ class PipeTransport implements Transport {
       return;
     }
     if (typeof message.method !== 'string') return;
-    this.listeners.emit({ method: message.method, params: message.params, sessionId: message.sessionId });
+    this.emit({ method: message.method, params: message.params, sessionId: message.sessionId });
   }
 
-  onEvent(listener: (event: CdpEvent) => void): () => void {
-    return this.listeners.onEvent(listener);
-  }
-
-  onClose(listener: (reason: string) => void): () => void {
-    return this.listeners.onClose(listener);
-  }
-
-  private markClosed(reason: string): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    for (const [, pending] of this.pending)
-      pending.reject(new TransportClosedError(`${pending.method} failed: the browser connection closed`));
-    this.pending.clear();
-    this.listeners.closed(reason);
+  /** Closed once: what is in flight fails with TransportClosedError, then the listeners are told. */
+  private closedBy(reason: string): void {
+    this.markClosed(reason, () => {
+      for (const [, pending] of this.pending)
+        pending.reject(new TransportClosedError(`${pending.method} failed: the browser connection closed`));
+      this.pending.clear();
+    });
   }
 
   /** Closes the pipe (Chrome then shuts down: only the owner of a launched browser closes it). */
   async close(): Promise<void> {
-    if (this.isClosed) return;
-    this.markClosed('closed by Argus');
+    if (this.closed) return;
+    this.closedBy('closed by Argus');
     this.pipe.toChrome.destroy();
     this.pipe.fromChrome.destroy();
   }
