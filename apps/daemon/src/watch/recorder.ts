@@ -96,6 +96,11 @@ export class Recording {
       this.deferTimer ??= setTimeout(() => this.takeDeferred(), this.lastKeptAt + interval - frame.at);
       return;
     }
+    // a frame held for its turn is older than this one, which comes on time: this one replaces it
+    // (kept after, the held one would put the page back to an older state, its time out of order)
+    clearTimeout(this.deferTimer);
+    this.deferTimer = undefined;
+    this.deferred = undefined;
     this.keep(frame);
   }
 
