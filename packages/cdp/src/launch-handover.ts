@@ -4,7 +4,6 @@ import type { Readable, Writable } from 'node:stream';
 import {
   type LaunchOptions,
   launchKey,
-  pipeOf,
   registerEarly,
   removeProfile,
   spawnChrome,
@@ -22,8 +21,8 @@ import {
  * launching process started. The watchdog kills the group and removes the profile when every holder
  * of that pipe is gone without writing `closed`: the launcher lets go of its end as soon as the
  * daemon is spawned, so from then on the daemon's death (however it dies) ends the browser, and
- * a daemon that never starts ends it too. A browser with a DevTools pipe (`pipe`, what the daemon
- * launches) hands its two ends over as descriptors 5 (to Chrome) and 6 (from Chrome).
+ * a daemon that never starts ends it too. The browser speaks DevTools on a pipe (`pipe`, as every
+ * browser the daemon launches): its two ends go over as descriptors 5 (to Chrome) and 6 (from Chrome).
  */
 
 /** The daemon's environment variable describing a handed browser. */
@@ -38,21 +37,23 @@ interface HandedChrome {
   userDataDir: string;
   executablePath: string;
   key: string;
-  /** Its DevTools pipe's ends are descriptors 5 and 6. */
-  pipe?: boolean;
 }
 
 export interface ChromeHandOver {
-  /** The daemon's descriptors 3 and 4, in that order (and 5 and 6: the DevTools pipe's ends). */
-  stdio: [Readable, Writable] | [Readable, Writable, Writable, Readable];
+  /** The daemon's descriptors 3 to 6, in that order: stderr, the watchdog's stdin, the DevTools pipe's two ends. */
+  stdio: [Readable, Writable, Writable, Readable];
   env: Record<string, string>;
   /** Called once the daemon is spawned (or failed to be): this process closes its ends. */
   release(): void;
 }
 
-/** Spawns Chrome (temporary profile only) and its watchdog for a daemon about to start; undefined if it cannot. */
-export function launchForHandOver(options: LaunchOptions): ChromeHandOver | undefined {
-  if (options.userDataDir !== undefined || options.tempProfile !== undefined) return undefined;
+/**
+ * Spawns Chrome (temporary profile only, DevTools on a pipe) and its watchdog for a daemon about to
+ * start; undefined if it cannot.
+ */
+export function launchForHandOver(requested: LaunchOptions): ChromeHandOver | undefined {
+  if (requested.userDataDir !== undefined || requested.tempProfile !== undefined) return undefined;
+  const options: LaunchOptions = { ...requested, pipe: true };
   let spawned: ReturnType<typeof spawnChrome>;
   let key: string;
   try {
@@ -61,12 +62,11 @@ export function launchForHandOver(options: LaunchOptions): ChromeHandOver | unde
   } catch {
     return undefined; // no browser found: the daemon's own launch says so
   }
-  const { child, userDataDir, executablePath } = spawned;
+  const { child, userDataDir, executablePath, pipe } = spawned;
   child.on('error', () => undefined);
   const pid = child.pid;
   const watchdog = pid === undefined ? undefined : spawnWatchdog(pid, userDataDir);
-  const pipe = options.pipe === true ? pipeOf(child) : undefined;
-  if (pid === undefined || !child.stderr || !watchdog?.stdin || (options.pipe === true && !pipe)) {
+  if (pid === undefined || !child.stderr || !watchdog?.stdin || !pipe) {
     if (pid !== undefined) killGroup(pid);
     removeProfile(userDataDir);
     return undefined;
@@ -76,19 +76,17 @@ export function launchForHandOver(options: LaunchOptions): ChromeHandOver | unde
   unrefStream(child.stderr);
   const stderr = child.stderr;
   const watchdogStdin = watchdog.stdin;
-  if (pipe) {
-    unrefStream(pipe.toChrome);
-    unrefStream(pipe.fromChrome);
-  }
-  const handed: HandedChrome = { pid, userDataDir, executablePath, key, ...(pipe ? { pipe: true } : {}) };
+  unrefStream(pipe.toChrome);
+  unrefStream(pipe.fromChrome);
+  const handed: HandedChrome = { pid, userDataDir, executablePath, key };
   return {
-    stdio: pipe ? [stderr, watchdogStdin, pipe.toChrome, pipe.fromChrome] : [stderr, watchdogStdin],
+    stdio: [stderr, watchdogStdin, pipe.toChrome, pipe.fromChrome],
     env: { [HANDED_CHROME_ENV]: JSON.stringify(handed) },
     release() {
       stderr.destroy();
       watchdogStdin.destroy();
-      pipe?.toChrome.destroy();
-      pipe?.fromChrome.destroy();
+      pipe.toChrome.destroy();
+      pipe.fromChrome.destroy();
     },
   };
 }
@@ -101,8 +99,7 @@ function parseHanded(raw: string): HandedChrome | undefined {
       (value.pid ?? 0) > 1 &&
       typeof value.userDataDir === 'string' &&
       typeof value.executablePath === 'string' &&
-      typeof value.key === 'string' &&
-      (value.pipe === undefined || typeof value.pipe === 'boolean');
+      typeof value.key === 'string';
     return ok ? (value as HandedChrome) : undefined;
   } catch {
     return undefined;
@@ -124,21 +121,19 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
   if (!handed || !runsWithProfile(handed)) return false;
   let stderr: Socket;
   let watchdog: Socket;
-  let pipe: { toChrome: Socket; fromChrome: Socket } | undefined;
+  let pipe: { toChrome: Socket; fromChrome: Socket };
   try {
     stderr = new Socket({ fd: STDERR_FD, readable: true, writable: false });
     watchdog = new Socket({ fd: WATCHDOG_FD, readable: false, writable: true });
-    if (handed.pipe)
-      pipe = {
-        toChrome: new Socket({ fd: TO_CHROME_FD, readable: false, writable: true }),
-        fromChrome: new Socket({ fd: FROM_CHROME_FD, readable: true, writable: false }),
-      };
+    pipe = {
+      toChrome: new Socket({ fd: TO_CHROME_FD, readable: false, writable: true }),
+      fromChrome: new Socket({ fd: FROM_CHROME_FD, readable: true, writable: false }),
+    };
   } catch {
-    // without both ends it cannot be owned; its watchdog ends it once the starter lets go
+    // without every end it cannot be owned; its watchdog ends it once the starter lets go
     return false;
   }
-  watchdog.on('error', () => undefined);
-  stderr.on('error', () => undefined);
+  for (const socket of [watchdog, stderr, pipe.toChrome, pipe.fromChrome]) socket.on('error', () => undefined);
   stderr.unref();
   watchdog.unref();
   let hasExited = false;
@@ -150,11 +145,11 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
     };
   });
   // Not this process's child, so no exit event. What says it is ending: the close of its DevTools
-  // pipe or of a DevTools connection kept for that purpose (the kernel closes either when the browser
-  // dies, however it dies; Chrome also closes it on its way out), or of its stderr (which Chrome's
-  // crashpad handlers, in their own sessions, hold longer). From there, its exit is confirmed with signal 0 (bounded: a
-  // browser still there after GONE_WAIT_MS has its group killed), so that a profile is removed only
-  // once Chrome has stopped writing to it.
+  // pipe (the kernel closes it when the browser dies, however it dies; Chrome also closes it on its
+  // way out), or of its stderr (which Chrome's crashpad handlers, in their own sessions, hold
+  // longer). From there, its exit is confirmed with signal 0 (bounded: a browser still there after
+  // GONE_WAIT_MS has its group killed), so that a profile is removed only once Chrome has stopped
+  // writing to it.
   let confirming = false;
   const confirmExit = () => {
     if (confirming) return;
@@ -162,6 +157,7 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
     whenGone(handed.pid, markExited);
   };
   stderr.once('close', confirmExit);
+  pipe.fromChrome.once('close', confirmExit);
   const chrome = superviseChrome({
     pid: handed.pid,
     executablePath: handed.executablePath,
@@ -173,15 +169,6 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
     isExited: () => hasExited,
     standDown: () => watchdog.end('closed\n'),
   });
-  if (pipe) {
-    pipe.fromChrome.on('error', () => undefined);
-    pipe.toChrome.on('error', () => undefined);
-    pipe.fromChrome.once('close', confirmExit);
-  } else
-    chrome.then(
-      (process) => (process.wsEndpoint ? void watchExit(process.wsEndpoint, confirmExit) : confirmExit()),
-      confirmExit,
-    );
   registerEarly(handed.key, chrome);
   return true;
 }
@@ -195,17 +182,6 @@ function runsWithProfile(handed: HandedChrome): boolean {
     return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
   }
   return cmdline.split('\0').includes(`--user-data-dir=${handed.userDataDir}`);
-}
-
-/** Calls `onExit` when a DevTools connection to the browser closes (or cannot open: it is gone). */
-async function watchExit(wsEndpoint: string, onExit: () => void): Promise<void> {
-  try {
-    const { default: CDP } = await import('chrome-remote-interface');
-    const client = await CDP({ target: wsEndpoint, protocol: { domains: [] } });
-    client.on('disconnect', onExit);
-  } catch {
-    onExit();
-  }
 }
 
 const GONE_WAIT_MS = 10_000;

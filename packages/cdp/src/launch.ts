@@ -238,6 +238,8 @@ export interface SpawnedChrome {
   executablePath: string;
   userDataDir: string;
   persistent: boolean;
+  /** Its DevTools pipe (this process's ends), when spawned with `pipe`. */
+  pipe: CdpPipe | undefined;
 }
 
 /**
@@ -262,7 +264,7 @@ export function spawnChrome(options: LaunchOptions): SpawnedChrome {
       stdio: options.pipe === true ? ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'ignore', 'pipe'],
       env: options.env ?? process.env,
     });
-    return { child, executablePath, userDataDir, persistent };
+    return { child, executablePath, userDataDir, persistent, pipe: options.pipe === true ? pipeOf(child) : undefined };
   } catch (error) {
     if (!persistent && options.tempProfile === undefined) removeProfile(userDataDir);
     throw new ArgusError('browser_not_found', `Could not start ${executablePath}: ${(error as Error).message}`, {
@@ -291,7 +293,7 @@ export interface RunningChrome {
 }
 
 /** Chrome's ends of the pipe as this process holds them (descriptors 3 and 4 of the child). */
-export function pipeOf(child: ChildProcess): CdpPipe | undefined {
+function pipeOf(child: ChildProcess): CdpPipe | undefined {
   const [, , , toChrome, fromChrome] = child.stdio;
   return toChrome && fromChrome ? { toChrome: toChrome as Writable, fromChrome: fromChrome as Readable } : undefined;
 }
@@ -314,7 +316,6 @@ async function startChrome(options: LaunchOptions): Promise<AnyChromeProcess> {
     ...spawned,
     pid,
     stderr: child.stderr,
-    pipe: options.pipe === true ? pipeOf(child) : undefined,
     exited,
     isExited: () => hasExited,
     standDown: pid === undefined ? () => {} : startWatchdog(pid, spawned.persistent ? '' : spawned.userDataDir),
