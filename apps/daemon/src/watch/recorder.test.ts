@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Page } from '@argus/cdp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Recording } from './recorder.js';
-import type { FrameSink, ScreencastFrame, ScreencastHub } from './screencast-hub.js';
+import type { FrameSink, ScreencastHub } from './screencast-hub.js';
 
 let dir: string | undefined;
 
@@ -16,7 +16,15 @@ afterEach(() => {
   dir = undefined;
 });
 
-function recording(): { recording: Recording; sink: () => FrameSink } {
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+
+/**
+ * Records frames shown at `offsets` ms after the start, delivered one after the other with no timer
+ * run in between (a busy event loop), then lets `advanceMs` pass and stops: the kept frames' times.
+ */
+async function keptTimes(offsets: number[], advanceMs: number): Promise<number[]> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const start = Date.now();
   dir = mkdtempSync(join(tmpdir(), 'argus-recorder-'));
   let sink: FrameSink | undefined;
   const hub = {
@@ -26,7 +34,7 @@ function recording(): { recording: Recording; sink: () => FrameSink } {
     },
   } as unknown as ScreencastHub;
   const page = { id: 'T1', url: 'http://127.0.0.1/' } as unknown as Page;
-  const made = new Recording(page, hub, {
+  const recording = new Recording(page, hub, {
     dir,
     policy: undefined,
     overwrite: false,
@@ -36,38 +44,23 @@ function recording(): { recording: Recording; sink: () => FrameSink } {
     webm: null,
     ffmpeg: undefined,
   });
-  return { recording: made, sink: () => sink! };
+  offsets.forEach((offset, index) =>
+    sink!.frame({ seq: index + 1, data: JPEG, at: start + offset, width: 10, height: 10 }),
+  );
+  vi.advanceTimersByTime(advanceMs);
+  vi.useRealTimers();
+  const result = await recording.stop('stopped');
+  const manifest = JSON.parse(readFileSync(result.manifest, 'utf8')) as { frames: { t: number }[] };
+  return manifest.frames.map((kept) => kept.t);
 }
-
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
-const frame = (seq: number, at: number): ScreencastFrame => ({ seq, data: JPEG, at, width: 10, height: 10 });
 
 describe('Recording', () => {
   it('drops a held frame once a newer one is kept on time, so the times never go back', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const start = Date.now();
-    const { recording: made, sink } = recording();
-    sink().frame(frame(1, start)); // kept
-    sink().frame(frame(2, start + 50)); // too soon: held for its turn (start + 100)
-    // the next frame arrives on time before the held one's timer ran (a busy event loop)
-    sink().frame(frame(3, start + 120));
-    vi.advanceTimersByTime(200);
-    vi.useRealTimers();
-    const result = await made.stop('stopped');
-    const manifest = JSON.parse(readFileSync(result.manifest, 'utf8')) as { frames: { t: number }[] };
-    expect(manifest.frames.map((kept) => kept.t)).toEqual([0, 120]);
+    // kept; too soon (held for its turn, start + 100); on time, before the held one's timer ran
+    expect(await keptTimes([0, 50, 120], 200)).toEqual([0, 120]);
   });
 
   it('writes a held frame at its turn when nothing newer came', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const start = Date.now();
-    const { recording: made, sink } = recording();
-    sink().frame(frame(1, start));
-    sink().frame(frame(2, start + 50));
-    vi.advanceTimersByTime(60);
-    vi.useRealTimers();
-    const result = await made.stop('stopped');
-    const manifest = JSON.parse(readFileSync(result.manifest, 'utf8')) as { frames: { t: number }[] };
-    expect(manifest.frames.map((kept) => kept.t)).toEqual([0, 50]);
+    expect(await keptTimes([0, 50], 60)).toEqual([0, 50]);
   });
 });
