@@ -142,16 +142,10 @@ export function call(
   kind: 'query' | 'mutation' | 'subscription',
   input: unknown,
 ): Promise<unknown> {
-  const [namespace, name] = path.split('.') as [string, string];
   // The CLI dispatches dynamically from the manifest; the typed surface is for scripts.
-  const procedure = (
-    connection.client as unknown as Record<
-      string,
-      Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>
-    >
-  )[namespace]?.[name];
-  if (!procedure) throw new ArgusError('invalid_input', `Unknown command ${path}`);
-  return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+  if (kind === 'subscription')
+    return Promise.reject(new ArgusError('invalid_input', `${path} is a stream: it is subscribed to, not called`));
+  return connection.call(path, kind, input);
 }
 
 interface Subscribable {

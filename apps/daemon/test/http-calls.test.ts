@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
+import { createArgusClient } from '@argus/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/server.js';
 
@@ -26,6 +27,8 @@ function handlers(): Handlers {
       throw new ArgusError('navigation_failed', 'The page did not load. Check the URL.', { details: { url: 'x' } });
     },
     'tabs.close': () => ({ wrong: true }),
+    // a mutation that succeeds (the daemon itself is not stopped: the handler stands in)
+    'daemon.stop': () => ({ stopping: false }),
     'tabs.open': (input, ctx) => {
       const { url } = input as { url?: string };
       if (url === 'http://refused.test/') throw new Error('an internal failure');
@@ -202,6 +205,84 @@ describe('single HTTP calls answered without the fetch adapter', () => {
       req.destroy();
       // resolves only through the call's signal
       await told;
+    }
+  });
+});
+
+/** A call's outcome, comparable between the two ways of calling. */
+async function outcome(pending: Promise<unknown>): Promise<unknown> {
+  try {
+    return { value: await pending };
+  } catch (error) {
+    const { code, message, details } = error as ArgusError;
+    return { error: error instanceof ArgusError, code, message, details };
+  }
+}
+
+type Kind = 'query' | 'mutation';
+const CALLS: Array<[string, string, Kind, unknown, string | null, string?]> = [
+  ['a query', 'tabs.list', 'query', {}, null],
+  ['a query without input', 'tabs.list', 'query', undefined, null],
+  ['a query with an unknown field', 'tabs.list', 'query', { bogus: 1 }, 'invalid_input'],
+  ['a mutation', 'daemon.stop', 'mutation', { ifAlone: true }, null],
+  ['a mutation failing typed (with details)', 'page.goto', 'mutation', { url: 'http://a.test/' }, 'navigation_failed'],
+  ['a mutation missing its input', 'page.goto', 'mutation', undefined, 'invalid_input'],
+  ['an output its schema refuses', 'tabs.close', 'mutation', { id: 't1' }, 'invalid_input'],
+  ['a handler throwing an untyped error', 'tabs.open', 'mutation', { url: 'http://refused.test/' }, 'internal'],
+  ['the safety seam refusing', 'tabs.open', 'mutation', {}, 'forbidden_scope', 'refused'],
+  ['a query sent as a mutation', 'tabs.list', 'mutation', {}, 'invalid_input'],
+  ['an unknown command', 'tabs.nope', 'query', {}, 'invalid_input'],
+];
+
+describe("the client's direct call (ClientHandle.call, the MCP server's and CLI's path)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ router, tokens: () => new Map([[TOKEN, ['admin'] as const]]), onActivity: () => {} });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each(CALLS)('%s: what the tRPC client gives', async (_name, path, kind, input, code, name) => {
+    const handle = createArgusClient({ url: `http://127.0.0.1:${server.port}`, token: TOKEN, keepAlive: true, name });
+    try {
+      const [namespace, key] = path.split('.') as [string, string];
+      const procedure = (handle.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>)[namespace]![key]!;
+      const theirs = await outcome(kind === 'query' ? procedure.query!(input) : procedure.mutate!(input));
+      const mine = await outcome(handle.call(path, kind, input));
+      expect(mine).toEqual(theirs);
+      // and the answer is the expected one (not two equally broken calls)
+      if (code === null) expect(mine).toHaveProperty('value');
+      else expect(mine).toMatchObject({ error: true, code });
+    } finally {
+      handle.close();
+    }
+  });
+
+  it('reports a daemon that is not there as daemon_unreachable, as the client does', async () => {
+    const gone = await startServer({ router, tokens: () => new Map([[TOKEN, ['admin'] as const]]), onActivity: () => {} });
+    const port = gone.port;
+    await gone.close();
+    const handle = createArgusClient({ url: `http://127.0.0.1:${port}`, token: TOKEN, keepAlive: true });
+    try {
+      expect(await outcome(handle.call('tabs.list', 'query', {}))).toMatchObject({ code: 'daemon_unreachable' });
+      expect(await outcome(handle.client.tabs.list.query({}))).toMatchObject({ code: 'daemon_unreachable' });
+    } finally {
+      handle.close();
+    }
+  });
+
+  it('sends the calls of a kept-alive handle over one connection', async () => {
+    let connections = 0;
+    const counted = await startServer({ router, tokens: () => new Map([[TOKEN, ['admin'] as const]]), onActivity: () => {} });
+    counted.server.on('connection', () => (connections += 1));
+    const handle = createArgusClient({ url: `http://127.0.0.1:${counted.port}`, token: TOKEN, keepAlive: true });
+    try {
+      for (let i = 0; i < 5; i++) await handle.call('tabs.list', 'query', {});
+      expect(connections).toBe(1);
+    } finally {
+      handle.close();
+      await counted.close();
     }
   });
 });

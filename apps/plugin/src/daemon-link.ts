@@ -19,19 +19,11 @@ export interface DaemonLinkOptions {
   session?: string | undefined;
 }
 
-type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknown): Promise<unknown> };
-
 /** Calls a manifest command by contract path on a connection (the plugin dispatches from the manifest). */
 export function invoke(connection: Connection, command: AnyCommand, input: unknown): Promise<unknown> {
-  const [namespace, name] = command.name.split('.') as [string, string];
-  // Dynamic dispatch by contract path: the typed surface is for scripts, adapters route by name.
-  const procedure = (connection.client as unknown as Record<string, Record<string, Procedure> | undefined>)[
-    namespace
-  ]?.[name];
-  if (!procedure) return Promise.reject(new ArgusError('unsupported', `The daemon has no command ${command.name}.`));
   if (command.kind === 'subscription')
     return Promise.reject(new ArgusError('unsupported', `${command.name} is a stream; tools cannot call it.`));
-  return command.kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+  return connection.call(command.name, command.kind, input);
 }
 
 /**

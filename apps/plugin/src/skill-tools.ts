@@ -1,4 +1,4 @@
-import { type FSWatcher, existsSync, watch } from 'node:fs';
+import { type FSWatcher, existsSync, mkdirSync, watch } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, relative, sep } from 'node:path';
 import { type LoadedSkill, type SkillFileData, listSkills, skillDirs } from '@argus/protocol';
@@ -87,6 +87,7 @@ export class SkillTools {
       this.watchers = [];
       if (this.closed) return;
       for (const dir of [this.dirs.project, this.dirs.user]) {
+        makeTier(dir);
         const target = nearestExisting(dir);
         if (target === undefined) continue;
         // in a parent, only the child on the way to the tier counts (not the journal's writes in .argus)
@@ -118,6 +119,20 @@ export class SkillTools {
     clearTimeout(this.timer);
     for (const watcher of this.watchers) watcher.close();
     this.watchers = [];
+  }
+}
+
+/**
+ * Makes a missing tier directory (empty, 0700) when its parent exists, so the tier itself is watched
+ * rather than its parent: the project tier's parent is the daemon's state dir, whose journal is
+ * written on every command, and a watch there woke this server several times per tool call.
+ */
+function makeTier(dir: string): void {
+  if (existsSync(dir) || !existsSync(dirname(dir))) return;
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch {
+    // not ours to make (read-only, raced): the parent is watched instead
   }
 }
 

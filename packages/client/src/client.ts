@@ -1,6 +1,7 @@
-import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
+import { TRPCClientError, createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '@argus/protocol';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { ArgusError } from '@argus/protocol/errors';
 import { toArgusError } from './errors.js';
 import { Agent } from 'node:http';
 import { keepAliveHttpFetch, nodeHttpFetch } from './node-fetch.js';
@@ -69,8 +70,27 @@ function leaseHeader(lease: ClientOptions['lease']): string | undefined {
 
 export interface ClientHandle {
   client: ArgusClient;
+  /**
+   * One query or mutation by contract path (`snapshot.take`), for adapters that route by name (the
+   * MCP server's link to its daemon). The same request as the client's HTTP link (tRPC's wire format,
+   * the same headers and connections) without its per-call link chain: the link's observables, abort
+   * signals and header merging cost about a third of a millisecond of CPU per call, more than Node's
+   * HTTP request itself (bench/mcp-hops-bench.mjs). Rejects with an ArgusError, as the client does.
+   */
+  call(path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown>;
   /** Closes the WebSocket, if one was opened. */
   close(): void;
+}
+
+type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknown): Promise<unknown> };
+
+/** A procedure of the client by contract path, called as `kind` (rejects with an ArgusError). */
+function viaClient(client: ArgusClient, path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> {
+  const [namespace, name] = path.split('.') as [string, string];
+  const procedure = (client as unknown as Record<string, Record<string, Procedure> | undefined>)[namespace]?.[name];
+  if (!procedure) return Promise.reject(new ArgusError('unsupported', `The daemon has no command ${path}.`));
+  const pending = kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+  return pending.catch((error: unknown) => Promise.reject(toArgusError(error)));
 }
 
 /**
@@ -139,10 +159,8 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
   const httpUrl = `${options.url}/trpc`;
   // tRPC only calls fetch(url, init) and res.json(): the node:http stand-in covers exactly that
   const agent = options.keepAlive && options.nodeHttp !== false ? new Agent({ keepAlive: true }) : undefined;
-  const fetchImpl =
-    options.nodeHttp === false
-      ? {}
-      : { fetch: (agent ? keepAliveHttpFetch(agent) : nodeHttpFetch) as unknown as typeof fetch };
+  const httpFetch = agent ? keepAliveHttpFetch(agent) : nodeHttpFetch;
+  const fetchImpl = options.nodeHttp === false ? {} : { fetch: httpFetch as unknown as typeof fetch };
   // the lease ids are read per call: a holder presents the leases it holds now
   const callHeaders = () => {
     const lease = leaseHeader(options.lease);
@@ -163,8 +181,33 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
       }),
     ],
   });
+  const call = async (path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> => {
+    // over the WebSocket, batched or on the global fetch: through the client's own link
+    if (transport !== 'http' || options.nodeHttp === false) return viaClient(client, path, kind, input);
+    const body = input === undefined ? undefined : JSON.stringify(input);
+    const url =
+      kind === 'query' && body !== undefined ? `${httpUrl}/${path}?input=${encodeURIComponent(body)}` : `${httpUrl}/${path}`;
+    const base = callHeaders();
+    let answer: unknown;
+    try {
+      const response = await httpFetch(
+        url,
+        kind === 'query'
+          ? { method: 'GET', headers: base }
+          : { method: 'POST', headers: { 'content-type': 'application/json', ...base }, body },
+      );
+      answer = await response.json();
+    } catch (error) {
+      throw toArgusError(error);
+    }
+    const result = answer as { result?: { data?: unknown }; error?: unknown } | null;
+    // an error answer becomes the error the tRPC client would have thrown (same message and data)
+    if (result && typeof result === 'object' && 'error' in result) throw toArgusError(TRPCClientError.from(result));
+    return result?.result?.data;
+  };
   return {
     client: withArgusErrors(client),
+    call,
     close() {
       authenticated?.close();
       agent?.destroy();
