@@ -1,4 +1,6 @@
-import { type AnyCommand, ArgusError, type CallContext, type Scope } from '@argus/protocol';
+import type { AnyCommand, CallContext, Scope } from '@argus/protocol';
+// the errors entry alone: the package index loads the whole manifest and zod, which the CLI's start-up never needs
+import { ArgusError } from '@argus/protocol/errors';
 
 const SCOPE_RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
 
