@@ -32,7 +32,10 @@ async function loadedBy(...args: string[]): Promise<string[]> {
   });
   // `status` with no daemon exits 3 (not running); anything else is a crash
   expect([0, 3], result.stderr).toContain(result.code);
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((url) => fileURLToPath(url));
 }
 
 describe('what a CLI command loads at start-up', () => {

@@ -99,6 +99,8 @@ export class BrowserManager {
   /** Frame chosen with `argus frame`, per tab; selectors, eval and text use it (absent = main frame). */
   readonly selectedFrames = new WeakMap<Page, { frameId: string; epoch: number }>();
   private readonly startHooks = new Set<(browser: Browser) => Promise<void>>();
+  /** Start hooks that need no page (browser-wide set-up): they run alongside the attach to the first tab. */
+  private readonly earlyHooks = new Set<(browser: Browser) => Promise<void>>();
   private versionCache: string | null = null;
   /** pool mode: where each session lives; the manager asks it for the caller's browser. */
   private pool: BrowserPool | undefined;
@@ -176,10 +178,20 @@ export class BrowserManager {
     const started = performance.now();
     this.crashReported = false;
     let browser: Browser;
+    // the version and the page-less start hooks, sent while the first tab is being set up
+    let version = { product: 'unknown' };
+    const alongside = (connected: Browser) =>
+      Promise.all([
+        connected.version().then(
+          (answer) => (version = answer),
+          () => undefined,
+        ),
+        this.runHooks(this.earlyHooks, connected),
+      ]);
     if (this.mode === 'extension' && this.options.extensionTransport) {
       // user tabs are attached on demand (tabs.select / a tab id); agent-opened tabs are attached on creation
       const transport = await this.options.extensionTransport();
-      browser = await Browser.connect(transport, { autoAttach: false, ...this.browserOptions() }).catch(
+      browser = await Browser.connect(transport, { autoAttach: false, ...this.browserOptions() }, alongside).catch(
         async (error: unknown) => {
           await transport.close().catch(() => undefined);
           throw error;
@@ -187,7 +199,7 @@ export class BrowserManager {
       );
     } else if (this.mode === 'connect' && this.options.cdpUrl) {
       const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
-      browser = await Browser.connect(await connectCri(endpoint), this.browserOptions());
+      browser = await Browser.connect(await connectCri(endpoint), this.browserOptions(), alongside);
     } else {
       assertDisplay(this.headless);
       const chrome = await launchChrome({
@@ -204,11 +216,15 @@ export class BrowserManager {
       });
       this.chrome = chrome;
       try {
-        browser = await Browser.connect(await connectChrome(chrome), {
-          ...this.browserOptions(),
-          // headless: each tab its own window (never a background tab: see BrowserOptions.newWindows)
-          newWindows: this.headless,
-        });
+        browser = await Browser.connect(
+          await connectChrome(chrome),
+          {
+            ...this.browserOptions(),
+            // headless: each tab its own window (never a background tab: see BrowserOptions.newWindows)
+            newWindows: this.headless,
+          },
+          alongside,
+        );
       } catch (error) {
         throw await startFailure(chrome, error);
       }
@@ -225,8 +241,7 @@ export class BrowserManager {
     }
     this.launches++;
     this.browser = browser;
-    // independent round trips: the version asked while the start hooks run, not before them
-    const [version] = await Promise.all([browser.version().catch(() => ({ product: 'unknown' })), this.adopt(browser)]);
+    await this.adopt(browser, { early: false });
     this.versionCache = version.product;
     this.clients.reset();
     this.activeTabId = browser.attachedPages()[0]?.id;
@@ -239,16 +254,25 @@ export class BrowserManager {
     return browser;
   }
 
-  /** What every browser the manager starts or connects to gets: the start hooks, and tab bookkeeping. */
-  private async adopt(browser: Browser): Promise<void> {
-    this.refFloor = this.refHigh;
+  /** Runs start hooks on `browser`; a failing hook is logged, never fatal. */
+  private async runHooks(hooks: ReadonlySet<(browser: Browser) => Promise<void>>, browser: Browser): Promise<void> {
     await Promise.all(
-      [...this.startHooks].map((hook) =>
+      [...hooks].map((hook) =>
         hook(browser).catch((error: unknown) =>
           this.options.log.warn('browser.start_hook_failed', { message: (error as Error).message }),
         ),
       ),
     );
+  }
+
+  /**
+   * What every browser the manager starts or connects to gets: the start hooks, and tab bookkeeping.
+   * `early: false`: the early hooks already ran alongside the connect.
+   */
+  private async adopt(browser: Browser, { early = true } = {}): Promise<void> {
+    this.refFloor = this.refHigh;
+    if (early) await this.runHooks(this.earlyHooks, browser);
+    await this.runHooks(this.startHooks, browser);
     browser.onPage((event, page) => {
       if (event !== 'removed') return;
       this.clients.forget(page.id);
@@ -491,9 +515,13 @@ export class BrowserManager {
     return this.browser && !this.browser.closed ? this.browser : undefined;
   }
 
-  /** Runs `hook` on every browser this manager starts (and on the running one, if any). */
-  onStart(hook: (browser: Browser) => Promise<void>): void {
-    this.startHooks.add(hook);
+  /**
+   * Runs `hook` on every browser this manager starts (and on the running one, if any), once its
+   * first tabs are attached. `early`: a hook that needs no page (browser-wide CDP) runs alongside
+   * that attach instead, so a cold start's first command does not wait one more round trip for it.
+   */
+  onStart(hook: (browser: Browser) => Promise<void>, { early = false } = {}): void {
+    (early ? this.earlyHooks : this.startHooks).add(hook);
     const running = this.current;
     if (running) void hook(running).catch(() => undefined);
   }

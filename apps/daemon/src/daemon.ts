@@ -147,7 +147,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     extensionTransport: () => relay.transport(),
     guardPage: (page) => assertPageAllowed(page, access),
   });
-  manager.onStart((browser) => guardFileUrls(browser, access, log));
+  // browser-wide (the browser session's interception): set up while the first tab attaches
+  manager.onStart((browser) => guardFileUrls(browser, access, log), { early: true });
   if (options.prelaunch) manager.prelaunch();
 
   let resolveStopped!: () => void;

@@ -36,7 +36,8 @@ export class DownloadTracker {
     readonly dir: string,
     manager: BrowserManager,
   ) {
-    manager.onStart((browser) => this.attach(browser));
+    // browser-wide, needs no page: set up while the first tab attaches
+    manager.onStart((browser) => this.attach(browser), { early: true });
   }
 
   private async attach(browser: Browser): Promise<void> {

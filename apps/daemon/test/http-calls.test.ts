@@ -247,7 +247,9 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
     const handle = createArgusClient({ url: `http://127.0.0.1:${server.port}`, token: TOKEN, keepAlive: true, name });
     try {
       const [namespace, key] = path.split('.') as [string, string];
-      const procedure = (handle.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>)[namespace]![key]!;
+      const procedure = (
+        handle.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>
+      )[namespace]![key]!;
       const theirs = await outcome(kind === 'query' ? procedure.query!(input) : procedure.mutate!(input));
       const mine = await outcome(handle.call(path, kind, input));
       expect(mine).toEqual(theirs);
@@ -260,7 +262,11 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
   });
 
   it('reports a daemon that is not there as daemon_unreachable, as the client does', async () => {
-    const gone = await startServer({ router, tokens: () => new Map([[TOKEN, ['admin'] as const]]), onActivity: () => {} });
+    const gone = await startServer({
+      router,
+      tokens: () => new Map([[TOKEN, ['admin'] as const]]),
+      onActivity: () => {},
+    });
     const port = gone.port;
     await gone.close();
     const handle = createArgusClient({ url: `http://127.0.0.1:${port}`, token: TOKEN, keepAlive: true });
@@ -274,7 +280,11 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
 
   it('sends the calls of a kept-alive handle over one connection', async () => {
     let connections = 0;
-    const counted = await startServer({ router, tokens: () => new Map([[TOKEN, ['admin'] as const]]), onActivity: () => {} });
+    const counted = await startServer({
+      router,
+      tokens: () => new Map([[TOKEN, ['admin'] as const]]),
+      onActivity: () => {},
+    });
     counted.server.on('connection', () => (connections += 1));
     const handle = createArgusClient({ url: `http://127.0.0.1:${counted.port}`, token: TOKEN, keepAlive: true });
     try {

@@ -80,29 +80,44 @@ export class Browser {
     });
   }
 
-  static async connect(transport: Transport, options: BrowserOptions = {}): Promise<Browser> {
+  /**
+   * Connects to a browser and attaches to its pages. `alongside` (browser-wide set-up that needs no
+   * page: interception on the browser session, download behaviour, the version) runs with the
+   * attach, not after it: the first page's set-up waits for its renderer, and a round trip queued
+   * behind that wait was one more on every cold start's way to its first navigation.
+   */
+  static async connect(
+    transport: Transport,
+    options: BrowserOptions = {},
+    alongside?: (browser: Browser) => Promise<unknown>,
+  ): Promise<Browser> {
     const browser = new Browser(transport, options);
-    await transport.send('Target.setDiscoverTargets', { discover: true }, undefined);
-    if (options.autoAttach !== false) {
-      await transport.send(
-        'Target.setAutoAttach',
-        { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
-        undefined,
-      );
-      // auto-attach covers targets created from now on; attach to the pages that already exist
-      const { targetInfos } = (await transport.send('Target.getTargets', undefined, undefined)) as {
-        targetInfos: Protocol.Target.TargetInfo[];
-      };
-      await Promise.all(
-        targetInfos
-          .filter((info) => info.type === 'page')
-          .map((info) => {
-            browser.noteTarget(info);
-            return browser.attach(info.targetId).catch(() => undefined);
-          }),
-      );
-    }
+    await Promise.all([browser.attachExisting(), alongside?.(browser)]);
     return browser;
+  }
+
+  private async attachExisting(): Promise<void> {
+    const transport = this.transport;
+    await transport.send('Target.setDiscoverTargets', { discover: true }, undefined);
+    if (this.options.autoAttach === false) return;
+    await transport.send(
+      'Target.setAutoAttach',
+      { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
+      undefined,
+    );
+    // auto-attach covers targets created from now on (Chromium attaches the existing ones too, but
+    // not every CDP endpoint does): attach to the pages that exist and are not being set up already
+    const { targetInfos } = (await transport.send('Target.getTargets', undefined, undefined)) as {
+      targetInfos: Protocol.Target.TargetInfo[];
+    };
+    await Promise.all(
+      targetInfos
+        .filter((info) => info.type === 'page')
+        .map((info) => {
+          this.noteTarget(info);
+          return this.attach(info.targetId).catch(() => undefined);
+        }),
+    );
   }
 
   private noteTarget(info: Protocol.Target.TargetInfo): void {
@@ -231,6 +246,9 @@ export class Browser {
     const ready = this.pages.get(targetId);
     if (ready) return ready;
     let pending = this.pending.get(targetId);
+    // auto-attach already gave it a session that is being set up: a second attach would only be
+    // detached again as a duplicate (two more round trips, and a session on a starting renderer)
+    if (!pending && this.settingUp.has(targetId)) return this.waitForPage(targetId, timeoutMs);
     if (!pending) {
       if (!this.targets.has(targetId))
         throw new ArgusError('tab_not_found', `No tab with id ${targetId}. Run \`argus tabs\` to list tabs.`);

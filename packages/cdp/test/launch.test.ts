@@ -52,6 +52,30 @@ describe('finding and launching Chrome', () => {
     expect(existsSync(chrome.userDataDir)).toBe(false);
   });
 
+  it('attaches the existing tab once (no duplicate attach to detach again) and runs `alongside` with the attach', async () => {
+    chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9'] });
+    const transport = await connectCri(chrome.wsEndpoint);
+    const sent: string[] = [];
+    const send = transport.send.bind(transport);
+    transport.send = (method, params, sessionId) => {
+      if (sessionId === undefined) sent.push(method);
+      return send(method, params, sessionId);
+    };
+    let versionAt = -1;
+    const browser = await Browser.connect(transport, {}, async (connected) => {
+      await connected.version();
+      versionAt = sent.indexOf('Browser.getVersion');
+    });
+    expect(browser.attachedPages()).toHaveLength(1);
+    // Chromium's auto-attach already covers the tab that exists: an explicit attach was a duplicate
+    expect(sent).not.toContain('Target.attachToTarget');
+    expect(sent).not.toContain('Target.detachFromTarget');
+    // sent beside the attach, before the tab's set-up was done (not queued behind it)
+    expect(versionAt).toBeGreaterThanOrEqual(0);
+    expect(versionAt).toBeLessThan(sent.indexOf('Target.getTargets'));
+    await browser.close();
+  });
+
   it('an early launch is adopted by a launch of the same browser, killed for another or when discarded', async () => {
     const flags = ['--proxy-server=http://127.0.0.1:9'];
     const early = launchEarly({ extraFlags: flags })!;

@@ -186,7 +186,9 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
     if (transport !== 'http' || options.nodeHttp === false) return viaClient(client, path, kind, input);
     const body = input === undefined ? undefined : JSON.stringify(input);
     const url =
-      kind === 'query' && body !== undefined ? `${httpUrl}/${path}?input=${encodeURIComponent(body)}` : `${httpUrl}/${path}`;
+      kind === 'query' && body !== undefined
+        ? `${httpUrl}/${path}?input=${encodeURIComponent(body)}`
+        : `${httpUrl}/${path}`;
     const base = callHeaders();
     let answer: unknown;
     try {
