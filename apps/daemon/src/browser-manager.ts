@@ -254,8 +254,8 @@ export class BrowserManager {
     return browser;
   }
 
-  /** Runs start hooks on `browser`; a failing hook is logged, never fatal. */
-  private async runHooks(hooks: ReadonlySet<(browser: Browser) => Promise<void>>, browser: Browser): Promise<void> {
+  /** Runs start hooks on `browser`, all at once; a failing hook is logged, never fatal. */
+  private async runHooks(hooks: Iterable<(browser: Browser) => Promise<void>>, browser: Browser): Promise<void> {
     await Promise.all(
       [...hooks].map((hook) =>
         hook(browser).catch((error: unknown) =>
@@ -271,8 +271,7 @@ export class BrowserManager {
    */
   private async adopt(browser: Browser, { early = true } = {}): Promise<void> {
     this.refFloor = this.refHigh;
-    if (early) await this.runHooks(this.earlyHooks, browser);
-    await this.runHooks(this.startHooks, browser);
+    await this.runHooks(early ? [...this.earlyHooks, ...this.startHooks] : this.startHooks, browser);
     browser.onPage((event, page) => {
       if (event !== 'removed') return;
       this.clients.forget(page.id);

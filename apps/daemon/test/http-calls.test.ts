@@ -107,6 +107,16 @@ function send(
   });
 }
 
+/** The server under test over the router above (the direct path on unless `directCalls: false`). */
+const serve = (extra: Partial<Parameters<typeof startServer>[0]> = {}) =>
+  startServer({
+    router,
+    tokens: () => new Map([[TOKEN, ['admin'] as const]]),
+    onActivity: () => {},
+    maxMessageBytes: MAX_BYTES,
+    ...extra,
+  });
+
 const json = { 'content-type': 'application/json' };
 const input = (value: unknown) => `?input=${encodeURIComponent(JSON.stringify(value))}`;
 const post = (body: string, headers: Record<string, string> = {}) => ({
@@ -150,14 +160,8 @@ describe('single HTTP calls answered without the fetch adapter', () => {
   let adapter: RunningServer;
 
   beforeAll(async () => {
-    const common = {
-      router,
-      tokens: () => new Map([[TOKEN, ['admin'] as const]]),
-      onActivity: () => {},
-      maxMessageBytes: MAX_BYTES,
-    };
-    direct = await startServer(common);
-    adapter = await startServer({ ...common, directCalls: false });
+    direct = await serve();
+    adapter = await serve({ directCalls: false });
   });
 
   afterAll(async () => {
@@ -237,7 +241,7 @@ const CALLS: Array<[string, string, Kind, unknown, string | null, string?]> = [
 describe("the client's direct call (ClientHandle.call, the MCP server's and CLI's path)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ router, tokens: () => new Map([[TOKEN, ['admin'] as const]]), onActivity: () => {} });
+    server = await serve();
   });
   afterAll(async () => {
     await server?.close();
@@ -262,11 +266,7 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
   });
 
   it('reports a daemon that is not there as daemon_unreachable, as the client does', async () => {
-    const gone = await startServer({
-      router,
-      tokens: () => new Map([[TOKEN, ['admin'] as const]]),
-      onActivity: () => {},
-    });
+    const gone = await serve();
     const port = gone.port;
     await gone.close();
     const handle = createArgusClient({ url: `http://127.0.0.1:${port}`, token: TOKEN, keepAlive: true });
@@ -280,11 +280,7 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
 
   it('sends the calls of a kept-alive handle over one connection', async () => {
     let connections = 0;
-    const counted = await startServer({
-      router,
-      tokens: () => new Map([[TOKEN, ['admin'] as const]]),
-      onActivity: () => {},
-    });
+    const counted = await serve();
     counted.server.on('connection', () => (connections += 1));
     const handle = createArgusClient({ url: `http://127.0.0.1:${counted.port}`, token: TOKEN, keepAlive: true });
     try {

@@ -84,13 +84,12 @@ export interface ClientHandle {
 
 type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknown): Promise<unknown> };
 
-/** A procedure of the client by contract path, called as `kind` (rejects with an ArgusError). */
+/** A procedure of the client (wrapped by withArgusErrors: it rejects with an ArgusError) by contract path, called as `kind`. */
 function viaClient(client: ArgusClient, path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> {
   const [namespace, name] = path.split('.') as [string, string];
   const procedure = (client as unknown as Record<string, Record<string, Procedure> | undefined>)[namespace]?.[name];
   if (!procedure) return Promise.reject(new ArgusError('unsupported', `The daemon has no command ${path}.`));
-  const pending = kind === 'query' ? procedure.query(input) : procedure.mutate(input);
-  return pending.catch((error: unknown) => Promise.reject(toArgusError(error)));
+  return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
 }
 
 /**
@@ -181,9 +180,10 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
       }),
     ],
   });
+  const wrapped = withArgusErrors(client);
   const call = async (path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> => {
     // over the WebSocket, batched or on the global fetch: through the client's own link
-    if (transport !== 'http' || options.nodeHttp === false) return viaClient(client, path, kind, input);
+    if (transport !== 'http' || options.nodeHttp === false) return viaClient(wrapped, path, kind, input);
     const body = input === undefined ? undefined : JSON.stringify(input);
     const url =
       kind === 'query' && body !== undefined
@@ -208,7 +208,7 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
     return result?.result?.data;
   };
   return {
-    client: withArgusErrors(client),
+    client: wrapped,
     call,
     close() {
       authenticated?.close();
