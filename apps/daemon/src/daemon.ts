@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AppRouter, Authorize, Scope } from '@argus/protocol';
-import { buildRouter } from '@argus/protocol/router';
+import { type ObserveCall, buildRouter } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
 import { Access } from './access.js';
 import { BrowserManager } from './browser-manager.js';
@@ -221,13 +221,21 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     return stopping;
   };
 
+  /** Queries and mutations running now, however they came (HTTP, a WebSocket, the tunnel). */
+  let running = 0;
+  const countRunning: ObserveCall = (_ctx, command) => {
+    if (command.kind === 'subscription') return undefined;
+    running++;
+    return () => void running--;
+  };
   const touch = () => {
     clearTimeout(idleTimer);
     if (idleTimeoutMs > 0) {
       idleTimer = setTimeout(() => {
         // someone watching a tab, a person with a handed-off tab, or a command still running (longer
         // than the idle timeout) is using the daemon even when no new request comes: look again later
-        if (watch.viewers > 0 || handoff.list().length > 0 || (server?.inFlight() ?? 0) > 0) return touch();
+        if (watch.viewers > 0 || handoff.list().length > 0 || (server?.inFlight() ?? 0) > 0 || running > 0)
+          return touch();
         void stop(`idle for ${idleTimeoutMs} ms`);
       }, idleTimeoutMs);
       idleTimer.unref();
@@ -296,7 +304,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       onError: ({ path, error, stack }) =>
         log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
       // the journal, the watch feed and skill recordings each see every call
-      observe: observeAll(journal.observe, watch.feed.observe, skills.recorder.observe),
+      observe: observeAll(journal.observe, watch.feed.observe, skills.recorder.observe, countRunning),
     },
   );
   // after `argus restart`: the previous daemon's session and tabs, before anyone is told we are up

@@ -246,6 +246,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         release();
         options.onConnectionClosed?.(connection);
       });
+      // each call on the socket is activity for the idle clock, as each HTTP request is
+      ws.on('message', options.onActivity);
       wss.emit('connection', ws, req);
     });
   });

@@ -2,7 +2,10 @@
 // adapter. Every answer must be what the adapter sends: the same server twice over one router, with
 // the direct path on and off, gets the same requests (successes, each kind of refusal, the requests
 // the direct path leaves to the adapter) and must give the same status, content type and body.
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { WebSocket } from 'ws';
 import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
 import { createArgusClient } from '@argus/client';
@@ -17,6 +20,9 @@ const MAX_BYTES = 64 * 1024;
  * The router with stand-in handlers (this tests the HTTP layer, not the commands): tabs.list answers,
  * page.goto fails typed, tabs.close returns an output its schema refuses, anything else is unused.
  */
+/** What the slow tabs.open answers (a tab its output schema accepts). */
+const SLOW_TAB = { id: 't1', index: 0, shortId: 't1', active: true, url: 'http://slow.test/', title: '' };
+
 /** Told when the hanging call starts, and when its signal aborts (its caller hung up). */
 let hanging = { started: () => {}, hungUp: () => {} };
 
@@ -32,6 +38,8 @@ function handlers(): Handlers {
     'tabs.open': (input, ctx) => {
       const { url } = input as { url?: string };
       if (url === 'http://refused.test/') throw new Error('an internal failure');
+      // answers a moment later
+      if (url === 'http://slow.test/') return new Promise((resolve) => setTimeout(() => resolve(SLOW_TAB), 300));
       // answers only when its caller goes away
       if (url === 'http://hang.test/')
         return new Promise((resolve) => {
@@ -290,5 +298,116 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
       handle.close();
       await counted.close();
     }
+  });
+});
+
+describe("the client's calls over one WebSocket (ClientHandle.call with calls: 'ws', the MCP server's path)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serve();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const overWs = (port: number, extra: { name?: string | undefined; token?: string } = {}) =>
+    createArgusClient({
+      url: `http://127.0.0.1:${port}`,
+      token: extra.token ?? TOKEN,
+      keepAlive: true,
+      name: extra.name,
+      calls: 'ws',
+      WebSocket,
+    });
+
+  it.each(CALLS)('%s: what the tRPC client gives over HTTP', async (_name, path, kind, input, code, name) => {
+    const handle = overWs(server.port, { name });
+    const http = createArgusClient({ url: `http://127.0.0.1:${server.port}`, token: TOKEN, name });
+    try {
+      const [namespace, key] = path.split('.') as [string, string];
+      const procedure = (
+        http.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>
+      )[namespace]![key]!;
+      const theirs = await outcome(kind === 'query' ? procedure.query!(input) : procedure.mutate!(input));
+      const mine = await outcome(handle.call(path, kind, input));
+      expect(mine).toEqual(theirs);
+      if (code === null) expect(mine).toHaveProperty('value');
+      else expect(mine).toMatchObject({ error: true, code });
+    } finally {
+      handle.close();
+      http.close();
+    }
+  });
+
+  it('sends every call over one socket, authenticated once, and none over HTTP', async () => {
+    const counted = await serve();
+    let upgrades = 0;
+    let requests = 0;
+    counted.server.on('upgrade', () => (upgrades += 1));
+    counted.server.on('request', () => (requests += 1));
+    const handle = overWs(counted.port);
+    try {
+      // concurrent calls wait for the one socket being opened
+      await Promise.all([1, 2, 3].map(() => handle.call('tabs.list', 'query', {})));
+      for (let i = 0; i < 5; i++) await handle.call('tabs.list', 'query', {});
+      expect({ upgrades, requests }).toEqual({ upgrades: 1, requests: 0 });
+    } finally {
+      handle.close();
+      await counted.close();
+    }
+  });
+
+  it('reports a daemon that is not there as daemon_unreachable, and a wrong token as unauthorized', async () => {
+    const gone = await serve();
+    const port = gone.port;
+    await gone.close();
+    const handle = overWs(port);
+    const wrong = overWs(server.port, { token: 'b'.repeat(43) });
+    try {
+      expect(await outcome(handle.call('tabs.list', 'query', {}))).toMatchObject({ code: 'daemon_unreachable' });
+      expect(await outcome(wrong.call('tabs.list', 'query', {}))).toMatchObject({ code: 'unauthorized' });
+    } finally {
+      handle.close();
+      wrong.close();
+    }
+  });
+
+  it('fails a call the daemon went away under as daemon_lost (it may have run), and the next as daemon_unreachable', async () => {
+    const dying = await serve();
+    const handle = overWs(dying.port);
+    const running = new Promise<void>((resolve) => (hanging = { started: resolve, hungUp: () => {} }));
+    try {
+      const pending = outcome(handle.call('tabs.open', 'mutation', { url: 'http://hang.test/' }));
+      await running;
+      await dying.close();
+      expect(await pending).toMatchObject({ error: true, code: 'daemon_lost' });
+      expect(await outcome(handle.call('tabs.list', 'query', {}))).toMatchObject({ code: 'daemon_unreachable' });
+    } finally {
+      handle.close();
+      hanging = { started: () => {}, hungUp: () => {} };
+    }
+  });
+
+  it('keeps a script alive while its call waits, and lets it exit once idle without close()', async () => {
+    // the built client, as a script would import it, in a process of its own
+    const script = `
+      import { createArgusClient } from '@argus/client';
+      import { WebSocket } from 'ws';
+      const handle = createArgusClient({ url: 'http://127.0.0.1:${server.port}', token: '${TOKEN}', calls: 'ws', WebSocket });
+      const answer = await handle.call('tabs.open', 'mutation', { url: 'http://slow.test/' });
+      console.log(JSON.stringify(answer));
+    `;
+    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--input-type=module', '-e', script],
+        { cwd, timeout: 20_000 },
+        (error, stdout) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout }),
+      );
+      child.stdin?.end();
+    });
+    // exit 0 after the answer: neither cut short while waiting (exit 13, an unsettled await) nor held open afterwards (killed at the timeout)
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(SLOW_TAB);
   });
 });

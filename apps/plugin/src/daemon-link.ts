@@ -69,7 +69,9 @@ export class DaemonLink {
       cwd: this.options.cwd,
       env: this.options.env,
       transport: 'http' as const,
-      // thousands of calls over the agent's session: no TCP set-up per call
+      // thousands of calls over the agent's session: its tools' calls go over one WebSocket held open
+      // (cheaper per call than HTTP, see WsCalls); the typed client's few calls stay on kept-alive HTTP
+      calls: 'ws' as const,
       keepAlive: true,
       name: this.name,
       session: this.options.session,

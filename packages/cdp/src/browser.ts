@@ -46,6 +46,11 @@ export class Browser {
   private readonly pending = new Map<string, Promise<Page>>();
   /** Tabs whose Page is being initialised (guards against a second session to the same tab). */
   private readonly settingUp = new Set<string>();
+  /**
+   * Tabs closed here whose Target.targetDestroyed has not come yet: Chromium may still report them
+   * (Target.targetInfoChanged while the tab unloads), which must not list a closed tab again.
+   */
+  private readonly closing = new Set<string>();
   private readonly attachWaiters = new Map<string, Array<(page: Page | Error) => void>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
   private readonly pageListeners = new Set<(event: 'added' | 'removed', page: Page) => void>();
@@ -60,7 +65,10 @@ export class Browser {
     const root = this.router.root;
     root.on('Target.targetCreated', ({ targetInfo }) => this.noteTarget(targetInfo));
     root.on('Target.targetInfoChanged', ({ targetInfo }) => this.noteTarget(targetInfo));
-    root.on('Target.targetDestroyed', ({ targetId }) => this.dropTarget(targetId, 'the tab was closed'));
+    root.on('Target.targetDestroyed', ({ targetId }) => {
+      this.closing.delete(targetId);
+      this.dropTarget(targetId, 'the tab was closed');
+    });
     root.on('Target.attachedToTarget', (event) => {
       if (event.targetInfo.type !== 'page') {
         // not ours to drive (e.g. a service worker): let it run
@@ -121,7 +129,7 @@ export class Browser {
   }
 
   private noteTarget(info: Protocol.Target.TargetInfo): void {
-    if (info.type !== 'page') return;
+    if (info.type !== 'page' || this.closing.has(info.targetId)) return;
     this.targets.set(info.targetId, info);
     const page = this.pages.get(info.targetId);
     if (page) {
@@ -291,6 +299,9 @@ export class Browser {
 
   async closePage(targetId: string): Promise<void> {
     await this.transport.send('Target.closeTarget', { targetId }, undefined);
+    // bounded: a browser that never confirms a close must not grow this without end
+    if (this.closing.size >= 256) this.closing.clear();
+    this.closing.add(targetId);
     this.dropTarget(targetId, 'closed by Argus');
   }
 

@@ -76,6 +76,32 @@ describe('finding and launching Chrome', () => {
     await browser.close();
   });
 
+  it('does not list a tab it closed again when Chromium reports it once more before destroying it', async () => {
+    chrome = await launchChrome({ extraFlags: ['--proxy-server=http://127.0.0.1:9'] });
+    const transport = await connectCri(chrome.wsEndpoint);
+    const browser = await Browser.connect(transport, {});
+    const page = await browser.newPage();
+    const info = browser.tabs().find((tab) => tab.id === page.id)!;
+    expect(info).toBeDefined();
+    await browser.closePage(page.id);
+    // what Chromium sends while a closing tab unloads, before Target.targetDestroyed
+    (transport as unknown as { emit(event: object): void }).emit({
+      method: 'Target.targetInfoChanged',
+      params: {
+        targetInfo: {
+          targetId: page.id,
+          type: 'page',
+          title: info.title,
+          url: info.url,
+          attached: true,
+          canAccessOpener: false,
+        },
+      },
+    });
+    expect(browser.tabs().map((tab) => tab.id)).not.toContain(page.id);
+    await browser.close();
+  });
+
   it('an early launch is adopted by a launch of the same browser, killed for another or when discarded', async () => {
     const flags = ['--proxy-server=http://127.0.0.1:9'];
     const early = launchEarly({ extraFlags: flags })!;

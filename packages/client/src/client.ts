@@ -6,6 +6,7 @@ import { toArgusError } from './errors.js';
 import { Agent } from 'node:http';
 import { keepAliveHttpFetch, nodeHttpFetch } from './node-fetch.js';
 import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
+import { WsCalls } from './ws-calls.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
 /** Inputs and outputs of every procedure by contract path: `RouterOutputs['read']['text']`. */
@@ -35,6 +36,12 @@ export interface ClientOptions {
   keepAlive?: boolean;
   /** WebSocket implementation; Node 20 has no global one, so pass `ws`'s. */
   WebSocket?: unknown;
+  /**
+   * How `call()` reaches the daemon: 'http' (default: as the transport says) or 'ws', one WebSocket
+   * held open for them (needs `WebSocket`), for a long-lived client that calls many times (the MCP
+   * server's link): each call then costs less than a kept-alive HTTP request (see WsCalls).
+   */
+  calls?: 'http' | 'ws';
   /**
    * The directory relative paths in commands resolve against (absolute; sent with every call as the
    * `x-argus-cwd` header). Absent: the daemon's workspace.
@@ -181,7 +188,18 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
     ],
   });
   const wrapped = withArgusErrors(client);
+  if (options.calls === 'ws' && !options.WebSocket)
+    throw new Error("calls over a WebSocket need `WebSocket`: pass the ws package's");
+  const wsCalls =
+    options.calls === 'ws'
+      ? new WsCalls({
+          url: wsParams ? `${wsUrl}?${wsParams}` : wsUrl,
+          token: options.token,
+          WebSocket: options.WebSocket,
+        })
+      : undefined;
   const call = async (path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> => {
+    if (wsCalls) return wsCalls.call(path, kind, input);
     // over the WebSocket, batched or on the global fetch: through the client's own link
     if (transport !== 'http' || options.nodeHttp === false) return viaClient(wrapped, path, kind, input);
     const body = input === undefined ? undefined : JSON.stringify(input);
@@ -211,6 +229,7 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
     client: wrapped,
     call,
     close() {
+      wsCalls?.close();
       authenticated?.close();
       agent?.destroy();
     },

@@ -24,6 +24,8 @@ export interface ConnectOptions {
   /** Keep HTTP connections open between calls (see ClientOptions.keepAlive). */
   keepAlive?: boolean;
   WebSocket?: unknown;
+  /** How `call()` reaches the daemon (see ClientOptions.calls). */
+  calls?: ClientOptions['calls'];
   /** This client's name for logs and approvals (see ClientOptions.name). */
   name?: string | undefined;
   /** The named session every call runs in (see ClientOptions.session). */
@@ -70,6 +72,7 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
       transport: options.transport ?? 'http',
       keepAlive: options.keepAlive,
       WebSocket: options.WebSocket,
+      ...(options.calls ? { calls: options.calls } : {}),
       cwd: resolve(options.cwd ?? process.cwd()),
       name: options.name,
       session: options.session,

@@ -13,7 +13,8 @@ export interface AuthenticatedWs {
   close(): void;
 }
 
-function refusalFor(status: number): ArgusError {
+/** The error for an upgrade the daemon refused with `status`. */
+export function refusalFor(status: number): ArgusError {
   if (status === 401 || status === 403 || status === 421) {
     return new ArgusError(
       'unauthorized',

@@ -141,11 +141,14 @@ export function toArgusErrorData(error: unknown, path?: string): ArgusErrorData 
     };
   }
   if (error instanceof TRPCError) {
-    if (error.code === 'NOT_FOUND')
+    // a known command not found was called as another kind (tRPC's WebSocket handler says NOT_FOUND
+    // where its HTTP handler says METHOD_NOT_SUPPORTED)
+    const known = error.code === 'NOT_FOUND' && path !== undefined && commandByPath.has(path);
+    if (error.code === 'NOT_FOUND' && !known)
       return { code: 'invalid_input', message: `Unknown command ${path ?? ''}. Run \`argus help\` for the list.` };
     if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR')
       return { code: 'invalid_input', message: error.message };
-    if (error.code === 'METHOD_NOT_SUPPORTED') {
+    if (error.code === 'METHOD_NOT_SUPPORTED' || known) {
       const command = path ? commandByPath.get(path) : undefined;
       const call = command
         ? { query: '.query()', mutation: '.mutate()', subscription: '.subscribe()' }[command.kind]
