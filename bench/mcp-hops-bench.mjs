@@ -2,22 +2,22 @@
 // Where an agent's call spends its time: each operation three ways on the small form page, in turns,
 // medians of --runs:
 //   raw     the CDP call itself (chrome-remote-interface) in a Chromium launched here with the same flags;
-//   daemon  the manifest command over HTTP straight to the daemon (keep-alive, no MCP), as argus-mcp sends it;
+//   daemon  the manifest command straight to the daemon (no MCP), as argus-mcp sends it: over one
+//           WebSocket held open (ClientHandle.call with calls: 'ws');
 //   mcp     the tool through argus-mcp with the official SDK client (stdio), as an agent calls it.
 // Each Argus call follows a raw one (consecutive captures of one tab wait for the next frame).
 // daemon - raw is the daemon's own cost (HTTP, validation, journal, its CDP messages); mcp - daemon is
-// the MCP hop (stdio both ways, the server's validation and rendering). A `tabs.list` over HTTP (no
-// browser work) is printed as the bare per-call cost of the daemon.
+// the MCP hop (stdio both ways, the server's validation and rendering). A `tabs.list` (no browser
+// work) is printed as the bare per-call cost of the daemon.
 //   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31]
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import CDP from 'chrome-remote-interface';
 import { launchChrome } from '@argus/cdp';
-import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
+import { connectToDaemon, createArgusClient, isProcessAlive, readState } from '@argus/client';
 import { AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
@@ -29,6 +29,7 @@ const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
 const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
 const { agentScreenshotInput } = await import(`${pluginDir}dist/index.js`);
+const { WebSocket } = require('ws');
 
 const FLAGS = '--proxy-server=http://127.0.0.1:9';
 const fixtures = await startFixtureServer();
@@ -57,31 +58,14 @@ let raw;
 try {
   await mcp.callTool({ name: 'argus_goto', arguments: { url } });
   const state = readState(stateDir);
-  const agent = new http.Agent({ keepAlive: true });
-  /** One manifest command over HTTP, as argus-mcp's link sends it (query: GET ?input=, mutation: POST). */
-  const daemon = (path, input, kind = 'mutation') =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify(input);
-      const request = http.request(
-        {
-          host: '127.0.0.1',
-          port: state.port,
-          agent,
-          method: kind === 'query' ? 'GET' : 'POST',
-          path: `/trpc/${path}${kind === 'query' ? `?input=${encodeURIComponent(body)}` : ''}`,
-          headers: { authorization: `Bearer ${state.token}`, 'content-type': 'application/json' },
-        },
-        (response) => {
-          const chunks = [];
-          response.on('data', (chunk) => chunks.push(chunk));
-          response.on('end', () =>
-            response.statusCode === 200 ? resolve() : reject(new Error(Buffer.concat(chunks).toString())),
-          );
-        },
-      );
-      request.on('error', reject);
-      request.end(kind === 'query' ? undefined : body);
-    });
+  const handle = createArgusClient({
+    url: `http://127.0.0.1:${state.port}`,
+    token: state.token,
+    calls: 'ws',
+    WebSocket,
+  });
+  /** One manifest command by path, as argus-mcp's link sends it. */
+  const daemon = (path, input, kind = 'mutation') => handle.call(path, kind, input);
   const tool = (name, args) => async () => {
     const result = await mcp.callTool({ name, arguments: args });
     if (result.isError) throw new Error(JSON.stringify(result.content));
@@ -144,7 +128,7 @@ try {
       `${name.padEnd(24)} ${r.toFixed(2).padStart(8)} ${d.toFixed(2).padStart(9)} ${m.toFixed(2).padStart(9)} ${(d - r).toFixed(2).padStart(12)} ${(m - d).toFixed(2).padStart(11)} ${(m / r).toFixed(2).padStart(8)}x`,
     );
   }
-  agent.destroy();
+  handle.close();
 } finally {
   await raw?.close().catch(() => undefined);
   await chrome.kill();
