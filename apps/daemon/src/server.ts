@@ -31,7 +31,10 @@ export interface ServerOptions {
   /** Refused requests and sockets are logged here (never the token). */
   onRefused?: (event: string, fields: Record<string, unknown>) => void;
   port?: number;
-  /** Open WebSockets one token may hold (default 16); more are refused at the upgrade with 429. */
+  /**
+   * Open WebSockets one token may hold (default 32: every local client shares the daemon's token, and
+   * each MCP server holds two, its calls and its streams); more are refused at the upgrade with 429.
+   */
   maxSocketsPerToken?: number;
   /** A WebSocket closed: what was bound to it (its tab leases) ends. */
   onConnectionClosed?: (connection: string) => void;
@@ -211,7 +214,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.keepAliveTimeout = 30_000;
   server.on('clientError', answerClientError);
 
-  const perToken = new ConnectionLimiter(options.maxSocketsPerToken ?? 16);
+  const perToken = new ConnectionLimiter(options.maxSocketsPerToken ?? 32);
   const connections = new WeakMap<IncomingMessage, string>();
   const wss = new WebSocketServer({
     noServer: true,
