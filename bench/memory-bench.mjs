@@ -10,10 +10,11 @@
 // grew (`--heap-out DIR` keeps the .heapsnapshot files for DevTools). Taking a snapshot inflates the
 // daemon's RSS by ~170 MB for good: read RSS from a run without --heap-diff.
 // Usage: pnpm build && pnpm bench memory [--clients 4] [--commands 2500] [--warmup 250] [--every 500]
-//        [--tick-ms 200] [--heap-diff] [--heap-out DIR]
+//        [--tick-ms 200] [--heap-diff] [--heap-out DIR] [--calls http|ws]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
+import { createRequire } from 'node:module';
 import { createArgusClient } from '@argus/client';
 import { startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
@@ -27,7 +28,12 @@ const options = benchOptions({
   'tick-ms': 200,
   'heap-diff': false,
   'heap-out': '',
+  calls: 'http',
 });
+// how the clients send their commands: `http` (one request each) or `ws` (one WebSocket held open,
+// as the MCP server sends its agent's calls)
+const CALLS = String(options.calls);
+if (CALLS !== 'http' && CALLS !== 'ws') throw new Error(`--calls takes http or ws, got "${CALLS}"`);
 const CLIENTS = Number(options.clients);
 const COMMANDS = Number(options.commands);
 const WARMUP = Number(options.warmup);
@@ -97,39 +103,52 @@ function summarise(snapshot) {
   return byName;
 }
 
-const handles = Array.from({ length: CLIENTS }, () => createArgusClient({ url: daemon.url, token: daemon.token }));
+// ws is a dependency of @argus/client: resolve it from there
+const { WebSocket } = createRequire(new URL('../packages/client/package.json', import.meta.url))('ws');
+const handles = Array.from({ length: CLIENTS }, () =>
+  createArgusClient({ url: daemon.url, token: daemon.token, ...(CALLS === 'ws' ? { calls: 'ws', WebSocket } : {}) }),
+);
 const tabs = [];
 for (const { client } of handles) {
   const tab = await client.tabs.open.mutate({ url: formUrl });
   tabs.push(tab.id);
 }
 
-/** One command of the mix; `i` picks which, so every client runs the same sequence. */
-async function step(client, tab, i) {
+/** One command of the mix as [path, kind, input]; `i` picks which, so every client runs the same sequence. */
+function command(tab, i) {
   switch (i % 10) {
     case 0:
       return i % 50 === 0
-        ? client.page.goto.mutate({ url: formUrl, tab })
-        : client.snapshot.take.mutate({ interactive: true, tab });
+        ? ['page.goto', 'mutation', { url: formUrl, tab }]
+        : ['snapshot.take', 'mutation', { interactive: true, tab }];
     case 1:
-      return client.input.fill.mutate({ target: '#name', text: `user ${i}`, tab });
+      return ['input.fill', 'mutation', { target: '#name', text: `user ${i}`, tab }];
     case 2:
-      return client.input.click.mutate({ target: 'button', tab });
+      return ['input.click', 'mutation', { target: 'button', tab }];
     case 3:
-      return client.page.eval.mutate({ js: 'document.title + location.hash', tab });
+      return ['page.eval', 'mutation', { js: 'document.title + location.hash', tab }];
     case 4:
-      return client.read.text.query({ target: '#out', tab });
+      return ['read.text', 'query', { target: '#out', tab }];
     case 5:
-      return client.snapshot.take.mutate({ tab });
+      return ['snapshot.take', 'mutation', { tab }];
     case 6:
-      return client.tabs.list.query();
+      return ['tabs.list', 'query', {}];
     case 7:
-      return client.capture.console.query({ tab });
+      return ['capture.console', 'query', { tab }];
     case 8:
-      return i % 25 === 8 ? client.page.screenshot.mutate({ base64: true, tab }) : client.page.url.query({ tab });
+      return i % 25 === 8 ? ['page.screenshot', 'mutation', { base64: true, tab }] : ['page.url', 'query', { tab }];
     default:
-      return client.input.check.mutate({ target: 'input[name=terms]', tab });
+      return ['input.check', 'mutation', { target: 'input[name=terms]', tab }];
   }
+}
+
+/** Runs step `i` as the client does: the typed client over HTTP, or by path over the WebSocket. */
+function step(handle, tab, i) {
+  const [path, kind, input] = command(tab, i);
+  if (CALLS === 'ws') return handle.call(path, kind, input);
+  const [namespace, key] = path.split('.');
+  const procedure = handle.client[namespace][key];
+  return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
 }
 
 const curve = [await reading('start', 0)];
@@ -150,10 +169,10 @@ async function mark() {
 const total = CLIENTS * COMMANDS;
 const started = performance.now();
 await Promise.all(
-  handles.map(async ({ client }, c) => {
+  handles.map(async (handle, c) => {
     for (let i = 0; i < COMMANDS; i += 1) {
       try {
-        await step(client, tabs[c], i);
+        await step(handle, tabs[c], i);
       } catch (error) {
         failures += 1;
         if (failures <= 5) console.error(`client ${c} command ${i}: ${error.code ?? ''} ${error.message}`);
