@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
 import { buildRouter } from '@argus/protocol/router';
-import { createArgusClient } from '@argus/client';
+import { type ClientHandle, createArgusClient } from '@argus/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/server.js';
 
@@ -232,6 +232,26 @@ async function outcome(pending: Promise<unknown>): Promise<unknown> {
 }
 
 type Kind = 'query' | 'mutation';
+
+/**
+ * `mine.call(path, …)` ends as the typed tRPC client of `theirs` ends for the same call, and as
+ * expected: a value when `code` is null, else that error (not two equally broken calls).
+ */
+async function expectSameOutcome(
+  mine: ClientHandle,
+  theirs: ClientHandle,
+  [path, kind, input, code]: [string, Kind, unknown, string | null],
+): Promise<void> {
+  const [namespace, key] = path.split('.') as [string, string];
+  const procedure = (
+    theirs.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>
+  )[namespace]![key]!;
+  const expected = await outcome(kind === 'query' ? procedure.query!(input) : procedure.mutate!(input));
+  const got = await outcome(mine.call(path, kind, input));
+  expect(got).toEqual(expected);
+  if (code === null) expect(got).toHaveProperty('value');
+  else expect(got).toMatchObject({ error: true, code });
+}
 const CALLS: Array<[string, string, Kind, unknown, string | null, string?]> = [
   ['a query', 'tabs.list', 'query', {}, null],
   ['a query without input', 'tabs.list', 'query', undefined, null],
@@ -258,16 +278,7 @@ describe("the client's direct call (ClientHandle.call, the MCP server's and CLI'
   it.each(CALLS)('%s: what the tRPC client gives', async (_name, path, kind, input, code, name) => {
     const handle = createArgusClient({ url: `http://127.0.0.1:${server.port}`, token: TOKEN, keepAlive: true, name });
     try {
-      const [namespace, key] = path.split('.') as [string, string];
-      const procedure = (
-        handle.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>
-      )[namespace]![key]!;
-      const theirs = await outcome(kind === 'query' ? procedure.query!(input) : procedure.mutate!(input));
-      const mine = await outcome(handle.call(path, kind, input));
-      expect(mine).toEqual(theirs);
-      // and the answer is the expected one (not two equally broken calls)
-      if (code === null) expect(mine).toHaveProperty('value');
-      else expect(mine).toMatchObject({ error: true, code });
+      await expectSameOutcome(handle, handle, [path, kind, input, code]);
     } finally {
       handle.close();
     }
@@ -323,15 +334,7 @@ describe("the client's calls over one WebSocket (ClientHandle.call with calls: '
     const handle = overWs(server.port, { name });
     const http = createArgusClient({ url: `http://127.0.0.1:${server.port}`, token: TOKEN, name });
     try {
-      const [namespace, key] = path.split('.') as [string, string];
-      const procedure = (
-        http.client as unknown as Record<string, Record<string, Record<string, (i: unknown) => Promise<unknown>>>>
-      )[namespace]![key]!;
-      const theirs = await outcome(kind === 'query' ? procedure.query!(input) : procedure.mutate!(input));
-      const mine = await outcome(handle.call(path, kind, input));
-      expect(mine).toEqual(theirs);
-      if (code === null) expect(mine).toHaveProperty('value');
-      else expect(mine).toMatchObject({ error: true, code });
+      await expectSameOutcome(handle, http, [path, kind, input, code]);
     } finally {
       handle.close();
       http.close();
