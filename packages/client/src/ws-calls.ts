@@ -20,6 +20,8 @@ interface Socket {
   _socket?: { ref(): void; unref(): void } | null;
 }
 type SocketClass = new (url: string, protocols: string[]) => Socket;
+/** WebSocket.OPEN */
+const OPEN = 1;
 
 interface Waiting {
   resolve(value: unknown): void;
@@ -57,9 +59,18 @@ export class WsCalls {
 
   call(path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> {
     if (this.closed) return Promise.reject(new ArgusError('daemon_unreachable', 'This client was closed.'));
-    return (this.socket ??= this.open()).then(
+    const current = (this.socket ??= this.open());
+    return current.then(
       (socket) =>
         new Promise((resolve, reject) => {
+          // closing already (its close event not yet come): nothing was sent, so the call may go again
+          if (socket.readyState !== OPEN) {
+            if (this.socket === current) this.socket = undefined;
+            reject(
+              new ArgusError('daemon_unreachable', 'The WebSocket to the daemon is closing; the call was not sent.'),
+            );
+            return;
+          }
           const id = this.nextId++;
           this.waiting.set(id, { resolve, reject });
           if (this.waiting.size === 1) socket._socket?.ref();
