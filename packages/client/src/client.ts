@@ -1,4 +1,4 @@
-import { TRPCClientError, createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '@argus/protocol';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { ArgusError } from '@argus/protocol/errors';
@@ -7,6 +7,7 @@ import { Agent } from 'node:http';
 import { keepAliveHttpFetch, nodeHttpFetch } from './node-fetch.js';
 import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
 import { WsCalls } from './ws-calls.js';
+import { errorOfAnswer } from './trpc-answer.js';
 
 export type ArgusClient = TRPCClient<AppRouter>;
 /** Inputs and outputs of every procedure by contract path: `RouterOutputs['read']['text']`. */
@@ -79,10 +80,11 @@ export interface ClientHandle {
   client: ArgusClient;
   /**
    * One query or mutation by contract path (`snapshot.take`), for adapters that route by name (the
-   * MCP server's link to its daemon). The same request as the client's HTTP link (tRPC's wire format,
-   * the same headers and connections) without its per-call link chain: the link's observables, abort
-   * signals and header merging cost about a third of a millisecond of CPU per call, more than Node's
-   * HTTP request itself (bench/mcp-hops-bench.mjs). Rejects with an ArgusError, as the client does.
+   * CLI, the MCP server's link to its daemon). The same request as the client's HTTP link (tRPC's
+   * wire format, the same headers and connections) without its per-call link chain: the link's
+   * observables, abort signals and header merging cost about a third of a millisecond of CPU per
+   * call, more than Node's HTTP request itself (bench/mcp-hops-bench.mjs). With `calls: 'ws'`, over
+   * one WebSocket held open instead (WsCalls). Rejects with an ArgusError, as the client does.
    */
   call(path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown>;
   /** Closes the WebSocket, if one was opened. */
@@ -221,8 +223,7 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
       throw toArgusError(error);
     }
     const result = answer as { result?: { data?: unknown }; error?: unknown } | null;
-    // an error answer becomes the error the tRPC client would have thrown (same message and data)
-    if (result && typeof result === 'object' && 'error' in result) throw toArgusError(TRPCClientError.from(result));
+    if (result && typeof result === 'object' && 'error' in result) throw errorOfAnswer(result);
     return result?.result?.data;
   };
   return {

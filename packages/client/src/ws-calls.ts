@@ -1,10 +1,9 @@
-import { TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { wsAuthProtocols } from '@argus/security';
 import { toArgusError } from './errors.js';
 import { DAEMON_LOST } from './node-fetch.js';
 import { refusalFor } from './ws-link.js';
+import { errorOfAnswer } from './trpc-answer.js';
 
 /** The slice of a WebSocket (ws's) this uses. */
 interface Socket {
@@ -135,8 +134,7 @@ export class WsCalls {
     if (!waiting || (message.error === undefined && message.result?.type !== 'data')) return;
     this.waiting.delete(id!);
     if (this.waiting.size === 0) socket._socket?.unref();
-    // an error answer becomes the error the tRPC client would have thrown (same message and data)
-    if (message.error !== undefined) waiting.reject(toArgusError(TRPCClientError.from<AppRouter>(message as never)));
+    if (message.error !== undefined) waiting.reject(errorOfAnswer(message));
     else waiting.resolve(message.result?.data);
   }
 
