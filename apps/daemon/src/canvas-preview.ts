@@ -1,5 +1,6 @@
 import type { Page } from '@argus/cdp';
-import { type CanvasDocument, type RenderOptions, exportHtml, renderMarkup, renderTree } from '@argus/canvas';
+import type { CanvasDocument, RenderOptions } from '@argus/canvas';
+import { canvas } from './canvas-lib.js';
 import type { BrowserManager } from './browser-manager.js';
 
 interface Preview {
@@ -26,14 +27,14 @@ export class CanvasPreviews {
 
   /** Opens a preview tab of `doc` (made the caller's active tab). */
   async open(doc: string, document: CanvasDocument, options: RenderOptions): Promise<{ tab: string }> {
-    renderTree(document, options); // an unknown page or mode fails here, before a tab is opened
+    canvas().renderTree(document, options); // an unknown page or mode fails here, before a tab is opened
     return this.manager.structural(async (browser) => {
       const page = await this.manager.newTab(browser);
       try {
         // the document is written into the blank tab: no URL to load, no request leaves the browser
         await page.session.send('Page.setDocumentContent', {
           frameId: page.mainFrameId,
-          html: exportHtml(document, options),
+          html: canvas().exportHtml(document, options),
         });
         await browser.activate(page.id).catch(() => undefined);
       } catch (error) {
@@ -84,8 +85,8 @@ export class CanvasPreviews {
       let markup: string;
       let title: string;
       try {
-        markup = renderMarkup(document, preview.options);
-        title = renderTree(document, preview.options).title;
+        markup = canvas().renderMarkup(document, preview.options);
+        title = canvas().renderTree(document, preview.options).title;
       } catch {
         // the page it showed was removed (or the mode): the preview keeps its last state
         return;

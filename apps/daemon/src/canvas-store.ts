@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasSession } from '@argus/canvas';
+import type { CanvasSession } from '@argus/canvas';
 import { ArgusError } from '@argus/protocol';
 import { writeOutput } from '@argus/security';
+import { canvas } from './canvas-lib.js';
 
 export interface CanvasSummary {
   id: string;
@@ -49,7 +50,7 @@ export class CanvasStore {
         },
       );
     }
-    const session = CanvasSession.fromJson(parseJson(text, path), path);
+    const session = canvas().CanvasSession.fromJson(parseJson(text, path), path);
     this.live.set(id, session);
     return session;
   }

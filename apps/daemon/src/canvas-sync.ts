@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { vectorWith, type CanvasSession } from '@argus/canvas';
+import type { CanvasSession } from '@argus/canvas';
+import { canvas } from './canvas-lib.js';
 import { ArgusError, type CANVAS_UPDATE_KINDS } from '@argus/protocol';
 import { TabLeases, type LeaseClaim, type LeaseSubject } from './tab-leases.js';
 
@@ -96,7 +97,8 @@ export class CanvasSync {
     if (!set) return;
     const vector = session.stateVector();
     for (const subscriber of set) {
-      const has = subscriber.id === origin?.replica ? vectorWith(subscriber.vector, origin.update) : subscriber.vector;
+      const has =
+        subscriber.id === origin?.replica ? canvas().vectorWith(subscriber.vector, origin.update) : subscriber.vector;
       const update = session.encodeState(has);
       subscriber.vector = vector;
       subscriber.push(this.updateOf(subscriber, doc, session.revision, kind, by, update));

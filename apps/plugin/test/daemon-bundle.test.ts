@@ -12,12 +12,42 @@ const bundle = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'daem
 const files = readdirSync(bundle).filter((file) => file.endsWith('.js'));
 
 interface Metafile {
-  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
+  >;
+}
+
+const metafile = (): Metafile => JSON.parse(readFileSync(join(bundle, 'metafile-esm.json'), 'utf8')) as Metafile;
+
+/**
+ * The source files of the chunks the daemon process runs before it is ready: its entry's static
+ * imports, and the daemon itself (the chunk the entry imports once Chromium is launching, the one
+ * holding the daemon package), with their static imports, transitively.
+ */
+function loadedAtStart(): string[] {
+  const { outputs } = metafile();
+  const entry = 'dist/daemon/daemon-main.js';
+  const daemon = outputs[entry]!.imports.filter(
+    ({ path, kind }) =>
+      kind === 'dynamic-import' &&
+      Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('daemon/dist/')),
+  );
+  const seen = new Set<string>();
+  const visit = (output: string) => {
+    if (seen.has(output) || !outputs[output]) return;
+    seen.add(output);
+    for (const { path, kind, external } of outputs[output].imports)
+      if (!external && kind === 'import-statement') visit(path);
+  };
+  visit(entry);
+  for (const { path } of daemon) visit(path);
+  return [...seen].flatMap((output) => Object.keys(outputs[output]!.inputs));
 }
 
 /** Bare package names the bundle's files import or require, from esbuild's metafile of the build. */
 function importedPackages(): Set<string> {
-  const meta = JSON.parse(readFileSync(join(bundle, 'metafile-esm.json'), 'utf8')) as Metafile;
+  const meta = metafile();
   const names = new Set<string>();
   for (const output of Object.values(meta.outputs))
     for (const { path, external } of output.imports) {
@@ -48,5 +78,18 @@ describe('the bundled daemon', () => {
       }
     });
     expect(missing).toEqual([]);
+  });
+
+  it('starts without the design canvas (Yjs): it loads at the first canvas command', () => {
+    const atStart = loadedAtStart();
+    // the daemon's own code is there (the check sees the graph at all) ...
+    expect(atStart.some((input) => input.includes('daemon/dist/'))).toBe(true);
+    // ... and neither the canvas package nor Yjs is among them
+    expect(atStart.filter((input) => /packages\/canvas\/|node_modules\/\.pnpm\/yjs@/.test(input))).toEqual([]);
+    // the canvas is still in the bundle, in a chunk of its own
+    const { outputs } = metafile();
+    expect(
+      Object.values(outputs).some((output) => Object.keys(output.inputs).some((input) => input.includes('/yjs@'))),
+    ).toBe(true);
   });
 });

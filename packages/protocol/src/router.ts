@@ -237,9 +237,10 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
       const handler = groupHandlers?.[key];
       if (!handler) throw new Error(`No handler for ${command.name}`);
       // strict: an unknown field (a typo such as `tab` for `id`) is an error, never silently ignored
-      // and a command whose fields are all optional may be called with no input at all
-      const strict = command.input.strict();
-      const base = t.procedure.input((raw: unknown) => strict.parse(raw ?? {}));
+      // and a command whose fields are all optional may be called with no input at all. Made at the
+      // command's first call: a daemon starts without cloning every input schema (issue 16).
+      let strict: z.ZodObject | undefined;
+      const base = t.procedure.input((raw: unknown) => (strict ??= command.input.strict()).parse(raw ?? {}));
       if (command.kind === 'subscription') {
         procedures[key] = base.subscription(async function* ({ input, ctx, signal }) {
           const call = { ...ctx, signal };

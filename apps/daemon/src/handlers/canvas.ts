@@ -1,10 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasSession, exportHtml, exportTsx, lintDocument, pageOf } from '@argus/canvas';
+import type { CanvasSession } from '@argus/canvas';
 import { ArgusError, manifest, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { CANVAS_IMPORT, CANVAS_NODE } from '@argus/snapshot';
 import { importOps } from '../canvas-import.js';
+import { canvas, withCanvas } from '../canvas-lib.js';
 import { CanvasPreviews } from '../canvas-preview.js';
 import { CanvasStore } from '../canvas-store.js';
 import { bytesOf, type CanvasUpdate, type CanvasUpdateKind, type PushOrigin } from '../canvas-sync.js';
@@ -40,221 +41,227 @@ export function canvasHandlers(
     undo: session.undoDepth,
     redo: session.redoDepth,
   });
-  return {
-    new: async (input) => {
-      const id = input.id ?? store.freeId(input.name);
-      if (store.has(id)) {
-        throw new ArgusError(
-          'file_exists',
-          `A design document "${id}" exists. Choose another --id, or \`argus canvas rm ${id}\` first.`,
-          {
-            details: { id },
-          },
-        );
-      }
-      return store.put(id, CanvasSession.create(id, input.name));
-    },
-    list: async () => ({ dir: store.dir, documents: store.list() }),
-    show: async (input) => ({ document: store.get(input.doc).toJson() }),
-    lint: async (input) => {
-      const doc = store.get(input.doc).toJson();
-      if (input.page !== undefined) pageOf(doc, input.page);
-      const findings = lintDocument(doc, { pageId: input.page, mode: input.mode });
-      const errors = findings.filter((finding) => finding.severity === 'error').length;
-      return { doc: doc.id, revision: doc.revision, errors, warnings: findings.length - errors, findings };
-    },
-    rm: async (input, ctx) => {
-      await admit(input.doc, ctx.signal);
-      const revision = store.has(input.doc) ? store.get(input.doc).revision : 0;
-      const removed = await store.remove(input.doc);
-      sync.removed(input.doc, revision, by());
-      return { id: input.doc, removed };
-    },
-    save: async (input, ctx) => {
-      const session = store.get(input.doc);
-      const target = outputTarget(services, ctx, input.path, {
-        stem: input.doc,
-        ext: 'json',
-        overwrite: input.overwrite,
-      });
-      const text = `${JSON.stringify(session.toJson(), null, 2)}\n`;
-      await writeTarget(target, text);
-      return { path: target.path, bytes: Buffer.byteLength(text) };
-    },
-    load: async (input, ctx) => {
-      const path = confinePath(input.path, services.access.paths(ctx));
-      const stat = statSync(path, { throwIfNoEntry: false });
-      if (!stat?.isFile()) throw new ArgusError('invalid_input', `${input.path} is not a file (resolved to ${path}).`);
-      if (stat.size > MAX_DOC_BYTES)
-        throw new ArgusError(
-          'payload_too_large',
-          `${path} is ${stat.size} bytes; a design document is at most ${MAX_DOC_BYTES}.`,
-        );
-      let raw: unknown;
-      try {
-        raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-      } catch (error) {
-        throw new ArgusError('invalid_input', `${path} is not JSON (${(error as Error).message}).`);
-      }
-      const fileId = (raw as { id?: unknown } | null)?.id;
-      const id = input.id ?? (typeof fileId === 'string' ? fileId : store.freeId('doc'));
-      if (store.has(id)) await admit(id, ctx.signal);
-      if (store.has(id) && !input.overwrite) {
-        throw new ArgusError(
-          'file_exists',
-          `A design document "${id}" exists. Pass --overwrite to replace it, or --id to load it under another id.`,
-          {
-            details: { id },
-          },
-        );
-      }
-      const withId = raw && typeof raw === 'object' ? { ...raw, id } : raw;
-      const loaded = CanvasSession.fromJson(withId, path);
-      const summary = await store.put(id, loaded);
-      sync.replaced(id, loaded, by());
-      await previews.refresh(id, loaded.toJson());
-      return summary;
-    },
-    patch: async (input, ctx) => {
-      await admit(input.doc, ctx.signal);
-      const session = store.get(input.doc);
-      const outcome = session.patch(input.ops, input.baseRevision);
-      await changed(input.doc, session, 'patch');
-      return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
-    },
-    undo: async (input, ctx) => {
-      await admit(input.doc, ctx.signal);
-      const session = store.get(input.doc);
-      const outcome = session.undo();
-      await changed(input.doc, session, 'undo');
-      return revision(input.doc, session, outcome.revision);
-    },
-    redo: async (input, ctx) => {
-      await admit(input.doc, ctx.signal);
-      const session = store.get(input.doc);
-      const outcome = session.redo();
-      await changed(input.doc, session, 'redo');
-      return revision(input.doc, session, outcome.revision);
-    },
-    push: async (input, ctx) => {
-      await admit(input.doc, ctx.signal);
-      const session = store.get(input.doc);
-      const update = bytesOf(input.update);
-      const outcome = session.push(update);
-      await changed(
-        input.doc,
-        session,
-        'push',
-        input.replica === undefined ? undefined : { replica: input.replica, update },
-      );
-      return revision(input.doc, session, outcome.revision);
-    },
-    async *updates(input, ctx) {
-      const session = store.get(input.doc);
-      const since = input.since === undefined ? undefined : bytesOf(input.since);
-      yield* eventStream<CanvasUpdate>({
-        signal: ctx.signal,
-        // a replica that missed an update cannot converge: a consumer that far behind is ended, not skipped
-        overflow: 'end',
-        start: (push, end) => sync.subscribe(input.doc, session, since, push, end),
-      });
-    },
-    lease: async (input, ctx) => {
-      const ttl = ttlMs(input.ttl);
-      store.get(input.doc); // canvas_not_found for a document that is not there
-      await admit(input.doc, ctx.signal);
-      const { tab, ...lease } = sync.leases.take(input.doc, claimFor(ctx, manifest.canvas.lease), ttl);
-      return { doc: tab, ...lease };
-    },
-    release: async (input, ctx) => ({
-      released: sync.leases.release(claimFor(ctx, manifest.canvas.release), input.lease),
-    }),
-    leases: async (_input, ctx) => ({
-      leases: sync.leases
-        .list(claimFor(ctx, manifest.canvas.leases))
-        .map(({ tab, ...lease }) => ({ doc: tab, ...lease })),
-    }),
-    open: async (input) => {
-      const document = store.get(input.doc).toJson();
-      const options = {
-        ...(input.page === undefined ? {} : { pageId: input.page }),
-        ...(input.mode === undefined ? {} : { mode: input.mode }),
-      };
-      const { tab } = await previews.open(input.doc, document, options);
-      return { doc: input.doc, tab, revision: document.revision };
-    },
-    nodeOf: (input) =>
-      services.manager.onTab(input.tab, async (page) => {
-        const handle = await services.manager.engine(page).resolve(input.target);
-        const node = await callOnElement(page, handle, CANVAS_NODE);
-        return { element: handle.label, node, doc: previews.docOf(page.id) ?? null };
-      }),
-    import: async (input, ctx) => {
-      const read = await services.manager.onTab(input.tab, async (page) => {
-        const handle = await services.manager.engine(page).resolve(input.target);
-        return { element: handle.label, ...(await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes)) };
-      });
-      if (read.items.length === 0)
-        throw new ArgusError('invalid_input', `${read.element} is hidden: there is nothing drawn to import.`);
-      let session: CanvasSession;
-      let docId: string;
-      if (input.into !== undefined) {
-        docId = input.into;
-        await admit(docId, ctx.signal);
-        session = store.get(docId);
-      } else {
-        docId = input.id ?? store.freeId(read.title || 'import');
-        if (store.has(docId))
+  return withCanvas(
+    {
+      new: async (input) => {
+        const id = input.id ?? store.freeId(input.name);
+        if (store.has(id)) {
           throw new ArgusError(
             'file_exists',
-            `A design document "${docId}" exists. Choose another --id, or pass --into ${docId}.`,
+            `A design document "${id}" exists. Choose another --id, or \`argus canvas rm ${id}\` first.`,
             {
-              details: { id: docId },
+              details: { id },
             },
           );
-        // stored only once the batch applied: a refused import leaves no empty document behind
-        session = CanvasSession.create(docId, read.title || read.element);
-      }
-      const doc = session.toJson();
-      const page = pageOf(doc, input.page);
-      const taken = new Set(doc.pages.flatMap((candidate) => candidate.nodes.map((node) => node.id)));
-      const plan = importOps(read, page.id, taken);
-      const outcome = session.patch(plan.ops);
-      if (input.into === undefined) await store.put(docId, session);
-      else await changed(docId, session, 'import');
-      return {
-        doc: docId,
-        revision: outcome.revision,
-        root: plan.root,
-        nodes: plan.ops.length,
-        truncated: read.truncated,
-        skipped: read.skipped,
-        element: read.element,
-        size: plan.size,
-      };
-    },
-    export: async (input, ctx) => {
-      if (input.html === undefined && input.tsx === undefined)
-        throw new ArgusError('invalid_input', 'Say where to write: --html <file>, --tsx <file>, or both.');
-      const doc = store.get(input.doc).toJson();
-      const options = {
-        ...(input.page === undefined ? {} : { pageId: input.page }),
-        ...(input.mode === undefined ? {} : { mode: input.mode }),
-      };
-      const outputs: { format: 'html' | 'tsx'; path: string; text: string }[] = [];
-      if (input.html !== undefined) outputs.push({ format: 'html', path: input.html, text: exportHtml(doc, options) });
-      if (input.tsx !== undefined) outputs.push({ format: 'tsx', path: input.tsx, text: exportTsx(doc, options) });
-      const files = [];
-      for (const output of outputs) {
-        const target = outputTarget(services, ctx, output.path, {
+        }
+        return store.put(id, canvas().CanvasSession.create(id, input.name));
+      },
+      list: async () => ({ dir: store.dir, documents: store.list() }),
+      show: async (input) => ({ document: store.get(input.doc).toJson() }),
+      lint: async (input) => {
+        const doc = store.get(input.doc).toJson();
+        if (input.page !== undefined) canvas().pageOf(doc, input.page);
+        const findings = canvas().lintDocument(doc, { pageId: input.page, mode: input.mode });
+        const errors = findings.filter((finding) => finding.severity === 'error').length;
+        return { doc: doc.id, revision: doc.revision, errors, warnings: findings.length - errors, findings };
+      },
+      rm: async (input, ctx) => {
+        await admit(input.doc, ctx.signal);
+        const revision = store.has(input.doc) ? store.get(input.doc).revision : 0;
+        const removed = await store.remove(input.doc);
+        sync.removed(input.doc, revision, by());
+        return { id: input.doc, removed };
+      },
+      save: async (input, ctx) => {
+        const session = store.get(input.doc);
+        const target = outputTarget(services, ctx, input.path, {
           stem: input.doc,
-          ext: output.format,
+          ext: 'json',
           overwrite: input.overwrite,
         });
-        await writeTarget(target, output.text);
-        files.push({ format: output.format, path: target.path, bytes: Buffer.byteLength(output.text) });
-      }
-      return { files };
+        const text = `${JSON.stringify(session.toJson(), null, 2)}\n`;
+        await writeTarget(target, text);
+        return { path: target.path, bytes: Buffer.byteLength(text) };
+      },
+      load: async (input, ctx) => {
+        const path = confinePath(input.path, services.access.paths(ctx));
+        const stat = statSync(path, { throwIfNoEntry: false });
+        if (!stat?.isFile())
+          throw new ArgusError('invalid_input', `${input.path} is not a file (resolved to ${path}).`);
+        if (stat.size > MAX_DOC_BYTES)
+          throw new ArgusError(
+            'payload_too_large',
+            `${path} is ${stat.size} bytes; a design document is at most ${MAX_DOC_BYTES}.`,
+          );
+        let raw: unknown;
+        try {
+          raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+        } catch (error) {
+          throw new ArgusError('invalid_input', `${path} is not JSON (${(error as Error).message}).`);
+        }
+        const fileId = (raw as { id?: unknown } | null)?.id;
+        const id = input.id ?? (typeof fileId === 'string' ? fileId : store.freeId('doc'));
+        if (store.has(id)) await admit(id, ctx.signal);
+        if (store.has(id) && !input.overwrite) {
+          throw new ArgusError(
+            'file_exists',
+            `A design document "${id}" exists. Pass --overwrite to replace it, or --id to load it under another id.`,
+            {
+              details: { id },
+            },
+          );
+        }
+        const withId = raw && typeof raw === 'object' ? { ...raw, id } : raw;
+        const loaded = canvas().CanvasSession.fromJson(withId, path);
+        const summary = await store.put(id, loaded);
+        sync.replaced(id, loaded, by());
+        await previews.refresh(id, loaded.toJson());
+        return summary;
+      },
+      patch: async (input, ctx) => {
+        await admit(input.doc, ctx.signal);
+        const session = store.get(input.doc);
+        const outcome = session.patch(input.ops, input.baseRevision);
+        await changed(input.doc, session, 'patch');
+        return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
+      },
+      undo: async (input, ctx) => {
+        await admit(input.doc, ctx.signal);
+        const session = store.get(input.doc);
+        const outcome = session.undo();
+        await changed(input.doc, session, 'undo');
+        return revision(input.doc, session, outcome.revision);
+      },
+      redo: async (input, ctx) => {
+        await admit(input.doc, ctx.signal);
+        const session = store.get(input.doc);
+        const outcome = session.redo();
+        await changed(input.doc, session, 'redo');
+        return revision(input.doc, session, outcome.revision);
+      },
+      push: async (input, ctx) => {
+        await admit(input.doc, ctx.signal);
+        const session = store.get(input.doc);
+        const update = bytesOf(input.update);
+        const outcome = session.push(update);
+        await changed(
+          input.doc,
+          session,
+          'push',
+          input.replica === undefined ? undefined : { replica: input.replica, update },
+        );
+        return revision(input.doc, session, outcome.revision);
+      },
+      async *updates(input, ctx) {
+        const session = store.get(input.doc);
+        const since = input.since === undefined ? undefined : bytesOf(input.since);
+        yield* eventStream<CanvasUpdate>({
+          signal: ctx.signal,
+          // a replica that missed an update cannot converge: a consumer that far behind is ended, not skipped
+          overflow: 'end',
+          start: (push, end) => sync.subscribe(input.doc, session, since, push, end),
+        });
+      },
+      lease: async (input, ctx) => {
+        const ttl = ttlMs(input.ttl);
+        store.get(input.doc); // canvas_not_found for a document that is not there
+        await admit(input.doc, ctx.signal);
+        const { tab, ...lease } = sync.leases.take(input.doc, claimFor(ctx, manifest.canvas.lease), ttl);
+        return { doc: tab, ...lease };
+      },
+      release: async (input, ctx) => ({
+        released: sync.leases.release(claimFor(ctx, manifest.canvas.release), input.lease),
+      }),
+      leases: async (_input, ctx) => ({
+        leases: sync.leases
+          .list(claimFor(ctx, manifest.canvas.leases))
+          .map(({ tab, ...lease }) => ({ doc: tab, ...lease })),
+      }),
+      open: async (input) => {
+        const document = store.get(input.doc).toJson();
+        const options = {
+          ...(input.page === undefined ? {} : { pageId: input.page }),
+          ...(input.mode === undefined ? {} : { mode: input.mode }),
+        };
+        const { tab } = await previews.open(input.doc, document, options);
+        return { doc: input.doc, tab, revision: document.revision };
+      },
+      nodeOf: (input) =>
+        services.manager.onTab(input.tab, async (page) => {
+          const handle = await services.manager.engine(page).resolve(input.target);
+          const node = await callOnElement(page, handle, CANVAS_NODE);
+          return { element: handle.label, node, doc: previews.docOf(page.id) ?? null };
+        }),
+      import: async (input, ctx) => {
+        const read = await services.manager.onTab(input.tab, async (page) => {
+          const handle = await services.manager.engine(page).resolve(input.target);
+          return { element: handle.label, ...(await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes)) };
+        });
+        if (read.items.length === 0)
+          throw new ArgusError('invalid_input', `${read.element} is hidden: there is nothing drawn to import.`);
+        let session: CanvasSession;
+        let docId: string;
+        if (input.into !== undefined) {
+          docId = input.into;
+          await admit(docId, ctx.signal);
+          session = store.get(docId);
+        } else {
+          docId = input.id ?? store.freeId(read.title || 'import');
+          if (store.has(docId))
+            throw new ArgusError(
+              'file_exists',
+              `A design document "${docId}" exists. Choose another --id, or pass --into ${docId}.`,
+              {
+                details: { id: docId },
+              },
+            );
+          // stored only once the batch applied: a refused import leaves no empty document behind
+          session = canvas().CanvasSession.create(docId, read.title || read.element);
+        }
+        const doc = session.toJson();
+        const page = canvas().pageOf(doc, input.page);
+        const taken = new Set(doc.pages.flatMap((candidate) => candidate.nodes.map((node) => node.id)));
+        const plan = importOps(read, page.id, taken);
+        const outcome = session.patch(plan.ops);
+        if (input.into === undefined) await store.put(docId, session);
+        else await changed(docId, session, 'import');
+        return {
+          doc: docId,
+          revision: outcome.revision,
+          root: plan.root,
+          nodes: plan.ops.length,
+          truncated: read.truncated,
+          skipped: read.skipped,
+          element: read.element,
+          size: plan.size,
+        };
+      },
+      export: async (input, ctx) => {
+        if (input.html === undefined && input.tsx === undefined)
+          throw new ArgusError('invalid_input', 'Say where to write: --html <file>, --tsx <file>, or both.');
+        const doc = store.get(input.doc).toJson();
+        const options = {
+          ...(input.page === undefined ? {} : { pageId: input.page }),
+          ...(input.mode === undefined ? {} : { mode: input.mode }),
+        };
+        const outputs: { format: 'html' | 'tsx'; path: string; text: string }[] = [];
+        if (input.html !== undefined)
+          outputs.push({ format: 'html', path: input.html, text: canvas().exportHtml(doc, options) });
+        if (input.tsx !== undefined)
+          outputs.push({ format: 'tsx', path: input.tsx, text: canvas().exportTsx(doc, options) });
+        const files = [];
+        for (const output of outputs) {
+          const target = outputTarget(services, ctx, output.path, {
+            stem: input.doc,
+            ext: output.format,
+            overwrite: input.overwrite,
+          });
+          await writeTarget(target, output.text);
+          files.push({ format: output.format, path: target.path, bytes: Buffer.byteLength(output.text) });
+        }
+        return { files };
+      },
     },
-  };
+    manifest.canvas,
+  );
 }
