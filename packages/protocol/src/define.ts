@@ -47,14 +47,45 @@ export interface CommandDef<
  */
 export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors', 'title', 'diff'] as const;
 
+/**
+ * What a command file writes: the command, with its input and output schemas as functions that
+ * make them. defineCommand makes each one at its first use, so a process builds only the schemas of
+ * the commands it runs or describes: the daemon, the MCP server and the CLI start without building
+ * the whole manifest (about two thirds of its zod calls are in these schemas; issue 16).
+ */
+export type CommandSpec<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodType = z.ZodType,
+  K extends CommandKind = CommandKind,
+> = Omit<CommandDef<I, O, K>, 'input' | 'output'> & { input: () => I; output: () => O };
+
 export function defineCommand<I extends z.ZodObject, O extends z.ZodType, K extends CommandKind>(
-  def: CommandDef<I, O, K>,
+  spec: CommandSpec<I, O, K>,
 ): CommandDef<I, O, K> {
-  const shape = (def.output as { shape?: Record<string, unknown> }).shape;
-  const missing = shape
-    ? EFFECT_PAGE_FIELDS.filter((field) => field in shape && !def.pageContent?.includes(field))
-    : [];
-  return missing.length ? { ...def, pageContent: [...(def.pageContent ?? []), ...missing] } : def;
+  const { input: makeInput, output: makeOutput, pageContent: declared, ...rest } = spec;
+  let input: I | undefined;
+  let output: O | undefined;
+  let pageContent: { fields: readonly string[] | undefined } | undefined;
+  return {
+    ...rest,
+    get input() {
+      return (input ??= makeInput());
+    },
+    get output() {
+      return (output ??= makeOutput());
+    },
+    get pageContent() {
+      pageContent ??= { fields: withEffectFields(declared, this.output) };
+      return pageContent.fields;
+    },
+  };
+}
+
+/** The declared page-content fields plus the effect fields the output has (EFFECT_PAGE_FIELDS). */
+function withEffectFields(declared: readonly string[] | undefined, output: z.ZodType): readonly string[] | undefined {
+  const shape = (output as { shape?: Record<string, unknown> }).shape;
+  const missing = shape ? EFFECT_PAGE_FIELDS.filter((field) => field in shape && !declared?.includes(field)) : [];
+  return missing.length ? [...(declared ?? []), ...missing] : declared;
 }
 
 export type AnyCommand = CommandDef<z.ZodObject, z.ZodType, CommandKind>;

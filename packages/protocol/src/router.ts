@@ -256,7 +256,9 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
         });
         continue;
       }
-      const withOutput = base.output(command.output);
+      // the output schema too is made at the first call (defineCommand); tRPC's own handling of a zod
+      // parser: a synchronous parse, asynchronous only for a schema that needs it
+      const withOutput = base.output(lazyParser(() => command.output));
       const resolve = async ({
         input,
         ctx,
@@ -284,4 +286,20 @@ export function buildRouter(handlers: Handlers, options: BuildRouterOptions): Ap
   }
   // The runtime record is built from the same manifest the AppRouter type is mapped from.
   return t.router(record) as unknown as AppRouter;
+}
+
+/** A tRPC parser for a schema made at its first use: what tRPC does with a zod schema given directly. */
+function lazyParser(schema: () => z.ZodType): (value: unknown) => unknown {
+  let async = false;
+  return (value) => {
+    if (!async) {
+      try {
+        return schema().parse(value);
+      } catch (cause) {
+        if (Array.isArray((cause as { issues?: unknown } | null)?.issues)) throw cause;
+        async = true;
+      }
+    }
+    return schema().parseAsync(value);
+  };
 }

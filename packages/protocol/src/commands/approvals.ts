@@ -23,8 +23,8 @@ export const approvalsCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List commands waiting for an operator approval (policy.approve in the config).',
-    input: z.object({}),
-    output: z.object({ pending: z.array(Pending) }),
+    input: () => z.object({}),
+    output: () => z.object({ pending: z.array(Pending) }),
   }),
   watch: defineCommand({
     name: 'approvals.watch',
@@ -35,8 +35,8 @@ export const approvalsCommands = {
     // its user (MCP elicitation) about the approvals its own calls wait for
     scope: 'read',
     summary: 'Stream commands as they start waiting for an approval (those already waiting first), until Ctrl-C.',
-    input: z.object({}),
-    output: Pending,
+    input: () => z.object({}),
+    output: () => Pending,
   }),
   approve: defineCommand({
     name: 'approvals.approve',
@@ -45,8 +45,8 @@ export const approvalsCommands = {
     kind: 'mutation',
     scope: 'admin',
     summary: 'Approve a waiting command: it runs now.',
-    input: z.object({ id: Id }),
-    output: Decision,
+    input: () => z.object({ id: Id }),
+    output: () => Decision,
   }),
   deny: defineCommand({
     name: 'approvals.deny',
@@ -55,7 +55,7 @@ export const approvalsCommands = {
     kind: 'mutation',
     scope: 'admin',
     summary: 'Deny a waiting command: it fails with approval_denied.',
-    input: z.object({ id: Id }),
-    output: Decision,
+    input: () => z.object({ id: Id }),
+    output: () => Decision,
   }),
 };

@@ -38,16 +38,18 @@ export const canvasSyncCommands = {
     scope: 'write',
     summary:
       "Take the edit lease on a design document: others' patches, undo, redo and pushes fail with canvas_leased (or wait with --lease-wait) until it is released or expires; reading and exporting still work. Returns the lease id the holder sends back (ARGUS_LEASE / --lease).",
-    input: z.object({
-      doc: DocId,
-      ttl: LeaseTtl.describe(
-        'How long the lease lasts without a change from its holder (1s..1h); every change the holder makes renews it',
-      ),
-    }),
-    output: CanvasLeaseInfo.extend({
-      lease: z.string().describe('The lease id: the secret that proves the lease; send it back with every change'),
-      renewed: z.boolean().describe('True when the caller already held it and the lease was renewed'),
-    }),
+    input: () =>
+      z.object({
+        doc: DocId,
+        ttl: LeaseTtl.describe(
+          'How long the lease lasts without a change from its holder (1s..1h); every change the holder makes renews it',
+        ),
+      }),
+    output: () =>
+      CanvasLeaseInfo.extend({
+        lease: z.string().describe('The lease id: the secret that proves the lease; send it back with every change'),
+        renewed: z.boolean().describe('True when the caller already held it and the lease was renewed'),
+      }),
   }),
   release: defineCommand({
     name: 'canvas.release',
@@ -61,12 +63,13 @@ export const canvasSyncCommands = {
     scope: 'write',
     summary:
       'Release a design document edit lease: the one named, else every one the caller presents (ARGUS_LEASE) or took on this connection.',
-    input: z.object({
-      lease: leaseCommands.release.input.shape.lease.describe(
-        "The lease id `canvas lease` returned; default: the caller's own",
-      ),
-    }),
-    output: z.object({ released: z.array(z.string()).describe('Document ids whose lease ended') }),
+    input: () =>
+      z.object({
+        lease: leaseCommands.release.input.shape.lease.describe(
+          "The lease id `canvas lease` returned; default: the caller's own",
+        ),
+      }),
+    output: () => z.object({ released: z.array(z.string()).describe('Document ids whose lease ended') }),
   }),
   leases: defineCommand({
     name: 'canvas.leases',
@@ -75,8 +78,8 @@ export const canvasSyncCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List design document edit leases: document, holder, expiry (never the lease ids).',
-    input: z.object({}),
-    output: z.object({ leases: z.array(CanvasLeaseInfo) }),
+    input: () => z.object({}),
+    output: () => z.object({ leases: z.array(CanvasLeaseInfo) }),
   }),
   updates: defineCommand({
     name: 'canvas.updates',
@@ -90,25 +93,29 @@ export const canvasSyncCommands = {
     scope: 'read',
     summary:
       "Stream a design document's Yjs updates: first its state (since --since, a state vector), then one update per change any client makes (patch, undo, redo, push), until Ctrl-C. Apply them to a Y.Doc to keep a live replica.",
-    input: z.object({
-      doc: DocId,
-      since: Base64.optional().describe('A Yjs state vector (base64): the first update then holds only what it lacks'),
-    }),
-    output: z.object({
-      doc: z.string().describe('Document id'),
-      revision: z.number().describe('The revision after this update'),
-      kind: z
-        .enum(CANVAS_UPDATE_KINDS)
-        .describe(
-          'state: the starting state; reset: the document was replaced (load --overwrite), start a new replica from this update; removed: it was deleted, the stream ends',
+    input: () =>
+      z.object({
+        doc: DocId,
+        since: Base64.optional().describe(
+          'A Yjs state vector (base64): the first update then holds only what it lacks',
         ),
-      by: z.string().nullable().describe('The client that made the change (informational); null for the daemon'),
-      update: z.string().describe('The Yjs update, base64 (empty for removed)'),
-      bytes: z.number().describe('Size of the update in bytes'),
-      replica: z
-        .string()
-        .describe("This subscription's id: pushes naming it (canvas push --replica) are not echoed back to it"),
-    }),
+      }),
+    output: () =>
+      z.object({
+        doc: z.string().describe('Document id'),
+        revision: z.number().describe('The revision after this update'),
+        kind: z
+          .enum(CANVAS_UPDATE_KINDS)
+          .describe(
+            'state: the starting state; reset: the document was replaced (load --overwrite), start a new replica from this update; removed: it was deleted, the stream ends',
+          ),
+        by: z.string().nullable().describe('The client that made the change (informational); null for the daemon'),
+        update: z.string().describe('The Yjs update, base64 (empty for removed)'),
+        bytes: z.number().describe('Size of the update in bytes'),
+        replica: z
+          .string()
+          .describe("This subscription's id: pushes naming it (canvas push --replica) are not echoed back to it"),
+      }),
   }),
   push: defineCommand({
     name: 'canvas.push',
@@ -122,17 +129,18 @@ export const canvasSyncCommands = {
     scope: 'write',
     summary:
       "Apply a Yjs update made on a replica (from `canvas updates`) to a design document: checked whole on a copy first (a document it would make invalid, or one built on state the daemon lacks, is refused and nothing changes); it becomes a new revision that every subscriber sees. Not undoable with `canvas undo` (it is the pushing client's own history).",
-    input: z.object({
-      doc: DocId,
-      update: Base64.min(4).describe('The Yjs update, base64'),
-      replica: z
-        .string()
-        .max(64)
-        .optional()
-        .describe(
-          'The id of the `canvas updates` subscription feeding the replica the update comes from: it is not sent back there',
-        ),
-    }),
-    output: Revision,
+    input: () =>
+      z.object({
+        doc: DocId,
+        update: Base64.min(4).describe('The Yjs update, base64'),
+        replica: z
+          .string()
+          .max(64)
+          .optional()
+          .describe(
+            'The id of the `canvas updates` subscription feeding the replica the update comes from: it is not sent back there',
+          ),
+      }),
+    output: () => Revision,
   }),
 };

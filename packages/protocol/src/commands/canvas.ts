@@ -49,11 +49,12 @@ export const canvasCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Create an empty design document (one page) stored under .argus/canvas/.',
-    input: z.object({
-      name: z.string().min(1).max(256).describe('Document name'),
-      id: DocId.optional().describe('Document id; derived from the name when left out'),
-    }),
-    output: DocSummary,
+    input: () =>
+      z.object({
+        name: z.string().min(1).max(256).describe('Document name'),
+        id: DocId.optional().describe('Document id; derived from the name when left out'),
+      }),
+    output: () => DocSummary,
   }),
   list: defineCommand({
     name: 'canvas.list',
@@ -62,8 +63,8 @@ export const canvasCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List the design documents of this workspace.',
-    input: z.object({}),
-    output: z.object({ dir: z.string().describe('Where documents are stored'), documents: z.array(DocSummary) }),
+    input: () => z.object({}),
+    output: () => z.object({ dir: z.string().describe('Where documents are stored'), documents: z.array(DocSummary) }),
   }),
   show: defineCommand({
     name: 'canvas.show',
@@ -72,10 +73,11 @@ export const canvasCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Print a design document as JSON: pages with their flat node lists, tokens, assets, revision.',
-    input: z.object({ doc: DocId }),
-    output: z.object({
-      document: z.record(z.string(), z.unknown()).describe('The document (format argus-canvas, see docs/CANVAS.md)'),
-    }),
+    input: () => z.object({ doc: DocId }),
+    output: () =>
+      z.object({
+        document: z.record(z.string(), z.unknown()).describe('The document (format argus-canvas, see docs/CANVAS.md)'),
+      }),
   }),
   rm: defineCommand({
     name: 'canvas.rm',
@@ -84,8 +86,8 @@ export const canvasCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Delete a design document and its history.',
-    input: z.object({ doc: DocId }),
-    output: z.object({ id: z.string(), removed: z.boolean() }),
+    input: () => z.object({ doc: DocId }),
+    output: () => z.object({ id: z.string(), removed: z.boolean() }),
   }),
   save: defineCommand({
     name: 'canvas.save',
@@ -98,12 +100,13 @@ export const canvasCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Write a design document as JSON to a file of your choosing (atomic; inside the allowed roots).',
-    input: z.object({
-      doc: DocId,
-      path: FilePath.describe('Where to write (relative to your directory)'),
-      overwrite: Overwrite,
-    }),
-    output: z.object({ path: z.string().describe('The file written'), bytes: z.number() }),
+    input: () =>
+      z.object({
+        doc: DocId,
+        path: FilePath.describe('Where to write (relative to your directory)'),
+        overwrite: Overwrite,
+      }),
+    output: () => z.object({ path: z.string().describe('The file written'), bytes: z.number() }),
   }),
   load: defineCommand({
     name: 'canvas.load',
@@ -116,12 +119,13 @@ export const canvasCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Read a design document from a JSON file (one `canvas save` wrote) into the workspace.',
-    input: z.object({
-      path: FilePath.describe('The JSON file (relative to your directory)'),
-      id: DocId.optional().describe("Store it under this id instead of the file's own"),
-      overwrite: Overwrite.describe('Replace an existing document with that id (else file_exists)'),
-    }),
-    output: DocSummary,
+    input: () =>
+      z.object({
+        path: FilePath.describe('The JSON file (relative to your directory)'),
+        id: DocId.optional().describe("Store it under this id instead of the file's own"),
+        overwrite: Overwrite.describe('Replace an existing document with that id (else file_exists)'),
+      }),
+    output: () => DocSummary,
   }),
   patch: defineCommand({
     name: 'canvas.patch',
@@ -139,24 +143,26 @@ export const canvasCommands = {
     scope: 'write',
     summary:
       'Apply a batch of operations atomically (page.create, node.insert/update/remove/reparent/reorder/duplicate, token.set); one bad operation refuses the batch (invalid_patch names its index).',
-    input: z.object({
-      doc: DocId,
-      ops: z
-        .array(z.record(z.string(), z.unknown()))
-        .min(1)
-        .max(10_000)
-        .describe('The operations as a JSON array (read from stdin when left out or given as -)'),
-      baseRevision: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe('The revision your operations were written against; another one is revision_conflict'),
-    }),
-    output: Revision.extend({
-      created: z.array(z.string()).describe('Ids of the nodes the batch created, in order'),
-      ops: z.number().describe('Operations applied'),
-    }),
+    input: () =>
+      z.object({
+        doc: DocId,
+        ops: z
+          .array(z.record(z.string(), z.unknown()))
+          .min(1)
+          .max(10_000)
+          .describe('The operations as a JSON array (read from stdin when left out or given as -)'),
+        baseRevision: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('The revision your operations were written against; another one is revision_conflict'),
+      }),
+    output: () =>
+      Revision.extend({
+        created: z.array(z.string()).describe('Ids of the nodes the batch created, in order'),
+        ops: z.number().describe('Operations applied'),
+      }),
   }),
   undo: defineCommand({
     name: 'canvas.undo',
@@ -165,8 +171,8 @@ export const canvasCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Take back the last patch batch (as a new revision; up to 100 deep).',
-    input: z.object({ doc: DocId }),
-    output: Revision,
+    input: () => z.object({ doc: DocId }),
+    output: () => Revision,
   }),
   redo: defineCommand({
     name: 'canvas.redo',
@@ -175,8 +181,8 @@ export const canvasCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Apply again the batch the last undo took back (a new patch clears redo).',
-    input: z.object({ doc: DocId }),
-    output: Revision,
+    input: () => z.object({ doc: DocId }),
+    output: () => Revision,
   }),
   export: defineCommand({
     name: 'canvas.export',
@@ -193,21 +199,23 @@ export const canvasCommands = {
     scope: 'write',
     summary:
       'Export a page as a standalone HTML document and/or a React component (TSX), both from one render tree and sanitised (no scripts, no on* attributes, only http(s)/relative/data:image URLs).',
-    input: z.object({
-      doc: DocId,
-      html: FilePath.optional().describe('Write the HTML document here (relative to your directory)'),
-      tsx: FilePath.optional().describe('Write the TSX component here (relative to your directory)'),
-      page: z.string().max(64).optional().describe('Page id; default the first page'),
-      mode: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,32}$/)
-        .optional()
-        .describe('Token mode to use (e.g. dark); default values otherwise'),
-      overwrite: Overwrite,
-    }),
-    output: z.object({
-      files: z.array(z.object({ format: z.enum(['html', 'tsx']), path: z.string(), bytes: z.number() })),
-    }),
+    input: () =>
+      z.object({
+        doc: DocId,
+        html: FilePath.optional().describe('Write the HTML document here (relative to your directory)'),
+        tsx: FilePath.optional().describe('Write the TSX component here (relative to your directory)'),
+        page: z.string().max(64).optional().describe('Page id; default the first page'),
+        mode: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,32}$/)
+          .optional()
+          .describe('Token mode to use (e.g. dark); default values otherwise'),
+        overwrite: Overwrite,
+      }),
+    output: () =>
+      z.object({
+        files: z.array(z.object({ format: z.enum(['html', 'tsx']), path: z.string(), bytes: z.number() })),
+      }),
   }),
   lint: defineCommand({
     name: 'canvas.lint',
@@ -221,21 +229,23 @@ export const canvasCommands = {
     scope: 'read',
     summary:
       'Check a design: text contrast below WCAG AA, children overflowing their parent, images without alt text, token references to unknown tokens, broken image or font sources. Each finding names the node.',
-    input: z.object({
-      doc: DocId,
-      page: z.string().max(64).optional().describe('Page id; default every page'),
-      mode: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,32}$/)
-        .optional()
-        .describe('Token mode to check (e.g. dark); default values otherwise'),
-    }),
-    output: z.object({
-      doc: z.string(),
-      revision: z.number(),
-      errors: z.number(),
-      warnings: z.number(),
-      findings: z.array(LintFinding),
-    }),
+    input: () =>
+      z.object({
+        doc: DocId,
+        page: z.string().max(64).optional().describe('Page id; default every page'),
+        mode: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,32}$/)
+          .optional()
+          .describe('Token mode to check (e.g. dark); default values otherwise'),
+      }),
+    output: () =>
+      z.object({
+        doc: z.string(),
+        revision: z.number(),
+        errors: z.number(),
+        warnings: z.number(),
+        findings: z.array(LintFinding),
+      }),
   }),
 };

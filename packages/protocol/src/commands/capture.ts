@@ -74,19 +74,21 @@ export const captureCommands = {
     scope: 'read',
     summary:
       'Console messages and uncaught page errors of a tab (level, text, source location, stack), captured since the tab opened. `--follow` streams new ones.',
-    input: z.object({
-      errors: z.boolean().default(false).describe('Only console errors and uncaught exceptions'),
-      since: Since.optional(),
-      limit: Limit,
-      clear: Clear,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      messages: z.array(ConsoleEntry),
-      lastSeq: z.number().describe('Sequence number of the newest entry seen; pass it as --since next time'),
-      omitted: z.number().describe('Matching entries left out by --limit (the oldest)'),
-      cleared: z.boolean(),
-    }),
+    input: () =>
+      z.object({
+        errors: z.boolean().default(false).describe('Only console errors and uncaught exceptions'),
+        since: Since.optional(),
+        limit: Limit,
+        clear: Clear,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        messages: z.array(ConsoleEntry),
+        lastSeq: z.number().describe('Sequence number of the newest entry seen; pass it as --since next time'),
+        omitted: z.number().describe('Matching entries left out by --limit (the oldest)'),
+        cleared: z.boolean(),
+      }),
     pageContent: ['messages'],
   }),
   consoleFollow: defineCommand({
@@ -99,12 +101,13 @@ export const captureCommands = {
     kind: 'subscription',
     scope: 'read',
     summary: 'Stream console messages and uncaught errors of a tab as they happen, until Ctrl-C.',
-    input: z.object({
-      errors: z.boolean().default(false).describe('Only errors'),
-      since: Since.optional().describe('First replay buffered entries with a sequence number above N'),
-      tab: TabId.optional(),
-    }),
-    output: ConsoleEntry,
+    input: () =>
+      z.object({
+        errors: z.boolean().default(false).describe('Only errors'),
+        since: Since.optional().describe('First replay buffered entries with a sequence number above N'),
+        tab: TabId.optional(),
+      }),
+    output: () => ConsoleEntry,
     pageContent: ['text', 'stack'],
   }),
   network: defineCommand({
@@ -124,20 +127,22 @@ export const captureCommands = {
     scope: 'read',
     summary:
       'Network requests of a tab (method, URL, status, type, timing, sizes), captured since the tab opened. `network get <id>` shows headers and the body.',
-    input: z.object({
-      failed: z.boolean().default(false).describe('Only failures and HTTP errors (>= 400)'),
-      filter: z.string().min(1).max(2000).optional().describe('Only URLs containing this text'),
-      since: Since.optional(),
-      limit: Limit,
-      clear: Clear,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      requests: z.array(NetworkEntry),
-      lastSeq: z.number().describe('Id of the newest request seen; pass it as --since next time'),
-      omitted: z.number().describe('Matching requests left out by --limit (the oldest)'),
-      cleared: z.boolean(),
-    }),
+    input: () =>
+      z.object({
+        failed: z.boolean().default(false).describe('Only failures and HTTP errors (>= 400)'),
+        filter: z.string().min(1).max(2000).optional().describe('Only URLs containing this text'),
+        since: Since.optional(),
+        limit: Limit,
+        clear: Clear,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        requests: z.array(NetworkEntry),
+        lastSeq: z.number().describe('Id of the newest request seen; pass it as --since next time'),
+        omitted: z.number().describe('Matching requests left out by --limit (the oldest)'),
+        cleared: z.boolean(),
+      }),
     pageContent: ['requests'],
   }),
   networkFollow: defineCommand({
@@ -150,12 +155,13 @@ export const captureCommands = {
     kind: 'subscription',
     scope: 'read',
     summary: 'Stream requests of a tab as they finish or fail, until Ctrl-C.',
-    input: z.object({
-      failed: z.boolean().default(false).describe('Only failed requests and HTTP errors'),
-      filter: z.string().min(1).max(2000).optional().describe('Only URLs containing this text'),
-      tab: TabId.optional(),
-    }),
-    output: NetworkEntry,
+    input: () =>
+      z.object({
+        failed: z.boolean().default(false).describe('Only failed requests and HTTP errors'),
+        filter: z.string().min(1).max(2000).optional().describe('Only URLs containing this text'),
+        tab: TabId.optional(),
+      }),
+    output: () => NetworkEntry,
     pageContent: ['url'],
   }),
   networkGet: defineCommand({
@@ -170,32 +176,36 @@ export const captureCommands = {
     scope: 'read',
     summary:
       'One request in full: headers (credentials redacted unless --reveal with an admin token) and, with --body, the response body fetched on demand.',
-    input: z.object({
-      id: z.number().int().min(1).describe('Request id from `network`'),
-      body: z.boolean().default(false).describe('Fetch the response body'),
-      maxBytes: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_BODY_BYTES)
-        .default(1_000_000)
-        .describe('Cut the body after this many bytes'),
-      reveal: z
-        .boolean()
-        .default(false)
-        .describe('Show Authorization, Cookie, Set-Cookie and token-like header values (needs an admin-scoped token)'),
-      tab: TabId.optional(),
-    }),
-    output: NetworkEntry.extend({
-      requestHeaders: z.record(z.string(), z.string()),
-      responseHeaders: z.record(z.string(), z.string()),
-      redacted: z.boolean().describe('Whether credential-like header values were replaced by [redacted]'),
-      body: z.string().nullable().describe('Response body (with --body); base64 when `base64` is true'),
-      base64: z.boolean(),
-      bodyBytes: z.number().nullable().describe('Size of the whole body in bytes, when known'),
-      truncated: z.boolean(),
-      bodyNote: z.string().nullable().describe('Why the body is missing or cut'),
-    }),
+    input: () =>
+      z.object({
+        id: z.number().int().min(1).describe('Request id from `network`'),
+        body: z.boolean().default(false).describe('Fetch the response body'),
+        maxBytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_BODY_BYTES)
+          .default(1_000_000)
+          .describe('Cut the body after this many bytes'),
+        reveal: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Show Authorization, Cookie, Set-Cookie and token-like header values (needs an admin-scoped token)',
+          ),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      NetworkEntry.extend({
+        requestHeaders: z.record(z.string(), z.string()),
+        responseHeaders: z.record(z.string(), z.string()),
+        redacted: z.boolean().describe('Whether credential-like header values were replaced by [redacted]'),
+        body: z.string().nullable().describe('Response body (with --body); base64 when `base64` is true'),
+        base64: z.boolean(),
+        bodyBytes: z.number().nullable().describe('Size of the whole body in bytes, when known'),
+        truncated: z.boolean(),
+        bodyNote: z.string().nullable().describe('Why the body is missing or cut'),
+      }),
     pageContent: ['body'],
   }),
   dialogs: defineCommand({
@@ -206,8 +216,9 @@ export const captureCommands = {
     scope: 'read',
     summary:
       'Log of JavaScript dialogs (alert, confirm, prompt, beforeunload) and how each was answered. Dialogs never block: alert/beforeunload are accepted, confirm/prompt dismissed, unless an answer is armed.',
-    input: z.object({ since: Since.optional(), clear: Clear, tab: TabId.optional() }),
-    output: z.object({ dialogs: z.array(DialogEntry), lastSeq: z.number(), armed: ArmedAnswer, cleared: z.boolean() }),
+    input: () => z.object({ since: Since.optional(), clear: Clear, tab: TabId.optional() }),
+    output: () =>
+      z.object({ dialogs: z.array(DialogEntry), lastSeq: z.number(), armed: ArmedAnswer, cleared: z.boolean() }),
     pageContent: ['dialogs'],
   }),
   dialogAccept: defineCommand({
@@ -222,11 +233,12 @@ export const captureCommands = {
     scope: 'write',
     summary:
       'Accept the next dialog of the tab (a prompt gets this text); call it before the action that opens the dialog.',
-    input: z.object({
-      text: z.string().max(100_000).optional().describe('Text to enter into a prompt'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ armed: ArmedAnswer }),
+    input: () =>
+      z.object({
+        text: z.string().max(100_000).optional().describe('Text to enter into a prompt'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ armed: ArmedAnswer }),
   }),
   dialogDismiss: defineCommand({
     name: 'capture.dialogDismiss',
@@ -235,8 +247,8 @@ export const captureCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Dismiss (cancel) the next dialog of the tab; call it before the action that opens the dialog.',
-    input: z.object({ tab: TabId.optional() }),
-    output: z.object({ armed: ArmedAnswer }),
+    input: () => z.object({ tab: TabId.optional() }),
+    output: () => z.object({ armed: ArmedAnswer }),
   }),
   debugTrace: defineCommand({
     name: 'capture.debugTrace',
@@ -250,23 +262,25 @@ export const captureCommands = {
     scope: 'write',
     summary:
       'Write one JSON bundle for a bug report: URL, title, console, page errors, network (headers redacted), dialogs and a screenshot.',
-    input: z.object({
-      path: FilePath.optional().describe(
-        'Where to write the JSON (relative to your directory; inside your project, the temp dir or an allowed root); default: the state dir. The PNG goes next to it',
-      ),
-      overwrite: Overwrite,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      path: z.string().describe('The JSON bundle'),
-      screenshot: z.string().nullable().describe('The PNG next to it (null if the capture failed)'),
-      url: z.string(),
-      title: Title,
-      console: z.number().describe('Console entries in the bundle'),
-      pageErrors: z.number().describe('Uncaught exceptions in the bundle'),
-      network: z.number().describe('Requests in the bundle'),
-      failedRequests: z.number(),
-      dialogs: z.number(),
-    }),
+    input: () =>
+      z.object({
+        path: FilePath.optional().describe(
+          'Where to write the JSON (relative to your directory; inside your project, the temp dir or an allowed root); default: the state dir. The PNG goes next to it',
+        ),
+        overwrite: Overwrite,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        path: z.string().describe('The JSON bundle'),
+        screenshot: z.string().nullable().describe('The PNG next to it (null if the capture failed)'),
+        url: z.string(),
+        title: Title,
+        console: z.number().describe('Console entries in the bundle'),
+        pageErrors: z.number().describe('Uncaught exceptions in the bundle'),
+        network: z.number().describe('Requests in the bundle'),
+        failedRequests: z.number(),
+        dialogs: z.number(),
+      }),
   }),
 };

@@ -19,12 +19,13 @@ export const cdpCommands = {
     scope: 'admin',
     summary:
       'Send one raw Chrome DevTools Protocol command to a tab (admin only). Deny-by-default: read-only DOM/CSS/Accessibility/layout methods run; others only when policy.cdp.allow lists them.',
-    input: z.object({
-      method: z.string().min(3).max(100).describe('Domain.method, e.g. DOM.getDocument'),
-      params: z.record(z.string(), z.unknown()).optional().describe('The method parameters as a JSON object'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ method: z.string(), result: z.unknown().describe('The raw CDP result') }),
+    input: () =>
+      z.object({
+        method: z.string().min(3).max(100).describe('Domain.method, e.g. DOM.getDocument'),
+        params: z.record(z.string(), z.unknown()).optional().describe('The method parameters as a JSON object'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ method: z.string(), result: z.unknown().describe('The raw CDP result') }),
     pageContent: ['result'],
   }),
 };

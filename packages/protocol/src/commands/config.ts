@@ -27,10 +27,11 @@ export const configCommands = {
     scope: 'read',
     summary:
       'Show one configuration key: its effective value and which layer set it (user file < project file < environment < flags).',
-    input: z.object({
-      key: z.string().min(1).max(200).describe('A config key such as chrome.headless (see `argus config list`)'),
-    }),
-    output: Entry,
+    input: () =>
+      z.object({
+        key: z.string().min(1).max(200).describe('A config key such as chrome.headless (see `argus config list`)'),
+      }),
+    output: () => Entry,
   }),
   set: defineCommand({
     name: 'config.set',
@@ -49,25 +50,27 @@ export const configCommands = {
     scope: 'admin',
     summary:
       'Set (or --unset) a configuration key in the project file (.argus/config.json) or, with --user, in ~/.config/argus/config.json. Policy keys apply at once; browser keys at the next daemon start.',
-    input: z.object({
-      key: z.string().min(1).max(200).describe('A config key such as chrome.headless'),
-      value: z
-        .unknown()
-        .optional()
-        .describe('The value: JSON (false, 8787, ["a","b"]) or plain text; a list also takes a,b,c'),
-      user: z
-        .boolean()
-        .default(false)
-        .describe('Write the user file (~/.config/argus/config.json) instead of the project file'),
-      unset: z.boolean().default(false).describe('Remove the key from the file instead of setting it'),
-    }),
-    output: z.object({
-      key: z.string(),
-      value: z.unknown().describe('The value now in the file (null after --unset)'),
-      file: z.string().describe('The file written (mode 0600)'),
-      effective: z.unknown().describe('The value in effect after every layer (environment and flags still win)'),
-      restartNeeded: z.boolean().describe('True for keys read only at daemon start (browser, state dir, ports)'),
-    }),
+    input: () =>
+      z.object({
+        key: z.string().min(1).max(200).describe('A config key such as chrome.headless'),
+        value: z
+          .unknown()
+          .optional()
+          .describe('The value: JSON (false, 8787, ["a","b"]) or plain text; a list also takes a,b,c'),
+        user: z
+          .boolean()
+          .default(false)
+          .describe('Write the user file (~/.config/argus/config.json) instead of the project file'),
+        unset: z.boolean().default(false).describe('Remove the key from the file instead of setting it'),
+      }),
+    output: () =>
+      z.object({
+        key: z.string(),
+        value: z.unknown().describe('The value now in the file (null after --unset)'),
+        file: z.string().describe('The file written (mode 0600)'),
+        effective: z.unknown().describe('The value in effect after every layer (environment and flags still win)'),
+        restartNeeded: z.boolean().describe('True for keys read only at daemon start (browser, state dir, ports)'),
+      }),
   }),
   list: defineCommand({
     name: 'config.list',
@@ -76,10 +79,11 @@ export const configCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List every configuration key with its effective value and source, and the files read.',
-    input: z.object({}),
-    output: z.object({
-      files: z.object({ user: z.string(), project: z.string() }),
-      entries: z.array(Entry),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        files: z.object({ user: z.string(), project: z.string() }),
+        entries: z.array(Entry),
+      }),
   }),
 };

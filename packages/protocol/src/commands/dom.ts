@@ -16,14 +16,15 @@ export const domCommands = {
     scope: 'write',
     summary:
       'Render a local HTML file (inside your project, the temp dir or an allowed root) in a tab without a server; relative assets load from its folder.',
-    input: z.object({
-      file: FilePath.describe(
-        'HTML file to render (relative to your directory; inside your project, the temp dir or an allowed root)',
-      ),
-      tab: TabId.optional(),
-      timeoutMs: TimeoutMs.default(30_000),
-    }),
-    output: z.object({ url: z.string().describe('file:// URL of the page'), title: Title }),
+    input: () =>
+      z.object({
+        file: FilePath.describe(
+          'HTML file to render (relative to your directory; inside your project, the temp dir or an allowed root)',
+        ),
+        tab: TabId.optional(),
+        timeoutMs: TimeoutMs.default(30_000),
+      }),
+    output: () => z.object({ url: z.string().describe('file:// URL of the page'), title: Title }),
   }),
   style: defineCommand({
     name: 'dom.style',
@@ -41,29 +42,31 @@ export const domCommands = {
     scope: 'write',
     summary:
       'Set an inline CSS property on an element (remembering the old value), or undo every style change made in the tab.',
-    input: z.object({
-      target: Target.optional().describe('Element to style (not needed with --undo)'),
-      property: z
-        .string()
-        .min(1)
-        .max(200)
-        .regex(/^(--)?[a-zA-Z-]+$/, 'a CSS property name such as display or background-color')
-        .optional()
-        .describe('CSS property, e.g. display or background-color'),
-      value: z.string().max(10_000).optional().describe('New value; empty removes the inline property'),
-      important: z.boolean().default(false).describe('Set it with !important'),
-      undo: z
-        .boolean()
-        .default(false)
-        .describe('Restore every inline value changed by `style` in this tab, newest first'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      element: z.string().nullable().describe('The element styled (null for --undo)'),
-      before: z.string().nullable().describe('Inline value before the change'),
-      computed: z.string().nullable().describe('Computed value after the change'),
-      undone: z.number().describe('Changes restored by --undo'),
-    }),
+    input: () =>
+      z.object({
+        target: Target.optional().describe('Element to style (not needed with --undo)'),
+        property: z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^(--)?[a-zA-Z-]+$/, 'a CSS property name such as display or background-color')
+          .optional()
+          .describe('CSS property, e.g. display or background-color'),
+        value: z.string().max(10_000).optional().describe('New value; empty removes the inline property'),
+        important: z.boolean().default(false).describe('Set it with !important'),
+        undo: z
+          .boolean()
+          .default(false)
+          .describe('Restore every inline value changed by `style` in this tab, newest first'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        element: z.string().nullable().describe('The element styled (null for --undo)'),
+        before: z.string().nullable().describe('Inline value before the change'),
+        computed: z.string().nullable().describe('Computed value after the change'),
+        undone: z.number().describe('Changes restored by --undo'),
+      }),
   }),
   cleanup: defineCommand({
     name: 'dom.cleanup',
@@ -73,18 +76,20 @@ export const domCommands = {
     scope: 'write',
     summary:
       'Remove page clutter before a screenshot: ads, cookie banners, fixed and sticky bars. With no flag, all of them.',
-    input: z.object({
-      ads: z.boolean().default(false).describe('Remove ad slots and ad iframes'),
-      cookies: z.boolean().default(false).describe('Remove cookie / consent banners'),
-      sticky: z.boolean().default(false).describe('Remove fixed overlays and un-stick sticky bars'),
-      all: z.boolean().default(false).describe('All of the above (the default when no flag is given)'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      ads: z.number().describe('Ad elements removed'),
-      cookies: z.number().describe('Cookie banners removed'),
-      sticky: z.number().describe('Fixed/sticky elements removed or un-stuck'),
-    }),
+    input: () =>
+      z.object({
+        ads: z.boolean().default(false).describe('Remove ad slots and ad iframes'),
+        cookies: z.boolean().default(false).describe('Remove cookie / consent banners'),
+        sticky: z.boolean().default(false).describe('Remove fixed overlays and un-stick sticky bars'),
+        all: z.boolean().default(false).describe('All of the above (the default when no flag is given)'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        ads: z.number().describe('Ad elements removed'),
+        cookies: z.number().describe('Cookie banners removed'),
+        sticky: z.number().describe('Fixed/sticky elements removed or un-stuck'),
+      }),
   }),
   diff: defineCommand({
     name: 'dom.diff',
@@ -97,25 +102,27 @@ export const domCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Line diff of the visible text of two pages, each loaded in a temporary tab that is closed afterwards.',
-    input: z.object({
-      from: HttpUrl.describe('First page (the "before")'),
-      to: HttpUrl.describe('Second page (the "after")'),
-      maxChars: z
-        .number()
-        .int()
-        .min(100)
-        .max(5_000_000)
-        .default(200_000)
-        .describe('Truncate the diff after this many characters'),
-      timeoutMs: TimeoutMs.default(30_000).describe('Load timeout for each page'),
-    }),
-    output: z.object({
-      diff: z.string().describe('"- line" only in the first page, "+ line" only in the second'),
-      added: z.number().describe('Lines only in the second page'),
-      removed: z.number().describe('Lines only in the first page'),
-      identical: z.boolean().describe('Whether the visible texts are the same'),
-      truncated: z.boolean().describe('Whether the diff was cut at maxChars'),
-    }),
+    input: () =>
+      z.object({
+        from: HttpUrl.describe('First page (the "before")'),
+        to: HttpUrl.describe('Second page (the "after")'),
+        maxChars: z
+          .number()
+          .int()
+          .min(100)
+          .max(5_000_000)
+          .default(200_000)
+          .describe('Truncate the diff after this many characters'),
+        timeoutMs: TimeoutMs.default(30_000).describe('Load timeout for each page'),
+      }),
+    output: () =>
+      z.object({
+        diff: z.string().describe('"- line" only in the first page, "+ line" only in the second'),
+        added: z.number().describe('Lines only in the second page'),
+        removed: z.number().describe('Lines only in the first page'),
+        identical: z.boolean().describe('Whether the visible texts are the same'),
+        truncated: z.boolean().describe('Whether the diff was cut at maxChars'),
+      }),
     pageContent: ['diff'],
   }),
   frame: defineCommand({
@@ -136,20 +143,22 @@ export const domCommands = {
     scope: 'write',
     summary:
       'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless.',
-    input: z.object({
-      target: Target.optional().describe(
-        'An <iframe> (selector or ref), a ref of an element inside the frame, or "main" for the top document',
-      ),
-      name: z.string().min(1).max(500).optional().describe('Select the frame with this name attribute'),
-      url: z.string().min(1).max(2000).optional().describe('Select the first frame whose URL contains this text'),
-      main: z.boolean().default(false).describe('Go back to the top document'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      frameId: z.string().describe('The selected frame'),
-      url: z.string().describe('Its URL'),
-      name: z.string().describe('Its name attribute'),
-      main: z.boolean().describe('Whether it is the top document'),
-    }),
+    input: () =>
+      z.object({
+        target: Target.optional().describe(
+          'An <iframe> (selector or ref), a ref of an element inside the frame, or "main" for the top document',
+        ),
+        name: z.string().min(1).max(500).optional().describe('Select the frame with this name attribute'),
+        url: z.string().min(1).max(2000).optional().describe('Select the first frame whose URL contains this text'),
+        main: z.boolean().default(false).describe('Go back to the top document'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        frameId: z.string().describe('The selected frame'),
+        url: z.string().describe('Its URL'),
+        name: z.string().describe('Its name attribute'),
+        main: z.boolean().describe('Whether it is the top document'),
+      }),
   }),
 };

@@ -15,15 +15,16 @@ export const emulationCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Set the viewport size (CSS pixels) and device scale factor of a tab.',
-    input: z.object({
-      size: z
-        .string()
-        .regex(/^\d{1,5}x\d{1,5}$/, 'a size WIDTHxHEIGHT such as 1280x720')
-        .describe('WIDTHxHEIGHT in CSS pixels, e.g. 1280x720'),
-      scale: z.number().min(0.25).max(5).default(1).describe('Device scale factor (device pixel ratio)'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ width: z.number(), height: z.number(), scale: z.number() }),
+    input: () =>
+      z.object({
+        size: z
+          .string()
+          .regex(/^\d{1,5}x\d{1,5}$/, 'a size WIDTHxHEIGHT such as 1280x720')
+          .describe('WIDTHxHEIGHT in CSS pixels, e.g. 1280x720'),
+        scale: z.number().min(0.25).max(5).default(1).describe('Device scale factor (device pixel ratio)'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ width: z.number(), height: z.number(), scale: z.number() }),
   }),
   emulate: defineCommand({
     name: 'emulation.emulate',
@@ -44,20 +45,21 @@ export const emulationCommands = {
     scope: 'write',
     summary:
       'Emulate a device (size, DPR, touch, user agent), a color scheme, a location, being offline or a slow CPU; --reset clears all of it.',
-    input: z.object({
-      device: z.string().min(1).max(100).optional().describe('Device name: iPhone 15, Pixel 8, iPad, Desktop 1080p'),
-      media: z.enum(['dark', 'light', 'no-preference']).optional().describe('prefers-color-scheme to emulate'),
-      geo: z
-        .string()
-        .regex(/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/, 'latitude,longitude such as 48.8584,2.2945')
-        .optional()
-        .describe('Geolocation as "latitude,longitude"; also grants the geolocation permission'),
-      offline: z.boolean().optional().describe('Cut the tab off the network (--no-offline restores it)'),
-      cpu: z.number().min(1).max(20).optional().describe('CPU slowdown factor (1 = none)'),
-      reset: z.boolean().default(false).describe('Clear every emulation of the tab'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ applied: z.array(z.string()).describe('What was applied, one line each') }),
+    input: () =>
+      z.object({
+        device: z.string().min(1).max(100).optional().describe('Device name: iPhone 15, Pixel 8, iPad, Desktop 1080p'),
+        media: z.enum(['dark', 'light', 'no-preference']).optional().describe('prefers-color-scheme to emulate'),
+        geo: z
+          .string()
+          .regex(/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/, 'latitude,longitude such as 48.8584,2.2945')
+          .optional()
+          .describe('Geolocation as "latitude,longitude"; also grants the geolocation permission'),
+        offline: z.boolean().optional().describe('Cut the tab off the network (--no-offline restores it)'),
+        cpu: z.number().min(1).max(20).optional().describe('CPU slowdown factor (1 = none)'),
+        reset: z.boolean().default(false).describe('Clear every emulation of the tab'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ applied: z.array(z.string()).describe('What was applied, one line each') }),
   }),
   useragent: defineCommand({
     name: 'emulation.useragent',
@@ -70,16 +72,17 @@ export const emulationCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Override the user agent of a tab (navigator.userAgent and the User-Agent header).',
-    input: z.object({
-      userAgent: z
-        .string()
-        .min(1)
-        .max(1000)
-        .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'one line of Latin-1 characters (an HTTP header cannot carry others)')
-        .describe('The user agent string'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ userAgent: z.string() }),
+    input: () =>
+      z.object({
+        userAgent: z
+          .string()
+          .min(1)
+          .max(1000)
+          .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'one line of Latin-1 characters (an HTTP header cannot carry others)')
+          .describe('The user agent string'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ userAgent: z.string() }),
   }),
   header: defineCommand({
     name: 'emulation.header',
@@ -88,13 +91,15 @@ export const emulationCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Add an extra HTTP header to every request of a tab (accumulates; --clear removes them all).',
-    input: z.object({
-      header: z.string().min(3).max(8192).optional().describe('"Name: value"'),
-      clear: z.boolean().default(false).describe('Remove every extra header of the tab'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      headers: z.array(z.string()).describe('Names of the extra headers now sent (values are not echoed)'),
-    }),
+    input: () =>
+      z.object({
+        header: z.string().min(3).max(8192).optional().describe('"Name: value"'),
+        clear: z.boolean().default(false).describe('Remove every extra header of the tab'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        headers: z.array(z.string()).describe('Names of the extra headers now sent (values are not echoed)'),
+      }),
   }),
 };

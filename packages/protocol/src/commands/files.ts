@@ -30,20 +30,22 @@ export const filesCommands = {
     scope: 'write',
     summary:
       'Set the files of a file input, or of the file chooser a button opens (the chooser is intercepted, never shown).',
-    input: z.object({
-      target: Target.describe('A file input, or an element whose click opens a file chooser (ref or CSS selector)'),
-      files: z.array(FilePath).min(1).max(100).describe('Files to upload, relative to your directory'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-      timeoutMs: TimeoutMs.default(5_000).describe('How long to wait for the element and for the file chooser'),
-    }),
-    output: ActionEffects.extend({
-      element: z.string().describe('The input or button used'),
-      files: z.array(z.string()).describe('Absolute paths set on the input'),
-      via: z
-        .enum(['input', 'chooser'])
-        .describe('input: set directly on a file input; chooser: through an intercepted file chooser'),
-    }),
+    input: () =>
+      z.object({
+        target: Target.describe('A file input, or an element whose click opens a file chooser (ref or CSS selector)'),
+        files: z.array(FilePath).min(1).max(100).describe('Files to upload, relative to your directory'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+        timeoutMs: TimeoutMs.default(5_000).describe('How long to wait for the element and for the file chooser'),
+      }),
+    output: () =>
+      ActionEffects.extend({
+        element: z.string().describe('The input or button used'),
+        files: z.array(z.string()).describe('Absolute paths set on the input'),
+        via: z
+          .enum(['input', 'chooser'])
+          .describe('input: set directly on a file input; chooser: through an intercepted file chooser'),
+      }),
   }),
   download: defineCommand({
     name: 'files.download',
@@ -56,16 +58,17 @@ export const filesCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Download a URL, or click a link/button that starts a download, and wait until the file is saved.',
-    input: z.object({
-      source: z.string().min(1).max(8192).describe('An http(s) URL to download, or a ref / CSS selector to click'),
-      path: FilePath.optional().describe(
-        'Where to save (file or existing directory, relative to your directory; inside your project, the temp dir or an allowed root); default <state dir>/downloads',
-      ),
-      overwrite: Overwrite,
-      tab: TabId.optional(),
-      timeoutMs: TimeoutMs.default(60_000).describe('How long to wait for the download to finish'),
-    }),
-    output: DownloadInfo,
+    input: () =>
+      z.object({
+        source: z.string().min(1).max(8192).describe('An http(s) URL to download, or a ref / CSS selector to click'),
+        path: FilePath.optional().describe(
+          'Where to save (file or existing directory, relative to your directory; inside your project, the temp dir or an allowed root); default <state dir>/downloads',
+        ),
+        overwrite: Overwrite,
+        tab: TabId.optional(),
+        timeoutMs: TimeoutMs.default(60_000).describe('How long to wait for the download to finish'),
+      }),
+    output: () => DownloadInfo,
   }),
   downloads: defineCommand({
     name: 'files.downloads',
@@ -74,7 +77,7 @@ export const filesCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List the downloads of this browser session (newest last) and the folder they are saved in.',
-    input: z.object({}),
-    output: z.object({ dir: z.string().describe('Default download folder'), downloads: z.array(DownloadInfo) }),
+    input: () => z.object({}),
+    output: () => z.object({ dir: z.string().describe('Default download folder'), downloads: z.array(DownloadInfo) }),
   }),
 };

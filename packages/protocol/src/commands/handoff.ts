@@ -57,24 +57,25 @@ export const handoffCommands = {
     scope: 'write',
     summary:
       "Hand the tab to a person (a login, a CAPTCHA, a consent wall): a managed browser is relaunched headed on the same page with its cookies and storage; in extension mode the user's tab is brought to the front. A banner in the page shows the reason and a Done button. With --wait, returns when the person presses Done (or `argus resume`), with what changed: URL, title, names of new or changed cookies (never values).",
-    input: z.object({
-      tab: TabId.optional(),
-      reason: z
-        .string()
-        .trim()
-        .min(1)
-        .max(200)
-        .default('Finish here, then press Done')
-        .describe('What the person should do, shown in the banner'),
-      wait: z
-        .boolean()
-        .default(false)
-        .describe(
-          'Wait until the person presses Done (or `argus resume`, or the timeout); also joins a running handoff',
-        ),
-      timeout: HandoffTimeout,
-    }),
-    output: HandoffResult,
+    input: () =>
+      z.object({
+        tab: TabId.optional(),
+        reason: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .default('Finish here, then press Done')
+          .describe('What the person should do, shown in the banner'),
+        wait: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Wait until the person presses Done (or `argus resume`, or the timeout); also joins a running handoff',
+          ),
+        timeout: HandoffTimeout,
+      }),
+    output: () => HandoffResult,
     pageContent: ['changes'],
   }),
   resume: defineCommand({
@@ -85,8 +86,8 @@ export const handoffCommands = {
     scope: 'write',
     summary:
       'End the running handoff as if the person pressed Done: the banner goes, a managed browser returns to headless with the new cookies; returns what changed.',
-    input: z.object({}),
-    output: HandoffResult,
+    input: () => z.object({}),
+    output: () => HandoffResult,
     pageContent: ['changes'],
   }),
 };

@@ -67,21 +67,29 @@ export const inboxCommands = {
     scope: 'write',
     summary:
       'Let the person point at elements of a tab: a picker outlines what the pointer is over, they click elements, note each and send. Waits for send, cancel or the timeout; the annotation (locators, refs, notes) is returned and kept in the inbox.',
-    input: z.object({
-      tab: TabId.optional(),
-      note: z
-        .string()
-        .max(500)
-        .optional()
-        .describe('What to ask the person, shown in the picker ("Click the field that is wrong")'),
-      timeout: z.number().int().min(1).max(3600).default(120).describe('Seconds to wait for the person (default 120)'),
-    }),
-    output: z.object({
-      status: z.enum(['sent', 'cancelled', 'timeout']).describe('sent: the person sent elements; otherwise none'),
-      reason: z.string().nullable().describe('Why it ended without an annotation (cancel, navigation, timeout)'),
-      annotation: Annotation.nullable(),
-      duplicate: z.boolean().describe('The same annotation arrived within 60 s and was stored once'),
-    }),
+    input: () =>
+      z.object({
+        tab: TabId.optional(),
+        note: z
+          .string()
+          .max(500)
+          .optional()
+          .describe('What to ask the person, shown in the picker ("Click the field that is wrong")'),
+        timeout: z
+          .number()
+          .int()
+          .min(1)
+          .max(3600)
+          .default(120)
+          .describe('Seconds to wait for the person (default 120)'),
+      }),
+    output: () =>
+      z.object({
+        status: z.enum(['sent', 'cancelled', 'timeout']).describe('sent: the person sent elements; otherwise none'),
+        reason: z.string().nullable().describe('Why it ended without an annotation (cancel, navigation, timeout)'),
+        annotation: Annotation.nullable(),
+        duplicate: z.boolean().describe('The same annotation arrived within 60 s and was stored once'),
+      }),
     pageContent: ['annotation'],
   }),
   list: defineCommand({
@@ -91,23 +99,24 @@ export const inboxCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List the agent inbox (annotations from the person), newest last; unread ones marked.',
-    input: z.object({ unread: z.boolean().default(false).describe('Only items no agent consumed yet') }),
-    output: z.object({
-      items: z.array(
-        z.object({
-          id: z.string(),
-          createdAt: z.string(),
-          source: z.enum(['command', 'extension']),
-          url: z.string(),
-          title: z.string(),
-          elements: z.number(),
-          firstNote: z.string(),
-          read: z.boolean(),
-          bytes: z.number(),
-        }),
-      ),
-      unread: z.number(),
-    }),
+    input: () => z.object({ unread: z.boolean().default(false).describe('Only items no agent consumed yet') }),
+    output: () =>
+      z.object({
+        items: z.array(
+          z.object({
+            id: z.string(),
+            createdAt: z.string(),
+            source: z.enum(['command', 'extension']),
+            url: z.string(),
+            title: z.string(),
+            elements: z.number(),
+            firstNote: z.string(),
+            read: z.boolean(),
+            bytes: z.number(),
+          }),
+        ),
+        unread: z.number(),
+      }),
     pageContent: ['items'],
   }),
   show: defineCommand({
@@ -117,8 +126,8 @@ export const inboxCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Show one inbox item in full (does not mark it read).',
-    input: z.object({ id: ItemId }),
-    output: z.object({ item: InboxItem }),
+    input: () => z.object({ id: ItemId }),
+    output: () => z.object({ item: InboxItem }),
     pageContent: ['item'],
   }),
   consume: defineCommand({
@@ -129,19 +138,21 @@ export const inboxCommands = {
     scope: 'write',
     summary:
       'Read the unread annotations the person sent (marks them read). Oldest first, at most 20 items and 256 KiB per call; the rest stays unread for the next call.',
-    input: z.object({
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(INBOX_CONSUME_MAX_ITEMS)
-        .default(INBOX_CONSUME_MAX_ITEMS)
-        .describe('Most items to take (1-20)'),
-    }),
-    output: z.object({
-      items: z.array(InboxItem),
-      remaining: z.number().describe('Unread items left for the next call'),
-    }),
+    input: () =>
+      z.object({
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(INBOX_CONSUME_MAX_ITEMS)
+          .default(INBOX_CONSUME_MAX_ITEMS)
+          .describe('Most items to take (1-20)'),
+      }),
+    output: () =>
+      z.object({
+        items: z.array(InboxItem),
+        remaining: z.number().describe('Unread items left for the next call'),
+      }),
     pageContent: ['items'],
   }),
   clear: defineCommand({
@@ -151,8 +162,8 @@ export const inboxCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Delete every inbox item, read or not.',
-    input: z.object({}),
-    output: z.object({ cleared: z.number() }),
+    input: () => z.object({}),
+    output: () => z.object({ cleared: z.number() }),
   }),
   watch: defineCommand({
     name: 'inbox.watch',
@@ -162,11 +173,12 @@ export const inboxCommands = {
     // the MCP server watches it to tell its agent that annotations arrived
     scope: 'read',
     summary: 'Stream the unread count: once at the start, then each time items arrive or are consumed, until Ctrl-C.',
-    input: z.object({}),
-    output: z.object({
-      unread: z.number(),
-      added: z.number().describe('Items that arrived with this change (0 at the start and for consumes)'),
-      newest: z.string().nullable().describe('Id of the newest item'),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        unread: z.number(),
+        added: z.number().describe('Items that arrived with this change (0 at the start and for consumes)'),
+        newest: z.string().nullable().describe('Id of the newest item'),
+      }),
   }),
 };

@@ -22,8 +22,8 @@ export const inputPointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a checkbox, radio button or switch checked; clicks only when it is not checked yet, then verifies.',
-    input: z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
-    output: CheckResult,
+    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    output: () => CheckResult,
   }),
   uncheck: defineCommand({
     name: 'input.uncheck',
@@ -32,8 +32,8 @@ export const inputPointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a checkbox or switch unchecked; clicks only when it is checked, then verifies.',
-    input: z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
-    output: CheckResult,
+    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    output: () => CheckResult,
   }),
   mouse: defineCommand({
     name: 'input.mouse',
@@ -52,19 +52,21 @@ export const inputPointerCommands = {
     scope: 'write',
     summary:
       'Pointer-level mouse input at viewport coordinates: move, press (down), release (up) or click; the pressed buttons are remembered per tab.',
-    input: z.object({
-      action: z.enum(['move', 'down', 'up', 'click']).describe('What the mouse does'),
-      x: Coordinate.optional().describe('Viewport x in CSS pixels; down/up default to the last position'),
-      y: Coordinate.optional().describe('Viewport y in CSS pixels; down/up default to the last position'),
-      button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button for down, up and click'),
-      clickCount: z.number().int().min(1).max(3).default(1).describe('1 for a click, 2 for a double click'),
-      tab: TabId.optional(),
-    }),
-    output: ActionEffects.extend({
-      x: z.number().describe('Mouse x after the command'),
-      y: z.number().describe('Mouse y after the command'),
-      pressed: z.array(z.string()).describe('Buttons still held down'),
-    }),
+    input: () =>
+      z.object({
+        action: z.enum(['move', 'down', 'up', 'click']).describe('What the mouse does'),
+        x: Coordinate.optional().describe('Viewport x in CSS pixels; down/up default to the last position'),
+        y: Coordinate.optional().describe('Viewport y in CSS pixels; down/up default to the last position'),
+        button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button for down, up and click'),
+        clickCount: z.number().int().min(1).max(3).default(1).describe('1 for a click, 2 for a double click'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      ActionEffects.extend({
+        x: z.number().describe('Mouse x after the command'),
+        y: z.number().describe('Mouse y after the command'),
+        pressed: z.array(z.string()).describe('Buttons still held down'),
+      }),
   }),
   drag: defineCommand({
     name: 'input.drag',
@@ -78,22 +80,34 @@ export const inputPointerCommands = {
     scope: 'write',
     summary:
       'Drag from one element or point to another with real mouse events; HTML5 draggable sources get real drag-and-drop events.',
-    input: z.object({
-      from: z.string().min(1).max(2000).describe('Where to press: a ref, a CSS selector or "x,y" viewport coordinates'),
-      to: z.string().min(1).max(2000).describe('Where to release: a ref, a CSS selector or "x,y" viewport coordinates'),
-      steps: z.number().int().min(1).max(100).default(10).describe('Intermediate mouse moves between the two points'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-      timeoutMs: actionTimeout,
-    }),
-    output: ActionEffects.extend({
-      from: Point.describe('Press point (viewport)'),
-      to: Point.describe('Release point (viewport)'),
-      mode: z
-        .enum(['pointer', 'html5'])
-        .describe('pointer: mouse events only; html5: the page started a native drag and got dragenter/dragover/drop'),
-      toLocator: z.string().optional().describe('A stable locator for the drop target, like locator for the source'),
-    }),
+    input: () =>
+      z.object({
+        from: z
+          .string()
+          .min(1)
+          .max(2000)
+          .describe('Where to press: a ref, a CSS selector or "x,y" viewport coordinates'),
+        to: z
+          .string()
+          .min(1)
+          .max(2000)
+          .describe('Where to release: a ref, a CSS selector or "x,y" viewport coordinates'),
+        steps: z.number().int().min(1).max(100).default(10).describe('Intermediate mouse moves between the two points'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+        timeoutMs: actionTimeout,
+      }),
+    output: () =>
+      ActionEffects.extend({
+        from: Point.describe('Press point (viewport)'),
+        to: Point.describe('Release point (viewport)'),
+        mode: z
+          .enum(['pointer', 'html5'])
+          .describe(
+            'pointer: mouse events only; html5: the page started a native drag and got dragenter/dragover/drop',
+          ),
+        toLocator: z.string().optional().describe('A stable locator for the drop target, like locator for the source'),
+      }),
   }),
   scrollIntoView: defineCommand({
     name: 'input.scrollIntoView',
@@ -102,11 +116,12 @@ export const inputPointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Scroll the page (and any scrolling containers) until an element is visible.',
-    input: z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
-    output: z.object({
-      element: z.string().describe('What was scrolled into view'),
-      scrollX: z.number().describe('Page scroll x afterwards'),
-      scrollY: z.number().describe('Page scroll y afterwards'),
-    }),
+    input: () => z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    output: () =>
+      z.object({
+        element: z.string().describe('What was scrolled into view'),
+        scrollX: z.number().describe('Page scroll x afterwards'),
+        scrollY: z.number().describe('Page scroll y afterwards'),
+      }),
   }),
 };

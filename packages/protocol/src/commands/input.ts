@@ -16,15 +16,16 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Click an element by ref or selector with real mouse events.',
-    input: z.object({
-      target: Target,
-      button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
-      double: z.boolean().default(false).describe('Double-click'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-      timeoutMs: actionTimeout,
-    }),
-    output: ActionEffects.extend({ element: z.string().describe('What was clicked') }),
+    input: () =>
+      z.object({
+        target: Target,
+        button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button'),
+        double: z.boolean().default(false).describe('Double-click'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+        timeoutMs: actionTimeout,
+      }),
+    output: () => ActionEffects.extend({ element: z.string().describe('What was clicked') }),
   }),
   hover: defineCommand({
     name: 'input.hover',
@@ -33,8 +34,8 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Move the mouse over an element.',
-    input: z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
-    output: ActionEffects.extend({ element: z.string() }),
+    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    output: () => ActionEffects.extend({ element: z.string() }),
   }),
   fill: defineCommand({
     name: 'input.fill',
@@ -43,14 +44,15 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Replace the value of an input, textarea or contenteditable element and fire input/change events.',
-    input: z.object({
-      target: Target,
-      text: z.string().max(1_000_000).describe('The new value'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-      timeoutMs: actionTimeout,
-    }),
-    output: ActionEffects.extend({ element: z.string(), value: z.string().describe('The value after filling') }),
+    input: () =>
+      z.object({
+        target: Target,
+        text: z.string().max(1_000_000).describe('The new value'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+        timeoutMs: actionTimeout,
+      }),
+    output: () => ActionEffects.extend({ element: z.string(), value: z.string().describe('The value after filling') }),
   }),
   type: defineCommand({
     name: 'input.type',
@@ -63,15 +65,16 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Type text into the focused element (or focus a target first), as keyboard input.',
-    input: z.object({
-      // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
-      text: z.string().min(1).max(10_000).describe('Text to type as key presses (fill sets long values)'),
-      target: Target.optional().describe('Focus this element first'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-      timeoutMs: actionTimeout,
-    }),
-    output: ActionEffects,
+    input: () =>
+      z.object({
+        // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
+        text: z.string().min(1).max(10_000).describe('Text to type as key presses (fill sets long values)'),
+        target: Target.optional().describe('Focus this element first'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+        timeoutMs: actionTimeout,
+      }),
+    output: () => ActionEffects,
   }),
   press: defineCommand({
     name: 'input.press',
@@ -84,12 +87,13 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Press a key or combo such as Enter, Tab, Control+a, Shift+ArrowDown.',
-    input: z.object({
-      key: z.string().min(1).max(100).describe('Key, or a combo joined by +'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-    }),
-    output: ActionEffects,
+    input: () =>
+      z.object({
+        key: z.string().min(1).max(100).describe('Key, or a combo joined by +'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+      }),
+    output: () => ActionEffects,
   }),
   select: defineCommand({
     name: 'input.select',
@@ -98,13 +102,15 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Choose an option of a <select> by value or visible label.',
-    input: z.object({
-      target: Target,
-      value: z.string().max(10_000).describe('Option value or label'),
-      diff: IncludeDiff,
-      tab: TabId.optional(),
-      timeoutMs: actionTimeout,
-    }),
-    output: ActionEffects.extend({ element: z.string(), selected: z.object({ value: z.string(), label: z.string() }) }),
+    input: () =>
+      z.object({
+        target: Target,
+        value: z.string().max(10_000).describe('Option value or label'),
+        diff: IncludeDiff,
+        tab: TabId.optional(),
+        timeoutMs: actionTimeout,
+      }),
+    output: () =>
+      ActionEffects.extend({ element: z.string(), selected: z.object({ value: z.string(), label: z.string() }) }),
   }),
 };

@@ -32,21 +32,23 @@ export const inspectCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Computed value of a CSS property of an element.',
-    input: z.object({
-      target: Target,
-      property: z
-        .string()
-        .min(1)
-        .max(200)
-        .regex(/^(--)?[a-zA-Z][a-zA-Z0-9-]*$/, 'a CSS property name such as color or font-size')
-        .describe('CSS property, e.g. color, font-size, --my-var'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      element: z.string(),
-      property: z.string(),
-      value: z.string().describe('Computed value (empty when the property is unknown)'),
-    }),
+    input: () =>
+      z.object({
+        target: Target,
+        property: z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^(--)?[a-zA-Z][a-zA-Z0-9-]*$/, 'a CSS property name such as color or font-size')
+          .describe('CSS property, e.g. color, font-size, --my-var'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        element: z.string(),
+        property: z.string(),
+        value: z.string().describe('Computed value (empty when the property is unknown)'),
+      }),
     pageContent: ['value'],
   }),
   attrs: defineCommand({
@@ -56,12 +58,13 @@ export const inspectCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'All attributes of an element.',
-    input: z.object({ target: Target, tab: TabId.optional() }),
-    output: z.object({
-      element: z.string(),
-      tag: z.string(),
-      attributes: z.record(z.string(), z.string()),
-    }),
+    input: () => z.object({ target: Target, tab: TabId.optional() }),
+    output: () =>
+      z.object({
+        element: z.string(),
+        tag: z.string(),
+        attributes: z.record(z.string(), z.string()),
+      }),
     pageContent: ['attributes'],
   }),
   is: defineCommand({
@@ -76,12 +79,13 @@ export const inspectCommands = {
     scope: 'read',
     summary:
       'Whether an element is visible, hidden, enabled, disabled, checked, editable or focused. A selector that matches nothing is hidden (not visible).',
-    input: z.object({
-      target: Target,
-      state: z.enum(ELEMENT_STATES).describe('The state to test'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ element: z.string(), state: z.string(), value: z.boolean() }),
+    input: () =>
+      z.object({
+        target: Target,
+        state: z.enum(ELEMENT_STATES).describe('The state to test'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ element: z.string(), state: z.string(), value: z.boolean() }),
   }),
   cookies: defineCommand({
     name: 'inspect.cookies',
@@ -93,15 +97,17 @@ export const inspectCommands = {
     kind: 'query',
     scope: 'read',
     summary: "Cookies sent to the tab's page and frames (httpOnly ones marked; their values need the admin scope).",
-    input: z.object({
-      name: z.string().min(1).max(500).optional().describe('Only cookies with this name'),
-      url: HttpUrl.optional().describe('Also include the cookies for this URL'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      urls: z.array(z.string()).describe('The URLs whose cookies were read'),
-      cookies: z.array(Cookie),
-    }),
+    input: () =>
+      z.object({
+        name: z.string().min(1).max(500).optional().describe('Only cookies with this name'),
+        url: HttpUrl.optional().describe('Also include the cookies for this URL'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        urls: z.array(z.string()).describe('The URLs whose cookies were read'),
+        cookies: z.array(Cookie),
+      }),
     pageContent: ['cookies'],
   }),
   storage: defineCommand({
@@ -111,23 +117,25 @@ export const inspectCommands = {
     kind: 'query',
     scope: 'read',
     summary: "localStorage and sessionStorage of the tab's origin.",
-    input: z.object({
-      key: z.string().min(1).max(1000).optional().describe('Only this key'),
-      maxChars: z
-        .number()
-        .int()
-        .min(1)
-        .max(10_000_000)
-        .default(10_000)
-        .describe('Cut each value after this many characters'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      origin: z.string(),
-      local: z.record(z.string(), z.string()),
-      session: z.record(z.string(), z.string()),
-      truncated: z.boolean().describe('Some value was cut at --max-chars'),
-    }),
+    input: () =>
+      z.object({
+        key: z.string().min(1).max(1000).optional().describe('Only this key'),
+        maxChars: z
+          .number()
+          .int()
+          .min(1)
+          .max(10_000_000)
+          .default(10_000)
+          .describe('Cut each value after this many characters'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        origin: z.string(),
+        local: z.record(z.string(), z.string()),
+        session: z.record(z.string(), z.string()),
+        truncated: z.boolean().describe('Some value was cut at --max-chars'),
+      }),
     pageContent: ['local', 'session'],
   }),
   storageSet: defineCommand({
@@ -141,14 +149,16 @@ export const inspectCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: "Set a localStorage (or, with --area session, sessionStorage) item for the tab's origin.",
-    input: z.object({
-      key: z.string().min(1).max(1000).describe('Item key'),
-      value: z.string().max(5_000_000).describe('Item value (a string)'),
-      // not `--session`: that global flag names the Argus session a command runs in
-      area: z.enum(['local', 'session']).default('local').describe('Storage area: localStorage or sessionStorage'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ origin: z.string(), area: z.enum(['local', 'session']), key: z.string(), bytes: z.number() }),
+    input: () =>
+      z.object({
+        key: z.string().min(1).max(1000).describe('Item key'),
+        value: z.string().max(5_000_000).describe('Item value (a string)'),
+        // not `--session`: that global flag names the Argus session a command runs in
+        area: z.enum(['local', 'session']).default('local').describe('Storage area: localStorage or sessionStorage'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({ origin: z.string(), area: z.enum(['local', 'session']), key: z.string(), bytes: z.number() }),
   }),
   perf: defineCommand({
     name: 'inspect.perf',
@@ -157,21 +167,22 @@ export const inspectCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Load performance of the current document: TTFB, FCP, LCP, DOMContentLoaded, load, transfer size.',
-    input: z.object({ tab: TabId.optional() }),
-    output: z.object({
-      url: z.string(),
-      navigationType: z.string().describe('navigate, reload, back_forward or prerender'),
-      ttfbMs: z.number().nullable().describe('Time to first byte of the document (responseStart)'),
-      fcpMs: z.number().nullable().describe('First contentful paint; null when nothing painted yet'),
-      lcpMs: z.number().nullable().describe('Largest contentful paint so far; null when none'),
-      domContentLoadedMs: z.number().nullable().describe('DOMContentLoaded event end; null before it'),
-      loadMs: z.number().nullable().describe('load event end; null before it'),
-      durationMs: z.number().nullable(),
-      transferSize: z.number().describe('Bytes of the document over the wire (headers + body; 0 from cache)'),
-      encodedBodySize: z.number(),
-      decodedBodySize: z.number(),
-      resources: z.object({ count: z.number(), transferSize: z.number() }).describe('Subresources loaded so far'),
-    }),
+    input: () => z.object({ tab: TabId.optional() }),
+    output: () =>
+      z.object({
+        url: z.string(),
+        navigationType: z.string().describe('navigate, reload, back_forward or prerender'),
+        ttfbMs: z.number().nullable().describe('Time to first byte of the document (responseStart)'),
+        fcpMs: z.number().nullable().describe('First contentful paint; null when nothing painted yet'),
+        lcpMs: z.number().nullable().describe('Largest contentful paint so far; null when none'),
+        domContentLoadedMs: z.number().nullable().describe('DOMContentLoaded event end; null before it'),
+        loadMs: z.number().nullable().describe('load event end; null before it'),
+        durationMs: z.number().nullable(),
+        transferSize: z.number().describe('Bytes of the document over the wire (headers + body; 0 from cache)'),
+        encodedBodySize: z.number(),
+        decodedBodySize: z.number(),
+        resources: z.object({ count: z.number(), transferSize: z.number() }).describe('Subresources loaded so far'),
+      }),
   }),
   element: defineCommand({
     name: 'inspect.element',
@@ -185,38 +196,40 @@ export const inspectCommands = {
     scope: 'read',
     summary:
       'CSS rules matching an element, in cascade order (the winning rule last) with selector specificity, plus its box model.',
-    input: z.object({
-      target: Target,
-      userAgent: z.boolean().default(false).describe("Include the browser's own (user-agent) rules"),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      element: z.string(),
-      rules: z.array(
-        z.object({
-          selector: z.string().describe('The selector that matched (of a selector list, the matching ones)'),
-          specificity: z
-            .tuple([z.number(), z.number(), z.number()])
-            .describe('[ids, classes/attributes/pseudo-classes, types/pseudo-elements]'),
-          origin: z.string().describe('regular, user-agent, injected, inspector or inline'),
-          source: z.string().nullable().describe('Stylesheet URL and line, when known'),
-          media: z.array(z.string()).describe('Enclosing @media / @container / @supports conditions'),
-          declarations: z.array(Declaration),
-        }),
-      ),
-      inline: z.array(Declaration).describe('The style attribute'),
-      box: z
-        .object({
-          content: Rect,
-          padding: Rect,
-          border: Rect,
-          margin: Rect,
-          width: z.number(),
-          height: z.number(),
-        })
-        .nullable()
-        .describe('Box model in viewport CSS pixels; null when the element has no box (display: none)'),
-    }),
+    input: () =>
+      z.object({
+        target: Target,
+        userAgent: z.boolean().default(false).describe("Include the browser's own (user-agent) rules"),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        element: z.string(),
+        rules: z.array(
+          z.object({
+            selector: z.string().describe('The selector that matched (of a selector list, the matching ones)'),
+            specificity: z
+              .tuple([z.number(), z.number(), z.number()])
+              .describe('[ids, classes/attributes/pseudo-classes, types/pseudo-elements]'),
+            origin: z.string().describe('regular, user-agent, injected, inspector or inline'),
+            source: z.string().nullable().describe('Stylesheet URL and line, when known'),
+            media: z.array(z.string()).describe('Enclosing @media / @container / @supports conditions'),
+            declarations: z.array(Declaration),
+          }),
+        ),
+        inline: z.array(Declaration).describe('The style attribute'),
+        box: z
+          .object({
+            content: Rect,
+            padding: Rect,
+            border: Rect,
+            margin: Rect,
+            width: z.number(),
+            height: z.number(),
+          })
+          .nullable()
+          .describe('Box model in viewport CSS pixels; null when the element has no box (display: none)'),
+      }),
     pageContent: ['rules', 'inline'],
   }),
 };

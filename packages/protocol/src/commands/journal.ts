@@ -63,11 +63,12 @@ export const journalCommands = {
     scope: 'admin',
     summary:
       'Read the command journal: every command any client ran (time, client, tab, URL before/after, input with secrets redacted, duration, outcome), newest last.',
-    input: z.object({
-      ...Filters,
-      limit: z.number().int().min(1).max(10_000).default(100).describe('At most this many entries (the newest)'),
-    }),
-    output: z.object({ entries: z.array(JournalEntry), journal: JournalState }),
+    input: () =>
+      z.object({
+        ...Filters,
+        limit: z.number().int().min(1).max(10_000).default(100).describe('At most this many entries (the newest)'),
+      }),
+    output: () => z.object({ entries: z.array(JournalEntry), journal: JournalState }),
   }),
   export: defineCommand({
     name: 'journal.export',
@@ -79,16 +80,24 @@ export const journalCommands = {
     kind: 'mutation',
     scope: 'admin',
     summary: 'Export the command journal as JSON lines (one entry per line, oldest first) to a file, or print it.',
-    input: z.object({
-      ...Filters,
-      out: z.string().min(1).max(4096).optional().describe('Write to this file (relative to your directory)'),
-      overwrite: z.boolean().default(false).describe('Replace an existing --out file'),
-      limit: z.number().int().min(1).max(1_000_000).default(100_000).describe('At most this many entries (the newest)'),
-    }),
-    output: z.object({
-      count: z.number(),
-      path: z.string().nullable().describe('The file written (null: the lines are in `jsonl`)'),
-      jsonl: z.string().nullable(),
-    }),
+    input: () =>
+      z.object({
+        ...Filters,
+        out: z.string().min(1).max(4096).optional().describe('Write to this file (relative to your directory)'),
+        overwrite: z.boolean().default(false).describe('Replace an existing --out file'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(1_000_000)
+          .default(100_000)
+          .describe('At most this many entries (the newest)'),
+      }),
+    output: () =>
+      z.object({
+        count: z.number(),
+        path: z.string().nullable().describe('The file written (null: the lines are in `jsonl`)'),
+        jsonl: z.string().nullable(),
+      }),
   }),
 };

@@ -37,11 +37,12 @@ export const leaseCommands = {
     scope: 'write',
     summary:
       "Take an exclusive lease on a tab (default: the active one): others' writes on it fail with tab_leased (or wait with --lease-wait) until it is released or expires; reads still work. Returns the lease id the holder sends back (ARGUS_LEASE / --lease / x-argus-lease).",
-    input: z.object({ tab: TabId.optional(), ttl: LeaseTtl }),
-    output: LeaseInfo.extend({
-      lease: z.string().describe('The lease id: the secret that proves the lease; send it back with every command'),
-      renewed: z.boolean().describe('True when the caller already held this tab and the lease was renewed'),
-    }),
+    input: () => z.object({ tab: TabId.optional(), ttl: LeaseTtl }),
+    output: () =>
+      LeaseInfo.extend({
+        lease: z.string().describe('The lease id: the secret that proves the lease; send it back with every command'),
+        renewed: z.boolean().describe('True when the caller already held this tab and the lease was renewed'),
+      }),
   }),
   release: defineCommand({
     name: 'tabs.release',
@@ -55,15 +56,16 @@ export const leaseCommands = {
     scope: 'write',
     summary:
       'Release a tab lease: the one named, else every lease the caller presents (ARGUS_LEASE) or took on this connection.',
-    input: z.object({
-      lease: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe("The lease id `tab lease` returned; default: the caller's own"),
-    }),
-    output: z.object({ released: z.array(z.string()).describe('Tab ids whose lease ended') }),
+    input: () =>
+      z.object({
+        lease: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe("The lease id `tab lease` returned; default: the caller's own"),
+      }),
+    output: () => z.object({ released: z.array(z.string()).describe('Tab ids whose lease ended') }),
   }),
   leases: defineCommand({
     name: 'tabs.leases',
@@ -72,7 +74,7 @@ export const leaseCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List tab leases: tab, holder, expiry (never the lease ids).',
-    input: z.object({}),
-    output: z.object({ leases: z.array(LeaseInfo) }),
+    input: () => z.object({}),
+    output: () => z.object({ leases: z.array(LeaseInfo) }),
   }),
 };

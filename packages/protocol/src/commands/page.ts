@@ -33,13 +33,14 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Navigate a tab to a URL and wait for it to load.',
-    input: z.object({
-      url: HttpUrl,
-      tab: TabId.optional(),
-      waitUntil: z.enum(['load', 'domcontentloaded', 'none']).default('load').describe('Which event ends the wait'),
-      timeoutMs: TimeoutMs.default(30_000),
-    }),
-    output: NavResult,
+    input: () =>
+      z.object({
+        url: HttpUrl,
+        tab: TabId.optional(),
+        waitUntil: z.enum(['load', 'domcontentloaded', 'none']).default('load').describe('Which event ends the wait'),
+        timeoutMs: TimeoutMs.default(30_000),
+      }),
+    output: () => NavResult,
   }),
   back: defineCommand({
     name: 'page.back',
@@ -48,8 +49,8 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Go back in the tab history.',
-    input: z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
-    output: NavResult,
+    input: () => z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
+    output: () => NavResult,
   }),
   forward: defineCommand({
     name: 'page.forward',
@@ -58,8 +59,8 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Go forward in the tab history.',
-    input: z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
-    output: NavResult,
+    input: () => z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
+    output: () => NavResult,
   }),
   reload: defineCommand({
     name: 'page.reload',
@@ -68,8 +69,8 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Reload the page and wait for it to load.',
-    input: z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
-    output: NavResult,
+    input: () => z.object({ tab: TabId.optional(), timeoutMs: TimeoutMs.default(30_000) }),
+    output: () => NavResult,
   }),
   focus: defineCommand({
     name: 'page.focus',
@@ -79,8 +80,8 @@ export const pageCommands = {
     scope: 'write',
     summary:
       "Bring a tab to the front and make it the active tab (a headed window, or the user's own tab and window through the extension).",
-    input: z.object({ tab: TabId.optional() }),
-    output: PageInfo.extend({ id: z.string().describe('The tab brought to the front') }),
+    input: () => z.object({ tab: TabId.optional() }),
+    output: () => PageInfo.extend({ id: z.string().describe('The tab brought to the front') }),
   }),
   url: defineCommand({
     name: 'page.url',
@@ -89,8 +90,8 @@ export const pageCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Print the URL and title of a tab.',
-    input: z.object({ tab: TabId.optional() }),
-    output: PageInfo,
+    input: () => z.object({ tab: TabId.optional() }),
+    output: () => PageInfo,
   }),
   wait: defineCommand({
     name: 'page.wait',
@@ -109,17 +110,18 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'read',
     summary: 'Wait for a selector, a text, the load event, network idle or a fixed time.',
-    input: z.object({
-      selector: Target.optional().describe('Until this selector, locator or ref is visible'),
-      text: z.string().min(1).max(2000).optional().describe('Until this text appears'),
-      load: z.boolean().optional().describe('Wait for the load event'),
-      idle: z.boolean().optional().describe('Until no request is in flight for 500 ms'),
-      download: z.boolean().optional().describe('Until a download has finished'),
-      ms: z.number().int().min(0).max(60_000).optional().describe('Milliseconds'),
-      tab: TabId.optional(),
-      timeoutMs: TimeoutMs.default(10_000),
-    }),
-    output: z.object({ waitedMs: z.number(), matched: z.string().describe('What ended the wait') }),
+    input: () =>
+      z.object({
+        selector: Target.optional().describe('Until this selector, locator or ref is visible'),
+        text: z.string().min(1).max(2000).optional().describe('Until this text appears'),
+        load: z.boolean().optional().describe('Wait for the load event'),
+        idle: z.boolean().optional().describe('Until no request is in flight for 500 ms'),
+        download: z.boolean().optional().describe('Until a download has finished'),
+        ms: z.number().int().min(0).max(60_000).optional().describe('Milliseconds'),
+        tab: TabId.optional(),
+        timeoutMs: TimeoutMs.default(10_000),
+      }),
+    output: () => z.object({ waitedMs: z.number(), matched: z.string().describe('What ended the wait') }),
   }),
   eval: defineCommand({
     name: 'page.eval',
@@ -136,23 +138,25 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Evaluate JavaScript in the page (await supported) and return its JSON value.',
-    input: z.object({
-      js: z
-        .string()
-        .min(1)
-        .max(EVAL_SOURCE_MAX)
-        .optional()
-        .describe('Expression or statements; the value of the last expression is returned'),
-      // short: argus_eval is in the MCP core profile, which has a token budget
-      file: FilePath.optional().describe('Script file to run instead of js (max 1 MB)'),
-      target: Target.optional().describe('Element passed to the code as `el`'),
-      tab: TabId.optional(),
-      timeoutMs: TimeoutMs.default(30_000),
-    }),
-    output: z.object({
-      value: z.unknown().describe('JSON value of the result'),
-      type: z.string().describe('typeof the result'),
-    }),
+    input: () =>
+      z.object({
+        js: z
+          .string()
+          .min(1)
+          .max(EVAL_SOURCE_MAX)
+          .optional()
+          .describe('Expression or statements; the value of the last expression is returned'),
+        // short: argus_eval is in the MCP core profile, which has a token budget
+        file: FilePath.optional().describe('Script file to run instead of js (max 1 MB)'),
+        target: Target.optional().describe('Element passed to the code as `el`'),
+        tab: TabId.optional(),
+        timeoutMs: TimeoutMs.default(30_000),
+      }),
+    output: () =>
+      z.object({
+        value: z.unknown().describe('JSON value of the result'),
+        type: z.string().describe('typeof the result'),
+      }),
     pageContent: ['value'],
   }),
   screenshot: defineCommand({
@@ -175,56 +179,58 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'read',
     summary: 'Capture the viewport, full page, an element or a clip as PNG, JPEG or WebP, to a file and/or as base64.',
-    input: z.object({
-      path: FilePath.optional().describe('Image file, relative to your directory; default: <state dir>/captures/'),
-      overwrite: Overwrite,
-      full: z.boolean().default(false).describe('Capture the full scrollable page'),
-      ref: Target.optional().describe('Only this element (ref or selector)'),
-      clip: z
-        .string()
-        .max(200)
-        .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
-        .optional()
-        .describe('Rectangle x,y,width,height in CSS px'),
-      format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Default: from the path, else png (agents: jpeg)'),
-      quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100'),
-      base64: z
-        .boolean()
-        .default(false)
-        .describe('Return the image as base64 in the output; a file is written only when a path is given'),
-      keepFile: z
-        .boolean()
-        .default(false)
-        .describe(
-          'With base64 and no path: also keep the image as a file in <state dir>/captures/ (path in the output)',
-        ),
-      annotate: z.boolean().default(false).describe('Draw the latest snapshot refs on elements'),
-      maxPixels: z
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .describe(
-          `Downscale to at most this many pixels and ${SCREENSHOT_MAX_EDGE} px a side (agents get ${AGENT_SCREENSHOT_PIXELS}); an area that would shrink below half size fails with screenshot_too_large`,
-        ),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      path: z.string().nullable().describe('The file written; null with --base64 and no path (unless --keep-file)'),
-      format: z.enum(['png', 'jpeg', 'webp']),
-      width: z.number(),
-      height: z.number(),
-      bytes: z.number(),
-      scale: z.number().optional().describe('Downscale applied to fit maxPixels (absent: none)'),
-      annotated: z
-        .object({
-          refs: z.number().describe('Refs labelled on the image'),
-          snapshotTaken: z.boolean().describe('No snapshot of this page had refs yet: an interactive one was taken'),
-        })
-        .optional()
-        .describe('With annotate'),
-      base64: z.string().optional().describe('The image, base64-encoded (with --base64)'),
-    }),
+    input: () =>
+      z.object({
+        path: FilePath.optional().describe('Image file, relative to your directory; default: <state dir>/captures/'),
+        overwrite: Overwrite,
+        full: z.boolean().default(false).describe('Capture the full scrollable page'),
+        ref: Target.optional().describe('Only this element (ref or selector)'),
+        clip: z
+          .string()
+          .max(200)
+          .regex(/^\s*-?\d+(\.\d+)?\s*(,\s*-?\d+(\.\d+)?\s*){3}$/, 'four numbers x,y,w,h such as 0,0,800,600')
+          .optional()
+          .describe('Rectangle x,y,width,height in CSS px'),
+        format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Default: from the path, else png (agents: jpeg)'),
+        quality: z.number().int().min(0).max(100).optional().describe('JPEG/WebP quality 0-100'),
+        base64: z
+          .boolean()
+          .default(false)
+          .describe('Return the image as base64 in the output; a file is written only when a path is given'),
+        keepFile: z
+          .boolean()
+          .default(false)
+          .describe(
+            'With base64 and no path: also keep the image as a file in <state dir>/captures/ (path in the output)',
+          ),
+        annotate: z.boolean().default(false).describe('Draw the latest snapshot refs on elements'),
+        maxPixels: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            `Downscale to at most this many pixels and ${SCREENSHOT_MAX_EDGE} px a side (agents get ${AGENT_SCREENSHOT_PIXELS}); an area that would shrink below half size fails with screenshot_too_large`,
+          ),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        path: z.string().nullable().describe('The file written; null with --base64 and no path (unless --keep-file)'),
+        format: z.enum(['png', 'jpeg', 'webp']),
+        width: z.number(),
+        height: z.number(),
+        bytes: z.number(),
+        scale: z.number().optional().describe('Downscale applied to fit maxPixels (absent: none)'),
+        annotated: z
+          .object({
+            refs: z.number().describe('Refs labelled on the image'),
+            snapshotTaken: z.boolean().describe('No snapshot of this page had refs yet: an interactive one was taken'),
+          })
+          .optional()
+          .describe('With annotate'),
+        base64: z.string().optional().describe('The image, base64-encoded (with --base64)'),
+      }),
   }),
   scroll: defineCommand({
     name: 'page.scroll',
@@ -237,12 +243,13 @@ export const pageCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Scroll an element into view, or scroll the page by an offset (default one screen down).',
-    input: z.object({
-      target: Target.optional(),
-      dx: z.number().min(-100_000).max(100_000).optional().describe('Horizontal pixels'),
-      dy: z.number().min(-100_000).max(100_000).optional().describe('Vertical pixels; default one viewport height'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ scrollX: z.number(), scrollY: z.number() }),
+    input: () =>
+      z.object({
+        target: Target.optional(),
+        dx: z.number().min(-100_000).max(100_000).optional().describe('Horizontal pixels'),
+        dy: z.number().min(-100_000).max(100_000).optional().describe('Vertical pixels; default one viewport height'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ scrollX: z.number(), scrollY: z.number() }),
   }),
 };

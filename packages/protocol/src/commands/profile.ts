@@ -24,12 +24,13 @@ export const profileCommands = {
     scope: 'admin',
     summary:
       'List the persistent browser profiles (`--profile NAME` / ARGUS_PROFILE): name, size, last used. Logins in them survive restarts.',
-    input: z.object({}),
-    output: z.object({
-      dir: z.string(),
-      current: z.string().nullable().describe("The profile the daemon's browser uses (null: a fresh temporary one)"),
-      profiles: z.array(ProfileInfo),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        dir: z.string(),
+        current: z.string().nullable().describe("The profile the daemon's browser uses (null: a fresh temporary one)"),
+        profiles: z.array(ProfileInfo),
+      }),
   }),
   rm: defineCommand({
     name: 'profile.rm',
@@ -38,7 +39,7 @@ export const profileCommands = {
     kind: 'mutation',
     scope: 'admin',
     summary: 'Delete a persistent profile (its cookies, storage and history). Refused while the browser uses it.',
-    input: z.object({ name: ProfileName }),
-    output: z.object({ removed: z.string(), bytes: z.number() }),
+    input: () => z.object({ name: ProfileName }),
+    output: () => z.object({ removed: z.string(), bytes: z.number() }),
   }),
 };

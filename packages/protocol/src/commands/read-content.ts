@@ -10,18 +10,19 @@ export const readContentCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Visible text of the page or of one element.',
-    input: z.object({
-      target: Target.optional(),
-      maxChars: z
-        .number()
-        .int()
-        .min(1)
-        .max(10_000_000)
-        .default(200_000)
-        .describe('Cut the text after this many characters'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ text: z.string(), truncated: z.boolean() }),
+    input: () =>
+      z.object({
+        target: Target.optional(),
+        maxChars: z
+          .number()
+          .int()
+          .min(1)
+          .max(10_000_000)
+          .default(200_000)
+          .describe('Cut the text after this many characters'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ text: z.string(), truncated: z.boolean() }),
     pageContent: ['text'],
   }),
   html: defineCommand({
@@ -31,18 +32,19 @@ export const readContentCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Outer HTML of the page or of one element.',
-    input: z.object({
-      target: Target.optional(),
-      maxChars: z
-        .number()
-        .int()
-        .min(1)
-        .max(50_000_000)
-        .default(1_000_000)
-        .describe('Truncate after this many characters'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({ html: z.string(), truncated: z.boolean() }),
+    input: () =>
+      z.object({
+        target: Target.optional(),
+        maxChars: z
+          .number()
+          .int()
+          .min(1)
+          .max(50_000_000)
+          .default(1_000_000)
+          .describe('Truncate after this many characters'),
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ html: z.string(), truncated: z.boolean() }),
     pageContent: ['html'],
   }),
 };

@@ -40,22 +40,24 @@ export const readCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Links of the page (or of one element): text and absolute href.',
-    input: z.object({
-      within: Within,
-      filter: z
-        .string()
-        .min(1)
-        .max(2000)
-        .optional()
-        .describe('Only links whose href or text contains this (case-insensitive)'),
-      maxItems: MaxItems,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      links: z.array(z.object({ text: z.string(), href: z.string().describe('Absolute URL') })),
-      total: z.number().describe('Links found before --max-items was applied'),
-      truncated: z.boolean(),
-    }),
+    input: () =>
+      z.object({
+        within: Within,
+        filter: z
+          .string()
+          .min(1)
+          .max(2000)
+          .optional()
+          .describe('Only links whose href or text contains this (case-insensitive)'),
+        maxItems: MaxItems,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        links: z.array(z.object({ text: z.string(), href: z.string().describe('Absolute URL') })),
+        total: z.number().describe('Links found before --max-items was applied'),
+        truncated: z.boolean(),
+      }),
     pageContent: ['links'],
   }),
   forms: defineCommand({
@@ -65,20 +67,22 @@ export const readCommands = {
     kind: 'mutation',
     scope: 'read',
     summary: 'Forms and their fields (name, type, value, label, ref), plus fields outside any form.',
-    input: z.object({
-      within: Within,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      forms: z.array(
-        z.object({
-          name: z.string().describe('name or id of the form; empty for fields outside any form'),
-          action: z.string().nullable().describe('Absolute action URL; null for fields outside any form'),
-          method: z.string().describe('get or post (empty outside a form)'),
-          fields: z.array(FormField),
-        }),
-      ),
-    }),
+    input: () =>
+      z.object({
+        within: Within,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        forms: z.array(
+          z.object({
+            name: z.string().describe('name or id of the form; empty for fields outside any form'),
+            action: z.string().nullable().describe('Absolute action URL; null for fields outside any form'),
+            method: z.string().describe('get or post (empty outside a form)'),
+            fields: z.array(FormField),
+          }),
+        ),
+      }),
     pageContent: ['forms'],
   }),
   accessibility: defineCommand({
@@ -88,23 +92,25 @@ export const readCommands = {
     kind: 'query',
     scope: 'read',
     summary: "The browser's full accessibility tree (Accessibility.getFullAXTree) as compact indented text.",
-    input: z.object({
-      all: z.boolean().default(false).describe('Include ignored and unnamed generic nodes'),
-      depth: z.number().int().min(1).max(500).optional().describe('Maximum tree depth to print'),
-      maxChars: z
-        .number()
-        .int()
-        .min(1)
-        .max(10_000_000)
-        .default(200_000)
-        .describe('Truncate the text after this many characters'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      text: z.string().describe('One node a line: role "name" plus properties'),
-      nodes: z.number().describe('Nodes printed'),
-      truncated: z.boolean(),
-    }),
+    input: () =>
+      z.object({
+        all: z.boolean().default(false).describe('Include ignored and unnamed generic nodes'),
+        depth: z.number().int().min(1).max(500).optional().describe('Maximum tree depth to print'),
+        maxChars: z
+          .number()
+          .int()
+          .min(1)
+          .max(10_000_000)
+          .default(200_000)
+          .describe('Truncate the text after this many characters'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        text: z.string().describe('One node a line: role "name" plus properties'),
+        nodes: z.number().describe('Nodes printed'),
+        truncated: z.boolean(),
+      }),
     pageContent: ['text'],
   }),
   media: defineCommand({
@@ -114,43 +120,45 @@ export const readCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Images, videos and audio of the page: absolute URLs and dimensions (none of the flags = all three).',
-    input: z.object({
-      images: z.boolean().default(false).describe('Images (<img>, <picture>, <input type=image>)'),
-      videos: z.boolean().default(false).describe('<video> elements'),
-      audio: z.boolean().default(false).describe('<audio> elements'),
-      maxItems: MaxItems,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      images: z.array(
-        z.object({
-          src: z.string().describe('Absolute URL actually shown (currentSrc)'),
-          alt: z.string(),
-          naturalWidth: z.number().describe('Intrinsic width in pixels (0 when not loaded)'),
-          naturalHeight: z.number().describe('Intrinsic height in pixels (0 when not loaded)'),
-          ...MediaSize,
-        }),
-      ),
-      videos: z.array(
-        z.object({
-          src: z.string().describe('Absolute URL playing or to play (currentSrc, else src or first <source>)'),
-          sources: z.array(z.string()).describe('Every candidate URL (src and <source> elements)'),
-          poster: z.string(),
-          videoWidth: z.number().describe('Intrinsic width (0 before metadata loads)'),
-          videoHeight: z.number().describe('Intrinsic height (0 before metadata loads)'),
-          duration: z.number().nullable().describe('Seconds; null when unknown'),
-          ...MediaSize,
-        }),
-      ),
-      audio: z.array(
-        z.object({
-          src: z.string(),
-          sources: z.array(z.string()),
-          duration: z.number().nullable().describe('Seconds; null when unknown'),
-        }),
-      ),
-      truncated: z.boolean().describe('Some list was cut at --max-items'),
-    }),
+    input: () =>
+      z.object({
+        images: z.boolean().default(false).describe('Images (<img>, <picture>, <input type=image>)'),
+        videos: z.boolean().default(false).describe('<video> elements'),
+        audio: z.boolean().default(false).describe('<audio> elements'),
+        maxItems: MaxItems,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        images: z.array(
+          z.object({
+            src: z.string().describe('Absolute URL actually shown (currentSrc)'),
+            alt: z.string(),
+            naturalWidth: z.number().describe('Intrinsic width in pixels (0 when not loaded)'),
+            naturalHeight: z.number().describe('Intrinsic height in pixels (0 when not loaded)'),
+            ...MediaSize,
+          }),
+        ),
+        videos: z.array(
+          z.object({
+            src: z.string().describe('Absolute URL playing or to play (currentSrc, else src or first <source>)'),
+            sources: z.array(z.string()).describe('Every candidate URL (src and <source> elements)'),
+            poster: z.string(),
+            videoWidth: z.number().describe('Intrinsic width (0 before metadata loads)'),
+            videoHeight: z.number().describe('Intrinsic height (0 before metadata loads)'),
+            duration: z.number().nullable().describe('Seconds; null when unknown'),
+            ...MediaSize,
+          }),
+        ),
+        audio: z.array(
+          z.object({
+            src: z.string(),
+            sources: z.array(z.string()),
+            duration: z.number().nullable().describe('Seconds; null when unknown'),
+          }),
+        ),
+        truncated: z.boolean().describe('Some list was cut at --max-items'),
+      }),
     pageContent: ['images', 'videos', 'audio'],
   }),
   data: defineCommand({
@@ -160,26 +168,28 @@ export const readCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Structured data of the page: JSON-LD, OpenGraph, Twitter card and <meta> tags (none of the flags = all).',
-    input: z.object({
-      jsonld: z.boolean().default(false).describe('JSON-LD blocks (<script type="application/ld+json">)'),
-      og: z.boolean().default(false).describe('OpenGraph properties (og:*, plus article:/product: etc.)'),
-      meta: z
-        .boolean()
-        .default(false)
-        .describe('Other <meta name|http-equiv|itemprop> tags, canonical URL and language'),
-      twitter: z.boolean().default(false).describe('Twitter card tags (twitter:*)'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      jsonld: z.array(z.unknown()).describe('Parsed JSON-LD blocks; a block that does not parse is {"error", "raw"}'),
-      og: z
-        .record(z.string(), z.union([z.string(), z.array(z.string())]))
-        .describe('OpenGraph properties; repeated ones become arrays'),
-      twitter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('Twitter card properties'),
-      meta: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('Other meta tags by name'),
-      canonical: z.string().nullable().describe('Absolute canonical URL (<link rel=canonical>)'),
-      lang: z.string().nullable().describe('The <html lang> attribute'),
-    }),
+    input: () =>
+      z.object({
+        jsonld: z.boolean().default(false).describe('JSON-LD blocks (<script type="application/ld+json">)'),
+        og: z.boolean().default(false).describe('OpenGraph properties (og:*, plus article:/product: etc.)'),
+        meta: z
+          .boolean()
+          .default(false)
+          .describe('Other <meta name|http-equiv|itemprop> tags, canonical URL and language'),
+        twitter: z.boolean().default(false).describe('Twitter card tags (twitter:*)'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        jsonld: z.array(z.unknown()).describe('Parsed JSON-LD blocks; a block that does not parse is {"error", "raw"}'),
+        og: z
+          .record(z.string(), z.union([z.string(), z.array(z.string())]))
+          .describe('OpenGraph properties; repeated ones become arrays'),
+        twitter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('Twitter card properties'),
+        meta: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('Other meta tags by name'),
+        canonical: z.string().nullable().describe('Absolute canonical URL (<link rel=canonical>)'),
+        lang: z.string().nullable().describe('The <html lang> attribute'),
+      }),
     pageContent: ['jsonld', 'og', 'twitter', 'meta'],
   }),
   title: defineCommand({
@@ -189,8 +199,8 @@ export const readCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'The document title of a tab.',
-    input: z.object({ tab: TabId.optional() }),
-    output: z.object({ title: z.string() }),
+    input: () => z.object({ tab: TabId.optional() }),
+    output: () => z.object({ title: z.string() }),
     pageContent: ['title'],
   }),
 };

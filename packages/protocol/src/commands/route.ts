@@ -62,36 +62,37 @@ export const routeCommands = {
     scope: 'write',
     summary:
       'Intercept requests matching a URL glob: answer them (mock), fail them or delay them. Applies to one tab (the active one unless --tab) or, with --all-tabs, to every tab now and later; the newest matching route wins.',
-    input: z.object({
-      pattern: Pattern,
-      status: z.number().int().min(100).max(599).optional().describe('Answer with this HTTP status (default 200)'),
-      body: FilePath.optional().describe(
-        'Answer with the contents of this file (relative to your directory; inside your project, the temp dir or an allowed root)',
-      ),
-      jsonBody: z
-        .string()
-        .max(5_000_000)
-        .optional()
-        .describe('Answer with this JSON text (Content-Type application/json); `--json` alone is the output switch'),
-      header: z
-        .array(z.string().min(3).max(8192))
-        .max(50)
-        .optional()
-        .describe('Response headers "Name: value" (repeat the flag for several)'),
-      contentType: z.string().min(1).max(200).optional().describe('Content-Type of the answer'),
-      abort: z.boolean().default(false).describe('Fail matching requests with a network error'),
-      reason: z.enum(ABORT_REASONS).default('failed').describe('The network error --abort reports'),
-      delay: z
-        .number()
-        .int()
-        .min(1)
-        .max(120_000)
-        .optional()
-        .describe('Hold matching requests this many milliseconds first (alone: then let them go on unchanged)'),
-      allTabs: z.boolean().default(false).describe('Apply to every tab, now and later, instead of one tab'),
-      tab: TabId.optional(),
-    }),
-    output: RouteEntry,
+    input: () =>
+      z.object({
+        pattern: Pattern,
+        status: z.number().int().min(100).max(599).optional().describe('Answer with this HTTP status (default 200)'),
+        body: FilePath.optional().describe(
+          'Answer with the contents of this file (relative to your directory; inside your project, the temp dir or an allowed root)',
+        ),
+        jsonBody: z
+          .string()
+          .max(5_000_000)
+          .optional()
+          .describe('Answer with this JSON text (Content-Type application/json); `--json` alone is the output switch'),
+        header: z
+          .array(z.string().min(3).max(8192))
+          .max(50)
+          .optional()
+          .describe('Response headers "Name: value" (repeat the flag for several)'),
+        contentType: z.string().min(1).max(200).optional().describe('Content-Type of the answer'),
+        abort: z.boolean().default(false).describe('Fail matching requests with a network error'),
+        reason: z.enum(ABORT_REASONS).default('failed').describe('The network error --abort reports'),
+        delay: z
+          .number()
+          .int()
+          .min(1)
+          .max(120_000)
+          .optional()
+          .describe('Hold matching requests this many milliseconds first (alone: then let them go on unchanged)'),
+        allTabs: z.boolean().default(false).describe('Apply to every tab, now and later, instead of one tab'),
+        tab: TabId.optional(),
+      }),
+    output: () => RouteEntry,
   }),
   remove: defineCommand({
     name: 'route.remove',
@@ -105,14 +106,16 @@ export const routeCommands = {
     scope: 'write',
     summary:
       'Remove routes by their pattern (or id), or every route with --all; requests they were holding go on at once.',
-    input: z.object({
-      pattern: z.string().min(1).max(2000).optional().describe('The pattern (or route id) to remove'),
-      all: z.boolean().default(false).describe('Remove every route (of every tab and the all-tabs ones)'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      removed: z.array(z.string()).describe('Patterns of the routes removed'),
-    }),
+    input: () =>
+      z.object({
+        pattern: z.string().min(1).max(2000).optional().describe('The pattern (or route id) to remove'),
+        all: z.boolean().default(false).describe('Remove every route (of every tab and the all-tabs ones)'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        removed: z.array(z.string()).describe('Patterns of the routes removed'),
+      }),
   }),
   list: defineCommand({
     name: 'route.list',
@@ -121,10 +124,11 @@ export const routeCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List the routes of a tab and the all-tabs ones, with how many requests each handled.',
-    input: z.object({ tab: TabId.optional() }),
-    output: z.object({
-      routes: z.array(RouteEntry),
-      requests: Counts.describe("The tab's paused-request counts (paused == resolved + pending)"),
-    }),
+    input: () => z.object({ tab: TabId.optional() }),
+    output: () =>
+      z.object({
+        routes: z.array(RouteEntry),
+        requests: Counts.describe("The tab's paused-request counts (paused == resolved + pending)"),
+      }),
   }),
 };

@@ -52,15 +52,16 @@ export const sessionCommands = {
     scope: 'admin',
     summary:
       'Detach from a connected (--cdp) or extension browser and leave it and its tabs running; a browser Argus launched itself is closed instead (never left orphaned). The next command attaches (or launches) again.',
-    input: z.object({}),
-    output: z.object({
-      mode: SessionMode,
-      action: z
-        .enum(['detached', 'closed', 'none'])
-        .describe(
-          'detached: the browser runs on; closed: the launched browser was closed; none: no browser was attached',
-        ),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        mode: SessionMode,
+        action: z
+          .enum(['detached', 'closed', 'none'])
+          .describe(
+            'detached: the browser runs on; closed: the launched browser was closed; none: no browser was attached',
+          ),
+      }),
   }),
   connect: defineCommand({
     name: 'session.connect',
@@ -82,68 +83,70 @@ export const sessionCommands = {
     scope: 'admin',
     summary:
       'Switch the session mode: your own Chrome through the extension, an existing Chrome over CDP, a pool of remote CDP endpoints, or a browser Argus launches. Without a flag, shows the current mode.',
-    input: z.object({
-      extension: z
-        .boolean()
-        .optional()
-        .describe('Drive your own tabs through the Argus Chrome extension (starts the relay)'),
-      cdp: z
-        .string()
-        .min(1)
-        .max(2048)
-        .optional()
-        .describe(
-          'Connect to an existing Chrome by CDP URL (http://host:port or ws://...); loopback only unless --allow-remote',
+    input: () =>
+      z.object({
+        extension: z
+          .boolean()
+          .optional()
+          .describe('Drive your own tabs through the Argus Chrome extension (starts the relay)'),
+        cdp: z
+          .string()
+          .min(1)
+          .max(2048)
+          .optional()
+          .describe(
+            'Connect to an existing Chrome by CDP URL (http://host:port or ws://...); loopback only unless --allow-remote',
+          ),
+        pool: z
+          .array(z.string().min(1).max(2048))
+          .min(1)
+          .max(64)
+          .optional()
+          .describe(
+            'Keep a pool of remote CDP endpoints (http://host:port, ws://... of browserless, a Selenium Grid se:cdp URL or any Chrome with --remote-debugging-port; comma-separated or repeated) and place each session on one with a free slot',
+          ),
+        maxSessions: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('With --pool: sessions each endpoint holds at most (default pool.maxSessionsPerEndpoint, 4)'),
+        restoreState: z
+          .boolean()
+          .optional()
+          .describe(
+            "With --pool: a session recreated after its endpoint died loads the session's last `state save` (cookies, storage, tabs)",
+          ),
+        allowRemote: z
+          .boolean()
+          .optional()
+          .describe(
+            'With --cdp or --pool: allow CDP URLs on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)',
+          ),
+        managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
+        timeoutMs: TimeoutMs.optional().describe(
+          'With --extension: wait up to this long for the extension to connect (default: do not wait)',
         ),
-      pool: z
-        .array(z.string().min(1).max(2048))
-        .min(1)
-        .max(64)
-        .optional()
-        .describe(
-          'Keep a pool of remote CDP endpoints (http://host:port, ws://... of browserless, a Selenium Grid se:cdp URL or any Chrome with --remote-debugging-port; comma-separated or repeated) and place each session on one with a free slot',
-        ),
-      maxSessions: z
-        .number()
-        .int()
-        .min(1)
-        .max(1000)
-        .optional()
-        .describe('With --pool: sessions each endpoint holds at most (default pool.maxSessionsPerEndpoint, 4)'),
-      restoreState: z
-        .boolean()
-        .optional()
-        .describe(
-          "With --pool: a session recreated after its endpoint died loads the session's last `state save` (cookies, storage, tabs)",
-        ),
-      allowRemote: z
-        .boolean()
-        .optional()
-        .describe(
-          'With --cdp or --pool: allow CDP URLs on another machine (its browser then runs whatever Argus sends it, unencrypted unless wss://)',
-        ),
-      managed: z.boolean().optional().describe('Go back to a browser Argus launches itself'),
-      timeoutMs: TimeoutMs.optional().describe(
-        'With --extension: wait up to this long for the extension to connect (default: do not wait)',
-      ),
-      relayPort: z
-        .number()
-        .int()
-        .min(0)
-        .max(65535)
-        .optional()
-        .describe(
-          "With --extension: the relay's port for the rest of this daemon's life (default relay.port, 8787; 0 = any free port). A running relay moves there unless an extension is connected to it",
-        ),
-    }),
-    output: z.object({
-      mode: SessionMode,
-      previousMode: SessionMode,
-      switched: z.boolean().describe('Whether the mode changed (the previous browser was closed or disconnected)'),
-      cdpUrl: z.string().nullable(),
-      pool: PoolState.nullable().describe('pool mode: the endpoints, their health and the sessions on each'),
-      extension: ExtensionState,
-    }),
+        relayPort: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .optional()
+          .describe(
+            "With --extension: the relay's port for the rest of this daemon's life (default relay.port, 8787; 0 = any free port). A running relay moves there unless an extension is connected to it",
+          ),
+      }),
+    output: () =>
+      z.object({
+        mode: SessionMode,
+        previousMode: SessionMode,
+        switched: z.boolean().describe('Whether the mode changed (the previous browser was closed or disconnected)'),
+        cdpUrl: z.string().nullable(),
+        pool: PoolState.nullable().describe('pool mode: the endpoints, their health and the sessions on each'),
+        extension: ExtensionState,
+      }),
   }),
   pair: defineCommand({
     name: 'session.pair',
@@ -153,13 +156,15 @@ export const sessionCommands = {
     scope: 'admin',
     summary:
       "Approve the Chrome extension's pairing code (shown in its popup). Without a code, lists the pending requests.",
-    input: z.object({
-      code: z.string().min(1).max(32).optional().describe('Pairing code shown by the extension popup, e.g. K7F-Q2M'),
-    }),
-    output: z.object({
-      approved: z.string().nullable().describe('The code approved by this call'),
-      pending: z.array(PendingPairing),
-      extension: ExtensionState,
-    }),
+    input: () =>
+      z.object({
+        code: z.string().min(1).max(32).optional().describe('Pairing code shown by the extension popup, e.g. K7F-Q2M'),
+      }),
+    output: () =>
+      z.object({
+        approved: z.string().nullable().describe('The code approved by this call'),
+        pending: z.array(PendingPairing),
+        extension: ExtensionState,
+      }),
   }),
 };

@@ -29,8 +29,8 @@ export const namedSessionCommands = {
     scope: 'read',
     summary:
       'List named sessions: isolated browser contexts (own cookies, storage, tabs and refs) in the same browser, chosen with --session NAME or ARGUS_SESSION.',
-    input: z.object({}),
-    output: z.object({ sessions: z.array(SessionInfo) }),
+    input: () => z.object({}),
+    output: () => z.object({ sessions: z.array(SessionInfo) }),
     // the active tab's URL is page-derived
     pageContent: ['sessions'],
   }),
@@ -41,11 +41,12 @@ export const namedSessionCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Close a named session: its tabs, and its browser context with every cookie and storage entry in it.',
-    input: z.object({ name: SessionName }),
-    output: z.object({
-      name: z.string(),
-      closedTabs: z.number().int(),
-      existed: z.boolean().describe('False when no session by that name was open (nothing to do)'),
-    }),
+    input: () => z.object({ name: SessionName }),
+    output: () =>
+      z.object({
+        name: z.string(),
+        closedTabs: z.number().int(),
+        existed: z.boolean().describe('False when no session by that name was open (nothing to do)'),
+      }),
   }),
 };

@@ -125,11 +125,12 @@ export const skillCommands = {
     scope: 'write',
     summary:
       'Start recording the successful navigation and input commands of your session as a skill; `skill save` writes it. Typed values become parameters and are never stored.',
-    input: z.object({
-      name: SkillName,
-      description: z.string().max(1_000).optional().describe('What the flow does (shown to agents)'),
-    }),
-    output: Recording,
+    input: () =>
+      z.object({
+        name: SkillName,
+        description: z.string().max(1_000).optional().describe('What the flow does (shown to agents)'),
+      }),
+    output: () => Recording,
   }),
   cancel: defineCommand({
     name: 'skill.cancel',
@@ -138,8 +139,8 @@ export const skillCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: "Stop recording without saving (your session's recording is dropped).",
-    input: z.object({}),
-    output: z.object({ cancelled: Recording.nullable() }),
+    input: () => z.object({}),
+    output: () => z.object({ cancelled: Recording.nullable() }),
   }),
   save: defineCommand({
     name: 'skill.save',
@@ -149,15 +150,16 @@ export const skillCommands = {
     scope: 'write',
     summary:
       "Write the recording as a skill file: .argus/skills/<name>.json of your project, or ~/.config/argus/skills with --user. Steps keep stable locators (never refs); filled values become parameters named from the field's label.",
-    input: z.object({
-      user: z
-        .boolean()
-        .default(false)
-        .describe('Save to the user tier (~/.config/argus/skills) instead of the project'),
-      overwrite: z.boolean().default(false).describe('Replace a skill of the same name in that tier'),
-      description: z.string().max(1_000).optional().describe('What the flow does (replaces the one given at record)'),
-    }),
-    output: z.object({ skill: SkillInfo, commands: z.array(z.string()) }),
+    input: () =>
+      z.object({
+        user: z
+          .boolean()
+          .default(false)
+          .describe('Save to the user tier (~/.config/argus/skills) instead of the project'),
+        overwrite: z.boolean().default(false).describe('Replace a skill of the same name in that tier'),
+        description: z.string().max(1_000).optional().describe('What the flow does (replaces the one given at record)'),
+      }),
+    output: () => z.object({ skill: SkillInfo, commands: z.array(z.string()) }),
   }),
   list: defineCommand({
     name: 'skill.list',
@@ -167,12 +169,13 @@ export const skillCommands = {
     scope: 'read',
     summary:
       'List the skills you can run (project tier first, then user, then bundled examples; a name in an earlier tier hides later ones) and your current recording.',
-    input: z.object({}),
-    output: z.object({
-      skills: z.array(SkillInfo),
-      recording: Recording.nullable(),
-      dirs: z.object({ project: z.string(), user: z.string() }).describe('Where the project and user tiers live'),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        skills: z.array(SkillInfo),
+        recording: Recording.nullable(),
+        dirs: z.object({ project: z.string(), user: z.string() }).describe('Where the project and user tiers live'),
+      }),
   }),
   show: defineCommand({
     name: 'skill.show',
@@ -181,8 +184,8 @@ export const skillCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Show a skill: its file, parameters and steps.',
-    input: z.object({ name: SkillName }),
-    output: z.object({ skill: SkillInfo, file: z.string().describe('The file as JSON text') }),
+    input: () => z.object({ name: SkillName }),
+    output: () => z.object({ skill: SkillInfo, file: z.string().describe('The file as JSON text') }),
   }),
   rm: defineCommand({
     name: 'skill.rm',
@@ -191,11 +194,12 @@ export const skillCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Delete a skill file from the project tier (or the user tier with --user). Bundled examples stay.',
-    input: z.object({
-      name: SkillName,
-      user: z.boolean().default(false).describe('Delete from the user tier'),
-    }),
-    output: z.object({ removed: z.string().describe('The file deleted') }),
+    input: () =>
+      z.object({
+        name: SkillName,
+        user: z.boolean().default(false).describe('Delete from the user tier'),
+      }),
+    output: () => z.object({ removed: z.string().describe('The file deleted') }),
   }),
   run: defineCommand({
     name: 'skill.run',
@@ -210,13 +214,14 @@ export const skillCommands = {
     scope: 'read',
     summary:
       "Replay a skill in the current tab without snapshots: each step's locator must match exactly one element, and the skill may use only the commands its file declares (and you may run). A failing step names its number, command, locator and the page's interactive snapshot.",
-    input: z.object({
-      name: SkillName,
-      params: Params,
-      start: z.boolean().default(false).describe("Go to the skill's start URL first"),
-      tab: TabId.optional(),
-    }),
-    output: RunOutput,
+    input: () =>
+      z.object({
+        name: SkillName,
+        params: Params,
+        start: z.boolean().default(false).describe("Go to the skill's start URL first"),
+        tab: TabId.optional(),
+      }),
+    output: () => RunOutput,
   }),
   test: defineCommand({
     name: 'skill.test',
@@ -230,7 +235,7 @@ export const skillCommands = {
     kind: 'mutation',
     scope: 'read',
     summary: 'Check a skill against its recorded start URL: go there, then replay every step (skill run --start).',
-    input: z.object({ name: SkillName, params: Params, tab: TabId.optional() }),
-    output: RunOutput,
+    input: () => z.object({ name: SkillName, params: Params, tab: TabId.optional() }),
+    output: () => RunOutput,
   }),
 };

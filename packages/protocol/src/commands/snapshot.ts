@@ -21,45 +21,47 @@ export const snapshotCommands = {
     scope: 'read',
     summary:
       'Accessibility snapshot of the page as compact text: `role "name" e12 [state]`; the eN after a name is its ref for later commands.',
-    input: z.object({
-      interactive: z
-        .boolean()
-        .default(false)
-        .describe('Only interactive elements, with the nearest heading or landmark as context'),
-      depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
-      scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
-      maxChars: z
-        .number()
-        .int()
-        .min(200)
-        .max(10_000_000)
-        .optional()
-        .describe('Cut at a line boundary after N characters; returns a cursor'),
-      cursor: z.string().min(1).max(64).optional().describe('Continue a cut snapshot from this cursor'),
-      diff: z
-        .boolean()
-        .default(false)
-        .describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      url: z.string(),
-      title: Title,
-      text: z
-        .string()
-        .describe(
-          'The snapshot, one node a line: role "name" eN [states]: value; in interactive mode same-role siblings share a line: link "A" e1 "B" e2',
-        ),
-      refs: z.number().describe('How many refs the snapshot carries'),
-      truncated: z.boolean().describe('Whether the text was cut at maxChars'),
-      cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
-      baseline: z
-        .enum(['previous', 'none'])
-        .optional()
-        .describe(
-          'With diff: previous (only lines changed since it), or none (no earlier snapshot in this mode: the full snapshot, the baseline of the next diff)',
-        ),
-    }),
+    input: () =>
+      z.object({
+        interactive: z
+          .boolean()
+          .default(false)
+          .describe('Only interactive elements, with the nearest heading or landmark as context'),
+        depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
+        scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
+        maxChars: z
+          .number()
+          .int()
+          .min(200)
+          .max(10_000_000)
+          .optional()
+          .describe('Cut at a line boundary after N characters; returns a cursor'),
+        cursor: z.string().min(1).max(64).optional().describe('Continue a cut snapshot from this cursor'),
+        diff: z
+          .boolean()
+          .default(false)
+          .describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        url: z.string(),
+        title: Title,
+        text: z
+          .string()
+          .describe(
+            'The snapshot, one node a line: role "name" eN [states]: value; in interactive mode same-role siblings share a line: link "A" e1 "B" e2',
+          ),
+        refs: z.number().describe('How many refs the snapshot carries'),
+        truncated: z.boolean().describe('Whether the text was cut at maxChars'),
+        cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
+        baseline: z
+          .enum(['previous', 'none'])
+          .optional()
+          .describe(
+            'With diff: previous (only lines changed since it), or none (no earlier snapshot in this mode: the full snapshot, the baseline of the next diff)',
+          ),
+      }),
     pageContent: ['text'],
   }),
 };

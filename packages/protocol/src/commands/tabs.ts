@@ -20,8 +20,8 @@ export const tabCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'List open tabs.',
-    input: z.object({}),
-    output: z.object({ tabs: z.array(TabInfo) }),
+    input: () => z.object({}),
+    output: () => z.object({ tabs: z.array(TabInfo) }),
     // every tab's title is page text
     pageContent: ['tabs'],
   }),
@@ -32,8 +32,8 @@ export const tabCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Open a new tab (optionally at a URL) and make it active.',
-    input: z.object({ url: HttpUrl.optional() }),
-    output: TabInfo,
+    input: () => z.object({ url: HttpUrl.optional() }),
+    output: () => TabInfo,
   }),
   select: defineCommand({
     name: 'tabs.select',
@@ -42,8 +42,8 @@ export const tabCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a tab the active one.',
-    input: z.object({ id: TabId.describe('Tab index, id or id prefix from `tabs`') }),
-    output: TabInfo,
+    input: () => z.object({ id: TabId.describe('Tab index, id or id prefix from `tabs`') }),
+    output: () => TabInfo,
   }),
   close: defineCommand({
     name: 'tabs.close',
@@ -52,8 +52,8 @@ export const tabCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Close a tab (default: the active one).',
-    input: z.object({ id: TabId.optional() }),
-    output: z.object({ closed: z.string(), activeTab: z.string().nullable() }),
+    input: () => z.object({ id: TabId.optional() }),
+    output: () => z.object({ closed: z.string(), activeTab: z.string().nullable() }),
   }),
   ...leaseCommands,
 };

@@ -92,17 +92,19 @@ export const tokenCommands = {
     scope: 'admin',
     summary:
       'Mint a bearer token with a narrower scope (read < write < admin) for a skill or a local agent on the main listener. Tokens live in memory until the daemon stops; for a remote agent use `argus share`.',
-    input: z.object({
-      scope: z
-        .enum(['read', 'write', 'admin'])
-        .default('read')
-        .describe('What the token may do: read (inspect), write (also act on pages), admin (everything)'),
-    }),
-    output: z.object({
-      token: z.string().describe('The new bearer token; shown once'),
-      scope: z.enum(['read', 'write', 'admin']),
-      tokens: z.number().describe('Tokens the daemon now accepts, the root token included'),
-    }),
+    input: () =>
+      z.object({
+        scope: z
+          .enum(['read', 'write', 'admin'])
+          .default('read')
+          .describe('What the token may do: read (inspect), write (also act on pages), admin (everything)'),
+      }),
+    output: () =>
+      z.object({
+        token: z.string().describe('The new bearer token; shown once'),
+        scope: z.enum(['read', 'write', 'admin']),
+        tokens: z.number().describe('Tokens the daemon now accepts, the root token included'),
+      }),
   }),
   share: defineCommand({
     name: 'token.share',
@@ -120,43 +122,45 @@ export const tokenCommands = {
     scope: 'admin',
     summary:
       'Mint a token for a remote agent: bound to a client name, an expiry and a command allow-list, valid only on the tunnel listener (started on 127.0.0.1 if needed), seeing and acting on its own tabs only. The secret is printed once and stored hashed.',
-    input: z.object({
-      name: z
-        .string()
-        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, . _ - (1-64)')
-        .describe('Client name the token is bound to (shown in `argus tokens` and the log)'),
-      scope: ShareScope.default('write').describe('read: inspect only; write: also act on its tabs (never admin)'),
-      ttl: z
-        .string()
-        .regex(/^\d{1,6}[smhd]$/, 'a number and s, m, h or d, e.g. 30m, 24h, 7d')
-        .default('24h')
-        .describe('How long the token lives, e.g. 30m, 24h, 7d (at most 30d)'),
-      commands: z
-        .array(z.string().min(1).max(64))
-        .max(200)
-        .optional()
-        .describe(
-          'Allowed commands as CLI verbs or contract paths (goto or page.goto); default: the everyday read/act set',
-        ),
-      listen: z
-        .string()
-        .max(300)
-        .optional()
-        .describe('host:port of the tunnel listener (default 127.0.0.1 and a free port, or the one used before)'),
-      iKnow: z
-        .boolean()
-        .default(false)
-        .describe('Required to listen on anything but loopback: the token is then the only protection'),
-    }),
-    output: z.object({
-      token: z.string().describe('The bearer token; shown once, stored only as a hash'),
-      id: z.string(),
-      name: z.string(),
-      scope: ShareScope,
-      commands: z.array(z.string()),
-      expiresAt: z.string(),
-      url: z.string().describe('Tunnel base URL: tRPC at <url>/trpc, MCP (Streamable HTTP) at <url>/mcp'),
-    }),
+    input: () =>
+      z.object({
+        name: z
+          .string()
+          .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, . _ - (1-64)')
+          .describe('Client name the token is bound to (shown in `argus tokens` and the log)'),
+        scope: ShareScope.default('write').describe('read: inspect only; write: also act on its tabs (never admin)'),
+        ttl: z
+          .string()
+          .regex(/^\d{1,6}[smhd]$/, 'a number and s, m, h or d, e.g. 30m, 24h, 7d')
+          .default('24h')
+          .describe('How long the token lives, e.g. 30m, 24h, 7d (at most 30d)'),
+        commands: z
+          .array(z.string().min(1).max(64))
+          .max(200)
+          .optional()
+          .describe(
+            'Allowed commands as CLI verbs or contract paths (goto or page.goto); default: the everyday read/act set',
+          ),
+        listen: z
+          .string()
+          .max(300)
+          .optional()
+          .describe('host:port of the tunnel listener (default 127.0.0.1 and a free port, or the one used before)'),
+        iKnow: z
+          .boolean()
+          .default(false)
+          .describe('Required to listen on anything but loopback: the token is then the only protection'),
+      }),
+    output: () =>
+      z.object({
+        token: z.string().describe('The bearer token; shown once, stored only as a hash'),
+        id: z.string(),
+        name: z.string(),
+        scope: ShareScope,
+        commands: z.array(z.string()),
+        expiresAt: z.string(),
+        url: z.string().describe('Tunnel base URL: tRPC at <url>/trpc, MCP (Streamable HTTP) at <url>/mcp'),
+      }),
   }),
   list: defineCommand({
     name: 'token.list',
@@ -166,11 +170,12 @@ export const tokenCommands = {
     scope: 'admin',
     summary:
       'List the tokens the daemon accepts (root, local, shared) with scope, expiry and last use; never the secrets.',
-    input: z.object({}),
-    output: z.object({
-      tokens: z.array(TokenInfo),
-      tunnel: z.string().nullable().describe('Tunnel listener URL, when it runs'),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        tokens: z.array(TokenInfo),
+        tunnel: z.string().nullable().describe('Tunnel listener URL, when it runs'),
+      }),
   }),
   revoke: defineCommand({
     name: 'token.revoke',
@@ -179,9 +184,10 @@ export const tokenCommands = {
     kind: 'mutation',
     scope: 'admin',
     summary: "Revoke a local or shared token at once by id (from `argus tokens`); a shared token's tabs are closed.",
-    input: z.object({
-      id: z.string().min(4).max(64).describe('Token id from `argus tokens` (a unique prefix is enough)'),
-    }),
-    output: z.object({ revoked: z.string(), kind: z.enum(['local', 'shared']), closedTabs: z.number() }),
+    input: () =>
+      z.object({
+        id: z.string().min(4).max(64).describe('Token id from `argus tokens` (a unique prefix is enough)'),
+      }),
+    output: () => z.object({ revoked: z.string(), kind: z.enum(['local', 'shared']), closedTabs: z.number() }),
   }),
 };

@@ -20,30 +20,32 @@ export const visualCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Print the page to a PDF file (headless browsers only).',
-    input: z.object({
-      path: OutPath.optional().describe(
-        'Where to write the PDF (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
-      ),
-      format: z.enum(['letter', 'a4', 'legal']).default('letter').describe('Paper size'),
-      landscape: z.boolean().default(false).describe('Landscape orientation'),
-      margins: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe(
-          'CSS lengths: one value for all sides, or 2-4 values like CSS margin ("1cm", "10mm 20mm", "0.5in 1in 0.5in 1in"); default 0.4in',
+    input: () =>
+      z.object({
+        path: OutPath.optional().describe(
+          'Where to write the PDF (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
         ),
-      background: z.boolean().default(false).describe('Print background colours and images'),
-      overwrite: Overwrite,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      path: z.string(),
-      bytes: z.number(),
-      format: z.string(),
-      landscape: z.boolean(),
-    }),
+        format: z.enum(['letter', 'a4', 'legal']).default('letter').describe('Paper size'),
+        landscape: z.boolean().default(false).describe('Landscape orientation'),
+        margins: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe(
+            'CSS lengths: one value for all sides, or 2-4 values like CSS margin ("1cm", "10mm 20mm", "0.5in 1in 0.5in 1in"); default 0.4in',
+          ),
+        background: z.boolean().default(false).describe('Print background colours and images'),
+        overwrite: Overwrite,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        path: z.string(),
+        bytes: z.number(),
+        format: z.string(),
+        landscape: z.boolean(),
+      }),
   }),
   responsive: defineCommand({
     name: 'visual.responsive',
@@ -57,25 +59,27 @@ export const visualCommands = {
     scope: 'write',
     summary:
       'Screenshots at phone (375x812), tablet (768x1024) and desktop (1280x720) sizes in one call; the viewport is restored after.',
-    input: z.object({
-      prefix: OutPath.optional().describe(
-        'Path prefix; files are <prefix>-<W>x<H>.png (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
-      ),
-      full: z.boolean().default(false).describe('Capture the full scrollable page at each size'),
-      overwrite: Overwrite,
-      tab: TabId.optional(),
-    }),
-    output: z.object({
-      shots: z.array(
-        z.object({
-          viewport: z.string().describe('WxH'),
-          path: z.string(),
-          width: z.number(),
-          height: z.number(),
-          bytes: z.number(),
-        }),
-      ),
-    }),
+    input: () =>
+      z.object({
+        prefix: OutPath.optional().describe(
+          'Path prefix; files are <prefix>-<W>x<H>.png (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
+        ),
+        full: z.boolean().default(false).describe('Capture the full scrollable page at each size'),
+        overwrite: Overwrite,
+        tab: TabId.optional(),
+      }),
+    output: () =>
+      z.object({
+        shots: z.array(
+          z.object({
+            viewport: z.string().describe('WxH'),
+            path: z.string(),
+            width: z.number(),
+            height: z.number(),
+            bytes: z.number(),
+          }),
+        ),
+      }),
   }),
   archive: defineCommand({
     name: 'visual.archive',
@@ -84,13 +88,14 @@ export const visualCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Save the page with its resources as one MHTML file.',
-    input: z.object({
-      path: OutPath.optional().describe(
-        'Where to write the .mhtml (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
-      ),
-      overwrite: Overwrite,
-      tab: TabId.optional(),
-    }),
-    output: z.object({ path: z.string(), bytes: z.number() }),
+    input: () =>
+      z.object({
+        path: OutPath.optional().describe(
+          'Where to write the .mhtml (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
+        ),
+        overwrite: Overwrite,
+        tab: TabId.optional(),
+      }),
+    output: () => z.object({ path: z.string(), bytes: z.number() }),
   }),
 };

@@ -31,43 +31,45 @@ export const webCrawlCommands = {
     scope: 'write',
     summary:
       'Crawl from one or more URLs (breadth-first, robots.txt honoured, polite per host) and write every page as Markdown + metadata into an artifact bundle.',
-    input: z.object({
-      urls: z.array(HttpUrl).min(1).max(100).describe('Where to start'),
-      depth: z.number().int().min(0).max(20).default(2).describe('Links followed from a start page'),
-      maxPages: z.number().int().min(1).max(10_000).default(50).describe('Stop after this many pages'),
-      sameSite: z.boolean().default(false).describe("Stay on the start pages' sites"),
-      include: z.array(Glob).max(50).optional().describe('Only URL paths matching one of these globs (/docs/**)'),
-      exclude: z.array(Glob).max(50).optional().describe('Skip URL paths matching one of these globs'),
-      robots: z
-        .enum(['strict', 'warn', 'off'])
-        .default('strict')
-        .describe('robots.txt: obey, fetch anyway with a warning, or ignore'),
-      sitemap: z.boolean().default(false).describe("Also read the sites' sitemaps"),
-      concurrency: z.number().int().min(1).max(16).default(2).describe('Requests in flight per host'),
-      delayMs: z.number().int().min(0).max(10_000).default(0).describe('Pause after each request to a host'),
-      dfs: z.boolean().default(false).describe('Depth-first instead of breadth-first'),
-      out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
-      progress: z
-        .string()
-        .regex(/^[\w-]{8,64}$/)
-        .optional()
-        .describe("A job id of your choosing: web.crawlProgress streams this crawl's progress under it"),
-    }),
-    output: z.object({
-      id: z.string().describe('The bundle id (argus artifacts show <id>)'),
-      dir: z.string().describe('Where the bundle is'),
-      out: z.string().nullable().describe('Where --out copied it'),
-      done: z.number(),
-      failed: z.number(),
-      skipped: z
-        .number()
-        .describe(
-          "Links not fetched: robots.txt disallows them or the operator's domain policy refuses them (reasons in skipped.jsonl)",
-        ),
-      queued: z.number(),
-      pagesPerSecond: z.number(),
-      warnings: z.array(z.string()),
-    }),
+    input: () =>
+      z.object({
+        urls: z.array(HttpUrl).min(1).max(100).describe('Where to start'),
+        depth: z.number().int().min(0).max(20).default(2).describe('Links followed from a start page'),
+        maxPages: z.number().int().min(1).max(10_000).default(50).describe('Stop after this many pages'),
+        sameSite: z.boolean().default(false).describe("Stay on the start pages' sites"),
+        include: z.array(Glob).max(50).optional().describe('Only URL paths matching one of these globs (/docs/**)'),
+        exclude: z.array(Glob).max(50).optional().describe('Skip URL paths matching one of these globs'),
+        robots: z
+          .enum(['strict', 'warn', 'off'])
+          .default('strict')
+          .describe('robots.txt: obey, fetch anyway with a warning, or ignore'),
+        sitemap: z.boolean().default(false).describe("Also read the sites' sitemaps"),
+        concurrency: z.number().int().min(1).max(16).default(2).describe('Requests in flight per host'),
+        delayMs: z.number().int().min(0).max(10_000).default(0).describe('Pause after each request to a host'),
+        dfs: z.boolean().default(false).describe('Depth-first instead of breadth-first'),
+        out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
+        progress: z
+          .string()
+          .regex(/^[\w-]{8,64}$/)
+          .optional()
+          .describe("A job id of your choosing: web.crawlProgress streams this crawl's progress under it"),
+      }),
+    output: () =>
+      z.object({
+        id: z.string().describe('The bundle id (argus artifacts show <id>)'),
+        dir: z.string().describe('Where the bundle is'),
+        out: z.string().nullable().describe('Where --out copied it'),
+        done: z.number(),
+        failed: z.number(),
+        skipped: z
+          .number()
+          .describe(
+            "Links not fetched: robots.txt disallows them or the operator's domain policy refuses them (reasons in skipped.jsonl)",
+          ),
+        queued: z.number(),
+        pagesPerSecond: z.number(),
+        warnings: z.array(z.string()),
+      }),
     pageContent: ['warnings'],
   }),
   crawlProgress: defineCommand({
@@ -78,20 +80,22 @@ export const webCrawlCommands = {
     scope: 'read',
     summary:
       'Progress of a running crawl started with a --progress job id: pages done, queued, failed, skipped and the rate, one event per page, until it finishes.',
-    input: z.object({
-      job: z
-        .string()
-        .regex(/^[\w-]{8,64}$/)
-        .describe('The job id given to web.crawl'),
-    }),
-    output: z.object({
-      done: z.number(),
-      queued: z.number(),
-      failed: z.number(),
-      skipped: z.number(),
-      pagesPerSecond: z.number(),
-      finished: z.boolean().describe('The last event of the crawl'),
-    }),
+    input: () =>
+      z.object({
+        job: z
+          .string()
+          .regex(/^[\w-]{8,64}$/)
+          .describe('The job id given to web.crawl'),
+      }),
+    output: () =>
+      z.object({
+        done: z.number(),
+        queued: z.number(),
+        failed: z.number(),
+        skipped: z.number(),
+        pagesPerSecond: z.number(),
+        finished: z.boolean().describe('The last event of the crawl'),
+      }),
   }),
   artifacts: defineCommand({
     name: 'web.artifacts',
@@ -100,8 +104,8 @@ export const webCrawlCommands = {
     kind: 'query',
     scope: 'read',
     summary: 'Artifact bundles (crawls, research) under the state dir, newest first.',
-    input: z.object({}),
-    output: z.object({ artifacts: z.array(ArtifactInfo) }),
+    input: () => z.object({}),
+    output: () => z.object({ artifacts: z.array(ArtifactInfo) }),
   }),
   artifactShow: defineCommand({
     name: 'web.artifactShow',
@@ -114,12 +118,13 @@ export const webCrawlCommands = {
     kind: 'query',
     scope: 'read',
     summary: "One bundle's manifest: files, created, expiry, summary.",
-    input: z.object({ id: z.string().min(1).max(200).describe('Bundle id from `argus artifacts list`') }),
-    output: ArtifactInfo.extend({
-      dir: z.string(),
-      paths: z.array(z.string()).describe('Files in the bundle'),
-      summary: z.record(z.string(), z.unknown()),
-    }),
+    input: () => z.object({ id: z.string().min(1).max(200).describe('Bundle id from `argus artifacts list`') }),
+    output: () =>
+      ArtifactInfo.extend({
+        dir: z.string(),
+        paths: z.array(z.string()).describe('Files in the bundle'),
+        summary: z.record(z.string(), z.unknown()),
+      }),
   }),
   artifactCleanup: defineCommand({
     name: 'web.artifactCleanup',
@@ -128,7 +133,7 @@ export const webCrawlCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Remove expired bundles (--expired) or every bundle.',
-    input: z.object({ expired: z.boolean().default(false).describe('Only bundles past their TTL') }),
-    output: z.object({ removed: z.array(z.string()) }),
+    input: () => z.object({ expired: z.boolean().default(false).describe('Only bundles past their TTL') }),
+    output: () => z.object({ removed: z.array(z.string()) }),
   }),
 };

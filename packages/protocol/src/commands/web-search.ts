@@ -40,19 +40,23 @@ export const webSearchCommands = {
     scope: 'read',
     summary:
       'Search the web through the configured engine (SearXNG, Brave Search API or DuckDuckGo): title, URL, snippet and rank per hit.',
-    input: z.object({
-      query: z.string().min(1).max(500).describe('What to search for'),
-      engine: Engine.optional().describe('Which engine (default: providers.search.engine, else the first configured)'),
-      limit: z.number().int().min(1).max(50).default(10).describe('Most results to return'),
-      since: Since.optional(),
-      timeoutMs: TimeoutMs.default(20_000),
-    }),
-    output: z.object({
-      query: z.string(),
-      engine: z.enum(SEARCH_ENGINES),
-      results: z.array(SearchHit),
-      tookMs: z.number(),
-    }),
+    input: () =>
+      z.object({
+        query: z.string().min(1).max(500).describe('What to search for'),
+        engine: Engine.optional().describe(
+          'Which engine (default: providers.search.engine, else the first configured)',
+        ),
+        limit: z.number().int().min(1).max(50).default(10).describe('Most results to return'),
+        since: Since.optional(),
+        timeoutMs: TimeoutMs.default(20_000),
+      }),
+    output: () =>
+      z.object({
+        query: z.string(),
+        engine: z.enum(SEARCH_ENGINES),
+        results: z.array(SearchHit),
+        tookMs: z.number(),
+      }),
     pageContent: ['results'],
   }),
   research: defineCommand({
@@ -71,35 +75,39 @@ export const webSearchCommands = {
     scope: 'write',
     summary:
       'Search, read the best distinct results in parallel, drop duplicates, and write a bundle: report.md (extractive, every line cites the page it quotes), records.json, manifest.json.',
-    input: z.object({
-      topic: z.string().min(1).max(500).describe('What to research (the search query)'),
-      engine: Engine.optional().describe('Which engine (default: providers.search.engine, else the first configured)'),
-      limit: z.number().int().min(1).max(50).default(10).describe('Search results to consider'),
-      fetch: z.number().int().min(1).max(20).default(5).describe('Distinct pages to read, best-ranked first'),
-      since: Since.optional(),
-      out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
-      timeoutMs: TimeoutMs.default(20_000).describe('Per search and per page'),
-    }),
-    output: z.object({
-      id: z.string().describe('The bundle id (argus artifacts show <id>)'),
-      dir: z.string().describe('The bundle under the state dir'),
-      out: z.string().nullable().describe('Where --out copied it'),
-      topic: z.string(),
-      engine: z.enum(SEARCH_ENGINES),
-      searched: z.number().describe('Search results considered'),
-      fetched: z.number().describe('Pages that became sources of the report'),
-      failed: z.number(),
-      duplicates: z.number().describe('Results dropped as the same page (canonical URL) or near-identical text'),
-      tooOld: z.number().describe('Pages published before --since'),
-      sources: z.array(
-        z.object({
-          n: z.number().describe('The citation number in report.md'),
-          title: z.string().nullable(),
-          url: z.string(),
-        }),
-      ),
-      report: z.string().describe('report.md: quoted sentences per source, each citing its URL'),
-    }),
+    input: () =>
+      z.object({
+        topic: z.string().min(1).max(500).describe('What to research (the search query)'),
+        engine: Engine.optional().describe(
+          'Which engine (default: providers.search.engine, else the first configured)',
+        ),
+        limit: z.number().int().min(1).max(50).default(10).describe('Search results to consider'),
+        fetch: z.number().int().min(1).max(20).default(5).describe('Distinct pages to read, best-ranked first'),
+        since: Since.optional(),
+        out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
+        timeoutMs: TimeoutMs.default(20_000).describe('Per search and per page'),
+      }),
+    output: () =>
+      z.object({
+        id: z.string().describe('The bundle id (argus artifacts show <id>)'),
+        dir: z.string().describe('The bundle under the state dir'),
+        out: z.string().nullable().describe('Where --out copied it'),
+        topic: z.string(),
+        engine: z.enum(SEARCH_ENGINES),
+        searched: z.number().describe('Search results considered'),
+        fetched: z.number().describe('Pages that became sources of the report'),
+        failed: z.number(),
+        duplicates: z.number().describe('Results dropped as the same page (canonical URL) or near-identical text'),
+        tooOld: z.number().describe('Pages published before --since'),
+        sources: z.array(
+          z.object({
+            n: z.number().describe('The citation number in report.md'),
+            title: z.string().nullable(),
+            url: z.string(),
+          }),
+        ),
+        report: z.string().describe('report.md: quoted sentences per source, each citing its URL'),
+      }),
     pageContent: ['sources', 'report'],
   }),
 };

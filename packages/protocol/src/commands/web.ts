@@ -58,27 +58,28 @@ export const webCommands = {
     scope: 'read',
     summary:
       'Main content of one page (title, byline, Markdown, text, links) over HTTP, falling back to the browser for script-built pages.',
-    input: z.object({
-      url: HttpUrl,
-      format: z.enum(['markdown', 'text', 'html', 'json']).default('markdown').describe('What to print'),
-      browser: z.boolean().default(false).describe('Render in the browser only (skip the HTTP tier)'),
-      http: z.boolean().default(false).describe('HTTP tier only (never open the browser)'),
-      selector: z
-        .string()
-        .min(1)
-        .max(1000)
-        .optional()
-        .describe('Take the content from this CSS selector instead of the detected article'),
-      maxBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(100 * 1024 * 1024)
-        .optional()
-        .describe('Refuse pages larger than this many bytes (default 5 MiB)'),
-      timeoutMs: TimeoutMs.default(20_000),
-    }),
-    output: FetchedPage,
+    input: () =>
+      z.object({
+        url: HttpUrl,
+        format: z.enum(['markdown', 'text', 'html', 'json']).default('markdown').describe('What to print'),
+        browser: z.boolean().default(false).describe('Render in the browser only (skip the HTTP tier)'),
+        http: z.boolean().default(false).describe('HTTP tier only (never open the browser)'),
+        selector: z
+          .string()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Take the content from this CSS selector instead of the detected article'),
+        maxBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(100 * 1024 * 1024)
+          .optional()
+          .describe('Refuse pages larger than this many bytes (default 5 MiB)'),
+        timeoutMs: TimeoutMs.default(20_000),
+      }),
+    output: () => FetchedPage,
     pageContent: ['title', 'byline', 'excerpt', 'siteName', 'markdown', 'text', 'html', 'links'],
   }),
 };
