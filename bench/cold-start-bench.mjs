@@ -11,9 +11,12 @@
 //   turn   the same with the call 1 s after initialize (an agent's first turn); only the call is
 //          timed, against the floor (Chromium starts at the call);
 //   node   `node -e 0`, the price of any Node process.
+// With --baseline-tree DIR (another built checkout, e.g. a git worktree of the commit before a
+// change), its CLI and MCP server run the cli and mcp series too, in the same turns: a before/after
+// in one run, on the same floor.
 // Each Argus run is followed by `argus stop` / closing the MCP client (not timed). Prints medians
 // and ratios to the floor.
-//   pnpm build && pnpm bench cold-start [--runs 9]
+//   pnpm build && pnpm bench cold-start [--runs 9] [--baseline-tree DIR]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,7 +37,20 @@ const mcpServer = join(root, 'apps', 'plugin', 'bin', 'argus-mcp.js');
 const require = createRequire(join(root, 'apps', 'plugin', 'package.json'));
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
 const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
-const { runs } = benchOptions({ runs: 9 });
+const { runs, 'baseline-tree': baselineTree } = benchOptions({ runs: 9, 'baseline-tree': '' });
+/** The checkouts whose CLI and MCP server run: this one, and the baseline when given. */
+const trees = [
+  { cli, mcpServer, suffix: '' },
+  ...(baselineTree
+    ? [
+        {
+          cli: join(baselineTree, 'apps', 'cli', 'dist', 'argus.js'),
+          mcpServer: join(baselineTree, 'apps', 'plugin', 'bin', 'argus-mcp.js'),
+          suffix: ' [baseline]',
+        },
+      ]
+    : []),
+];
 const EXTRA = ['--proxy-server=http://127.0.0.1:9'];
 const chrome = findChrome();
 const server = await startFixtureServer();
@@ -87,7 +103,7 @@ async function floor() {
 /** Runs `node args` to its end without blocking this process (the fixture server lives here). */
 const run = (args, env) => runProcess(process.execPath, args, { cwd: root, env });
 
-async function argusRun() {
+async function argusRun(cli) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-'));
   const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
   try {
@@ -108,7 +124,7 @@ async function argusRun() {
  * only the call is timed: Chromium starts at that call (the prestarted daemon has none), so the
  * floor's launch + connect + navigate is what it is compared with.
  */
-async function mcpRun(thinkMs = 0) {
+async function mcpRun(mcpServer, thinkMs = 0) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-mcp-'));
   const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
   const client = new Client({ name: 'argus-cold-start-bench', version: '0' });
@@ -140,13 +156,17 @@ async function nodeRun() {
   return performance.now() - started;
 }
 
-const samples = { floor: [], cli: [], mcp: [], mcpTurn: [], node: [] };
+const samples = { floor: [], node: [] };
+for (const { suffix } of trees) for (const series of ['cli', 'mcp', 'mcpTurn']) samples[series + suffix] = [];
 await floor(); // page cache warm for every series alike
 for (let run = 0; run < runs; run += 1) {
   samples.floor.push(await floor());
-  samples.cli.push(await argusRun());
-  samples.mcp.push(await mcpRun());
-  samples.mcpTurn.push(await mcpRun(1_000));
+  // the checkouts take turns going first
+  for (const tree of run % 2 ? [...trees].reverse() : trees) {
+    samples[`cli${tree.suffix}`].push(await argusRun(tree.cli));
+    samples[`mcp${tree.suffix}`].push(await mcpRun(tree.mcpServer));
+    samples[`mcpTurn${tree.suffix}`].push(await mcpRun(tree.mcpServer, 1_000));
+  }
   samples.node.push(await nodeRun());
 }
 await server.close();
@@ -155,13 +175,15 @@ const base = median(samples.floor);
 console.log(
   `cold start to first navigation done, median of ${runs} runs in turns (Chromium ${chrome}; load ${loadavg()[0].toFixed(1)})`,
 );
-for (const [name, label] of [
-  ['floor', 'raw CDP: launch + connect + navigate'],
-  ['cli', 'argus goto (daemon + Chromium start)'],
-  ['mcp', 'MCP: spawn server, argus_goto'],
-  ['mcpTurn', 'MCP: argus_goto 1 s after init (call)'],
-  ['node', 'node -e 0'],
-]) {
+const series = [['floor', 'raw CDP: launch + connect + navigate']];
+for (const { suffix } of trees)
+  series.push(
+    [`cli${suffix}`, `argus goto (daemon + Chromium start)${suffix}`],
+    [`mcp${suffix}`, `MCP: spawn server, argus_goto${suffix}`],
+    [`mcpTurn${suffix}`, `MCP: argus_goto 1 s after init (call)${suffix}`],
+  );
+series.push(['node', 'node -e 0']);
+for (const [name, label] of series) {
   const value = median(samples[name]);
-  console.log(`${label.padEnd(40)} ${ms(value).padStart(10)}  ${(value / base).toFixed(2)}x floor`);
+  console.log(`${label.padEnd(52)} ${ms(value).padStart(10)}  ${(value / base).toFixed(2)}x floor`);
 }
