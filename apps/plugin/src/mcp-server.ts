@@ -1,4 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -90,6 +92,7 @@ export function createMcpServer({
     {
       capabilities: { tools: skillTools ? { listChanged: true } : {}, ...(inbox ? { logging: {} } : {}) },
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: lazyAjv(),
     },
   );
   const notifier = inbox ? new InboxNotifier(server, inbox) : undefined;
@@ -126,4 +129,16 @@ export function createMcpServer({
     return withHint(mcpResult(outcome));
   });
   return server;
+}
+
+/**
+ * The SDK's Ajv validator (it checks a client's elicitation answers), made at its first use: the
+ * SDK's default builds an Ajv instance with its formats in the server's constructor, ~10 ms of CPU
+ * before the first `initialize` answer (issue 16).
+ */
+function lazyAjv(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return {
+    getValidator: <T>(schema: JsonSchemaType) => (ajv ??= new AjvJsonSchemaValidator()).getValidator<T>(schema),
+  };
 }

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type AnyCommand, listCommands } from '@argus/protocol';
+import { type AnyCommand, compareNames, listCommands } from '@argus/protocol';
 import { z } from 'zod';
 
 /** A JSON schema as sent to agents: flat, described, without validation noise. */
@@ -170,7 +170,7 @@ function computeToolSpecs(commands: readonly AnyCommand[]): ToolSpec[] {
   return commands
     .map(toolSpecFor)
     .filter((spec): spec is ToolSpec => spec !== undefined)
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareNames(a.name, b.name));
 }
 
 /** The build's file as JSON (see writeBuiltToolSpecs). */

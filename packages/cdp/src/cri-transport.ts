@@ -1,4 +1,4 @@
-import CDP from 'chrome-remote-interface';
+import type CDP from 'chrome-remote-interface';
 import { ArgusError } from '@argus/protocol';
 import { type Corkable, ProtocolError, StreamTransport, type Transport, TransportClosedError } from './transport.js';
 
@@ -60,6 +60,17 @@ class CriTransport extends StreamTransport {
 
 const NO_DOMAINS = { domains: [] };
 
+let cri: Promise<typeof CDP> | undefined;
+
+/**
+ * chrome-remote-interface (and the ws 7 under it), loaded at the first connect: a daemon that launches
+ * its own browser talks over a pipe and never needs it, so it is not part of every start-up (issue 16).
+ */
+function loadCri(): Promise<typeof CDP> {
+  cri ??= import('chrome-remote-interface').then((module) => module.default);
+  return cri;
+}
+
 /**
  * Connects to a browser-level DevTools WebSocket endpoint. Retries briefly: Chrome announces its
  * endpoint shortly before it accepts connections.
@@ -71,7 +82,7 @@ export async function connectCri(wsEndpoint: string, options: { attempts?: numbe
     try {
       // Only raw `send` and events are used: an empty descriptor spares loading the bundled 1 MB
       // protocol.json and building helpers for every domain on each connect (~30 ms, issue 16).
-      const client = await CDP({ target: wsEndpoint, protocol: NO_DOMAINS });
+      const client = await (await loadCri())({ target: wsEndpoint, protocol: NO_DOMAINS });
       return new CriTransport(client);
     } catch (error) {
       lastError = error;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeInput } from './fields.js';
-import { commandByName, commandByTool, commandByVerb, listCommands, manifest } from './manifest.js';
+import { commandByName, commandByTool, commandByVerb, compareNames, listCommands, manifest } from './manifest.js';
 
 describe('manifest invariants', () => {
   const commands = listCommands();
@@ -55,6 +55,14 @@ describe('manifest invariants', () => {
       const schema = z.toJSONSchema(command.input, { io: 'input' }) as { type?: string };
       expect(schema.type, command.name).toBe('object');
     }
+  });
+
+  it('orders command and tool names as localeCompare does', () => {
+    for (const names of [commands.map((c) => c.name), commands.flatMap((c) => (c.tool === false ? [] : [c.tool]))]) {
+      const byLocale = [...names].sort((a, b) => a.localeCompare(b));
+      expect([...names].reverse().sort(compareNames)).toEqual(byLocale);
+    }
+    expect(listCommands().map((c) => c.name)).toEqual(commands.map((c) => c.name).sort((a, b) => a.localeCompare(b)));
   });
 
   it('finds commands by name, verb and tool', () => {
