@@ -1,12 +1,11 @@
-// (spawnSync is fine here: nothing in this process has to answer while a child runs.)
+// (The fixture server runs in a child process: spawnSync blocks this one while the CLI runs.)
 // Whole-process time of `argus url` against a warm daemon, beside `node -e 0` in the same run.
 //   pnpm bench cli [--runs N]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pathToFileURL } from 'node:url';
 import { benchOptions } from './lib-args.mjs';
 import { median, ms } from './lib-stats.mjs';
 
@@ -15,7 +14,23 @@ const cli = join(root, 'apps', 'cli', 'dist', 'argus.js');
 const { runs } = benchOptions({ runs: 21 });
 const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cli-'));
 const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' };
-const demoPage = pathToFileURL(join(root, 'apps', 'cli', 'dist', 'demo.html')).href;
+// The demo page over HTTP (file: URLs are refused by default), served by a child: this process
+// blocks in spawnSync while the CLI runs.
+const server = spawn(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    "const { startFixtureServer } = await import('@argus/test-kit'); const s = await startFixtureServer(); console.log(s.url);",
+  ],
+  { cwd: join(root, 'bench'), stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const serverUrl = await new Promise((resolve, reject) => {
+  server.stdout.setEncoding('utf8');
+  server.stdout.once('data', (line) => resolve(line.trim()));
+  server.once('exit', (code) => reject(new Error(`fixture server exited (${code})`)));
+});
+const demoPage = new URL('/form.html', serverUrl).href;
 
 function time(command, args) {
   const started = process.hrtime.bigint();
@@ -42,4 +57,5 @@ try {
 } finally {
   spawnSync(process.execPath, [cli, 'stop'], { env });
   rmSync(stateDir, { recursive: true, force: true });
+  server.kill();
 }
