@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { TabId, Target } from '../common.js';
-import { DocId } from './canvas.js';
+import { DocId, ModeName } from './canvas.js';
 
 /**
  * The canvas seen in the browser: a live preview tab of a document (the same render tree as
@@ -24,11 +24,7 @@ export const canvasPreviewCommands = {
       z.object({
         doc: DocId,
         page: z.string().max(64).optional().describe('Page id; default the first page'),
-        mode: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,32}$/)
-          .optional()
-          .describe('Token mode to use (e.g. dark); default values otherwise'),
+        mode: ModeName.optional().describe('Token mode to use (e.g. dark); default values otherwise'),
       }),
     output: () =>
       z.object({

@@ -13,6 +13,9 @@ export const DocId = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a document id is 1-64 characters of A-Z a-z 0-9 _ -')
   .describe('Document id (from `canvas list`)');
 
+/** A design-token mode's name (e.g. dark), as the render, export, lint and preview commands take it. */
+export const ModeName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
+
 const DocSummary = z.object({
   id: z.string().describe('Document id'),
   name: z.string().describe('Document name'),
@@ -205,11 +208,7 @@ export const canvasCommands = {
         html: FilePath.optional().describe('Write the HTML document here (relative to your directory)'),
         tsx: FilePath.optional().describe('Write the TSX component here (relative to your directory)'),
         page: z.string().max(64).optional().describe('Page id; default the first page'),
-        mode: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,32}$/)
-          .optional()
-          .describe('Token mode to use (e.g. dark); default values otherwise'),
+        mode: ModeName.optional().describe('Token mode to use (e.g. dark); default values otherwise'),
         overwrite: Overwrite,
       }),
     output: () =>
@@ -233,11 +232,7 @@ export const canvasCommands = {
       z.object({
         doc: DocId,
         page: z.string().max(64).optional().describe('Page id; default every page'),
-        mode: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,32}$/)
-          .optional()
-          .describe('Token mode to check (e.g. dark); default values otherwise'),
+        mode: ModeName.optional().describe('Token mode to check (e.g. dark); default values otherwise'),
       }),
     output: () =>
       z.object({
