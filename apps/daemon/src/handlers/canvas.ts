@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CanvasSession } from '@argus/canvas';
+import type { CanvasSession, RenderOptions } from '@argus/canvas';
 import { ArgusError, manifest, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { CANVAS_IMPORT, CANVAS_NODE } from '@argus/snapshot';
@@ -41,6 +41,14 @@ export function canvasHandlers(
     undo: session.undoDepth,
     redo: session.redoDepth,
   });
+  /** Takes back (undo) or re-applies (redo) the document's last batch, as the caller. */
+  const historyStep = async (doc: string, step: 'undo' | 'redo', signal: AbortSignal | undefined) => {
+    await admit(doc, signal);
+    const session = store.get(doc);
+    const outcome = step === 'undo' ? session.undo() : session.redo();
+    await changed(doc, session, step);
+    return revision(doc, session, outcome.revision);
+  };
   return withCanvas(
     {
       new: async (input) => {
@@ -125,20 +133,8 @@ export function canvasHandlers(
         await changed(input.doc, session, 'patch');
         return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
       },
-      undo: async (input, ctx) => {
-        await admit(input.doc, ctx.signal);
-        const session = store.get(input.doc);
-        const outcome = session.undo();
-        await changed(input.doc, session, 'undo');
-        return revision(input.doc, session, outcome.revision);
-      },
-      redo: async (input, ctx) => {
-        await admit(input.doc, ctx.signal);
-        const session = store.get(input.doc);
-        const outcome = session.redo();
-        await changed(input.doc, session, 'redo');
-        return revision(input.doc, session, outcome.revision);
-      },
+      undo: (input, ctx) => historyStep(input.doc, 'undo', ctx.signal),
+      redo: (input, ctx) => historyStep(input.doc, 'redo', ctx.signal),
       push: async (input, ctx) => {
         await admit(input.doc, ctx.signal);
         const session = store.get(input.doc);
@@ -179,10 +175,7 @@ export function canvasHandlers(
       }),
       open: async (input) => {
         const document = store.get(input.doc).toJson();
-        const options = {
-          ...(input.page === undefined ? {} : { pageId: input.page }),
-          ...(input.mode === undefined ? {} : { mode: input.mode }),
-        };
+        const options = renderOptions(input);
         const { tab } = await previews.open(input.doc, document, options);
         return { doc: input.doc, tab, revision: document.revision };
       },
@@ -240,10 +233,7 @@ export function canvasHandlers(
         if (input.html === undefined && input.tsx === undefined)
           throw new ArgusError('invalid_input', 'Say where to write: --html <file>, --tsx <file>, or both.');
         const doc = store.get(input.doc).toJson();
-        const options = {
-          ...(input.page === undefined ? {} : { pageId: input.page }),
-          ...(input.mode === undefined ? {} : { mode: input.mode }),
-        };
+        const options = renderOptions(input);
         const outputs: { format: 'html' | 'tsx'; path: string; text: string }[] = [];
         if (input.html !== undefined)
           outputs.push({ format: 'html', path: input.html, text: canvas().exportHtml(doc, options) });
@@ -264,4 +254,12 @@ export function canvasHandlers(
     },
     manifest.canvas,
   );
+}
+
+/** The render options a command's page and mode fields ask for (the preview and the export). */
+function renderOptions(input: { page?: string; mode?: string }): RenderOptions {
+  return {
+    ...(input.page === undefined ? {} : { pageId: input.page }),
+    ...(input.mode === undefined ? {} : { mode: input.mode }),
+  };
 }
