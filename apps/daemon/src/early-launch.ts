@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { type LaunchOptions, launchEarly } from '@argus/cdp/launch';
 import { type ChromeHandOver, adoptHandedChrome, launchForHandOver } from '@argus/cdp/launch-handover';
@@ -49,8 +50,8 @@ function rawChromeSettings(workspace: string, env: NodeJS.ProcessEnv): RawConfig
  * @argus/cdp), and kills it otherwise. Connect mode, a persistent profile and a headed browser are
  * left to the daemon.
  */
-function earlyLaunchOptions(env: NodeJS.ProcessEnv): LaunchOptions | undefined {
-  if (!prelaunchWanted(env)) return undefined;
+function earlyLaunchOptions(env: NodeJS.ProcessEnv, cued = false): LaunchOptions | undefined {
+  if (!cued && !prelaunchWanted(env)) return undefined;
   const chrome = rawChromeSettings(daemonWorkspace(env), env);
   if (!chrome || chrome.cdpUrl !== undefined || chrome.profile !== undefined) return undefined;
   const { path, flags = [], headless = true } = chrome;
@@ -73,6 +74,57 @@ export function launchBrowserEarly(env: NodeJS.ProcessEnv = process.env): void {
   if (adoptHandedChrome(env)) return;
   const options = earlyLaunchOptions(env);
   if (options) launchEarly(options);
+  else listenForLaunchCue(env);
+}
+
+/** The descriptor a starter may give a daemon that starts without Chromium, to cue its launch (see listenForLaunchCue). */
+export const LAUNCH_CUE_ENV = 'ARGUS_LAUNCH_CUE';
+
+let cue: { socket: Socket; cued: boolean } | undefined;
+
+/**
+ * A daemon started without Chromium (ARGUS_PRELAUNCH=0: an MCP server's prestart) by a starter that
+ * may soon want one: it passes a descriptor (ARGUS_LAUNCH_CUE) and writes a byte to it when its
+ * agent's first browser call comes while this process is still loading. Chromium then starts at
+ * once, as an early launch the first command adopts, instead of after the daemon is up and that
+ * command has reached it (~0.15-0.2 s later on a cold start, issue 16). Waiting costs nothing (an
+ * unreferenced socket); the cue is heard only until the daemon begins serving (endLaunchCue), so
+ * it can never race a launch of the daemon's own.
+ */
+function listenForLaunchCue(env: NodeJS.ProcessEnv): void {
+  const fd = Number(env[LAUNCH_CUE_ENV]);
+  // not inherited by Chromium or anything else this process starts
+  delete env[LAUNCH_CUE_ENV];
+  if (!Number.isInteger(fd) || fd < 3) return;
+  let socket: Socket;
+  try {
+    socket = new Socket({ fd, readable: true, writable: false });
+  } catch {
+    return; // not a descriptor this process has: no cue
+  }
+  const listening = { socket, cued: false };
+  cue = listening;
+  socket.unref();
+  socket.on('error', () => socket.destroy());
+  socket.once('end', () => socket.destroy());
+  socket.once('data', () => {
+    socket.destroy();
+    if (cue !== listening) return;
+    listening.cued = true;
+    const options = earlyLaunchOptions(env, true);
+    if (options) launchEarly(options);
+  });
+}
+
+/**
+ * The daemon is about to serve: from now on its commands launch the browser, so a cue is no longer
+ * heard. Returns whether one came (its launch is under way, and the daemon adopts it at once).
+ */
+export function endLaunchCue(): boolean {
+  const listening = cue;
+  cue = undefined;
+  listening?.socket.destroy();
+  return listening?.cued ?? false;
 }
 
 /**

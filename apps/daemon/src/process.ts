@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { startDaemon } from './daemon.js';
-import { daemonWorkspace, prelaunchWanted } from './early-launch.js';
+import { daemonWorkspace, endLaunchCue, prelaunchWanted } from './early-launch.js';
 import type { McpHttpEndpoint } from './tunnel-server.js';
 
 export interface DaemonProcessOptions {
@@ -19,8 +19,11 @@ export async function runDaemonProcess(options: DaemonProcessOptions = {}): Prom
     // ARGUS_STATE_DIR only moves the state: the workspace is the project the daemon was started in
     const workspace = daemonWorkspace();
     // a client starts this process for a command that will want the browser: launch it meanwhile
-    // (the entry may have started it already: launchBrowserEarly)
-    const prelaunch = prelaunchWanted();
+    // (the entry may have started it already: launchBrowserEarly), or was cued to while loading. A
+    // cue that came while the modules were evaluated (one synchronous stretch) waits in its socket:
+    // one turn of the event loop reads it, before the cue is closed.
+    await new Promise((resolve) => setImmediate(resolve));
+    const prelaunch = endLaunchCue() || prelaunchWanted();
     const daemon = await startDaemon({ stateDir, workspace, prelaunch, ...(options.mcp ? { mcp: options.mcp } : {}) });
     const shutdown = (signal: string) => void daemon.stop(signal);
     process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon, toArgusError } from '@argus/client';
+import { cueBrowserLaunch } from '@argus/client/daemon-spawn';
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { WebSocket } from 'ws';
 import { daemonEntry } from './daemon-entry.js';
 import type { InboxChange } from './inbox-notify.js';
-import { prestartDaemonEnv, prestartMode } from './prestart.js';
+import { drivesBrowser, prestartDaemonEnv, prestartMode } from './prestart.js';
 
 export { daemonEntry };
 
@@ -141,6 +142,8 @@ export class DaemonLink {
   }
 
   async call(command: AnyCommand, input: unknown): Promise<unknown> {
+    // a daemon prestarted without Chromium and still loading: launch it now, not once this call is in
+    if (drivesBrowser(command.name)) cueBrowserLaunch();
     const output = await this.send(command, input);
     if (command.name === 'tabs.lease') this.leases.add((output as { lease: string }).lease);
     if (command.name === 'tabs.release') {

@@ -3,6 +3,10 @@ import { launchBrowserEarly } from '@argus/daemon/early-launch';
 
 // Chromium starts first; the daemon's modules (most of this process's start-up) load while it does
 launchBrowserEarly();
+// The manifest (zod and every shared schema) first, on its own: evaluating modules is one synchronous
+// stretch, and between the two the event loop turns, so a launch cue sent meanwhile is heard then
+// rather than once all is loaded (listenForLaunchCue in @argus/daemon/early-launch, issue 16).
+await import('@argus/protocol');
 const { runDaemonProcess } = await import('@argus/daemon');
 
 /**

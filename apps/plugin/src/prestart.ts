@@ -16,3 +16,42 @@ export function prestartMode(env: NodeJS.ProcessEnv = process.env): Prestart {
 export function prestartDaemonEnv(mode: Prestart): Record<string, string> {
   return mode === 'browser' ? {} : { ARGUS_PRELAUNCH: '0' };
 }
+
+/**
+ * Domains whose commands drive a page (`manager.onTab` in the daemon), and the commands of other
+ * domains that replay, record, watch, preview or pick on one: the first such call cues a prestarted daemon that is still loading to launch
+ * Chromium (cueBrowserLaunch). The rest (the web providers, the canvas, the inbox, the journal,
+ * tokens, settings) never start a browser for an agent that only uses them.
+ */
+const BROWSER_DOMAINS = new Set([
+  'batch',
+  'capture',
+  'dom',
+  'emulation',
+  'files',
+  'handoff',
+  'input',
+  'inspect',
+  'page',
+  'read',
+  'route',
+  'screencast',
+  'snapshot',
+  'state',
+  'tabs',
+  'visual',
+]);
+const BROWSER_COMMANDS = new Set([
+  'skill.run',
+  'skill.record',
+  'watch.open',
+  'canvas.open',
+  'canvas.nodeOf',
+  'canvas.import',
+  'inbox.annotate',
+]);
+
+/** Whether a command needs the browser (see BROWSER_DOMAINS). */
+export function drivesBrowser(command: string): boolean {
+  return BROWSER_COMMANDS.has(command) || BROWSER_DOMAINS.has(command.slice(0, command.indexOf('.')));
+}

@@ -120,6 +120,40 @@ describe('argus mcp and the daemon it started', () => {
     }
   });
 
+  it('launches one Chromium for a browser call made at once, while the prestarted daemon may still load', async () => {
+    const plugin = await pluginInFreshWorkspace();
+    try {
+      // the call follows initialize at once: the server cues the loading daemon to launch Chromium
+      expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
+      const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+      try {
+        const { browser } = await probe.client.daemon.status.query({});
+        expect(browser).toMatchObject({ running: true, launches: 1 });
+        expect(isProcessAlive(browser.pid!)).toBe(true);
+      } finally {
+        probe.close();
+      }
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  it('launches no Chromium for a first call that needs none', async () => {
+    const plugin = await pluginInFreshWorkspace();
+    try {
+      await ok(plugin.client, 'argus_inbox');
+      const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect((await probe.client.daemon.status.query({})).browser).toMatchObject({ pid: null, launches: 0 });
+      } finally {
+        probe.close();
+      }
+    } finally {
+      await plugin.close();
+    }
+  });
+
   it('with ARGUS_PRELAUNCH=0 starts nothing until the first call', async () => {
     const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: '0' });
     try {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Socket } from 'node:net';
 import type { Stream } from 'node:stream';
 import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
@@ -43,20 +44,42 @@ function inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return rest;
 }
 
-/** Spawns the daemon detached; `ready` resolves with its state once it prints its ready line (no polling). */
-function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver): Started {
+/** The descriptor of a daemon's launch cue (ARGUS_LAUNCH_CUE; read by listenForLaunchCue in @argus/daemon/early-launch). */
+const LAUNCH_CUE_FD = 3;
+
+/** The write end of the early daemon's launch cue, until it is used or the daemon is up. */
+let launchCue: Socket | undefined;
+
+/**
+ * Spawns the daemon detached; `ready` resolves with its state once it prints its ready line (no
+ * polling). With `cue` (and nothing handed over) it gets a launch cue on descriptor 3 (cueBrowserLaunch).
+ */
+function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver, cue = false): Started {
   let child: ChildProcess;
+  const withCue = cue && !handOver;
   try {
     mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
     child = spawn(process.execPath, [options.daemonEntry], {
       cwd: options.cwd,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(handOver?.stdio ?? [])],
-      env: { ...inheritedEnv(options.env ?? process.env), ...handOver?.env, ARGUS_STATE_DIR: options.stateDir },
+      stdio: ['ignore', 'pipe', 'pipe', ...(handOver?.stdio ?? (withCue ? ['pipe' as const] : []))],
+      env: {
+        ...inheritedEnv(options.env ?? process.env),
+        ...handOver?.env,
+        ...(withCue ? { ARGUS_LAUNCH_CUE: String(LAUNCH_CUE_FD) } : {}),
+        ARGUS_STATE_DIR: options.stateDir,
+      },
     });
   } finally {
     // the daemon holds its own copies now (or there is no daemon, and what was handed ends)
     handOver?.release();
+  }
+  const cueEnd = withCue ? (child.stdio[LAUNCH_CUE_FD] as Socket | null) : null;
+  if (cueEnd) {
+    cueEnd.on('error', () => cueEnd.destroy());
+    // never what keeps this process alive
+    cueEnd.unref();
+    launchCue = cueEnd;
   }
   const timeoutMs = options.timeoutMs ?? 15_000;
   let stderr = '';
@@ -93,6 +116,9 @@ function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver): St
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.unref();
+      // up (or gone): its commands launch the browser from now on
+      cueEnd?.destroy();
+      if (launchCue === cueEnd) launchCue = undefined;
     })
     .then(() => {
       const state = readState(options.stateDir);
@@ -118,17 +144,30 @@ export function startDaemonEarly(
   options: Omit<SpawnDaemonOptions, 'stateDir'> & {
     /** Called only when a daemon is started: what to hand it (its browser, launched right now). */
     handOver?: () => DaemonHandOver | undefined;
+    /** A daemon started without Chromium: give it a launch cue (cueBrowserLaunch). */
+    launchCue?: boolean;
   },
 ): boolean {
   if (early) return false;
   const stateDir = stateDirFor(options.cwd, options.env ?? process.env);
   const state = readState(stateDir);
   if (state && isProcessAlive(state.pid)) return false;
-  const { handOver, ...spawnOptions } = options;
-  early = spawnDaemon({ ...spawnOptions, stateDir }, handOver?.());
+  const { handOver, launchCue: cue, ...spawnOptions } = options;
+  early = spawnDaemon({ ...spawnOptions, stateDir }, handOver?.(), cue);
   // a failed early start is reported by whoever takes it; never as an unhandled rejection
   early.ready.catch(() => undefined);
   return true;
+}
+
+/**
+ * Tells a daemon started early without Chromium (`launchCue`) that a browser command is coming, while
+ * it is still loading: it launches Chromium at once instead of at that command. Once the daemon is
+ * up, or after the first cue, this does nothing (the command itself launches the browser).
+ */
+export function cueBrowserLaunch(): void {
+  const cue = launchCue;
+  launchCue = undefined;
+  cue?.end('1');
 }
 
 /** The early start for this state dir, if one is in flight: the caller now owns its outcome. */

@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
+import { cueBrowserLaunch, startDaemonEarly, takeEarlyStart } from '@argus/client/daemon-spawn';
+import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
+import { afterEach, describe, expect, it } from 'vitest';
+import { daemonEntry } from '../src/daemon-entry.js';
+import { pluginEnv, stopDaemon, waitFor } from './helpers.js';
+
+// Issue 16: a daemon an MCP server prestarts without Chromium launches it at once when the server
+// cues it (the agent's first browser call came while the daemon was still loading), and only then.
+
+let workspace = '';
+let stateDir = '';
+
+afterEach(async () => {
+  await stopDaemon(stateDir);
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+function freshWorkspace(): NodeJS.ProcessEnv {
+  workspace = mkdtempSync(join(tmpdir(), 'argus-cue-'));
+  stateDir = join(workspace, '.argus');
+  // as argus-mcp starts it by default: no early Chromium of its own
+  return { ...process.env, ...pluginEnv(stateDir), ARGUS_PRELAUNCH: '0' };
+}
+
+/** The daemon's browser as its status reports it (a probe: looking, not using). */
+async function browserOf(): Promise<{ pid: number | null; running: boolean; launches: number }> {
+  const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+  try {
+    const { browser } = await probe.client.daemon.status.query({});
+    return { pid: browser.pid, running: browser.running, launches: browser.launches };
+  } finally {
+    probe.close();
+  }
+}
+
+const parentOf = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+};
+
+describe('the launch cue of a daemon started without Chromium', () => {
+  it('launches Chromium at once when cued while the daemon loads, with no command, and the first command uses it', async () => {
+    const env = freshWorkspace();
+    expect(startDaemonEarly({ daemonEntry: daemonEntry(), env, cwd: workspace, launchCue: true })).toBe(true);
+    // the agent's first browser call, before the daemon can be up (its ready line is ~0.3 s away)
+    cueBrowserLaunch();
+    const state = await takeEarlyStart(stateDir)!;
+    await waitFor(async () => (await browserOf()).running, 30_000, 'the cued browser');
+    const browser = await browserOf();
+    expect(browser.launches).toBe(1);
+    // launched by the daemon itself, as its own early launch
+    expect(parentOf(browser.pid!)).toBe(state.pid);
+    const connection = await connectToDaemon({ stateDir, name: 'test' });
+    try {
+      await connection.client.tabs.list.query({});
+      expect(await browserOf()).toMatchObject({ pid: browser.pid, launches: 1 });
+    } finally {
+      connection.close();
+    }
+    await stopDaemon(stateDir);
+    await waitFor(() => !isProcessAlive(browser.pid!), 20_000, 'Chromium to exit with its daemon');
+  });
+
+  it('launches nothing without a cue, and a cue once the daemon is up is not sent', async () => {
+    const env = freshWorkspace();
+    expect(startDaemonEarly({ daemonEntry: daemonEntry(), env, cwd: workspace, launchCue: true })).toBe(true);
+    await takeEarlyStart(stateDir)!;
+    // too late: the daemon is up, and the command itself launches the browser
+    cueBrowserLaunch();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await browserOf()).toMatchObject({ pid: null, launches: 0 });
+  });
+
+  it('ignores a cue that reaches a daemon already serving (its own commands launch the browser)', async () => {
+    const env = freshWorkspace();
+    const child = spawn(process.execPath, [daemonEntry()], {
+      cwd: workspace,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
+      env: { ...env, ARGUS_STATE_DIR: stateDir, ARGUS_LAUNCH_CUE: '3' },
+    });
+    const cue = child.stdio[3] as Socket;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`the daemon exited (${code})`)));
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line.startsWith(DAEMON_READY_LINE)) resolve();
+        });
+      });
+      expect(readState(stateDir)?.pid).toBe(child.pid);
+      cue.end('1');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await browserOf()).toMatchObject({ pid: null, launches: 0 });
+    } finally {
+      cue.destroy();
+      child.stdout?.destroy();
+      child.unref();
+    }
+  });
+});
