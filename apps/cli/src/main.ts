@@ -102,6 +102,9 @@ async function main(argv: string[]): Promise<number> {
   const progress = crawlWatch
     ? { starting: () => undefined, stop: () => undefined }
     : startProgress(command, input, err);
+  // the renderers load while the command runs (on a cold start, the CLI waits ~1 s for the browser)
+  const renderer = flags.json ? undefined : import('./render.js');
+  renderer?.catch(() => undefined);
   const notice = startingNotice(command.name, err);
   const onStart = () => {
     progress.starting();
@@ -124,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
     (value as { newPid: number | null }).newPid = await waitForRestart(connection.state.pid, err);
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
   else {
-    const { render } = await import('./render.js');
+    const { render } = await (renderer ?? import('./render.js'));
     const text = render(command, value, input);
     out(flags.untrustedEnvelope ? envelopeText(command, value, text) : text);
   }

@@ -46,13 +46,17 @@ export async function detectChallenge(page: Page, status: number | null): Promis
   return finding ? challengeReport(finding) : undefined;
 }
 
-/** Adds `challenge` to a navigation's result when the new page shows one. */
-export async function withChallenge<R extends { status: number | null }>(
+/**
+ * A navigation's result with the new document's title and, when the page shows one, `challenge`:
+ * both read at once (one renderer round trip after the load; the navigation was asked not to read
+ * the title itself, `readTitle: false`).
+ */
+export async function withChallenge<R extends { status: number | null; title: string }>(
   page: Page,
   result: R,
 ): Promise<R & { challenge?: ChallengeReport }> {
-  const challenge = await detectChallenge(page, result.status);
-  return challenge ? { ...result, challenge } : result;
+  const [title, challenge] = await Promise.all([page.readTitle(), detectChallenge(page, result.status)]);
+  return challenge ? { ...result, title, challenge } : { ...result, title };
 }
 
 /** The HTTP status of the tab's latest main-frame document (an action's navigation reports none itself). */

@@ -152,10 +152,15 @@ describe('core page commands on real Chromium', () => {
   it('back, forward and reload wait for the page', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
     await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-b.html') });
-    expect((await h.client.page.back.mutate({})).url).toMatch(/nav-a\.html$/);
-    expect((await h.client.page.forward.mutate({})).url).toMatch(/nav-b\.html$/);
+    // each with the title of the document it arrived at (read alongside the challenge check)
+    const back = await h.client.page.back.mutate({});
+    expect(back).toMatchObject({ title: 'Page A' });
+    expect(back.url).toMatch(/nav-a\.html$/);
+    const forward = await h.client.page.forward.mutate({});
+    expect(forward).toMatchObject({ title: 'Page B' });
+    expect(forward.url).toMatch(/nav-b\.html$/);
     const reloaded = await h.client.page.reload.mutate({});
-    expect(reloaded).toMatchObject({ status: 200 });
+    expect(reloaded).toMatchObject({ status: 200, title: 'Page B' });
     expect(reloaded.url).toMatch(/nav-b\.html$/);
   });
 

@@ -27,6 +27,21 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const STOP_LOADING_MS = 2_000;
 
 /**
+ * How a navigation ends. `readTitle: false` leaves reading the new document's title to the caller
+ * (the result carries the last known one), which then reads it alongside its own first look at the
+ * document (the daemon's challenge check): one renderer round trip after the load instead of two.
+ */
+export interface NavigationOptions {
+  waitUntil?: WaitUntil;
+  timeoutMs?: number;
+  readTitle?: boolean;
+}
+
+/** The new document's title, unless the caller reads it itself (NavigationOptions.readTitle). */
+const titleOf = (page: Page, read: boolean | undefined): Promise<string> =>
+  read === false ? Promise.resolve(page.title) : page.readTitle();
+
+/**
  * Navigates the main frame. The timeout covers everything, `Page.navigate` included (it waits for
  * the server's response headers): on timeout or when the caller goes away the load is stopped
  * (`Page.stopLoading`), so the tab is usable for the next command.
@@ -34,7 +49,7 @@ const STOP_LOADING_MS = 2_000;
 export async function navigatePage(
   page: Page,
   url: string,
-  options: { waitUntil?: WaitUntil; timeoutMs?: number } = {},
+  options: NavigationOptions = {},
 ): Promise<NavigationResult> {
   page.assertOpen();
   const waitUntil = options.waitUntil ?? 'load';
@@ -62,7 +77,7 @@ export async function navigatePage(
     }
     if (!result.loaderId) {
       // same-document navigation (e.g. only the hash changed)
-      return { url: watcher.sameDocumentUrl ?? url, title: await page.readTitle(), status: null };
+      return { url: watcher.sameDocumentUrl ?? url, title: await titleOf(page, options.readTitle), status: null };
     }
     const loaderId = result.loaderId;
     if (waitUntil !== 'none') {
@@ -83,7 +98,11 @@ export async function navigatePage(
         waitUntil,
       );
     }
-    return { url: page.url, title: await page.readTitle(), status: page.documentStatus.get(loaderId) ?? null };
+    return {
+      url: page.url,
+      title: await titleOf(page, options.readTitle),
+      status: page.documentStatus.get(loaderId) ?? null,
+    };
   } finally {
     watcher.dispose();
   }
@@ -95,6 +114,7 @@ export async function navigateBy(
   run: () => Promise<unknown>,
   timeoutMs: number,
   what: string,
+  readTitle?: boolean,
 ): Promise<NavigationResult> {
   page.assertOpen();
   await stopScriptIfStuck(page);
@@ -119,7 +139,7 @@ export async function navigateBy(
     }
     return {
       url: page.url,
-      title: await page.readTitle(),
+      title: await titleOf(page, readTitle),
       status: loaderId ? (page.documentStatus.get(loaderId) ?? null) : null,
     };
   } finally {

@@ -5,7 +5,7 @@ import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
   type ActionEffects,
   type NavigationResult,
-  type WaitUntil,
+  type NavigationOptions,
   actOn,
   navigateBy,
   navigatePage,
@@ -20,7 +20,7 @@ import type { RouteSet } from './routes.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
 
-export type { ActionEffects, NavigationResult, WaitUntil } from './page-navigation.js';
+export type { ActionEffects, NavigationOptions, NavigationResult, WaitUntil } from './page-navigation.js';
 
 export const ISOLATED_WORLD = '__argus__';
 
@@ -192,11 +192,12 @@ export class Page {
 
   // ---------------------------------------------------------------- navigation (page-navigation.ts)
 
-  navigate(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationResult> {
+  navigate(url: string, options: NavigationOptions = {}): Promise<NavigationResult> {
     return navigatePage(this, url, options);
   }
 
-  async history(delta: -1 | 1, timeoutMs = 30_000): Promise<NavigationResult> {
+  /** Back or forward one entry; `readTitle` as for navigate (NavigationOptions). */
+  async history(delta: -1 | 1, timeoutMs = 30_000, readTitle?: boolean): Promise<NavigationResult> {
     this.assertOpen();
     const { currentIndex, entries } = await this.session.send('Page.getNavigationHistory');
     const entry = entries[currentIndex + delta];
@@ -211,11 +212,12 @@ export class Page {
       () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
       timeoutMs,
       delta < 0 ? 'Going back' : 'Going forward',
+      readTitle,
     );
   }
 
-  reload(timeoutMs = 30_000): Promise<NavigationResult> {
-    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload');
+  reload(timeoutMs = 30_000, readTitle?: boolean): Promise<NavigationResult> {
+    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload', readTitle);
   }
 
   /** Runs an input action and reports what it caused (see actOn). */

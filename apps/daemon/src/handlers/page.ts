@@ -18,21 +18,27 @@ export function pageHandlers(services: Services): Handlers['page'] {
     goto: (input, ctx) => {
       services.access.checkUrl(input.url, ctx);
       return manager.onTab(input.tab, async (page) => {
+        const waitsForDocument = input.waitUntil !== 'none';
         const result = await page
-          .navigate(input.url, { waitUntil: input.waitUntil, timeoutMs: input.timeoutMs })
+          .navigate(input.url, {
+            waitUntil: input.waitUntil,
+            timeoutMs: input.timeoutMs,
+            // read with the challenge check (withChallenge), in the same round trip
+            readTitle: !waitsForDocument,
+          })
           .catch((error: unknown) => {
             throw plainHttpHint(error, input.url);
           });
         // waitUntil none returns before the document exists: nothing to look at yet
-        return input.waitUntil === 'none' ? result : withChallenge(page, result);
+        return waitsForDocument ? withChallenge(page, result) : result;
       });
     },
     back: (input) =>
-      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(-1, input.timeoutMs))),
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(-1, input.timeoutMs, false))),
     forward: (input) =>
-      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(1, input.timeoutMs))),
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(1, input.timeoutMs, false))),
     reload: (input) =>
-      manager.onTab(input.tab, async (page) => withChallenge(page, await page.reload(input.timeoutMs))),
+      manager.onTab(input.tab, async (page) => withChallenge(page, await page.reload(input.timeoutMs, false))),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
     focus: (input) =>
       manager.onTab(input.tab, async (page) => {
