@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { criWithoutLocalProtocol, zodEnglishOnly } from '@argus/bundle-plugins';
+import { criWithoutLocalProtocol, mcpServerWithoutDefaultAjv, zodEnglishOnly } from '@argus/bundle-plugins';
 import { defineConfig } from 'tsup';
 
 /**
@@ -77,7 +77,7 @@ export default defineConfig([
     splitting: true,
     sourcemap: true,
     clean: true,
-    esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly],
+    esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly, mcpServerWithoutDefaultAjv],
     // what the bundle still imports at run time, checked by test/daemon-bundle.test.ts
     metafile: true,
     // whitespace and syntax only (names stay, for stack traces): ~15% less to compile at start-up

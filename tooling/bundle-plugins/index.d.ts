@@ -4,3 +4,4 @@ export type BundlePlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 export declare const criWithoutLocalProtocol: BundlePlugin;
 export declare const zodEnglishOnly: BundlePlugin;
+export declare const mcpServerWithoutDefaultAjv: BundlePlugin;

@@ -31,3 +31,27 @@ export const zodEnglishOnly = {
     }));
   },
 };
+
+/**
+ * The MCP SDK's `Server` imports its Ajv validator (Ajv, its formats and a URI parser: ~190 KB of a
+ * bundle) only to build it when no `jsonSchemaValidator` is passed; argus-mcp always passes its own,
+ * which loads Ajv at the first elicitation (LazyAjv in apps/plugin). For that one importer the
+ * import resolves to a stand-in that cannot be constructed, so Ajv is no longer compiled before the
+ * server's first answer; the validator module itself, imported by LazyAjv, is untouched.
+ * @type {import('./index.d.ts').BundlePlugin}
+ */
+export const mcpServerWithoutDefaultAjv = {
+  name: 'mcp-server-without-default-ajv',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+      /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/.test(args.importer)
+        ? { path: 'mcp-server-default-ajv', namespace: 'argus-stand-in' }
+        : undefined,
+    );
+    build.onLoad({ filter: /^mcp-server-default-ajv$/, namespace: 'argus-stand-in' }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('argus: the MCP server is built with its own jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};

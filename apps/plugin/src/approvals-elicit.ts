@@ -44,6 +44,8 @@ export class ApprovalElicitor {
     private readonly server: Server,
     private readonly source: ApprovalSource,
     private readonly caller: CommandCaller,
+    /** Readies what checks the answers (the server's JSON Schema validator) before a question goes out. */
+    private readonly beforeAsking: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Starts watching once the client has said it can answer questions; called before each tool call. */
@@ -57,6 +59,7 @@ export class ApprovalElicitor {
     this.asked.add(pending.id);
     let approve: boolean | undefined;
     try {
+      await this.beforeAsking();
       const answer = await this.server.elicitInput(
         {
           message: `Argus: ${pending.command} waits for your approval.\n${pending.summary}\nWhy: ${pending.reason}`,

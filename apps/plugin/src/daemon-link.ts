@@ -3,7 +3,6 @@ import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon
 import { cueBrowserLaunch } from '@argus/client/daemon-spawn';
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
-import { WebSocket } from 'ws';
 import { daemonEntry } from './daemon-entry.js';
 import type { InboxChange } from './inbox-notify.js';
 import { drivesBrowser, prestartDaemonEnv, prestartMode } from './prestart.js';
@@ -78,7 +77,8 @@ export class DaemonLink {
       session: this.options.session,
       // read per call: the leases held now
       lease: () => [...this.leases].slice(-16),
-      WebSocket,
+      // the ws package loads once the daemon is up: not compiled before the server's first answer
+      loadWebSocket: () => import('ws').then((module) => module.WebSocket),
     };
   }
 

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -87,12 +87,13 @@ export function createMcpServer({
   // an exact --tools list means exactly those tools
   const skillTools = options.tools?.length ? undefined : skills;
   const runSpec = specs.find((spec) => spec.command.name === SKILL_RUN);
+  const validator = new LazyAjv();
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       capabilities: { tools: skillTools ? { listChanged: true } : {}, ...(inbox ? { logging: {} } : {}) },
       instructions: INSTRUCTIONS,
-      jsonSchemaValidator: lazyAjv(),
+      jsonSchemaValidator: validator,
     },
   );
   const notifier = inbox ? new InboxNotifier(server, inbox) : undefined;
@@ -106,7 +107,7 @@ export function createMcpServer({
   const announce = () => void server.sendToolListChanged().catch(() => undefined);
   skillTools?.watch(announce);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed, ...(skillTools?.tools() ?? [])] }));
-  const elicitor = approvals ? new ApprovalElicitor(server, approvals, caller) : undefined;
+  const elicitor = approvals ? new ApprovalElicitor(server, approvals, caller, () => validator.load()) : undefined;
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
     const skill = spec ? undefined : skillTools?.get(request.params.name);
@@ -132,13 +133,23 @@ export function createMcpServer({
 }
 
 /**
- * The SDK's Ajv validator (it checks a client's elicitation answers), made at its first use: the
- * SDK's default builds an Ajv instance with its formats in the server's constructor, ~10 ms of CPU
- * before the first `initialize` answer (issue 16).
+ * The SDK's Ajv validator (it checks a client's elicitation answers, and nothing else in a server),
+ * loaded and made before the first elicitation (`load`, awaited by the approval elicitor): Ajv with
+ * its formats and URI parser is ~190 KB of code, which the server compiled, and the SDK's default
+ * built, before its first `initialize` answer (issue 16).
  */
-function lazyAjv(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return {
-    getValidator: <T>(schema: JsonSchemaType) => (ajv ??= new AjvJsonSchemaValidator()).getValidator<T>(schema),
-  };
+export class LazyAjv implements jsonSchemaValidator {
+  private ajv: AjvJsonSchemaValidator | undefined;
+  private loading: Promise<void> | undefined;
+
+  load(): Promise<void> {
+    return (this.loading ??= import('@modelcontextprotocol/sdk/validation/ajv').then(({ AjvJsonSchemaValidator }) => {
+      this.ajv = new AjvJsonSchemaValidator();
+    }));
+  }
+
+  getValidator<T>(schema: JsonSchemaType) {
+    if (!this.ajv) throw new Error('The JSON Schema validator is not loaded: await load() before an elicitation.');
+    return this.ajv.getValidator<T>(schema);
+  }
 }

@@ -23,15 +23,14 @@ const metafile = (): Metafile => JSON.parse(readFileSync(join(bundle, 'metafile-
 /**
  * The source files of the chunks the daemon process runs before it is ready: its entry's static
  * imports, and the daemon itself (the chunk the entry imports once Chromium is launching, the one
- * holding the daemon package), with their static imports, transitively.
+ * holding the daemon package), with their static imports, transitively. With another entry and
+ * main module: the same for that process (argus-mcp and its server, before its first answer).
  */
-function loadedAtStart(): string[] {
+function loadedAtStart(entry = 'dist/daemon/daemon-main.js', main = 'daemon/dist/'): string[] {
   const { outputs } = metafile();
-  const entry = 'dist/daemon/daemon-main.js';
   const daemon = outputs[entry]!.imports.filter(
     ({ path, kind }) =>
-      kind === 'dynamic-import' &&
-      Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('daemon/dist/')),
+      kind === 'dynamic-import' && Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes(main)),
   );
   const seen = new Set<string>();
   const visit = (output: string) => {
@@ -91,5 +90,11 @@ describe('the bundled daemon', () => {
     expect(
       Object.values(outputs).some((output) => Object.keys(output.inputs).some((input) => input.includes('/yjs@'))),
     ).toBe(true);
+  });
+
+  it('answers its first MCP request without compiling Ajv or ws: they load at the first elicitation and connect', () => {
+    const atStart = loadedAtStart('dist/daemon/argus-mcp.js', 'src/server.ts');
+    expect(atStart.some((input) => input.endsWith('src/mcp-server.ts'))).toBe(true);
+    expect(atStart.filter((input) => /node_modules\/\.pnpm\/(ajv|ajv-formats|fast-uri|ws)@/.test(input))).toEqual([]);
   });
 });

@@ -24,6 +24,12 @@ export interface ConnectOptions {
   /** Keep HTTP connections open between calls (see ClientOptions.keepAlive). */
   keepAlive?: boolean;
   WebSocket?: unknown;
+  /**
+   * Instead of `WebSocket`: loads it once the daemon is there, just before the client is made (an
+   * MCP server connects at its start, and its daemon is up only after its first answer: the ws
+   * package is not compiled before that answer).
+   */
+  loadWebSocket?: () => Promise<unknown>;
   /** How `call()` reaches the daemon (see ClientOptions.calls). */
   calls?: ClientOptions['calls'];
   /** This client's name for logs and approvals (see ClientOptions.name). */
@@ -65,13 +71,17 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   const stateDir = options.stateDir ?? stateDirFor(options.cwd, env);
   let state = readState(stateDir);
   let started = false;
-  const clientFor = (current: DaemonState): Connection => ({
+  const clientFor = async (current: DaemonState): Promise<Connection> => {
+    const WebSocket = options.WebSocket ?? (await options.loadWebSocket?.());
+    return clientWith(current, WebSocket);
+  };
+  const clientWith = (current: DaemonState, WebSocket: unknown): Connection => ({
     ...createArgusClient({
       url: daemonUrl(current),
       token: current.token,
       transport: options.transport ?? 'http',
       keepAlive: options.keepAlive,
-      WebSocket: options.WebSocket,
+      WebSocket,
       ...(options.calls ? { calls: options.calls } : {}),
       cwd: resolve(options.cwd ?? process.cwd()),
       name: options.name,
