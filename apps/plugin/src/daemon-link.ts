@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Connection, connectToDaemon, daemonAnswers, readState, startDaemon, toArgusError } from '@argus/client';
-import { cueBrowserLaunch } from '@argus/client/daemon-spawn';
+import type * as ArgusClient from '@argus/client';
+import type { Connection } from '@argus/client';
+import { cueBrowserLaunch, earlyStartSettled } from '@argus/client/daemon-spawn';
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { daemonEntry } from './daemon-entry.js';
@@ -8,6 +9,13 @@ import type { InboxChange } from './inbox-notify.js';
 import { drivesBrowser, prestartDaemonEnv, prestartMode } from './prestart.js';
 
 export { daemonEntry };
+
+/**
+ * The typed client (tRPC and the rest of @argus/client), loaded when the link first connects, so
+ * argus-mcp does not compile it before its first answer (the daemon is up only after that answer).
+ */
+let clientModule: Promise<typeof ArgusClient> | undefined;
+const argusClient = () => (clientModule ??= import('@argus/client'));
 
 export interface DaemonLinkOptions {
   /** Directory whose workspace owns the daemon (default: process.cwd()). */
@@ -86,7 +94,12 @@ export class DaemonLink {
   private startedPid: number | undefined;
 
   private connect(daemonEnv?: Record<string, string>): Promise<Connection> {
-    const pending = connectToDaemon(this.connectOptions(daemonEnv));
+    const pending = (async () => {
+      // the daemon argus-mcp's entry started: the client is made once it is up (see argusClient)
+      await earlyStartSettled();
+      const { connectToDaemon } = await argusClient();
+      return connectToDaemon(this.connectOptions(daemonEnv));
+    })();
     void pending.then(
       (connection) => {
         if (connection.started) this.startedPid = connection.state.pid;
@@ -104,6 +117,7 @@ export class DaemonLink {
   private reconnect(failed: Promise<Connection>): Promise<Connection> {
     if (this.connection !== failed) return this.connection ?? (this.connection = this.connect());
     const next = (async () => {
+      const { connectToDaemon, daemonAnswers, readState, startDaemon } = await argusClient();
       const old = await failed.catch(() => undefined);
       old?.close();
       const stateDir = old?.stateDir;
@@ -159,6 +173,7 @@ export class DaemonLink {
     try {
       return await invoke(await current, command, input);
     } catch (error) {
+      const { toArgusError } = await argusClient();
       const failure = toArgusError(error);
       if (failure.code !== 'daemon_unreachable') throw failure;
       try {

@@ -92,9 +92,11 @@ describe('the bundled daemon', () => {
     ).toBe(true);
   });
 
-  it('answers its first MCP request without compiling Ajv or ws: they load at the first elicitation and connect', () => {
+  it('answers its first MCP request without compiling Ajv, ws or the tRPC client: they load at the first elicitation and connect', () => {
     const atStart = loadedAtStart('dist/daemon/argus-mcp.js', 'src/server.ts');
     expect(atStart.some((input) => input.endsWith('src/mcp-server.ts'))).toBe(true);
-    expect(atStart.filter((input) => /node_modules\/\.pnpm\/(ajv|ajv-formats|fast-uri|ws)@/.test(input))).toEqual([]);
+    expect(
+      atStart.filter((input) => /node_modules\/\.pnpm\/(ajv|ajv-formats|fast-uri|ws|@trpc\+client)@/.test(input)),
+    ).toEqual([]);
   });
 });

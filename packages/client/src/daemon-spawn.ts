@@ -170,6 +170,16 @@ export function cueBrowserLaunch(): void {
   cue?.end('1');
 }
 
+/** Settles once the early start in flight, if any, is up or has failed (it stays for takeEarlyStart). */
+export function earlyStartSettled(): Promise<void> {
+  return early
+    ? early.ready.then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
+}
+
 /** The early start for this state dir, if one is in flight: the caller now owns its outcome. */
 export function takeEarlyStart(stateDir: string): Promise<DaemonState> | undefined {
   if (!early || early.stateDir !== stateDir) return undefined;
