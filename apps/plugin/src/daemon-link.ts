@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type * as ArgusClient from '@argus/client';
 import type { Connection } from '@argus/client';
-import { cueBrowserLaunch, earlyStartSettled } from '@argus/client/daemon-spawn';
+import { earlyStartSettled } from '@argus/client/daemon-spawn';
 import type { AnyCommand } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { daemonEntry } from './daemon-entry.js';
 import type { InboxChange } from './inbox-notify.js';
-import { drivesBrowser, prestartDaemonEnv, prestartMode } from './prestart.js';
+import { prestartDaemonEnv, prestartMode } from './prestart.js';
 
 export { daemonEntry };
 
@@ -156,8 +156,6 @@ export class DaemonLink {
   }
 
   async call(command: AnyCommand, input: unknown): Promise<unknown> {
-    // a daemon prestarted without Chromium and still loading: launch it now, not once this call is in
-    if (drivesBrowser(command.name)) cueBrowserLaunch();
     const output = await this.send(command, input);
     if (command.name === 'tabs.lease') this.leases.add((output as { lease: string }).lease);
     if (command.name === 'tabs.release') {

@@ -7,8 +7,10 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { cueBrowserLaunch } from '@argus/client/daemon-spawn';
 import { ContentEnvelope, ENVELOPE_RULE } from '@argus/security';
 import { type ApprovalSource, ApprovalElicitor } from './approvals-elicit.js';
+import { drivesBrowser } from './prestart.js';
 import { selectTools } from './profiles.js';
 import { type CommandCaller, type ToolOutcome, runTool } from './run-tool.js';
 import { type ToolSpec, allToolSpecs } from './tool-specs.js';
@@ -111,6 +113,10 @@ export function createMcpServer({
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
     const skill = spec ? undefined : skillTools?.get(request.params.name);
+    // a prestarted daemon still loading launches Chromium now, not once the approval stream and this
+    // call have waited for it to be up (cueBrowserLaunch; nothing once it is up)
+    const command = spec?.command.name ?? (skill ? SKILL_RUN : undefined);
+    if (command && drivesBrowser(command)) cueBrowserLaunch();
     if (skill && runSpec) {
       await elicitor?.ensure();
       // the daemon reads the file again and is the authority on its scope and parameters

@@ -43,6 +43,8 @@ export async function startPlugin(options: {
   args?: string[];
   env: Record<string, string>;
   cwd: string;
+  /** What the client says it can do (e.g. answer elicitations). */
+  capabilities?: ConstructorParameters<typeof Client>[1];
 }): Promise<PluginProcess> {
   const transport = new StdioClientTransport({
     command: options.command ?? process.execPath,
@@ -51,7 +53,7 @@ export async function startPlugin(options: {
     cwd: options.cwd,
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'argus-plugin-test', version: '0' });
+  const client = new Client({ name: 'argus-plugin-test', version: '0' }, options.capabilities);
   await client.connect(transport);
   return { client, transport, close: () => client.close() };
 }

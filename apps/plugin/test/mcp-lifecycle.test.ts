@@ -25,10 +25,19 @@ afterEach(async () => {
 });
 
 /** argus-mcp in a fresh workspace (this test's `workspace` and `stateDir`), with `env` added to its environment. */
-function pluginInFreshWorkspace(args: string[] = [], env: Record<string, string> = {}) {
+function pluginInFreshWorkspace(
+  args: string[] = [],
+  env: Record<string, string> = {},
+  capabilities?: Parameters<typeof startPlugin>[0]['capabilities'],
+) {
   workspace = mkdtempSync(join(tmpdir(), 'argus-mcp-life-'));
   stateDir = join(workspace, '.argus');
-  return startPlugin({ args: [SERVER, ...args], env: { ...pluginEnv(stateDir), ...env }, cwd: workspace });
+  return startPlugin({
+    args: [SERVER, ...args],
+    env: { ...pluginEnv(stateDir), ...env },
+    cwd: workspace,
+    ...(capabilities ? { capabilities } : {}),
+  });
 }
 
 /** A server in a fresh workspace that has opened a page: its daemon and browser pids. */
@@ -121,7 +130,9 @@ describe('argus mcp and the daemon it started', () => {
   });
 
   it('launches one Chromium for a browser call made at once, while the prestarted daemon may still load', async () => {
-    const plugin = await pluginInFreshWorkspace();
+    // a client that answers elicitations: the server follows approvals before its first call, and
+    // cues the browser's launch before it waits for that
+    const plugin = await pluginInFreshWorkspace([], {}, { capabilities: { elicitation: {} } });
     try {
       // the call follows initialize at once: the server cues the loading daemon to launch Chromium
       expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
