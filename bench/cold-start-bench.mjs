@@ -8,6 +8,8 @@
 //   mcp    an agent's first call: spawn `argus-mcp` (official SDK client over stdio), initialize,
 //          call argus_goto at once (the server prestarts the daemon, which launches Chromium at
 //          that first browser call);
+//   elicit the mcp series with a client that answers elicitations (as agents' clients do): the
+//          server then follows the daemon's approval stream before a call;
 //   turn   the same with the call 1 s after initialize (an agent's first turn); only the call is
 //          timed, against the floor (Chromium starts at the call);
 //   node   `node -e 0`, the price of any Node process.
@@ -124,10 +126,10 @@ async function argusRun(cli) {
  * only the call is timed: Chromium starts at that call (the prestarted daemon has none), so the
  * floor's launch + connect + navigate is what it is compared with.
  */
-async function mcpRun(mcpServer, thinkMs = 0) {
+async function mcpRun(mcpServer, thinkMs = 0, capabilities = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-mcp-'));
   const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
-  const client = new Client({ name: 'argus-cold-start-bench', version: '0' });
+  const client = new Client({ name: 'argus-cold-start-bench', version: '0' }, { capabilities });
   try {
     let started = performance.now();
     await client.connect(
@@ -157,7 +159,8 @@ async function nodeRun() {
 }
 
 const samples = { floor: [], node: [] };
-for (const { suffix } of trees) for (const series of ['cli', 'mcp', 'mcpTurn']) samples[series + suffix] = [];
+for (const { suffix } of trees)
+  for (const series of ['cli', 'mcp', 'mcpElicit', 'mcpTurn']) samples[series + suffix] = [];
 await floor(); // page cache warm for every series alike
 for (let run = 0; run < runs; run += 1) {
   samples.floor.push(await floor());
@@ -165,6 +168,7 @@ for (let run = 0; run < runs; run += 1) {
   for (const tree of run % 2 ? [...trees].reverse() : trees) {
     samples[`cli${tree.suffix}`].push(await argusRun(tree.cli));
     samples[`mcp${tree.suffix}`].push(await mcpRun(tree.mcpServer));
+    samples[`mcpElicit${tree.suffix}`].push(await mcpRun(tree.mcpServer, 0, { elicitation: {} }));
     samples[`mcpTurn${tree.suffix}`].push(await mcpRun(tree.mcpServer, 1_000));
   }
   samples.node.push(await nodeRun());
@@ -180,6 +184,7 @@ for (const { suffix } of trees)
   series.push(
     [`cli${suffix}`, `argus goto (daemon + Chromium start)${suffix}`],
     [`mcp${suffix}`, `MCP: spawn server, argus_goto${suffix}`],
+    [`mcpElicit${suffix}`, `MCP, client answers elicitations${suffix}`],
     [`mcpTurn${suffix}`, `MCP: argus_goto 1 s after init (call)${suffix}`],
   );
 series.push(['node', 'node -e 0']);
