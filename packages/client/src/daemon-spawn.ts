@@ -38,9 +38,12 @@ interface Started {
   ready: Promise<DaemonState>;
 }
 
-/** The environment a daemon inherits: never a handed browser's description this process did not hand over. */
+/**
+ * The environment a daemon inherits: never a handed browser's description or a launch cue's
+ * descriptor that this process did not give it.
+ */
 function inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { ARGUS_HANDED_CHROME: _handed, ...rest } = env;
+  const { ARGUS_HANDED_CHROME: _handed, ARGUS_LAUNCH_CUE: _cue, ...rest } = env;
   return rest;
 }
 
