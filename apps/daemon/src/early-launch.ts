@@ -13,6 +13,7 @@ import {
   readConfigFile,
   userConfigFile,
 } from '@argus/protocol/config-files';
+import { LAUNCH_CUE_ENV } from '@argus/protocol/daemon-state';
 import { projectRoot } from '@argus/security/paths';
 
 /** The project a daemon process serves: ARGUS_WORKSPACE, else the git top-level of its working directory. */
@@ -76,9 +77,6 @@ export function launchBrowserEarly(env: NodeJS.ProcessEnv = process.env): void {
   if (options) launchEarly(options);
   else listenForLaunchCue(env);
 }
-
-/** The descriptor a starter may give a daemon that starts without Chromium, to cue its launch (see listenForLaunchCue). */
-export const LAUNCH_CUE_ENV = 'ARGUS_LAUNCH_CUE';
 
 let cue: { socket: Socket; cued: boolean } | undefined;
 

@@ -19,9 +19,10 @@ export function prestartDaemonEnv(mode: Prestart): Record<string, string> {
 
 /**
  * Domains whose commands drive a page (`manager.onTab` in the daemon), and the commands of other
- * domains that replay, record, watch, preview or pick on one: the first such call cues a prestarted daemon that is still loading to launch
- * Chromium (cueBrowserLaunch). The rest (the web providers, the canvas, the inbox, the journal,
- * tokens, settings) never start a browser for an agent that only uses them.
+ * domains that replay, record, watch, preview or pick on one: the first such call cues a prestarted
+ * daemon that is still loading to launch Chromium (cueBrowserLaunch). The rest (the web providers,
+ * the canvas, the inbox, the journal, tokens, settings) never start a browser for an agent that only
+ * uses them.
  */
 const BROWSER_DOMAINS = new Set([
   'batch',

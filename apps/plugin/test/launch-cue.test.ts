@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
 import { cueBrowserLaunch, startDaemonEarly, takeEarlyStart } from '@argus/client/daemon-spawn';
-import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
+import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protocol/daemon-state';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonEntry } from '../src/daemon-entry.js';
 import { pluginEnv, stopDaemon, waitFor } from './helpers.js';
@@ -84,9 +84,9 @@ describe('the launch cue of a daemon started without Chromium', () => {
       cwd: workspace,
       detached: true,
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
-      env: { ...env, ARGUS_STATE_DIR: stateDir, ARGUS_LAUNCH_CUE: '3' },
+      env: { ...env, ARGUS_STATE_DIR: stateDir, [LAUNCH_CUE_ENV]: String(LAUNCH_CUE_FD) },
     });
-    const cue = child.stdio[3] as Socket;
+    const cue = child.stdio[LAUNCH_CUE_FD] as Socket;
     try {
       await new Promise<void>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`the daemon exited (${code})`)));

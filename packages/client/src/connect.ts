@@ -71,17 +71,13 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
   const stateDir = options.stateDir ?? stateDirFor(options.cwd, env);
   let state = readState(stateDir);
   let started = false;
-  const clientFor = async (current: DaemonState): Promise<Connection> => {
-    const WebSocket = options.WebSocket ?? (await options.loadWebSocket?.());
-    return clientWith(current, WebSocket);
-  };
-  const clientWith = (current: DaemonState, WebSocket: unknown): Connection => ({
+  const clientFor = async (current: DaemonState): Promise<Connection> => ({
     ...createArgusClient({
       url: daemonUrl(current),
       token: current.token,
       transport: options.transport ?? 'http',
       keepAlive: options.keepAlive,
-      WebSocket,
+      WebSocket: options.WebSocket ?? (await options.loadWebSocket?.()),
       ...(options.calls ? { calls: options.calls } : {}),
       cwd: resolve(options.cwd ?? process.cwd()),
       name: options.name,

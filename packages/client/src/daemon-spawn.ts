@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Socket } from 'node:net';
 import type { Stream } from 'node:stream';
-import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
+import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
 
@@ -43,12 +43,9 @@ interface Started {
  * descriptor that this process did not give it.
  */
 function inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { ARGUS_HANDED_CHROME: _handed, ARGUS_LAUNCH_CUE: _cue, ...rest } = env;
+  const { ARGUS_HANDED_CHROME: _handed, [LAUNCH_CUE_ENV]: _cue, ...rest } = env;
   return rest;
 }
-
-/** The descriptor of a daemon's launch cue (ARGUS_LAUNCH_CUE; read by listenForLaunchCue in @argus/daemon/early-launch). */
-const LAUNCH_CUE_FD = 3;
 
 /** The write end of the early daemon's launch cue, until it is used or the daemon is up. */
 let launchCue: Socket | undefined;
@@ -69,7 +66,7 @@ function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver, cue
       env: {
         ...inheritedEnv(options.env ?? process.env),
         ...handOver?.env,
-        ...(withCue ? { ARGUS_LAUNCH_CUE: String(LAUNCH_CUE_FD) } : {}),
+        ...(withCue ? { [LAUNCH_CUE_ENV]: String(LAUNCH_CUE_FD) } : {}),
         ARGUS_STATE_DIR: options.stateDir,
       },
     });

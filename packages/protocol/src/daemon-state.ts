@@ -18,3 +18,12 @@ export const STATE_FILE = 'daemon.json';
 
 /** First words of the line the daemon prints when it is ready; a started client waits for it. */
 export const DAEMON_READY_LINE = 'argus-daemon ready';
+
+/**
+ * A daemon started without Chromium may get a launch cue: descriptor LAUNCH_CUE_FD, named to it in
+ * LAUNCH_CUE_ENV, on which its starter writes one byte when a browser command is coming while the
+ * daemon still loads (cueBrowserLaunch in @argus/client/daemon-spawn, listenForLaunchCue in
+ * @argus/daemon/early-launch).
+ */
+export const LAUNCH_CUE_ENV = 'ARGUS_LAUNCH_CUE';
+export const LAUNCH_CUE_FD = 3;
