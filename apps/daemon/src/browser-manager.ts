@@ -9,6 +9,7 @@ import {
   type NavigationGuard,
   type Page,
   PageUnresponsiveError,
+  BetweenDocumentsError,
   ProtocolError,
   type Transport,
   TransportClosedError,
@@ -607,6 +608,13 @@ export class BrowserManager {
       return new ArgusError(
         'target_closed',
         `Tab ${page?.id ?? ''} closed during the command. Run \`argus tabs\` to pick another.`,
+        { cause: error },
+      );
+    }
+    if (error instanceof BetweenDocumentsError) {
+      return new ArgusError(
+        'timeout',
+        `${error.message}. Run \`argus url\` to see where the tab is, then retry; \`argus goto\` starts over.`,
         { cause: error },
       );
     }

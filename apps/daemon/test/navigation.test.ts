@@ -141,3 +141,19 @@ describe('timeouts bound every navigation wait', () => {
     );
   });
 });
+
+/**
+ * Chrome answers a failed navigation before its error page commits, and refuses Page commands
+ * (history, reload, screenshot) in between (packages/cdp/test/between-documents.test.ts).
+ */
+describe('a tab between two documents', () => {
+  it('a failed goto reports once its error page is in: back goes back at once', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
+    expect(await codeOf(h.client.page.goto.mutate({ url: 'http://127.0.0.1:1/' }))).toBe('navigation_failed');
+    // the error page, not the page the navigation left
+    expect((await h.client.page.url.query({})).url).toBe('http://127.0.0.1:1/');
+    const back = await h.client.page.back.mutate({ timeoutMs: 5_000 });
+    expect(back.url).toMatch(/nav-a\.html$/);
+    expect(back.title).toBe('Page A');
+  });
+});

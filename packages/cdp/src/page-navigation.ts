@@ -67,6 +67,13 @@ export async function navigatePage(
       waitUntil,
     );
     if (result.errorText) {
+      await settleFailedNavigation(
+        page,
+        watcher,
+        result.loaderId,
+        waitUntil,
+        timeoutMs - (performance.now() - started),
+      );
       throw new ArgusError(
         'navigation_failed',
         `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`,
@@ -106,6 +113,37 @@ export async function navigatePage(
   } finally {
     watcher.dispose();
   }
+}
+
+/** How long a failed navigation waits for its error page (it commits ~200 ms after the failure). */
+const ERROR_PAGE_WAIT_MS = 5_000;
+
+/**
+ * Chrome answers a failed navigation before it commits the error page that replaces the document
+ * (usually in another renderer). Until then the tab is between documents: a snapshot would still
+ * read the old page and Page commands such as `back` are refused. So the failure is reported once
+ * the error page has reached `waitUntil` (or the load stopped without one, e.g. net::ERR_ABORTED),
+ * bounded; the tab is then settled for the next command.
+ */
+async function settleFailedNavigation(
+  page: Page,
+  watcher: NavigationWatcher,
+  loaderId: string | undefined,
+  waitUntil: WaitUntil,
+  leftMs: number,
+): Promise<void> {
+  if (!loaderId) return;
+  const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
+  const settled = () =>
+    watcher.stoppedWithoutCommit ||
+    (watcher.committedLoader === loaderId && (waitUntil === 'none' || watcher.reached(loaderId, eventName)));
+  const what = 'The error page of a failed navigation';
+  await page.session
+    .guard(
+      watcher.until(settled, Math.max(0, Math.min(ERROR_PAGE_WAIT_MS, leftMs)), () => what),
+      what,
+    )
+    .catch(() => undefined); // the failure is what the caller hears; a later command waits if need be
 }
 
 /** Runs something known to navigate (history, reload) and waits for the new document's load event. */

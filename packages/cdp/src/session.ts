@@ -7,7 +7,7 @@ import type {
   EventParams,
   Transport,
 } from './transport.js';
-import { TransportClosedError } from './transport.js';
+import { ProtocolError, TransportClosedError } from './transport.js';
 import { CommandCancelledError, currentCommandScope } from './command-scope.js';
 import {
   type CallTiming,
@@ -21,6 +21,34 @@ import {
 type Listener = (params: unknown) => void;
 
 /**
+ * Chrome's answer to a Page command (history, reload, screenshot, stopLoading) sent while the tab
+ * is between two documents: a cross-process navigation has been answered but its document is not
+ * yet in (measured: 20–200 ms; a failed navigation's error page commits ~200 ms after its answer).
+ */
+const BETWEEN_DOCUMENTS = /Not attached to an active page/;
+const isBetweenDocuments = (error: unknown): boolean =>
+  error instanceof ProtocolError && BETWEEN_DOCUMENTS.test(error.message);
+/** How long such a command waits for the pending document before its error is reported. */
+const BETWEEN_DOCUMENTS_WAIT_MS = 10_000;
+/**
+ * The command is sent again after the main frame's commit (Page.frameNavigated) or a load's stop.
+ * Chrome hands the new document to DevTools 20–30 ms after announcing the commit, with no event
+ * of its own, so a refused retry is repeated after these pauses (then every 100 ms), all within
+ * BETWEEN_DOCUMENTS_WAIT_MS.
+ */
+const BETWEEN_DOCUMENTS_RETRY_MS = [10, 20, 40, 80, ...Array<number>(100).fill(100)];
+
+/** Thrown when a tab stays between two documents longer than BETWEEN_DOCUMENTS_WAIT_MS. */
+export class BetweenDocumentsError extends Error {
+  override readonly name = 'BetweenDocumentsError';
+  constructor(readonly method: string) {
+    super(
+      `${method}: the tab is still switching documents (a navigation has not committed within ${BETWEEN_DOCUMENTS_WAIT_MS / 1000} s)`,
+    );
+  }
+}
+
+/**
  * One flat CDP session (the browser root session or an attached target). Events are routed here
  * by sessionId from a single transport listener, so listeners cost nothing for other sessions.
  */
@@ -28,6 +56,9 @@ export class Session {
   private readonly listeners = new Map<string, Set<Listener>>();
   private detached = false;
   private readonly detachListeners = new Set<() => void>();
+  /** Counts the main frame's commits and frames' load stops (see BETWEEN_DOCUMENTS). */
+  private documentTurns = 0;
+  private readonly turnWaiters = new Set<() => void>();
   /** Whether this target's main thread answers (absent for the root session: the browser process). */
   readonly liveness: Liveness | undefined;
 
@@ -64,8 +95,55 @@ export class Session {
     if (scope?.signal?.aborted) return Promise.reject(new CommandCancelledError());
     const liveness = isJudgedByLiveness(method) ? this.liveness : undefined;
     if (liveness?.unresponsive) return Promise.reject(new PageUnresponsiveError(method, liveness.silentMs));
-    const pending = this.transport.send(method, params, this.id);
-    return bound(pending, method, { scope, fallbackMs: this.timing.callTimeoutMs, liveness });
+    const turns = this.documentTurns;
+    const call = () =>
+      bound(this.transport.send(method, params, this.id), method, {
+        scope,
+        fallbackMs: this.timing.callTimeoutMs,
+        liveness,
+      });
+    const answered = call();
+    if (this.id === undefined) return answered;
+    // refused while the tab is between documents, so nothing was done: sent again once the pending
+    // document is in (see BETWEEN_DOCUMENTS_RETRY_MS)
+    return answered.catch(async (error: unknown) => {
+      if (!isBetweenDocuments(error)) throw error;
+      const deadline = performance.now() + BETWEEN_DOCUMENTS_WAIT_MS;
+      await this.nextDocumentTurn(turns, method, deadline);
+      for (const pause of BETWEEN_DOCUMENTS_RETRY_MS) {
+        try {
+          return await call();
+        } catch (again) {
+          if (!isBetweenDocuments(again)) throw again;
+          if (performance.now() + pause > deadline) break;
+          await this.guard(new Promise((resolve) => setTimeout(resolve, pause)), method);
+        }
+      }
+      throw new BetweenDocumentsError(method);
+    });
+  }
+
+  /** Resolves once the main frame has committed a document or a frame stopped loading since `turns`. */
+  private nextDocumentTurn(turns: number, method: string, deadline: number): Promise<void> {
+    if (this.documentTurns !== turns) return Promise.resolve();
+    const waiting = new Promise<void>((resolve, reject) => {
+      const done = (settle: () => void) => {
+        this.turnWaiters.delete(turned);
+        clearTimeout(timer);
+        offDetach();
+        settle();
+      };
+      const turned = () => done(resolve);
+      const timer = setTimeout(
+        () => done(() => reject(new BetweenDocumentsError(method))),
+        Math.max(0, deadline - performance.now()),
+      );
+      const offDetach = this.onDetach(() =>
+        done(() => reject(new TransportClosedError(`Target closed during ${method}`))),
+      );
+      this.turnWaiters.add(turned);
+    });
+    return this.guard(waiting, method);
   }
 
   /**
@@ -147,6 +225,13 @@ export class Session {
 
   /** @internal called by the SessionRouter */
   dispatch(event: CdpEvent): void {
+    if (
+      (event.method === 'Page.frameNavigated' && !(event.params as { frame: { parentId?: string } }).frame.parentId) ||
+      event.method === 'Page.frameStoppedLoading'
+    ) {
+      this.documentTurns++;
+      for (const turned of [...this.turnWaiters]) turned();
+    }
     const set = this.listeners.get(event.method);
     if (!set) return;
     for (const listener of [...set]) listener(event.params);
