@@ -73,6 +73,8 @@ export interface FixtureServerOptions {
 export function startFixtureServer(options?: FixtureServerOptions): Promise<FixtureServer>;
 
 export const MAX_SLOW_MS: number;
+/** The user and password the fixture server's `/basic-auth` route accepts. */
+export const BASIC_AUTH: { user: string; password: string };
 export const MAX_BIG_BYTES: number;
 
 export interface RealPage {

@@ -1,5 +1,6 @@
 import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
+import { BASIC_AUTH } from '@argus/test-kit';
 import { useHarness } from './harness.js';
 
 const h = useHarness();
@@ -155,5 +156,35 @@ describe('a tab between two documents', () => {
     const back = await h.client.page.back.mutate({ timeoutMs: 5_000 });
     expect(back.url).toMatch(/nav-a\.html$/);
     expect(back.title).toBe('Page A');
+  });
+});
+
+describe('a page behind HTTP authentication', () => {
+  it('says how to give credentials, takes them in the URL and never reports the password', async () => {
+    const page = h.server.urlFor('/basic-auth');
+    const refused = await h.client.page.goto.mutate({ url: page }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ArgusError);
+    expect((refused as ArgusError).code).toBe('navigation_failed');
+    expect((refused as ArgusError).message).toMatch(/HTTP authentication.*http:\/\/user:password@host/);
+
+    const { user, password } = BASIC_AUTH;
+    const wrong = page.replace('http://', `http://${user}:not-the-password@`);
+    expect(((await h.client.page.goto.mutate({ url: wrong }).catch((e: unknown) => e)) as ArgusError).message).toMatch(
+      /HTTP authentication/,
+    );
+
+    const signedIn = await h.client.page.goto.mutate({ url: page.replace('http://', `http://${user}:${password}@`) });
+    expect(signedIn.title).toBe('Signed in');
+    expect(signedIn.url).toBe(page.replace('http://', `http://${user}:***@`));
+    const reported = JSON.stringify([
+      signedIn,
+      await h.client.page.url.query({}),
+      await h.client.tabs.list.query({}),
+      await h.client.snapshot.take.mutate({}),
+    ]);
+    expect(reported).toContain('Hello, alice');
+    expect(reported).not.toContain(password);
+    // Chrome keeps the credentials for the realm: the plain URL now signs in too
+    expect((await h.client.page.goto.mutate({ url: page })).title).toBe('Signed in');
   });
 });

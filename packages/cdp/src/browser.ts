@@ -6,6 +6,7 @@ import { RouteSet } from './routes.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { type Session, SessionRouter } from './session.js';
 import type { Transport } from './transport.js';
+import { withoutPassword } from './url-display.js';
 
 /** How long `close()` waits for Chrome to acknowledge Browser.close. */
 const CLOSE_ANSWER_MS = 5_000;
@@ -237,7 +238,12 @@ export class Browser {
   tabs(): TabInfo[] {
     return [...this.targets.values()].map((info) => {
       const page = this.pages.get(info.targetId);
-      return { id: info.targetId, url: info.url, title: page ? page.title : info.title, attached: page !== undefined };
+      return {
+        id: info.targetId,
+        url: page ? page.url : withoutPassword(info.url),
+        title: page ? page.title : info.title,
+        attached: page !== undefined,
+      };
     });
   }
 

@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import type { Session } from './session.js';
+import { withoutPassword } from './url-display.js';
 
 export interface FrameInfo {
   id: string;
@@ -38,7 +39,7 @@ export class FrameRegistry {
       session.on('Page.frameNavigated', (event) => this.upsert(event.frame, session)),
       session.on('Page.navigatedWithinDocument', (event) => {
         const frame = this.frames.get(event.frameId);
-        if (frame) frame.url = event.url;
+        if (frame) frame.url = withoutPassword(event.url);
       }),
       session.on('Page.frameDetached', (event) => {
         // a frame swapping to another process detaches with reason 'swap': keep it, its new session re-adopts it
@@ -78,7 +79,7 @@ export class FrameRegistry {
     this.frames.set(frame.id, {
       id: frame.id,
       parentId: frame.parentId ?? existing?.parentId,
-      url: frame.url + (frame.urlFragment ?? ''),
+      url: withoutPassword(frame.url + (frame.urlFragment ?? '')),
       name: frame.name ?? '',
       session:
         existing &&

@@ -22,3 +22,4 @@ export * from './page-navigation.js';
 export * from './fetch-owner.js';
 export * from './routes.js';
 export * from './page-interception.js';
+export * from './url-display.js';

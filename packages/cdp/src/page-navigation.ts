@@ -2,6 +2,7 @@ import { ArgusError } from '@argus/protocol';
 import { CommandCancelledError, outsideCommandScope } from './command-scope.js';
 import { NavigationTimeoutError, NavigationWatcher, type OpenedTab } from './navigation.js';
 import type { Page } from './page.js';
+import { withoutPassword } from './url-display.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
@@ -55,7 +56,8 @@ export async function navigatePage(
   const waitUntil = options.waitUntil ?? 'load';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = performance.now();
-  const what = `Navigation to ${url}`;
+  const shown = withoutPassword(url);
+  const what = `Navigation to ${shown}`;
   await stopScriptIfStuck(page);
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
   try {
@@ -74,17 +76,15 @@ export async function navigatePage(
         waitUntil,
         timeoutMs - (performance.now() - started),
       );
-      throw new ArgusError(
-        'navigation_failed',
-        `Navigation to ${url} failed: ${result.errorText}. Check the URL and that the server is reachable.`,
-        {
-          details: { url, errorText: result.errorText },
-        },
-      );
+      throw navigationFailed(shown, result.errorText);
     }
     if (!result.loaderId) {
       // same-document navigation (e.g. only the hash changed)
-      return { url: watcher.sameDocumentUrl ?? url, title: await titleOf(page, options.readTitle), status: null };
+      return {
+        url: withoutPassword(watcher.sameDocumentUrl ?? url),
+        title: await titleOf(page, options.readTitle),
+        status: null,
+      };
     }
     const loaderId = result.loaderId;
     if (waitUntil !== 'none') {
@@ -113,6 +113,20 @@ export async function navigatePage(
   } finally {
     watcher.dispose();
   }
+}
+
+/** Chrome's error for a server that asks for HTTP authentication and got no valid credentials. */
+const AUTH_FAILED = 'net::ERR_INVALID_AUTH_CREDENTIALS';
+
+/** A navigation Chrome refused or could not complete, said with what to do next. */
+function navigationFailed(url: string, errorText: string): ArgusError {
+  const next =
+    errorText === AUTH_FAILED
+      ? 'The server asks for HTTP authentication (401) and no valid credentials were given: put them in the URL, as http://user:password@host/path (Argus shows the password as *** in what it reports).'
+      : 'Check the URL and that the server is reachable.';
+  return new ArgusError('navigation_failed', `Navigation to ${url} failed: ${errorText}. ${next}`, {
+    details: { url, errorText },
+  });
 }
 
 /** How long a failed navigation waits for its error page (it commits ~200 ms after the failure). */

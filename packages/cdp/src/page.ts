@@ -19,6 +19,7 @@ import { PageInterception } from './page-interception.js';
 import type { RouteSet } from './routes.js';
 import type { Session, SessionRouter } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
+import { withoutPassword } from './url-display.js';
 
 export type { ActionEffects, NavigationOptions, NavigationResult, WaitUntil } from './page-navigation.js';
 
@@ -31,7 +32,14 @@ export class Page {
   /** Requests of this tab (incl. its OOPIFs), from the moment it was created. */
   readonly network: NetworkCapture;
   mainFrameId = '';
-  url: string;
+  /** The main frame's URL, as reported (withoutPassword). */
+  get url(): string {
+    return this.reportedUrl;
+  }
+  set url(url: string) {
+    this.reportedUrl = withoutPassword(url);
+  }
+  private reportedUrl = '';
   title: string;
   /** Bumped on every main-frame document change; refs from older epochs are stale. */
   epoch = 0;

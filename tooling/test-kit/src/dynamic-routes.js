@@ -125,6 +125,23 @@ function hang(_req, res, { later }) {
   later(24 * 60 * 60_000, () => sendText(res, 504, 'gave up'));
 }
 
+/** The user and password `/basic-auth` accepts. */
+export const BASIC_AUTH = { user: 'alice', password: 's3cret-pw' };
+
+/**
+ * HTTP Basic authentication: 401 with a challenge unless the request carries BASIC_AUTH, then a
+ * page titled "Signed in".
+ * @type {Route}
+ */
+function basicAuth(req, res) {
+  const expected = `Basic ${Buffer.from(`${BASIC_AUTH.user}:${BASIC_AUTH.password}`).toString('base64')}`;
+  if (req.headers.authorization !== expected)
+    return send(res, 401, 'text/html; charset=utf-8', html('Sign in required', '<h1>401</h1>'), {
+      'WWW-Authenticate': 'Basic realm="Argus fixtures"',
+    });
+  send(res, 200, 'text/html; charset=utf-8', html('Signed in', `<h1>Hello, ${BASIC_AUTH.user}</h1>`));
+}
+
 /** @type {Route} */
 function status(_req, res, { url }) {
   const code = Number(url.pathname.slice('/status/'.length));
@@ -300,6 +317,7 @@ export const exactRoutes = /** @type {Record<string, Route>} */ ({
   '/json': json,
   '/big': big,
   '/flaky': flaky,
+  '/basic-auth': basicAuth,
 });
 
 /** Prefix routes, checked in order. */

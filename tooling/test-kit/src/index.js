@@ -2,7 +2,7 @@
  * @argus/test-kit: shared helpers for Argus tests. Plain ESM with JSDoc; types in ../index.d.ts.
  */
 export { startFixtureServer } from './server.js';
-export { MAX_BIG_BYTES, MAX_SLOW_MS } from './dynamic-routes.js';
+export { BASIC_AUTH, MAX_BIG_BYTES, MAX_SLOW_MS } from './dynamic-routes.js';
 export { realPages } from './real-pages.js';
 export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
 export {
