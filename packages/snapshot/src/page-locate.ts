@@ -80,7 +80,15 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
   }
 
   function roleOf(el: Element): string {
-    return (el.getAttribute('role') || '').trim().split(/\s+/)[0] || roles.implicitRole(el, el.tagName) || 'generic';
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || roles.implicitRole(el, el.tagName) || '';
+    // an editing host with no role is a text box, as the snapshot calls it
+    if (
+      (!role || role === 'generic') &&
+      (el as HTMLElement).isContentEditable &&
+      !(el.parentElement && el.parentElement.isContentEditable)
+    )
+      return 'textbox';
+    return role || 'generic';
   }
 
   /** The accessible name, as the snapshot computes it. */

@@ -136,6 +136,8 @@ export function walkKit(
     if (!hiddenVisibility && (!boxHidden || stillOperable)) {
       if (roles.INTERACTIVE_ROLES.has(role) && role !== 'gridcell' && role !== 'listbox' && role !== 'scrollbar')
         interactive = true;
+      // a native <select multiple> (role listbox): its options are not walked, so the select is the control
+      else if (tag === 'SELECT') interactive = true;
       else if (tag === 'A' && (el.hasAttribute('href') || el.hasAttribute('title') || hasListener || pointer))
         interactive = true;
       else if (el.hasAttribute('tabindex') || el.hasAttribute('onclick') || hasListener) interactive = true;

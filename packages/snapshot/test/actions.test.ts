@@ -164,6 +164,8 @@ describe('actions', () => {
     expect((await fill(engine, '#notes', 'new notes')).value).toBe('new notes');
     const editable = await fill(engine, '#editor', 'fresh content');
     expect(editable.value).toBe('fresh content');
+    // named as the snapshot names it: an editing host is a text box
+    expect(editable.element).toMatch(/^textbox /);
     expect(await page.evaluate(`document.getElementById('editor').textContent`)).toBe('fresh content');
     expect((await fill(engine, '#name', '')).value).toBe('');
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import type { Page } from '@argus/cdp';
-import { SnapshotEngine, click } from '../src/index.js';
+import { SnapshotEngine, click, selectOption } from '../src/index.js';
 import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
@@ -35,6 +35,10 @@ const TOGGLE =
   html(`<h1>Toggle</h1><button>Before</button><button id="t" aria-expanded="false" onclick="const open = this.getAttribute('aria-expanded') === 'true'; this.setAttribute('aria-expanded', String(!open)); document.getElementById('panel').hidden = open">Details</button><button>After</button>
 <div id="panel" hidden><a href="/x">Secret link</a></div><p>Footer text</p>`);
 
+const MULTI =
+  html(`<label>Colors <select id="colors" multiple><option>Red</option><option>Green</option><option>Blue</option></select></label>
+<label>Sizes <select id="sizes" size="3"><option>S</option><option selected>M</option><option>L</option></select></label>`);
+
 const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
 
 let tb: TestBrowser;
@@ -44,7 +48,7 @@ let page: Page;
 beforeAll(async () => {
   [tb, served] = await Promise.all([
     startBrowser(),
-    startFixtureServer({ pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG } }),
+    startFixtureServer({ pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG, '/multi': MULTI } }),
   ]);
 });
 afterAll(async () => {
@@ -69,6 +73,20 @@ describe('snapshot', () => {
     expect(text).not.toContain('Hidden button');
     expect(text).not.toContain('decorative');
     expect(snap.refs).toBeGreaterThan(8);
+  });
+
+  it('a native select shown as a list box is a control with a ref and its selection as value', async () => {
+    const listPage = await openPage(tb.browser, `${served.origin}/multi`);
+    const engine = new SnapshotEngine(listPage);
+    const before = (await engine.snapshot()).text;
+    const colors = /listbox "Colors" (e\d+)/.exec(before)?.[1];
+    expect(colors).toBeDefined();
+    expect(before).toMatch(/listbox "Sizes" e\d+: M/);
+    // in a multiple select each choice adds to the selection
+    await selectOption(engine, colors!, 'Red');
+    await selectOption(engine, colors!, 'Blue');
+    expect((await engine.snapshot()).text).toMatch(/listbox "Colors" e\d+: Red, Blue/);
+    await tb.browser.closePage(listPage.id);
   });
 
   it('gives icon-only controls a fallback name, never an empty one', async () => {
