@@ -112,7 +112,9 @@ describe('drag', () => {
   });
 
   it('reports a missing element', async () => {
-    expect(await codeOf(h.client.input.drag.mutate({ from: '#nope', to: '10,10' }))).toBe('element_not_found');
+    expect(await codeOf(h.client.input.drag.mutate({ from: '#nope', to: '10,10', timeoutMs: 200 }))).toBe(
+      'element_not_found',
+    );
   });
 });
 

@@ -23,7 +23,7 @@ export async function click(
   options: ActionOptions & { button?: 'left' | 'right' | 'middle'; double?: boolean } = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolve(target);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
   const point = await actionPoint(engine.page, handle, timeoutMs);
   await engine.page.mouseClick(point.main.x, point.main.y, {
     button: options.button ?? 'left',
@@ -38,7 +38,7 @@ export async function hover(
   options: ActionOptions = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolve(target);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
   const point = await actionPoint(engine.page, handle, timeoutMs, { enabled: false });
   await engine.page.mouseMove(point.main.x, point.main.y);
   return { element: handle.label };
@@ -53,7 +53,7 @@ export async function fill(
 ): Promise<{ element: string; value: string }> {
   if (typeof text !== 'string') throw new ArgusError('invalid_input', 'fill needs the text to put in the field.');
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolve(target);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
   await ensureActionable(handle, timeoutMs, { editable: true });
   const prepared = await callOnElement<{ kind: 'input' | 'editable' | 'native'; type: string }>(
     handle.session,
@@ -84,7 +84,7 @@ export async function selectOption(
   options: ActionOptions = {},
 ): Promise<{ element: string; selected: { value: string; label: string } }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolve(target);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
   await ensureActionable(handle, timeoutMs);
   const picked = await callOnElement<{
     ok: boolean;
@@ -120,7 +120,7 @@ export async function focus(
   options: ActionOptions = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolve(target);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
   await ensureActionable(handle, timeoutMs, { enabled: false });
   await handle.session.send('DOM.focus', { objectId: handle.objectId });
   return { element: handle.label };
@@ -132,7 +132,7 @@ export async function scrollIntoView(
   options: ActionOptions = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolve(target);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
   await ensureActionable(handle, timeoutMs, { enabled: false });
   return { element: handle.label };
 }
@@ -171,8 +171,9 @@ export async function elementBox(
   target: string,
   options: ActionOptions = {},
 ): Promise<{ x: number; y: number; width: number; height: number }> {
-  const handle = await engine.resolve(target);
-  const state = await ensureActionable(handle, timeoutOf(options), { enabled: false });
+  const timeoutMs = timeoutOf(options);
+  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const state = await ensureActionable(handle, timeoutMs, { enabled: false });
   const { quads } = await handle.session
     .send('DOM.getContentQuads', { objectId: handle.objectId })
     .catch(() => ({ quads: [] as number[][] }));

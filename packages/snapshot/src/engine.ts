@@ -327,6 +327,47 @@ export class SnapshotEngine {
     return locator ? this.resolveLocator(locator, this.locatorFrame()) : selectorHandle(this.page, target.trim());
   }
 
+  /**
+   * As `resolve`, but a locator or CSS selector that matches nothing yet is waited for, up to
+   * `timeoutMs` (an action's own bound), as on a page that renders late: the page itself says when
+   * (a MutationObserver, untilInPage), nothing polls. A ref never waits: it exists or is stale.
+   */
+  async resolveWaiting(target: string, timeoutMs: number): Promise<ElementHandle> {
+    const started = performance.now();
+    try {
+      return await this.resolve(target);
+    } catch (error) {
+      // a selector that holds a ref (`ref=e12`) is a mistake the message explains: nothing to wait for
+      const mistaken = (error as ArgusError | undefined)?.details as { ref?: string } | undefined;
+      if (!(error instanceof ArgusError) || error.code !== 'element_not_found' || timeoutMs <= 0 || mistaken?.ref)
+        throw error;
+      const left = Math.max(0, Math.round(timeoutMs - (performance.now() - started)));
+      const locator = parseLocator(target);
+      const appeared = locator
+        ? await this.waitForLocator(locator, left)
+        : await this.waitForSelector(target.trim(), left);
+      if (!appeared)
+        throw new ArgusError('element_not_found', error.message.replace(/\.(?= Run )/, ` within ${timeoutMs} ms.`), {
+          details: { ...(error.details as Record<string, unknown> | undefined), waitedMs: timeoutMs },
+        });
+      return this.resolve(target);
+    }
+  }
+
+  /** Resolves true once an element matches the CSS selector in the locator frame, false after `timeoutMs`. */
+  private async waitForSelector(selector: string, timeoutMs: number): Promise<boolean> {
+    this.page.assertOpen();
+    const ctx = await documentContext(this.page, this.locatorFrame());
+    return evalValue<boolean>(
+      ctx,
+      untilInPage(
+        `(() => { try { return document.querySelector(${JSON.stringify(selector)}) !== null; } catch { return true; } })()`,
+        timeoutMs,
+      ),
+      true,
+    );
+  }
+
   /** The frame locators search: the top document (the daemon's engine uses the frame chosen with `argus frame`). */
   protected locatorFrame(): string {
     return this.page.mainFrameId;

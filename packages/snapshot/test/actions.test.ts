@@ -67,6 +67,13 @@ function refOf(text: string, pattern: string): string {
   return ref;
 }
 
+/** Controls a script adds after the load, as apps that render late do. */
+const LATE = html(`<div id="slot"></div><script>
+setTimeout(() => {
+  document.getElementById('slot').innerHTML = '<button id="ready" onclick="this.textContent = \\'done\\'">Ready</button><input id="code" aria-label="Code">';
+}, 400);
+</script>`);
+
 beforeAll(async () => {
   [tb, served] = await Promise.all([
     startBrowser(),
@@ -78,6 +85,7 @@ beforeAll(async () => {
         '/hits': HITS,
         '/quirks': QUIRKS,
         '/wrapped': WRAPPED,
+        '/late': LATE,
       },
     }),
   ]);
@@ -284,5 +292,24 @@ describe('actions', () => {
     expect(error).toMatchObject({ code: 'element_obscured' });
     expect((error as Error).message).toContain('div#modal');
     expect(await modalPage.evaluate('window.bought ?? false')).toBe(false);
+  });
+});
+
+describe('targets a page adds late', () => {
+  it('a locator or a CSS selector that matches nothing yet is waited for, within the action timeout', async () => {
+    const latePage = await openPage(tb.browser, `${served.origin}/late`);
+    const lateEngine = new SnapshotEngine(latePage);
+    expect((await click(lateEngine, 'text=Ready', { timeoutMs: 5_000 })).element).toMatch(/^button "Ready"/);
+    expect(await latePage.evaluate(`document.getElementById('ready').textContent`)).toBe('done');
+    expect((await fill(lateEngine, '#code', '1234', { timeoutMs: 5_000 })).value).toBe('1234');
+
+    const started = performance.now();
+    const missing = await click(lateEngine, 'text=Never there', { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: 'element_not_found' });
+    expect((missing as Error).message).toContain('within 300 ms');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    const noSelector = await click(lateEngine, '#never', { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(noSelector).toMatchObject({ code: 'element_not_found' });
+    await tb.browser.closePage(latePage.id);
   });
 });

@@ -26,7 +26,7 @@ export function filesHandlers(services: Services): Handlers['files'] {
             );
           return path;
         });
-        const handle = await manager.engine(page).resolve(input.target);
+        const handle = await manager.engine(page).resolveWaiting(input.target, input.timeoutMs);
         const kind = await callOnElement(page, handle, UPLOAD_TARGET);
         if (kind.kind === 'field') {
           throw new ArgusError(

@@ -140,7 +140,7 @@ async function setChecked(
   return manager.onTab(input.tab, async (page) => {
     const engine = manager.engine(page);
     const read = async () => {
-      const handle = await engine.resolve(input.target);
+      const handle = await engine.resolveWaiting(input.target, input.timeoutMs);
       return { handle, state: await callOnElement(page, handle, CHECK_STATE) };
     };
     const { handle, state } = await read();

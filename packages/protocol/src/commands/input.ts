@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { ActionEffects, IncludeDiff, TabId, Target, TimeoutMs } from '../common.js';
 
-const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to be actionable');
+const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to appear and be actionable');
 
 export const inputCommands = {
   click: defineCommand({
