@@ -346,11 +346,14 @@ export class SnapshotEngine {
       const appeared = locator
         ? await this.waitForLocator(locator, left)
         : await this.waitForSelector(target.trim(), left);
-      if (!appeared)
+      if (appeared) return this.resolve(target);
+      // the wait watched the locator frame: a late element of an iframe (where a locator also looks) is found now
+      return this.resolve(target).catch((again: unknown) => {
+        if (!(again instanceof ArgusError) || again.code !== 'element_not_found') throw again;
         throw new ArgusError('element_not_found', error.message.replace(/\.(?= Run )/, ` within ${timeoutMs} ms.`), {
           details: { ...(error.details as Record<string, unknown> | undefined), waitedMs: timeoutMs },
         });
-      return this.resolve(target);
+      });
     }
   }
 
@@ -393,13 +396,21 @@ export class SnapshotEngine {
    * the caller can pick one instead of Argus guessing.
    */
   protected async resolveLocator(locator: Locator, frameId: string): Promise<ElementHandle> {
-    const ctx = await documentContext(this.page, frameId);
-    const found = await evalValue<LocateResult & { token: string }>(
-      ctx,
-      `(() => { const a = ${ARGUS_SCRIPT}; return { ...${locateCall(locator, 5)}, token: a.token }; })()`,
-    );
+    let hits = [{ frameId, found: await this.locateIn(locator, frameId) }];
+    if (hits[0]!.found.total === 0 && frameId === this.page.mainFrameId) {
+      // not in the top document: the snapshot shows the iframes' content inline, so their documents
+      // count too (a frame that has no document right now has nothing to match)
+      const others = this.page.frames.all().filter((frame) => frame.id !== frameId);
+      hits = await Promise.all(
+        others.map(async (frame) => ({
+          frameId: frame.id,
+          found: await this.locateIn(locator, frame.id).catch(() => undefined),
+        })),
+      ).then((found) => found.filter((hit): hit is (typeof hits)[number] => (hit.found?.total ?? 0) > 0));
+    }
     const described = describeLocator(locator);
-    if (found.total === 0) {
+    const total = hits.reduce((sum, hit) => sum + hit.found.total, 0);
+    if (total === 0) {
       throw new ArgusError(
         'element_not_found',
         `No visible element matches ${described}. Run \`argus snapshot -i\` and use a ref, or loosen the locator (name*= / text= without quotes match part of the text).`,
@@ -408,27 +419,34 @@ export class SnapshotEngine {
         },
       );
     }
-    const refs = found.ids.map((id, index) =>
-      this.refs.refFor(
-        frameId,
-        frameId === this.page.mainFrameId,
-        found.token,
-        id,
-        this.page.epoch,
-        found.labels[index] ?? '',
-      ),
+    const candidates = hits.flatMap((hit) =>
+      hit.found.ids.map((id, index) => {
+        const label = hit.found.labels[index] ?? '';
+        const main = hit.frameId === this.page.mainFrameId;
+        return { label, ref: this.refs.refFor(hit.frameId, main, hit.found.token, id, this.page.epoch, label) };
+      }),
     );
-    if (found.total > 1) {
-      const listed = refs.map((ref, index) => `${found.labels[index]} ${ref}`).join(', ');
+    if (total > 1) {
+      const shown = candidates.slice(0, 5);
+      const listed = shown.map(({ label, ref }) => `${label} ${ref}`).join(', ');
       throw new ArgusError(
         'element_ambiguous',
-        `${described} matches ${found.total} visible elements: ${listed}${found.total > refs.length ? ', …' : ''}. Pass one of these refs, or a more specific locator.`,
+        `${described} matches ${total} visible elements: ${listed}${total > shown.length ? ', …' : ''}. Pass one of these refs, or a more specific locator.`,
         {
-          details: { locator: described, matches: found.total, refs },
+          details: { locator: described, matches: total, refs: shown.map(({ ref }) => ref) },
         },
       );
     }
-    return this.resolveRef(refs[0]!);
+    return this.resolveRef(candidates[0]!.ref);
+  }
+
+  /** What a locator matches in one frame's document (the first few, with ids for refs). */
+  private async locateIn(locator: Locator, frameId: string): Promise<LocateResult & { token: string }> {
+    const ctx = await documentContext(this.page, frameId);
+    return evalValue<LocateResult & { token: string }>(
+      ctx,
+      `(() => { const a = ${ARGUS_SCRIPT}; return { ...${locateCall(locator, 5)}, token: a.token }; })()`,
+    );
   }
 
   private async resolveRef(ref: string): Promise<ElementHandle> {

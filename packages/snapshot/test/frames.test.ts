@@ -84,6 +84,25 @@ describe('frames', () => {
     }
   });
 
+  it('a locator the top document does not match is looked for in its iframes', async () => {
+    await snapshotWithFrames();
+    for (const label of ['Port', 'Site']) {
+      const clicked = await click(engine, `role=button[name*="${label}"]`);
+      expect(clicked.element).toMatch(new RegExp(`^button "${label} (button|clicked)" \\[f\\d+e\\d+\\]`));
+      expect((await fill(engine, `label=${label} input`, `by locator in ${label}`)).value).toBe(
+        `by locator in ${label}`,
+      );
+    }
+    // the same-origin frame and the hidden one hold the same page: only the visible one counts
+    // (earlier clicks renamed the frames' buttons "<label> clicked")
+    await click(engine, 'role=button[name*="Same"]');
+    // in the top document first: its own button wins over none
+    expect((await click(engine, 'text=Top button')).element).toMatch(/^button "Top button" \[e\d+\]/);
+    // a match in several frames is ambiguous, with a ref for each
+    const several = await click(engine, 'role=button[name*="clicked"]', { timeoutMs: 0 }).catch((e: unknown) => e);
+    expect(several).toMatchObject({ code: 'element_ambiguous' });
+  });
+
   it('annotates refs inside every kind of frame and removes every overlay', async () => {
     const text = await snapshotWithFrames();
     const overlayIn = (frameId: string) => {
