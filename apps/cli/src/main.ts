@@ -99,13 +99,15 @@ async function main(argv: string[]): Promise<number> {
   const { withDaemon, call, waitForDaemonExit, waitForRestart, startingNotice } = await import('./connection.js');
   // a crawl reports its own progress on stderr (pages done / queued / failed, rate) instead of the wait ticker
   const crawlWatch = command.name === 'web.crawl' ? await import('./crawl-progress.js') : undefined;
-  const progress = crawlWatch
-    ? { starting: () => undefined, stop: () => undefined }
-    : startProgress(command, input, err);
+  // with --json, stderr carries only the JSON error: no wait ticker there, no starting notice below
+  const progress =
+    crawlWatch || flags.json
+      ? { starting: () => undefined, stop: () => undefined }
+      : startProgress(command, input, err);
   // the renderers load while the command runs (on a cold start, the CLI waits ~1 s for the browser)
   const renderer = flags.json ? undefined : import('./render.js');
   renderer?.catch(() => undefined);
-  const notice = startingNotice(command.name, err);
+  const notice = flags.json ? () => undefined : startingNotice(command.name, err);
   const onStart = () => {
     progress.starting();
     notice();

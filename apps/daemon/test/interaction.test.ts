@@ -204,6 +204,13 @@ describe('downloads', () => {
     );
   });
 
+  it('a download by clicking an element that never comes fails typed, its own wait handled', async () => {
+    // the click waits for the element as long as the download may take: both end together
+    expect(await codeOf(h.client.files.download.mutate({ source: '#no-such-link', timeoutMs: 300 }))).toBe(
+      'element_not_found',
+    );
+  });
+
   it('wait --download returns the download a click started; downloads lists them', async () => {
     const clicked = await h.client.input.click.mutate({ target: '#dl' });
     expect(clicked.navigated).toBe(false);

@@ -242,7 +242,7 @@ describe('actions', () => {
 
   it('rejects refs never issued and selectors matching nothing', async () => {
     await expect(click(engine, 'e9999')).rejects.toMatchObject({ code: 'ref_not_found' });
-    await expect(click(engine, '#missing')).rejects.toMatchObject({
+    await expect(click(engine, '#missing', { timeoutMs: 200 })).rejects.toMatchObject({
       code: 'element_not_found',
       message: expect.stringContaining('snapshot'),
     });

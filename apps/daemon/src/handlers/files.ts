@@ -82,24 +82,18 @@ export function filesHandlers(services: Services): Handlers['files'] {
           input.timeoutMs,
           `The download of ${url}`,
         );
-        await manager
-          .onTab(input.tab, (page) => startUrlDownload(manager, page, url))
-          .catch((error: unknown) => {
-            done.catch(() => undefined);
-            throw error;
-          });
+        // its timeout may come while the download is still being started: awaited below, never unhandled
+        done.catch(() => undefined);
+        await manager.onTab(input.tab, (page) => startUrlDownload(manager, page, url));
         record = await done;
       } else {
         const done = downloads.waitFor(isNew, input.timeoutMs, `The download started by clicking ${input.source}`);
+        // its timeout may come while the click still waits for its element: awaited below, never unhandled
+        done.catch(() => undefined);
         // no page.act here: a download is a navigation that never commits, act would wait for it
-        await manager
-          .onTab(input.tab, (page) =>
-            click(manager.engine(page), input.source, { timeoutMs: Math.min(input.timeoutMs, 5_000) }),
-          )
-          .catch((error: unknown) => {
-            done.catch(() => undefined);
-            throw error;
-          });
+        await manager.onTab(input.tab, (page) =>
+          click(manager.engine(page), input.source, { timeoutMs: Math.min(input.timeoutMs, 5_000) }),
+        );
         record = await done;
       }
       if (saveTo) await downloads.moveTo(record, saveTo, { overwrite: input.overwrite, policy });
