@@ -1,6 +1,7 @@
 import { ArgusError } from '@argus/protocol';
 import { DEFAULT_TIMEOUT_MS, actionPoint, ensureActionable, sessionOffset } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
+import type { ElementHandle } from './element-handle.js';
 import { callOnElement, documentContext, evalValue } from './frame-eval.js';
 import { finishFill, pickOption, prepareFill, readHtml, readText, setNativeValue } from './page-actions.js';
 
@@ -16,6 +17,15 @@ function timeoutOf(options: ActionOptions | undefined): number {
   return value;
 }
 
+/**
+ * The element an action works on. A caller that bounds the action (the daemon's commands all do,
+ * with their --timeout-ms) has a locator or selector that matches nothing yet waited for within
+ * that bound (SnapshotEngine.resolveWaiting); without one (scroll, screenshot --ref) it resolves at once.
+ */
+function elementFor(engine: SnapshotEngine, target: string, options: ActionOptions): Promise<ElementHandle> {
+  return options.timeoutMs === undefined ? engine.resolve(target) : engine.resolveWaiting(target, timeoutOf(options));
+}
+
 /** Clicks with real mouse events at the element's centre, after checking nothing covers it. */
 export async function click(
   engine: SnapshotEngine,
@@ -23,7 +33,7 @@ export async function click(
   options: ActionOptions & { button?: 'left' | 'right' | 'middle'; double?: boolean } = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   const point = await actionPoint(engine.page, handle, timeoutMs);
   await engine.page.mouseClick(point.main.x, point.main.y, {
     button: options.button ?? 'left',
@@ -38,7 +48,7 @@ export async function hover(
   options: ActionOptions = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   const point = await actionPoint(engine.page, handle, timeoutMs, { enabled: false });
   await engine.page.mouseMove(point.main.x, point.main.y);
   return { element: handle.label };
@@ -53,7 +63,7 @@ export async function fill(
 ): Promise<{ element: string; value: string }> {
   if (typeof text !== 'string') throw new ArgusError('invalid_input', 'fill needs the text to put in the field.');
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs, { editable: true });
   const prepared = await callOnElement<{ kind: 'input' | 'editable' | 'native'; type: string }>(
     handle.session,
@@ -84,7 +94,7 @@ export async function selectOption(
   options: ActionOptions = {},
 ): Promise<{ element: string; selected: { value: string; label: string } }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs);
   const picked = await callOnElement<{
     ok: boolean;
@@ -120,7 +130,7 @@ export async function focus(
   options: ActionOptions = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs, { enabled: false });
   await handle.session.send('DOM.focus', { objectId: handle.objectId });
   return { element: handle.label };
@@ -132,7 +142,7 @@ export async function scrollIntoView(
   options: ActionOptions = {},
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs, { enabled: false });
   return { element: handle.label };
 }
@@ -172,7 +182,7 @@ export async function elementBox(
   options: ActionOptions = {},
 ): Promise<{ x: number; y: number; width: number; height: number }> {
   const timeoutMs = timeoutOf(options);
-  const handle = await engine.resolveWaiting(target, timeoutMs);
+  const handle = await elementFor(engine, target, options);
   const state = await ensureActionable(handle, timeoutMs, { enabled: false });
   const { quads } = await handle.session
     .send('DOM.getContentQuads', { objectId: handle.objectId })
