@@ -240,7 +240,7 @@ export class Browser {
       const page = this.pages.get(info.targetId);
       return {
         id: info.targetId,
-        url: page ? page.url : withoutPassword(info.url),
+        url: withoutPassword(info.url),
         title: page ? page.title : info.title,
         attached: page !== undefined,
       };

@@ -24,6 +24,7 @@ type Listener = (params: unknown) => void;
  * Chrome's answer to a Page command (history, reload, screenshot, stopLoading) sent while the tab
  * is between two documents: a cross-process navigation has been answered but its document is not
  * yet in (measured: 20–200 ms; a failed navigation's error page commits ~200 ms after its answer).
+ * Only the Page domain answers so; other domains' calls are not watched for it.
  */
 const BETWEEN_DOCUMENTS = /Not attached to an active page/;
 const isBetweenDocuments = (error: unknown): boolean =>
@@ -33,10 +34,10 @@ const BETWEEN_DOCUMENTS_WAIT_MS = 10_000;
 /**
  * The command is sent again after the main frame's commit (Page.frameNavigated) or a load's stop.
  * Chrome hands the new document to DevTools 20–30 ms after announcing the commit, with no event
- * of its own, so a refused retry is repeated after these pauses (then every 100 ms), all within
- * BETWEEN_DOCUMENTS_WAIT_MS.
+ * of its own, so a refused retry is repeated after 10, 20, 40, 80 ms and then every
+ * BETWEEN_DOCUMENTS_MAX_PAUSE_MS, within BETWEEN_DOCUMENTS_WAIT_MS.
  */
-const BETWEEN_DOCUMENTS_RETRY_MS = [10, 20, 40, 80, ...Array<number>(100).fill(100)];
+const BETWEEN_DOCUMENTS_MAX_PAUSE_MS = 100;
 
 /** Thrown when a tab stays between two documents longer than BETWEEN_DOCUMENTS_WAIT_MS. */
 export class BetweenDocumentsError extends Error {
@@ -103,23 +104,22 @@ export class Session {
         liveness,
       });
     const answered = call();
-    if (this.id === undefined) return answered;
+    if (this.id === undefined || !method.startsWith('Page.')) return answered;
     // refused while the tab is between documents, so nothing was done: sent again once the pending
-    // document is in (see BETWEEN_DOCUMENTS_RETRY_MS)
+    // document is in (see BETWEEN_DOCUMENTS_MAX_PAUSE_MS)
     return answered.catch(async (error: unknown) => {
       if (!isBetweenDocuments(error)) throw error;
       const deadline = performance.now() + BETWEEN_DOCUMENTS_WAIT_MS;
       await this.nextDocumentTurn(turns, method, deadline);
-      for (const pause of BETWEEN_DOCUMENTS_RETRY_MS) {
+      for (let pause = 10; ; pause = Math.min(pause * 2, BETWEEN_DOCUMENTS_MAX_PAUSE_MS)) {
         try {
           return await call();
         } catch (again) {
           if (!isBetweenDocuments(again)) throw again;
-          if (performance.now() + pause > deadline) break;
+          if (performance.now() + pause > deadline) throw new BetweenDocumentsError(method);
           await this.guard(new Promise((resolve) => setTimeout(resolve, pause)), method);
         }
       }
-      throw new BetweenDocumentsError(method);
     });
   }
 

@@ -14,6 +14,11 @@ export const Target = z.string().min(1).max(2000).describe(TARGET_DESCRIPTION);
 
 export const TimeoutMs = z.number().int().min(0).max(300_000).describe('How long to wait, in milliseconds');
 
+/** An action's bound on waiting for its element (SnapshotEngine.resolveWaiting, then actionability). */
+export const ActionTimeout = TimeoutMs.default(5_000).describe(
+  'How long to wait for the element to appear and be actionable',
+);
+
 export const HttpUrl = z
   .string()
   .min(1)

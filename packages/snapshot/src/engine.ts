@@ -358,15 +358,20 @@ export class SnapshotEngine {
   }
 
   /** Resolves true once an element matches the CSS selector in the locator frame, false after `timeoutMs`. */
-  private async waitForSelector(selector: string, timeoutMs: number): Promise<boolean> {
+  private waitForSelector(selector: string, timeoutMs: number): Promise<boolean> {
+    return this.untilInLocatorFrame(
+      `(() => { try { return document.querySelector(${JSON.stringify(selector)}) !== null; } catch { return true; } })()`,
+      timeoutMs,
+    );
+  }
+
+  /** Resolves true once `test` (an expression of the isolated world, `a` = the Argus script) holds in the locator frame, false after `timeoutMs`. */
+  private async untilInLocatorFrame(test: string, timeoutMs: number): Promise<boolean> {
     this.page.assertOpen();
     const ctx = await documentContext(this.page, this.locatorFrame());
     return evalValue<boolean>(
       ctx,
-      untilInPage(
-        `(() => { try { return document.querySelector(${JSON.stringify(selector)}) !== null; } catch { return true; } })()`,
-        timeoutMs,
-      ),
+      `(() => { const a = ${ARGUS_SCRIPT}; return ${untilInPage(test, timeoutMs)}; })()`,
       true,
     );
   }
@@ -380,14 +385,8 @@ export class SnapshotEngine {
    * Resolves true once a visible element matches the locator, false after `timeoutMs`. The page
    * decides (a MutationObserver re-checks on each DOM change), so nothing polls from here.
    */
-  async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
-    this.page.assertOpen();
-    const ctx = await documentContext(this.page, this.locatorFrame());
-    return evalValue<boolean>(
-      ctx,
-      `(() => { const a = ${ARGUS_SCRIPT}; return ${untilInPage(`${locateCall(locator, 1)}.total > 0`, timeoutMs)}; })()`,
-      true,
-    );
+  waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
+    return this.untilInLocatorFrame(`${locateCall(locator, 1)}.total > 0`, timeoutMs);
   }
 
   /**

@@ -82,12 +82,7 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
   function roleOf(el: Element): string {
     const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || roles.implicitRole(el, el.tagName) || '';
     // an editing host with no role is a text box, as the snapshot calls it
-    if (
-      (!role || role === 'generic') &&
-      (el as HTMLElement).isContentEditable &&
-      !(el.parentElement && el.parentElement.isContentEditable)
-    )
-      return 'textbox';
+    if ((!role || role === 'generic') && roles.isEditingHost(el)) return 'textbox';
     return role || 'generic';
   }
 

@@ -9,6 +9,8 @@ export interface RolesKit {
   implicitRole(el: Element, tag: string): string | null;
   states(el: Element, tag: string, role: string): string[] | undefined;
   valueOf(el: Element, tag: string, role: string, max: number): string | undefined;
+  /** The element that makes its content editable (contenteditable), not one of its descendants: a text box. */
+  isEditingHost(el: Element): boolean;
 }
 
 /**
@@ -253,5 +255,9 @@ export function rolesKit(): RolesKit {
     return undefined;
   }
 
-  return { INTERACTIVE_ROLES, NAME_FROM_CONTENT, HOIST, implicitRole, states, valueOf };
+  function isEditingHost(el: Element): boolean {
+    return (el as HTMLElement).isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
+  }
+
+  return { INTERACTIVE_ROLES, NAME_FROM_CONTENT, HOIST, implicitRole, states, valueOf, isEditingHost };
 }

@@ -143,11 +143,7 @@ export function walkKit(
       else if (el.hasAttribute('tabindex') || el.hasAttribute('onclick') || hasListener) interactive = true;
       else if ((role === 'gridcell' || role === 'listbox') && (el.hasAttribute('tabindex') || pointer))
         interactive = true;
-      else if (
-        (el as HTMLElement).isContentEditable &&
-        !(el.parentElement && (el.parentElement as HTMLElement).isContentEditable)
-      )
-        interactive = true;
+      else if (roles.isEditingHost(el)) interactive = true;
       else if (
         pointer &&
         !ctx.parentPointer &&

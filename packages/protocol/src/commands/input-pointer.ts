@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { ActionEffects, IncludeDiff, TabId, Target, TimeoutMs } from '../common.js';
+import { ActionEffects, ActionTimeout, IncludeDiff, TabId, Target } from '../common.js';
 
-const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to appear and be actionable');
 const Coordinate = z.number().min(-100_000).max(100_000);
 
 const CheckResult = ActionEffects.extend({
@@ -22,7 +21,7 @@ export const inputPointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a checkbox, radio button or switch checked; clicks only when it is not checked yet, then verifies.',
-    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: ActionTimeout }),
     output: () => CheckResult,
   }),
   uncheck: defineCommand({
@@ -32,7 +31,7 @@ export const inputPointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Make a checkbox or switch unchecked; clicks only when it is checked, then verifies.',
-    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: ActionTimeout }),
     output: () => CheckResult,
   }),
   mouse: defineCommand({
@@ -95,7 +94,7 @@ export const inputPointerCommands = {
         steps: z.number().int().min(1).max(100).default(10).describe('Intermediate mouse moves between the two points'),
         diff: IncludeDiff,
         tab: TabId.optional(),
-        timeoutMs: actionTimeout,
+        timeoutMs: ActionTimeout,
       }),
     output: () =>
       ActionEffects.extend({
@@ -116,7 +115,7 @@ export const inputPointerCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Scroll the page (and any scrolling containers) until an element is visible.',
-    input: () => z.object({ target: Target, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: () => z.object({ target: Target, tab: TabId.optional(), timeoutMs: ActionTimeout }),
     output: () =>
       z.object({
         element: z.string().describe('What was scrolled into view'),

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { ActionEffects, IncludeDiff, TabId, Target, TimeoutMs } from '../common.js';
-
-const actionTimeout = TimeoutMs.default(5_000).describe('How long to wait for the element to appear and be actionable');
+import { ActionEffects, ActionTimeout, IncludeDiff, TabId, Target } from '../common.js';
 
 export const inputCommands = {
   click: defineCommand({
@@ -23,7 +21,7 @@ export const inputCommands = {
         double: z.boolean().default(false).describe('Double-click'),
         diff: IncludeDiff,
         tab: TabId.optional(),
-        timeoutMs: actionTimeout,
+        timeoutMs: ActionTimeout,
       }),
     output: () => ActionEffects.extend({ element: z.string().describe('What was clicked') }),
   }),
@@ -34,7 +32,7 @@ export const inputCommands = {
     kind: 'mutation',
     scope: 'write',
     summary: 'Move the mouse over an element.',
-    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: actionTimeout }),
+    input: () => z.object({ target: Target, diff: IncludeDiff, tab: TabId.optional(), timeoutMs: ActionTimeout }),
     output: () => ActionEffects.extend({ element: z.string() }),
   }),
   fill: defineCommand({
@@ -50,7 +48,7 @@ export const inputCommands = {
         text: z.string().max(1_000_000).describe('The new value'),
         diff: IncludeDiff,
         tab: TabId.optional(),
-        timeoutMs: actionTimeout,
+        timeoutMs: ActionTimeout,
       }),
     output: () => ActionEffects.extend({ element: z.string(), value: z.string().describe('The value after filling') }),
   }),
@@ -72,7 +70,7 @@ export const inputCommands = {
         target: Target.optional().describe('Focus this element first'),
         diff: IncludeDiff,
         tab: TabId.optional(),
-        timeoutMs: actionTimeout,
+        timeoutMs: ActionTimeout,
       }),
     output: () => ActionEffects,
   }),
@@ -108,7 +106,7 @@ export const inputCommands = {
         value: z.string().max(10_000).describe('Option value or label'),
         diff: IncludeDiff,
         tab: TabId.optional(),
-        timeoutMs: actionTimeout,
+        timeoutMs: ActionTimeout,
       }),
     output: () =>
       ActionEffects.extend({ element: z.string(), selected: z.object({ value: z.string(), label: z.string() }) }),
