@@ -34,3 +34,28 @@ describe('clicks inside scrolling boxes', () => {
     expect(await clicked()).toBe('framed');
   });
 });
+
+/** A page that asks for smooth scrolling (`scroll-behavior: smooth`, common on sites today) or a key
+ * that scrolls: the scroll is done when the command answers, so the next snapshot sees the new view. */
+describe('scrolling is done when the command answers', () => {
+  const SMOOTH = `<!doctype html><title>Smooth</title><style>html { scroll-behavior: smooth } p { height: 400px }</style>
+<div id="feed"></div><script>
+let n = 0;
+const more = () => { for (let i = 0; i < 5; i++) { const p = document.createElement('p'); p.textContent = 'item ' + ++n; feed.append(p); } };
+more();
+addEventListener('scroll', () => { if (innerHeight + scrollY >= document.body.scrollHeight - 5 && n < 20) more(); });
+</script>`;
+
+  it('scroll by a distance under scroll-behavior: smooth reports the new position', async () => {
+    await h.client.page.goto.mutate({ url: `data:text/html,${encodeURIComponent(SMOOTH)}` });
+    const result = await h.client.page.scroll.mutate({ dy: 600 });
+    expect(result.scrollY).toBe(600);
+  });
+
+  it('End scrolls at once: an infinite feed has loaded more by the next read', async () => {
+    await h.client.page.goto.mutate({ url: `data:text/html,${encodeURIComponent(SMOOTH)}` });
+    await h.client.input.press.mutate({ key: 'End' });
+    const position = (await h.client.page.eval.mutate({ js: 'scrollY' })).value;
+    expect(position).toBeGreaterThan(1000);
+  });
+});

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refOf, useHarness } from './harness.js';
 
@@ -76,5 +78,44 @@ describe('widgets an agent can operate from one snapshot -i (issue 12 §2-§5)',
     expect(modal).not.toContain('Save');
     await h.client.input.click.mutate({ target: refOf(modal, /"Cancel"/) });
     expect(await status()).toBe('kept');
+  });
+
+  it('styled controls: a label standing in for a hidden checkbox, radio or file input is that control, by ref and by locator', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/styled-controls.html') });
+    const text = await snapshotI();
+    // each hidden control is reachable through its label, with the control's role and state
+    expect(text).toMatch(/button "Choose avatar" \(file\) e\d+/);
+    expect(text).toMatch(/checkbox "Dark mode" e\d+\n/);
+    expect(text).toMatch(/radio "Left" e\d+ \[checked\]/);
+    expect(text).toMatch(/radio "Right" e\d+\n/);
+    expect(text).toMatch(/checkbox "Remember me" e\d+/);
+    expect(text).toMatch(/checkbox "Beta features" e\d+ \[disabled\]/);
+    // a transparent control keeps its own ref; its label is no second control
+    expect(text.match(/"Newsletter"/g)).toHaveLength(1);
+    const full = (await h.client.snapshot.take.mutate({})).text;
+    expect(full).not.toContain('text: Dark mode');
+    expect(full).not.toContain('text: Remember me');
+
+    await h.client.input.click.mutate({ target: refOf(text, /checkbox "Dark mode"/) });
+    expect(await status()).toContain('dark=true');
+    await h.client.input.click.mutate({ target: 'role=radio[name="Right"]' });
+    expect(await status()).toContain('align=right');
+    const checked = await h.client.input.check.mutate({ target: 'label=Remember me' });
+    expect(checked).toMatchObject({
+      checked: true,
+      changed: true,
+      element: expect.stringMatching(/^checkbox "Remember me" \[e\d+\]/),
+    });
+    expect(await status()).toContain('remember=true');
+    const after = await snapshotI();
+    expect(after).toMatch(/checkbox "Dark mode" e\d+ \[checked\]/);
+    expect(after).toMatch(/radio "Right" e\d+ \[checked\]/);
+
+    mkdirSync(join(h.workspace, 'files'), { recursive: true });
+    writeFileSync(join(h.workspace, 'files', 'me.png'), 'png');
+    const uploaded = await h.client.files.upload.mutate({ target: 'label=Choose avatar', files: ['files/me.png'] });
+    expect(uploaded.via).toBe('chooser');
+    expect(await status()).toContain('avatar=me.png');
+    expect(await snapshotI()).toMatch(/button "Choose avatar" \(file\) e\d+: me\.png/);
   });
 });

@@ -31,6 +31,9 @@ export const DEFAULT_CHROME_FLAGS = [
   '--disable-backgrounding-occluded-windows',
   '--disable-background-timer-throttling',
   '--window-size=1280,800',
+  // a key (End, PageDown, Space) or wheel scroll is done when its input event is: an agent's next
+  // snapshot or read sees the new view, and an infinite feed has loaded its next page
+  '--disable-smooth-scrolling',
 ] as const;
 
 /** Profiles we create carry this prefix so leak checks can recognise our processes. */

@@ -80,7 +80,11 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
   }
 
   function roleOf(el: Element): string {
-    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || roles.implicitRole(el, el.tagName) || '';
+    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    // a label standing in for a hidden checkbox, radio or file input has its role, as in the snapshot
+    const stood = explicit ? null : roles.standIn(el);
+    if (stood) return roles.implicitRole(stood, 'INPUT') || 'button';
+    const role = explicit || roles.implicitRole(el, el.tagName) || '';
     // an editing host with no role is a text box, as the snapshot calls it
     if ((!role || role === 'generic') && roles.isEditingHost(el)) return 'textbox';
     return role || 'generic';
@@ -88,7 +92,8 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
 
   /** The accessible name, as the snapshot computes it. */
   function nameOf(el: Element, role: string): string {
-    let name = names.explicitName(el, el.tagName, role);
+    const stood = roles.standIn(el);
+    let name = stood ? names.explicitName(stood, 'INPUT', role) : names.explicitName(el, el.tagName, role);
     if (!name && roles.NAME_FROM_CONTENT.has(role))
       name = norm((el as HTMLElement).innerText || el.textContent || '').trim();
     return name || names.lateName(el);
@@ -130,6 +135,7 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
       };
       if (root && holds(root)) visit(root);
     } else {
+      const seen = new Set<Element>();
       eachElement(root, (el) => {
         const elRole = roleOf(el);
         if (
@@ -160,7 +166,12 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
               )
         )
           return;
-        if (shown(el)) found.push(el);
+        // a control the page hides is reached through the label that stands in for it (matched once)
+        const labels = el.tagName === 'INPUT' ? (el as HTMLInputElement).labels : null;
+        const stand = labels && Array.from(labels).find((l) => roles.standIn(l) === el && shown(l));
+        const target = stand || (shown(el) ? el : null);
+        if (target && !seen.has(target)) found.push(target);
+        if (target) seen.add(target);
       });
     }
     return { total: found.length, ids: found.slice(0, max).map(idOf), labels: found.slice(0, max).map(label) };

@@ -1,3 +1,5 @@
+import type { VisibilityKit } from './page-visibility.js';
+
 /** Roles, states and values as the snapshot reports them (the in-page half; see page-walker.ts). */
 export interface RolesKit {
   /** roles that get a ref */
@@ -11,13 +13,26 @@ export interface RolesKit {
   valueOf(el: Element, tag: string, role: string, max: number): string | undefined;
   /** The element that makes its content editable (contenteditable), not one of its descendants: a text box. */
   isEditingHost(el: Element): boolean;
+  /**
+   * The native checkbox, radio button or file input that `el`, a `<label>`, stands in for: one the page
+   * does not show (display:none, `hidden`, visibility:hidden, clipped or shrunk away: the usual styled
+   * toggle, button group or upload button), so a click on the label is how a person operates it. The
+   * snapshot gives such a label the control's role, state and ref. Null for anything else, and for a
+   * control made transparent over its box (a click reaches the control itself, which gets the ref).
+   */
+  standIn(el: Element): HTMLInputElement | null;
+  /**
+   * Whether `label` (a `<label>`) names a control that is shown with a ref of its own: the control's line
+   * carries the label's text as its name, so the label's own text would say it twice.
+   */
+  namesShownControl(label: Element): boolean;
 }
 
 /**
  * Runs INSIDE the page (serialised into the walker's bundle, see frame-eval.ts): it must not refer
  * to anything outside its own body.
  */
-export function rolesKit(): RolesKit {
+export function rolesKit(vis: VisibilityKit): RolesKit {
   const norm = (s: string) => s.replace(/\s+/g, ' ');
   const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1).trimEnd() + '…' : s);
   const INTERACTIVE_ROLES = new Set([
@@ -259,5 +274,38 @@ export function rolesKit(): RolesKit {
     return (el as HTMLElement).isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
   }
 
-  return { INTERACTIVE_ROLES, NAME_FROM_CONTENT, HOIST, implicitRole, states, valueOf, isEditingHost };
+  /** Whether a native control is shown, so the walk gives it a ref of its own (a transparent one over its box too). */
+  function shownControl(control: HTMLElement): boolean {
+    if (!control.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return false;
+    const rect = control.getBoundingClientRect();
+    if (rect.width <= 0 || rect.height <= 0) return false;
+    const style = getComputedStyle(control);
+    if (parseFloat(style.opacity) < 0.05) return true;
+    return !vis.hiddenBox(control, style, style.display) && rect.width > 1 && rect.height > 1;
+  }
+
+  function standIn(el: Element): HTMLInputElement | null {
+    if (el.tagName !== 'LABEL') return null;
+    const control = (el as HTMLLabelElement).control as HTMLInputElement | null;
+    if (!control || control.tagName !== 'INPUT' || !/^(?:checkbox|radio|file)$/.test(control.type)) return null;
+    return shownControl(control) ? null : control;
+  }
+
+  function namesShownControl(label: Element): boolean {
+    const control = (label as HTMLLabelElement).control as HTMLElement | null;
+    if (!control || control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby')) return false;
+    return (control as HTMLInputElement).type !== 'hidden' && shownControl(control);
+  }
+
+  return {
+    INTERACTIVE_ROLES,
+    NAME_FROM_CONTENT,
+    HOIST,
+    implicitRole,
+    states,
+    valueOf,
+    isEditingHost,
+    standIn,
+    namesShownControl,
+  };
 }

@@ -122,6 +122,9 @@ export function walkKit(
     const explicitRole = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || '';
     let role = explicitRole || roles.implicitRole(el, tag) || '';
     if (role === 'presentation' || role === 'none') role = explicitRole && el.hasAttribute('tabindex') ? '' : role;
+    // a label standing in for a native checkbox, radio or file input the page hides: that control
+    const stood = tag === 'LABEL' && !explicitRole ? roles.standIn(el) : null;
+    if (stood) role = roles.implicitRole(stood, 'INPUT') || 'button';
 
     const pointer = style.cursor === 'pointer';
     const hasListener = listened.has(el) && tag !== 'HTML' && tag !== 'BODY' && !delegationHost(el);
@@ -241,6 +244,8 @@ export function walkKit(
       }
       if (block) out.push('\n');
       walkChildren(el, out, childCtx);
+      // a label's text is the name its control prints with: said once, on the control's line
+      if (tag === 'LABEL' && roles.namesShownControl(el)) dropNamingText(out, start);
       if (groups.pending() > pendingAtStart) groups.settle(out, start);
       // the element itself may label the group it sits in (its parent settles it)
       if (!childCtx.prose) groups.elementLabel(el, out, block ? start + 1 : start);
@@ -260,7 +265,7 @@ export function walkKit(
     const items: Array<WalkNode | string> = [];
     if (tag !== 'SELECT' && tag !== 'TEXTAREA' && tag !== 'svg' && tag !== 'IMG') walkChildren(el, items, childCtx);
     if (groups.pending() > pendingAtStart) groups.settle(items, 0);
-    let name = names.explicitName(el, tag, role);
+    let name = stood ? names.explicitName(stood, 'INPUT', role) : names.explicitName(el, tag, role);
     // a clickable wrapper around real content (a card, a whole section) keeps its content as children
     const container =
       (role === 'clickable' || role === 'generic') &&
@@ -282,16 +287,19 @@ export function walkKit(
       const kids = finish(items, textMax);
       if (kids.length) result.c = kids;
     }
-    const st = roles.states(el, tag, role);
+    // a stand-in label reports its control's state and value (checked, disabled, the chosen files)
+    const control = stood || el;
+    const controlTag = stood ? 'INPUT' : tag;
+    const st = roles.states(control, controlTag, role);
     if (st) result.s = st;
     if (interactive) {
       result.i = 1;
       const id = ids.idOf(el);
       result.id = id;
       lastIds.push(id);
-      const value = roles.valueOf(el, tag, role, textMax);
+      const value = roles.valueOf(control, controlTag, role, textMax);
       if (value !== undefined) result.v = value;
-      if (tag === 'INPUT' && (el as HTMLInputElement).type === 'file') result.h = 'file';
+      if (controlTag === 'INPUT' && (control as HTMLInputElement).type === 'file') result.h = 'file';
       else if (!result.n && (!result.c || (role !== 'clickable' && role !== 'generic'))) {
         const icon = iconText(items);
         const beside =
@@ -306,6 +314,14 @@ export function walkKit(
     if (block) out.push('\n');
     // the row's own content: the row node itself would read as a row nested in it
     if (row) groups.markRow(result.c ?? [], hrefOf);
+  }
+
+  /** Drops a label's text from `out[start..]` when whole in its control's name (not clipped there). */
+  function dropNamingText(out: Array<WalkNode | string>, start: number) {
+    let text = '';
+    for (let k = start; k < out.length; k++) if (typeof out[k] === 'string') text += out[k];
+    if (norm(text).trim().length > textMax) return;
+    for (let k = out.length - 1; k >= start; k--) if (typeof out[k] === 'string' && out[k] !== '\n') out.splice(k, 1);
   }
 
   function walk(root: Element, whole: boolean, max: number) {

@@ -55,7 +55,7 @@ export interface WalkerModules {
 }
 
 /** The walker's version: a world holding another version's `__argus` gets this one installed over it. */
-export const WALKER_VERSION = 10;
+export const WALKER_VERSION = 11;
 
 /**
  * Runs INSIDE the page (Argus isolated world), serialized with `.toString()`: it must not refer
@@ -71,7 +71,7 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
   const ids = m.idsKit();
   const texts = m.textKit(vis);
   const names = m.namesKit();
-  const roles = m.rolesKit();
+  const roles = m.rolesKit(vis);
   const walker = m.walkKit(vis, names, roles, m.groupsKit(), items, ids, m.lookKit(vis));
   const locator = m.locateKit(names, roles, items, ids);
   const token = Math.random().toString(36).slice(2, 10);

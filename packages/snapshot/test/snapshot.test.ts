@@ -39,6 +39,12 @@ const MULTI =
   html(`<label>Colors <select id="colors" multiple><option>Red</option><option>Green</option><option>Blue</option></select></label>
 <label>Sizes <select id="sizes" size="3"><option>S</option><option selected>M</option><option>L</option></select></label>`);
 
+const LABELS = html(`<label>Email <input type="email"></label>
+<label for="size">Size</label><select id="size"><option>Small</option><option selected>Medium</option></select>
+<label><input type="checkbox"> I agree to the <a href="/terms">terms</a></label>
+<label>Search <input aria-label="Site search"></label>
+<label for="notes">Notes</label><textarea id="notes" hidden></textarea>`);
+
 const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
 
 let tb: TestBrowser;
@@ -48,7 +54,9 @@ let page: Page;
 beforeAll(async () => {
   [tb, served] = await Promise.all([
     startBrowser(),
-    startFixtureServer({ pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG, '/multi': MULTI } }),
+    startFixtureServer({
+      pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG, '/multi': MULTI, '/labels': LABELS },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -73,6 +81,21 @@ describe('snapshot', () => {
     expect(text).not.toContain('Hidden button');
     expect(text).not.toContain('decorative');
     expect(snap.refs).toBeGreaterThan(8);
+  });
+
+  it("prints a label's text once, as its control's name, and keeps it when the control says otherwise", async () => {
+    const labelPage = await openPage(tb.browser, `${served.origin}/labels`);
+    const text = (await new SnapshotEngine(labelPage).snapshot()).text;
+    expect(text).toMatch(/textbox "Email" e\d+/);
+    expect(text).toMatch(/combobox "Size" e\d+: Medium/);
+    expect(text).toMatch(/checkbox "I agree to the terms" e\d+/);
+    expect(text).toMatch(/link "terms" e\d+/);
+    expect(text).not.toMatch(/text: (Email|Size|I agree)/);
+    // named otherwise (aria-label), or not shown: the label's text is the only place it is said
+    expect(text).toMatch(/textbox "Site search" e\d+/);
+    expect(text).toContain('text: Search');
+    expect(text).toContain('text: Notes');
+    await tb.browser.closePage(labelPage.id);
   });
 
   it('a native select shown as a list box is a control with a ref and its selection as value', async () => {

@@ -62,12 +62,15 @@ export const READY_STATE = pageFunction('readyState', z.string(), function (this
   return document.readyState;
 });
 
-/** Scrolls the window by (dx, dy); a null dy is one screen down. */
+/**
+ * Scrolls the window by (dx, dy); a null dy is one screen down. Instantly, even where the page asks
+ * for smooth scrolling (`scroll-behavior: smooth`): the position reported next is where it went.
+ */
 export const SCROLL_BY = pageFunction(
   'scrollBy',
   z.literal(true),
   function (this: unknown, dx: number, dy: number | null) {
-    window.scrollBy(dx, dy === null ? window.innerHeight : dy);
+    window.scrollBy({ left: dx, top: dy === null ? window.innerHeight : dy, behavior: 'instant' });
     return true as const;
   },
 );
