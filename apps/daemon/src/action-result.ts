@@ -17,6 +17,16 @@ export interface ActionReport {
   diff?: string;
   /** what the page the action navigated to asks of a person (login, CAPTCHA, bot check, consent) */
   challenge?: ChallengeReport;
+  /** fields whose validation kept a form from being submitted, with the browser's message */
+  invalid?: Array<{ element: string; message: string }>;
+}
+
+/** Read in the round trip after every action: the `invalid` events it caused (ArgusPageApi.takeInvalid). */
+const TAKE_INVALID = 'globalThis.__argus && globalThis.__argus.takeInvalid ? globalThis.__argus.takeInvalid() : null';
+
+interface InvalidFields {
+  token: string;
+  fields: Array<{ id: number; label: string; message: string }>;
 }
 
 /**
@@ -35,8 +45,15 @@ export async function actAndReport<T>(
   // the snapshot first: a walk releases the remote objects of earlier resolves
   if (options.diff) await engine.snapshot({ interactive: true });
   const locator = options.target === undefined ? undefined : await locatorOf(engine, options.target);
-  const { value, effects } = await page.act(run);
+  const { value, effects, probed } = await page.act(run, { probe: TAKE_INVALID });
   const report: ActionReport = locator === undefined ? {} : { locator };
+  // a submission the browser's validation stopped shows a person a bubble, and changes nothing else
+  const invalid = probed as InvalidFields | null | undefined;
+  if (!effects.navigated && invalid?.fields.length)
+    report.invalid = invalid.fields.map((field) => ({
+      element: `${field.label} [${engine.refForTopElement(invalid.token, field.id, field.label)}]`,
+      message: field.message,
+    }));
   // a navigation may land on a login wall, a CAPTCHA or a consent wall: said in the same reply
   const challenge = effects.navigated ? await detectChallenge(page, latestDocumentStatus(page)) : undefined;
   if (challenge) report.challenge = challenge;

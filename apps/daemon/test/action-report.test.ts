@@ -59,3 +59,59 @@ describe('action results: diff and stable locator', () => {
     expect(result.diff).toMatch(/textbox "Email" e\d+/);
   });
 });
+
+/**
+ * A submission the browser's own validation stops shows a person a bubble and changes nothing in the
+ * DOM: the action's result says which fields and why, so an agent does not take the silence for success.
+ */
+describe('a form the browser would not submit', () => {
+  const FORM = `<!doctype html><title>Sign up</title>
+<form onsubmit="event.preventDefault(); document.getElementById('r').textContent = 'sent'">
+<label>Email <input type="email" name="email" required></label>
+<label>Age <input type="number" name="age" min="18" value="20"></label>
+<button>Send</button></form><p id="r"></p>
+<form novalidate onsubmit="event.preventDefault(); document.getElementById('r').textContent = 'sent without checks'">
+<label>Code <input name="code" required></label><button>Skip checks</button></form>`;
+  const url = `data:text/html,${encodeURIComponent(FORM)}`;
+
+  it('a click on submit, Enter in a field: each invalid field with its message and ref; nothing once valid', async () => {
+    await h.client.page.goto.mutate({ url });
+    const blocked = await h.client.input.click.mutate({ target: 'role=button[name="Send"]' });
+    expect(blocked.invalid).toEqual([
+      {
+        element: expect.stringMatching(/^textbox "Email" \[e\d+\]$/),
+        message: expect.stringMatching(/fill (out|in) this field/i),
+      },
+    ]);
+    expect(blocked.navigated).toBe(false);
+    const ref = /\[(e\d+)\]/.exec(blocked.invalid?.[0]?.element ?? '')?.[1];
+    // the ref names the field, as a snapshot's would
+    await h.client.input.fill.mutate({ target: ref!, text: 'bob' });
+    await h.client.input.fill.mutate({ target: 'label=Age', text: '12' });
+    const pressed = await h.client.input.press.mutate({ key: 'Enter' });
+    expect(pressed.invalid?.map((field) => field.element.replace(/ \[e\d+\]$/, ''))).toEqual([
+      'textbox "Email"',
+      'spinbutton "Age"',
+    ]);
+    expect(pressed.invalid?.[0]?.message).toContain("'@'");
+    await h.client.input.fill.mutate({ target: 'label=Email', text: 'bob@example.com' });
+    await h.client.input.fill.mutate({ target: 'label=Age', text: '30' });
+    const sent = await h.client.input.click.mutate({ target: 'role=button[name="Send"]' });
+    expect(sent.invalid).toBeUndefined();
+    expect((await h.client.page.eval.mutate({ js: 'document.getElementById("r").textContent' })).value).toBe('sent');
+  });
+
+  it('a form that opts out of validation (novalidate), and actions that submit nothing, report none', async () => {
+    await h.client.page.goto.mutate({ url });
+    const skipped = await h.client.input.click.mutate({ target: 'role=button[name="Skip checks"]' });
+    expect(skipped.invalid).toBeUndefined();
+    expect((await h.client.page.eval.mutate({ js: 'document.getElementById("r").textContent' })).value).toBe(
+      'sent without checks',
+    );
+    // an invalid field the page itself reported earlier is not blamed on a later action
+    await h.client.page.eval.mutate({ js: 'document.forms[0].reportValidity()' });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const focused = await h.client.input.click.mutate({ target: 'label=Age' });
+    expect(focused.invalid).toBeUndefined();
+  });
+});

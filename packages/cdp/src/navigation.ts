@@ -26,6 +26,8 @@ export class NavigationWatcher {
   download: { url: string; filename: string } | undefined;
   /** The main frame stopped loading after a request without committing (204, cancelled, download). */
   stoppedWithoutCommit = false;
+  /** HTTP status of the response to the main frame's navigation request, once it came. */
+  documentStatus: number | undefined;
   readonly openedTabs: OpenedTab[] = [];
   /** A `window.open` URL seen before its target was announced. */
   private pendingOpenUrl: string | undefined;
@@ -68,6 +70,11 @@ export class NavigationWatcher {
       session.on('Page.navigatedWithinDocument', (event) => {
         if (isMain(event.frameId)) this.mark(() => (this.sameDocumentUrl = event.url));
       }),
+      // a navigation request's id is its loader's id
+      session.on('Network.responseReceived', (event) => {
+        if (event.type === 'Document' && event.requestId === event.loaderId && isMain(event.frameId ?? ''))
+          this.mark(() => (this.documentStatus = event.response.status));
+      }),
       session.on('Page.downloadWillBegin', (event) => {
         if (isMain(event.frameId))
           this.mark(() => (this.download = { url: event.url, filename: event.suggestedFilename }));
@@ -94,6 +101,23 @@ export class NavigationWatcher {
         }),
       );
     }
+  }
+
+  /**
+   * The navigation was answered with content (not a 204/205) and stopped without committing it: the
+   * browser is turning it into a download, which it announces a moment later.
+   */
+  becomingDownload(): boolean {
+    const status = this.documentStatus;
+    return (
+      this.stoppedWithoutCommit &&
+      this.download === undefined &&
+      status !== undefined &&
+      status >= 200 &&
+      status < 300 &&
+      status !== 204 &&
+      status !== 205
+    );
   }
 
   /** Tabs opened during the action, with the URL they were opened for. */

@@ -24,6 +24,8 @@ export interface ActionEffects {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long a navigation answered with content that did not commit waits for its download's announcement. */
+const DOWNLOAD_ANNOUNCE_MS = 2_000;
 /** Page.stopLoading after a timeout is answered by the browser process at once, or not at all. */
 const STOP_LOADING_MS = 2_000;
 
@@ -206,11 +208,20 @@ export async function navigateBy(
  * handler calls preventDefault) never commit a new document, so they end the action at once; a
  * link that opens a tab or starts a download is reported, not waited for.
  */
+export interface ActOptions {
+  timeoutMs?: number;
+  /**
+   * An expression for the round trip after the input, evaluated in Argus's isolated world of the
+   * top document when it has one: what it returns (JSON) comes back as `probed`, at no extra cost.
+   */
+  probe?: string;
+}
+
 export async function actOn<T>(
   page: Page,
   run: () => Promise<T>,
-  options: { timeoutMs?: number } = {},
-): Promise<{ value: T; effects: ActionEffects }> {
+  options: ActOptions = {},
+): Promise<{ value: T; effects: ActionEffects; probed?: unknown }> {
   page.assertOpen();
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId, {
     root: page.rootSession,
@@ -221,9 +232,19 @@ export async function actOn<T>(
   try {
     const value = await run();
     // One round trip through the renderer: navigations begun by the input have been announced by now.
-    await page.session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).catch((error: unknown) => {
-      if (error instanceof CommandCancelledError) throw error;
-    });
+    // The caller's probe rides on it (in a document being replaced its world is gone: no answer).
+    const world = options.probe === undefined ? undefined : page.frames.knownIsolatedWorld(page.mainFrameId);
+    const roundTrip = await page.session
+      .send('Runtime.evaluate', {
+        expression: world === undefined ? '0' : (options.probe ?? '0'),
+        returnByValue: true,
+        ...(world === undefined ? {} : { contextId: world }),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof CommandCancelledError) throw error;
+        return undefined;
+      });
+    const probed = world === undefined || roundTrip?.exceptionDetails ? undefined : roundTrip?.result.value;
     let navigated = false;
     if (watcher.requested) {
       const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -245,6 +266,15 @@ export async function actOn<T>(
       if (loaderId) {
         navigated = true;
         await waitForLoad(page, watcher, loaderId, started, timeoutMs, what);
+      } else if (watcher.becomingDownload()) {
+        // the browser announces the download after the stop, sometimes well after it on a busy machine
+        await watcher
+          .until(
+            () => watcher.download !== undefined,
+            DOWNLOAD_ANNOUNCE_MS,
+            () => 'The download',
+          )
+          .catch(() => undefined);
       } else if (!watcher.download) {
         // a browser-side round trip: a download announced together with the stop arrives before its answer
         await page.session.send('Page.getNavigationHistory').catch(() => undefined);
@@ -259,6 +289,7 @@ export async function actOn<T>(
         openedTabs: watcher.tabsOpened(),
         download: watcher.download ?? null,
       },
+      ...(probed === undefined ? {} : { probed }),
     };
   } finally {
     watcher.dispose();

@@ -3,6 +3,7 @@ import { ArgusError } from '@argus/protocol';
 import { FrameRegistry } from './frames.js';
 import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
+  type ActOptions,
   type ActionEffects,
   type NavigationResult,
   type NavigationOptions,
@@ -229,7 +230,10 @@ export class Page {
   }
 
   /** Runs an input action and reports what it caused (see actOn). */
-  act<T>(run: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ value: T; effects: ActionEffects }> {
+  act<T>(
+    run: () => Promise<T>,
+    options: ActOptions = {},
+  ): Promise<{ value: T; effects: ActionEffects; probed?: unknown }> {
     return actOn(this, run, options);
   }
 

@@ -120,6 +120,12 @@ export const ActionEffects = z.object({
     .default(null)
     .describe('A download the action started instead of navigating (see `argus downloads`)'),
   challenge: Challenge,
+  invalid: z
+    .array(z.object({ element: z.string(), message: z.string() }))
+    .optional()
+    .describe(
+      "Fields whose validation kept a form from being submitted (the browser's own check), with the message it shows a person",
+    ),
 });
 
 /** Every action's `diff` input: the snapshot diff in the same reply, so no snapshot call follows. */

@@ -42,10 +42,11 @@ export interface CommandDef<
 
 /**
  * Output fields that carry text from the page wherever they appear: a dialog's message, a console
- * error (the action effects), a page's title, the snapshot diff an action returns. Every command
- * whose output has them marks them as page content, so no command can forget to.
+ * error and a field's validation message (the action effects), a page's title, the snapshot diff an
+ * action returns. Every command whose output has them marks them as page content, so no command can
+ * forget to.
  */
-export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors', 'title', 'diff'] as const;
+export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors', 'title', 'diff', 'invalid'] as const;
 
 /**
  * What a command file writes: the command, with its input and output schemas as functions that

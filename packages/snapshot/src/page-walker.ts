@@ -38,6 +38,12 @@ export interface ArgusPageApi {
     exact: boolean,
     max: number,
   ): LocateResult;
+  /**
+   * Form fields that kept a form from being submitted in the last second (the `invalid` events a
+   * submission's validation fires, heard since the document's first walk), then forgets them:
+   * id and label for a ref, and the message the browser shows a person in its bubble.
+   */
+  takeInvalid(): { token: string; fields: Array<{ id: number; label: string; message: string }> };
 }
 
 /** The walker's modules, each a self-contained factory (see frame-eval.ts, which serialises them). */
@@ -55,7 +61,7 @@ export interface WalkerModules {
 }
 
 /** The walker's version: a world holding another version's `__argus` gets this one installed over it. */
-export const WALKER_VERSION = 11;
+export const WALKER_VERSION = 12;
 
 /**
  * Runs INSIDE the page (Argus isolated world), serialized with `.toString()`: it must not refer
@@ -75,6 +81,16 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
   const walker = m.walkKit(vis, names, roles, m.groupsKit(), items, ids, m.lookKit(vis));
   const locator = m.locateKit(names, roles, items, ids);
   const token = Math.random().toString(36).slice(2, 10);
+  /** `invalid` events (a blocked submission, reportValidity), at most a few, with their time */
+  let invalid: Array<{ el: Element; at: number }> = [];
+  document.addEventListener(
+    'invalid',
+    (event) => {
+      if (invalid.length < 5 && event.target instanceof Element)
+        invalid.push({ el: event.target, at: event.timeStamp });
+    },
+    true,
+  );
   let frames: Element[] = [];
   /** iframes met by the last `text` read, by index */
   let textFrames: Element[] = [];
@@ -135,6 +151,18 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
       return { text, frames: textFrames.length };
     },
     textFrameAt: (index: number) => textFrames[index] ?? null,
+    takeInvalid() {
+      const now = performance.now();
+      const fields = invalid
+        .filter((entry) => now - entry.at < 1000 && entry.el.isConnected)
+        .map(({ el }) => ({
+          id: ids.idOf(el),
+          label: locator.label(el),
+          message: ((el as HTMLInputElement).validationMessage || 'invalid').replace(/\s+/g, ' ').slice(0, 200),
+        }));
+      invalid = [];
+      return { token, fields };
+    },
   };
   G.__argus = api;
   return api;

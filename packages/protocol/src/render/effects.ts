@@ -11,6 +11,7 @@ export function effectsLines(output: Effects): string[] {
   for (const tab of output.openedTabs) lines.push(`opened tab ${tab.id} ${tab.url}`);
   if (output.download) lines.push(`download started: ${output.download.filename || output.download.url}`);
   for (const dialog of output.dialogs) lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
+  for (const field of output.invalid ?? []) lines.push(`form not submitted: ${field.element}: ${field.message}`);
   for (const error of output.consoleErrors) lines.push(`console error: ${error}`);
   if (output.challenge) lines.push(challengeLine(output.challenge));
   return lines;
