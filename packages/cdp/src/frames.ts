@@ -135,12 +135,12 @@ export class FrameRegistry {
     return this.mainWorlds.get(frameId);
   }
 
-  /** The Argus isolated world of a frame, created on first use and cached until the document changes. */
   /** The frame's isolated world if Argus has one in its document already (none is made). */
   knownIsolatedWorld(frameId: string): number | undefined {
     return this.isolatedWorlds.get(frameId);
   }
 
+  /** The Argus isolated world of a frame, created on first use and cached until the document changes. */
   async isolatedWorld(frameId: string): Promise<number> {
     const known = this.isolatedWorlds.get(frameId);
     if (known !== undefined) return known;

@@ -201,13 +201,7 @@ export async function navigateBy(
   }
 }
 
-/**
- * Runs an input action and reports what it caused. It returns right after the input and one
- * renderer round trip, unless the input started a cross-document navigation of this tab, which it
- * then waits for. Same-document navigations (fragment links, pushState routers, forms whose submit
- * handler calls preventDefault) never commit a new document, so they end the action at once; a
- * link that opens a tab or starts a download is reported, not waited for.
- */
+/** How an action is run: its navigation bound, and what to read in the round trip after its input. */
 export interface ActOptions {
   timeoutMs?: number;
   /**
@@ -217,6 +211,13 @@ export interface ActOptions {
   probe?: string;
 }
 
+/**
+ * Runs an input action and reports what it caused. It returns right after the input and one
+ * renderer round trip, unless the input started a cross-document navigation of this tab, which it
+ * then waits for. Same-document navigations (fragment links, pushState routers, forms whose submit
+ * handler calls preventDefault) never commit a new document, so they end the action at once; a
+ * link that opens a tab or starts a download is reported, not waited for.
+ */
 export async function actOn<T>(
   page: Page,
   run: () => Promise<T>,
