@@ -1,5 +1,5 @@
 import type { ActionEffects, Page } from '@argus/cdp';
-import { type SnapshotEngine, stableLocator } from '@argus/snapshot';
+import { INVALID_PROBE, type SnapshotEngine, stableLocator } from '@argus/snapshot';
 import { type ChallengeReport, detectChallenge, latestDocumentStatus } from './challenge.js';
 
 export interface ActionReportOptions {
@@ -21,14 +21,6 @@ export interface ActionReport {
   invalid?: Array<{ element: string; message: string }>;
 }
 
-/** Read in the round trip after every action: the `invalid` events it caused (ArgusPageApi.takeInvalid). */
-const TAKE_INVALID = 'globalThis.__argus && globalThis.__argus.takeInvalid ? globalThis.__argus.takeInvalid() : null';
-
-interface InvalidFields {
-  token: string;
-  fields: Array<{ id: number; label: string; message: string }>;
-}
-
 /**
  * Runs an action through `page.act` and reports, besides its effects, the target's stable locator
  * (found before the action: a Delete button may be gone after it) and, when asked, the snapshot
@@ -45,15 +37,11 @@ export async function actAndReport<T>(
   // the snapshot first: a walk releases the remote objects of earlier resolves
   if (options.diff) await engine.snapshot({ interactive: true });
   const locator = options.target === undefined ? undefined : await locatorOf(engine, options.target);
-  const { value, effects, probed } = await page.act(run, { probe: TAKE_INVALID });
+  const { value, effects, probed } = await page.act(run, { probe: INVALID_PROBE });
   const report: ActionReport = locator === undefined ? {} : { locator };
   // a submission the browser's validation stopped shows a person a bubble, and changes nothing else
-  const invalid = probed as InvalidFields | null | undefined;
-  if (!effects.navigated && invalid?.fields.length)
-    report.invalid = invalid.fields.map((field) => ({
-      element: `${field.label} [${engine.refForTopElement(invalid.token, field.id, field.label)}]`,
-      message: field.message,
-    }));
+  const invalid = effects.navigated ? [] : engine.invalidFields(probed);
+  if (invalid.length) report.invalid = invalid;
   // a navigation may land on a login wall, a CAPTCHA or a consent wall: said in the same reply
   const challenge = effects.navigated ? await detectChallenge(page, latestDocumentStatus(page)) : undefined;
   if (challenge) report.challenge = challenge;

@@ -235,17 +235,14 @@ export async function actOn<T>(
     // One round trip through the renderer: navigations begun by the input have been announced by now.
     // The caller's probe rides on it (in a document being replaced its world is gone: no answer).
     const world = options.probe === undefined ? undefined : page.frames.knownIsolatedWorld(page.mainFrameId);
+    const probe = world === undefined ? undefined : { expression: options.probe, contextId: world };
     const roundTrip = await page.session
-      .send('Runtime.evaluate', {
-        expression: world === undefined ? '0' : (options.probe ?? '0'),
-        returnByValue: true,
-        ...(world === undefined ? {} : { contextId: world }),
-      })
+      .send('Runtime.evaluate', { expression: '0', ...probe, returnByValue: true })
       .catch((error: unknown) => {
         if (error instanceof CommandCancelledError) throw error;
         return undefined;
       });
-    const probed = world === undefined || roundTrip?.exceptionDetails ? undefined : roundTrip?.result.value;
+    const probed = probe === undefined || roundTrip?.exceptionDetails ? undefined : roundTrip?.result.value;
     let navigated = false;
     if (watcher.requested) {
       const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -21,7 +21,7 @@ import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './fra
 import { annotateRefs } from './overlay.js';
 import { describeLocator, parseLocator, type Locator } from './locator.js';
 import { RefRegistry, parseRef, staleError, type RefEntry, type RefNumbering } from './ref-registry.js';
-import type { LocateResult } from './page-walker.js';
+import type { ArgusPageApi, LocateResult } from './page-walker.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
 
 export interface SnapshotOptions {
@@ -77,6 +77,14 @@ export function nodeLabel(node: WalkNode): string {
 }
 
 /** One per tab: walks its frames, owns its refs, resolves refs and selectors to elements. */
+/**
+ * The expression an action's `Page.act` evaluates in the round trip after its input (its `probe`):
+ * the fields whose `invalid` events the action caused (ArgusPageApi.takeInvalid). Read with
+ * SnapshotEngine.invalidFields.
+ */
+export const INVALID_PROBE =
+  'globalThis.__argus && globalThis.__argus.takeInvalid ? globalThis.__argus.takeInvalid() : null';
+
 export class SnapshotEngine {
   readonly refs: RefRegistry;
   private readonly stored: StoredSnapshot[] = [];
@@ -482,6 +490,16 @@ export class SnapshotEngine {
   refForTopElement(token: string, id: number, label: string): string {
     const frameId = this.page.mainFrameId;
     return this.refs.refFor(frameId, true, token, id, this.page.epoch, label);
+  }
+
+  /** The fields INVALID_PROBE found, each named with its ref as an action names its element: `textbox "Email" [e2]`. */
+  invalidFields(probed: unknown): Array<{ element: string; message: string }> {
+    const taken = probed as ReturnType<ArgusPageApi['takeInvalid']> | null | undefined;
+    if (!taken) return [];
+    return taken.fields.map((field) => ({
+      element: `${field.label} [${this.refForTopElement(taken.token, field.id, field.label)}]`,
+      message: field.message,
+    }));
   }
 
   /** How many refs of the latest snapshot still belong to the current document (what `annotate` can draw). */

@@ -1,4 +1,10 @@
-export { SnapshotEngine, type SnapshotOptions, type SnapshotResult, type ElementHandle } from './engine.js';
+export {
+  INVALID_PROBE,
+  SnapshotEngine,
+  type SnapshotOptions,
+  type SnapshotResult,
+  type ElementHandle,
+} from './engine.js';
 export {
   click,
   hover,

@@ -13,19 +13,28 @@ export interface RolesKit {
   valueOf(el: Element, tag: string, role: string, max: number): string | undefined;
   /** The element that makes its content editable (contenteditable), not one of its descendants: a text box. */
   isEditingHost(el: Element): boolean;
+  /** A `<label>`'s control and whether the page shows it (one look at its box and style); null for anything else. */
+  labelled(el: Element): LabelledControl | null;
   /**
    * The native checkbox, radio button or file input that `el`, a `<label>`, stands in for: one the page
    * does not show (display:none, `hidden`, visibility:hidden, clipped or shrunk away: the usual styled
    * toggle, button group or upload button), so a click on the label is how a person operates it. The
    * snapshot gives such a label the control's role, state and ref. Null for anything else, and for a
    * control made transparent over its box (a click reaches the control itself, which gets the ref).
+   * `look` is the label's `labelled` when the caller has it already.
    */
-  standIn(el: Element): HTMLInputElement | null;
+  standIn(el: Element, look?: LabelledControl | null): HTMLInputElement | null;
   /**
-   * Whether `label` (a `<label>`) names a control that is shown with a ref of its own: the control's line
-   * carries the label's text as its name, so the label's own text would say it twice.
+   * Whether a label (its `labelled`) names a control that is shown with a ref of its own: the
+   * control's line carries the label's text as its name, so the label's own text would say it twice.
    */
-  namesShownControl(label: Element): boolean;
+  namesShownControl(look: LabelledControl | null): boolean;
+}
+
+export interface LabelledControl {
+  control: HTMLElement;
+  /** the walk gives the control a ref of its own (a transparent one over its box too) */
+  shown: boolean;
 }
 
 /**
@@ -284,17 +293,24 @@ export function rolesKit(vis: VisibilityKit): RolesKit {
     return !vis.hiddenBox(control, style, style.display) && rect.width > 1 && rect.height > 1;
   }
 
-  function standIn(el: Element): HTMLInputElement | null {
-    if (el.tagName !== 'LABEL') return null;
-    const control = (el as HTMLLabelElement).control as HTMLInputElement | null;
-    if (!control || control.tagName !== 'INPUT' || !/^(?:checkbox|radio|file)$/.test(control.type)) return null;
-    return shownControl(control) ? null : control;
+  function labelled(el: Element): LabelledControl | null {
+    const control = el.tagName === 'LABEL' ? ((el as HTMLLabelElement).control as HTMLElement | null) : null;
+    return control ? { control, shown: shownControl(control) } : null;
   }
 
-  function namesShownControl(label: Element): boolean {
-    const control = (label as HTMLLabelElement).control as HTMLElement | null;
-    if (!control || control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby')) return false;
-    return (control as HTMLInputElement).type !== 'hidden' && shownControl(control);
+  function standIn(el: Element, look = labelled(el)): HTMLInputElement | null {
+    const control = look && !look.shown ? (look.control as HTMLInputElement) : null;
+    return control && control.tagName === 'INPUT' && /^(?:checkbox|radio|file)$/.test(control.type) ? control : null;
+  }
+
+  function namesShownControl(look: LabelledControl | null): boolean {
+    if (!look || !look.shown) return false;
+    const control = look.control;
+    return (
+      !control.hasAttribute('aria-label') &&
+      !control.hasAttribute('aria-labelledby') &&
+      (control as HTMLInputElement).type !== 'hidden'
+    );
   }
 
   return {
@@ -305,6 +321,7 @@ export function rolesKit(vis: VisibilityKit): RolesKit {
     states,
     valueOf,
     isEditingHost,
+    labelled,
     standIn,
     namesShownControl,
   };

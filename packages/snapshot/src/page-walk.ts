@@ -123,7 +123,8 @@ export function walkKit(
     let role = explicitRole || roles.implicitRole(el, tag) || '';
     if (role === 'presentation' || role === 'none') role = explicitRole && el.hasAttribute('tabindex') ? '' : role;
     // a label standing in for a native checkbox, radio or file input the page hides: that control
-    const stood = tag === 'LABEL' && !explicitRole ? roles.standIn(el) : null;
+    const look = tag === 'LABEL' ? roles.labelled(el) : null;
+    const stood = explicitRole ? null : roles.standIn(el, look);
     if (stood) role = roles.implicitRole(stood, 'INPUT') || 'button';
 
     const pointer = style.cursor === 'pointer';
@@ -245,7 +246,7 @@ export function walkKit(
       if (block) out.push('\n');
       walkChildren(el, out, childCtx);
       // a label's text is the name its control prints with: said once, on the control's line
-      if (tag === 'LABEL' && roles.namesShownControl(el)) dropNamingText(out, start);
+      if (roles.namesShownControl(look)) dropNamingText(out, start);
       if (groups.pending() > pendingAtStart) groups.settle(out, start);
       // the element itself may label the group it sits in (its parent settles it)
       if (!childCtx.prose) groups.elementLabel(el, out, block ? start + 1 : start);
