@@ -12,6 +12,8 @@
 //          server then follows the daemon's approval stream before a call;
 //   turn   the same with the call 1 s after initialize (an agent's first turn); only the call is
 //          timed, against the floor (Chromium starts at the call);
+//   proc   the mcp series with ARGUS_MCP_DAEMON=process: the daemon in a process of its own, started
+//          by the server's entry before the SDK loads (the server hosts it by default);
 //   node   `node -e 0`, the price of any Node process.
 // With --baseline-tree DIR (another built checkout, e.g. a git worktree of the commit before a
 // change), its CLI and MCP server run the cli and mcp series too, in the same turns: a before/after
@@ -126,9 +128,9 @@ async function argusRun(cli) {
  * only the call is timed: Chromium starts at that call (the prestarted daemon has none), so the
  * floor's launch + connect + navigate is what it is compared with.
  */
-async function mcpRun(mcpServer, thinkMs = 0, capabilities = {}) {
+async function mcpRun(mcpServer, thinkMs = 0, capabilities = {}, extraEnv = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-mcp-'));
-  const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
+  const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' '), ...extraEnv };
   const client = new Client({ name: 'argus-cold-start-bench', version: '0' }, { capabilities });
   try {
     let started = performance.now();
@@ -160,7 +162,7 @@ async function nodeRun() {
 
 const samples = { floor: [], node: [] };
 for (const { suffix } of trees)
-  for (const series of ['cli', 'mcp', 'mcpElicit', 'mcpTurn']) samples[series + suffix] = [];
+  for (const series of ['cli', 'mcp', 'mcpElicit', 'mcpTurn', 'mcpProcess']) samples[series + suffix] = [];
 await floor(); // page cache warm for every series alike
 for (let run = 0; run < runs; run += 1) {
   samples.floor.push(await floor());
@@ -170,6 +172,7 @@ for (let run = 0; run < runs; run += 1) {
     samples[`mcp${tree.suffix}`].push(await mcpRun(tree.mcpServer));
     samples[`mcpElicit${tree.suffix}`].push(await mcpRun(tree.mcpServer, 0, { elicitation: {} }));
     samples[`mcpTurn${tree.suffix}`].push(await mcpRun(tree.mcpServer, 1_000));
+    samples[`mcpProcess${tree.suffix}`].push(await mcpRun(tree.mcpServer, 0, {}, { ARGUS_MCP_DAEMON: 'process' }));
   }
   samples.node.push(await nodeRun());
 }
@@ -186,6 +189,7 @@ for (const { suffix } of trees)
     [`mcp${suffix}`, `MCP: spawn server, argus_goto${suffix}`],
     [`mcpElicit${suffix}`, `MCP, client answers elicitations${suffix}`],
     [`mcpTurn${suffix}`, `MCP: argus_goto 1 s after init (call)${suffix}`],
+    [`mcpProcess${suffix}`, `MCP, daemon process (ARGUS_MCP_DAEMON=process)${suffix}`],
   );
 series.push(['node', 'node -e 0']);
 for (const [name, label] of series) {

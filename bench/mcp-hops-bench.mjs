@@ -2,13 +2,18 @@
 // Where an agent's call spends its time: each operation three ways on the small form page, in turns,
 // medians of --runs:
 //   raw     the CDP call itself (chrome-remote-interface) in a Chromium launched here with the same flags;
-//   daemon  the manifest command straight to the daemon (no MCP), as argus-mcp sends it: over one
-//           WebSocket held open (ClientHandle.call with calls: 'ws');
-//   mcp     the tool through argus-mcp with the official SDK client (stdio), as an agent calls it.
+//   daemon  the manifest command straight to the daemon (no MCP) from this process, over one
+//           WebSocket held open (ClientHandle.call with calls: 'ws'), as a sharing server sends it;
+//   mcp     the tool through argus-mcp with the official SDK client (stdio), as an agent calls it:
+//           the server hosts the daemon (its default), so its calls reach the router in-process;
+//   shared  the tool through a second argus-mcp in the same workspace, which finds that daemon
+//           running and shares it over its WebSocket: a daemon in another process, as every
+//           server's was before hosting (and is with --keep-browser or ARGUS_MCP_DAEMON=process).
 // Each Argus call follows a raw one (consecutive captures of one tab wait for the next frame).
-// daemon - raw is the daemon's own cost (HTTP, validation, journal, its CDP messages); mcp - daemon is
-// the MCP hop (stdio both ways, the server's validation and rendering). A `tabs.list` (no browser
-// work) is printed as the bare per-call cost of the daemon.
+// daemon - raw is the daemon's own cost (WebSocket, validation, journal, its CDP messages); mcp -
+// daemon is what the MCP path adds (stdio both ways, the server's validation and rendering, minus
+// the WebSocket it does not use). A `tabs.list` (no browser work) is printed as the bare per-call
+// cost of the daemon.
 //   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,20 +48,28 @@ const env = {
   ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
 };
 const url = fixtures.urlFor('/form.html');
-const mcp = new Client({ name: 'argus-hops-bench', version: '0' });
-await mcp.connect(
-  new StdioClientTransport({
-    command: process.execPath,
-    args: [`${pluginDir}bin/argus-mcp.js`, '--profile', 'core'],
-    env,
-    cwd: workspace,
-    stderr: 'inherit',
-  }),
-);
+/** An argus-mcp in the workspace with the official SDK client (stdio). */
+async function mcpServer(extraEnv = {}) {
+  const client = new Client({ name: 'argus-hops-bench', version: '0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [`${pluginDir}bin/argus-mcp.js`, '--profile', 'core'],
+      env: { ...env, ...extraEnv },
+      cwd: workspace,
+      stderr: 'inherit',
+    }),
+  );
+  return client;
+}
+const mcp = await mcpServer();
+let shared;
 const chrome = await launchChrome({ extraFlags: [FLAGS] });
 let raw;
 try {
   await mcp.callTool({ name: 'argus_goto', arguments: { url } });
+  // started once the first server hosts the daemon: it finds it running and shares it
+  shared = await mcpServer({ ARGUS_MCP_DAEMON: 'process' });
   const state = readState(stateDir);
   const handle = createArgusClient({
     url: `http://127.0.0.1:${state.port}`,
@@ -66,10 +79,13 @@ try {
   });
   /** One manifest command by path, as argus-mcp's link sends it. */
   const daemon = (path, input, kind = 'mutation') => handle.call(path, kind, input);
-  const tool = (name, args) => async () => {
-    const result = await mcp.callTool({ name, arguments: args });
+  const toolOf = (client) => (name, args) => async () => {
+    const result = await client.callTool({ name, arguments: args });
     if (result.isError) throw new Error(JSON.stringify(result.content));
   };
+  const hostedTool = toolOf(mcp);
+  const sharedTool = toolOf(shared);
+  const tool = (name, args) => [hostedTool(name, args), sharedTool(name, args)];
 
   const { port } = new URL(chrome.wsEndpoint);
   raw = await CDP({ host: '127.0.0.1', port, target: await CDP.New({ host: '127.0.0.1', port }) });
@@ -85,25 +101,25 @@ try {
       'snapshot',
       () => raw.Accessibility.getFullAXTree({}),
       () => daemon('snapshot.take', {}),
-      tool('argus_snapshot', {}),
+      ...tool('argus_snapshot', {}),
     ],
     [
       'eval document.title',
       () => raw.Runtime.evaluate({ expression: 'document.title', returnByValue: true }),
       () => daemon('page.eval', { js: 'document.title' }),
-      tool('argus_eval', { js: 'document.title' }),
+      ...tool('argus_eval', { js: 'document.title' }),
     ],
     [
       'screenshot (jpeg)',
       () => raw.Page.captureScreenshot({ format: 'jpeg', quality: AGENT_SCREENSHOT_QUALITY }),
       () => daemon('page.screenshot', shot),
-      tool('argus_screenshot', {}),
+      ...tool('argus_screenshot', {}),
     ],
     [
       'tabs.list (no browser)',
       () => raw.Target.getTargets(),
       () => daemon('tabs.list', {}, 'query'),
-      tool('argus_tabs', {}),
+      ...tool('argus_tabs', {}),
     ],
   ];
   const time = async (fn) => {
@@ -112,20 +128,22 @@ try {
     return performance.now() - started;
   };
   console.log(`medians of ${runs} in turns, /form.html (load ${loadavg()[0].toFixed(1)})`);
-  console.log('operation                     raw    daemon       mcp   daemon-raw  mcp-daemon   mcp/raw');
+  console.log(
+    'operation                     raw    daemon       mcp    shared   daemon-raw  mcp-daemon   mcp/raw  shared/raw',
+  );
   for (const [name, ...fns] of rows) {
     for (let i = 0; i < 3; i++) for (const fn of fns) await fn(); // warm-up (domains enabled, JIT)
     const samples = fns.map(() => []);
     // raw CDP (another Chromium) between the two Argus calls: consecutive screenshots of one tab would
     // otherwise wait for the compositor's next frame and charge that to the second
     for (let i = 0; i < runs; i++)
-      for (const k of [1, 2]) {
+      for (const k of [1, 2, 3]) {
         samples[0].push(await time(fns[0]));
         samples[k].push(await time(fns[k]));
       }
-    const [r, d, m] = samples.map(median);
+    const [r, d, m, sh] = samples.map(median);
     console.log(
-      `${name.padEnd(24)} ${r.toFixed(2).padStart(8)} ${d.toFixed(2).padStart(9)} ${m.toFixed(2).padStart(9)} ${(d - r).toFixed(2).padStart(12)} ${(m - d).toFixed(2).padStart(11)} ${(m / r).toFixed(2).padStart(8)}x`,
+      `${name.padEnd(24)} ${r.toFixed(2).padStart(8)} ${d.toFixed(2).padStart(9)} ${m.toFixed(2).padStart(9)} ${sh.toFixed(2).padStart(9)} ${(d - r).toFixed(2).padStart(12)} ${(m - d).toFixed(2).padStart(11)} ${(m / r).toFixed(2).padStart(8)}x ${(sh / r).toFixed(2).padStart(10)}x`,
     );
   }
   handle.close();
@@ -138,7 +156,8 @@ try {
     await connection.client.daemon.stop.mutate({}).catch(() => undefined);
     connection.close();
   }
+  await shared?.close();
   await mcp.close();
   await fixtures.close();
-  rmSync(workspace, { recursive: true, force: true });
+  rmSync(workspace, { recursive: true, force: true, maxRetries: 5 });
 }

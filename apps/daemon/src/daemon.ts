@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { AppRouter, Authorize, Scope } from '@argus/protocol';
-import { type ObserveCall, buildRouter } from '@argus/protocol/router';
+import { type AppRouter, ArgusError, type Authorize, type CallContext, type Scope } from '@argus/protocol';
+import { type ObserveCall, buildRouter, toArgusErrorData } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
 import { Access } from './access.js';
 import { BrowserManager } from './browser-manager.js';
@@ -9,7 +9,7 @@ import { createAuthorize, runAsClient } from './client-guard.js';
 import { ApprovalQueue } from './policy/approvals.js';
 import { createNavigationGuard, createPolicyAuthorize } from './policy/authorize.js';
 import { ConfigStore } from './policy/config-store.js';
-import { createDispatch } from './dispatch.js';
+import { callAs, createDispatch } from './dispatch.js';
 import { assertPageAllowed, guardFileUrls } from './file-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { cdpUrlOf, poolOptionsOf } from './handlers/session.js';
@@ -67,6 +67,14 @@ export interface RunningDaemon {
   /** Resolves when the daemon has fully stopped (browser closed, state file removed). */
   stopped: Promise<void>;
   stop(reason?: string): Promise<void>;
+  /**
+   * Runs one command by contract path for a client in this process (an MCP server hosting the daemon),
+   * exactly as a request on its port runs: the router's validation, scopes, policy and journal, and a
+   * tick of the idle clock. The caller's context stands in for what a request's token and headers say.
+   */
+  call(path: string, input: unknown, ctx: CallContext): Promise<unknown>;
+  /** Whether it is stopping, stopped or asked to stop: a client in this process waits for `stopped` and starts another. */
+  stopping(): boolean;
 }
 
 /** Runs each part of the seam in order; the first refusal ends the call. */
@@ -154,6 +162,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let stopping: Promise<void> | undefined;
+  /** A stop command was answered: the stop itself begins a moment later. */
+  let stopRequested = false;
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
@@ -254,7 +264,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     startedAt: Date.now(),
     idleTimeoutMs,
     // let the response go out first
-    requestStop: () => void setTimeout(() => void stop('stop command'), 10),
+    requestStop: () => {
+      stopRequested = true;
+      setTimeout(() => void stop('stop command'), 10);
+    },
     tokens,
     shares,
     tunnel: new Tunnel({
@@ -340,5 +353,25 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   }
   touch();
   log.info('daemon.started', { port: server.port, pid: process.pid, workspace: options.workspace, idleTimeoutMs });
-  return { port: server.port, token, stateDir: options.stateDir, services, stopped, stop };
+  const call = async (path: string, input: unknown, ctx: CallContext): Promise<unknown> => {
+    touch();
+    try {
+      return await callAs(router, path, input, ctx);
+    } catch (error) {
+      // what the router's error formatter does for a request: the contract's error, logged
+      const argus = toArgusErrorData(error, path);
+      log.warn('command.failed', { path, code: argus.code, message: argus.message });
+      throw ArgusError.fromData(argus);
+    }
+  };
+  return {
+    port: server.port,
+    token,
+    stateDir: options.stateDir,
+    services,
+    stopped,
+    stop,
+    call,
+    stopping: () => stopRequested || stopping !== undefined,
+  };
 }

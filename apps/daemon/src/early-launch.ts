@@ -78,6 +78,16 @@ export function launchBrowserEarly(env: NodeJS.ProcessEnv = process.env): void {
   else listenForLaunchCue(env);
 }
 
+/**
+ * Launches the daemon's browser now, as an early launch its first command adopts: for a daemon that
+ * runs inside a client's process (argus-mcp hosting it), whose agent's first browser call came while
+ * the daemon's modules still load. The same launch a launch cue starts in a daemon process.
+ */
+export function launchBrowserNow(env: NodeJS.ProcessEnv = process.env): void {
+  const options = earlyLaunchOptions(env, true);
+  if (options) launchEarly(options);
+}
+
 let cue: { socket: Socket; cued: boolean } | undefined;
 
 /**

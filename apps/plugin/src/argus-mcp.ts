@@ -1,17 +1,29 @@
 #!/usr/bin/env node
-import { startDaemonEarly } from '@argus/client/daemon-spawn';
-import { chromeForDaemon } from '@argus/daemon/early-launch';
+import { isProcessAlive, readState, startDaemonEarly, stateDirFor } from '@argus/client/daemon-spawn';
+import { chromeForDaemon, launchBrowserNow } from '@argus/daemon/early-launch';
 import { daemonEntry } from './daemon-entry.js';
+import { hostsDaemonFromArgv } from './hosted-daemon.js';
 import { prestartDaemonEnv, prestartMode } from './prestart.js';
 
-// The daemon starts before the MCP SDK and the manifest's schemas load (most of this process's own
-// start-up), so it is up when the agent's first call comes; the server's daemon link adopts it.
-// Bad options stop it again (runMcpServer, abandonEarlyStart); the options module is not read here
-// because its tool profiles load the manifest. With ARGUS_PRELAUNCH=browser, Chromium is launched here
-// first and handed to the daemon, as the CLI does (chromeForDaemon); by default the daemon starts
-// without it and gets a launch cue, for an agent whose first browser call comes while it still loads.
+// By default this process hosts the workspace daemon (hostsDaemon): nothing is spawned here, and the
+// daemon's modules load once the agent is connected (server.ts); with ARGUS_PRELAUNCH=browser,
+// Chromium starts right now as an early launch the hosted daemon adopts, unless a daemon already
+// runs (the server shares that one instead). With --keep-browser or ARGUS_MCP_DAEMON=process the
+// daemon is a process of its own, started here before the MCP SDK and the manifest's schemas load
+// (most of this process's start-up), so it is up when the agent's first call comes; the server's
+// daemon link adopts it, and bad options stop it again (runMcpServer, abandonEarlyStart). The
+// options module is not read here because its tool profiles load the manifest. With
+// ARGUS_PRELAUNCH=browser, Chromium is launched here first and handed to that daemon, as the CLI
+// does (chromeForDaemon); by default it starts without one and gets a launch cue.
 const mode = prestartMode();
-if (mode !== 'off' && !process.argv.slice(2).some((arg) => arg === '-h' || arg === '--help')) {
+const argv = process.argv.slice(2);
+const help = argv.some((arg) => arg === '-h' || arg === '--help');
+if (help || mode === 'off') {
+  // nothing to start
+} else if (hostsDaemonFromArgv(argv)) {
+  const state = readState(stateDirFor());
+  if (mode === 'browser' && !(state && isProcessAlive(state.pid))) launchBrowserNow();
+} else {
   const env = { ...process.env, ...prestartDaemonEnv(mode) };
   startDaemonEarly({
     daemonEntry: daemonEntry(),
@@ -20,4 +32,4 @@ if (mode !== 'off' && !process.argv.slice(2).some((arg) => arg === '-h' || arg =
   });
 }
 const { runMcpServer } = await import('./server.js');
-void runMcpServer(process.argv.slice(2));
+void runMcpServer(argv);

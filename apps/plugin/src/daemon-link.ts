@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import type * as ArgusClient from '@argus/client';
 import type { Connection } from '@argus/client';
-import { earlyStartSettled } from '@argus/client/daemon-spawn';
-import type { AnyCommand } from '@argus/protocol';
+import {
+  cueBrowserLaunch,
+  earlyStartSettled,
+  isProcessAlive,
+  readState,
+  startDaemon,
+  stateDirFor,
+} from '@argus/client/daemon-spawn';
+import type { RunningDaemon } from '@argus/daemon';
+import type { AnyCommand, CallContext } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { daemonEntry } from './daemon-entry.js';
+import { HostedDaemon } from './hosted-daemon.js';
 import type { InboxChange } from './inbox-notify.js';
 import { prestartDaemonEnv, prestartMode } from './prestart.js';
 
@@ -25,13 +35,21 @@ export interface DaemonLinkOptions {
   daemonEntry?: string | undefined;
   /** The named session every call runs in (`argus mcp --session NAME`); undefined: the default one. */
   session?: string | undefined;
+  /**
+   * Run the workspace daemon in this process when none runs (argus-mcp's default, see hostsDaemon):
+   * calls then go to its router directly. A daemon already running is shared over its port, as ever.
+   */
+  host?: boolean | undefined;
 }
 
 /** Calls a manifest command by contract path on a connection (the plugin dispatches from the manifest). */
 export function invoke(connection: Connection, command: AnyCommand, input: unknown): Promise<unknown> {
-  if (command.kind === 'subscription')
-    return Promise.reject(new ArgusError('unsupported', `${command.name} is a stream; tools cannot call it.`));
+  if (command.kind === 'subscription') return Promise.reject(streamRefused(command));
   return connection.call(command.name, command.kind, input);
+}
+
+function streamRefused(command: AnyCommand): ArgusError {
+  return new ArgusError('unsupported', `${command.name} is a stream; tools cannot call it.`);
 }
 
 /**
@@ -60,8 +78,28 @@ export class DaemonLink {
    */
   private readonly leases = new Set<string>();
 
+  /** The daemon this process runs for the link (options.host), whether or not it runs now. */
+  private readonly host: HostedDaemon | undefined;
+  /** The hosted daemon while the connection is to it: calls go to its router, not over the socket. */
+  private hosted: RunningDaemon | undefined;
+
   constructor(options: DaemonLinkOptions = {}) {
     this.options = options;
+    this.host = options.host ? new HostedDaemon(options.env ?? process.env, options.cwd ?? process.cwd()) : undefined;
+  }
+
+  /** Whether this link's calls go to a daemon in this process now. */
+  get hosting(): boolean {
+    return this.hosted !== undefined;
+  }
+
+  /**
+   * A browser command is coming: a daemon still loading launches Chromium now (a launch cue to an
+   * early daemon process, or an early launch for a hosted daemon not up yet); nothing once it is up.
+   */
+  cueBrowser(): void {
+    cueBrowserLaunch();
+    this.host?.cue();
   }
 
   private entry(): string {
@@ -94,11 +132,27 @@ export class DaemonLink {
   private startedPid: number | undefined;
 
   private connect(daemonEnv?: Record<string, string>): Promise<Connection> {
-    const pending = (async () => {
+    const pending: Promise<Connection> = (async () => {
       // the daemon argus-mcp's entry started: the client is made once it is up (see argusClient)
       await earlyStartSettled();
+      const hosted = await this.hostUnlessRunning(daemonEnv);
       const { connectToDaemon } = await argusClient();
-      return connectToDaemon(this.connectOptions(daemonEnv));
+      if (!hosted) return connectToDaemon(this.connectOptions(daemonEnv));
+      // the hosted daemon's own port carries only the streams (approvals, inbox); calls skip it
+      const connection = await connectToDaemon({
+        ...this.connectOptions(),
+        stateDir: hosted.stateDir,
+        autoStart: false,
+      });
+      this.hosted = hosted;
+      void hosted.stopped.then(() => {
+        // stopped (idle, `argus stop`, a restart): the next call connects afresh, hosting again if none runs
+        if (this.hosted !== hosted) return;
+        this.hosted = undefined;
+        if (this.connection === pending) this.connection = undefined;
+        connection.close();
+      });
+      return { ...connection, started: true };
     })();
     void pending.then(
       (connection) => {
@@ -113,11 +167,37 @@ export class DaemonLink {
     return pending;
   }
 
+  /**
+   * With options.host: the daemon started in this process when no other runs for the workspace
+   * (one that does, the CLI's or another agent's, is shared over its port instead). Undefined otherwise.
+   */
+  private async hostUnlessRunning(daemonEnv?: Record<string, string>): Promise<RunningDaemon | undefined> {
+    if (!this.host) return undefined;
+    const env = this.options.env ?? process.env;
+    const stateDir = stateDirFor(this.options.cwd, env);
+    const state = readState(stateDir);
+    if (state && state.pid !== process.pid && isProcessAlive(state.pid)) return undefined;
+    // as a daemon process would: Chromium at once unless the prestart (or ARGUS_PRELAUNCH) says not
+    const prelaunch = (daemonEnv?.ARGUS_PRELAUNCH ?? env.ARGUS_PRELAUNCH) !== '0';
+    return this.host.start(stateDir, prelaunch);
+  }
+
+  /** What a call from this link says about its caller, as the headers of a request on the port do. */
+  private context(): CallContext {
+    return {
+      scopes: ['admin'],
+      client: this.name,
+      cwd: resolve(this.options.cwd ?? process.cwd()),
+      ...(this.options.session === undefined ? {} : { session: this.options.session }),
+      leases: [...this.leases].slice(-16),
+    };
+  }
+
   /** A fresh connection, replacing `failed` (shared by concurrent callers that saw the same failure). */
   private reconnect(failed: Promise<Connection>): Promise<Connection> {
     if (this.connection !== failed) return this.connection ?? (this.connection = this.connect());
     const next = (async () => {
-      const { connectToDaemon, daemonAnswers, readState, startDaemon } = await argusClient();
+      const { connectToDaemon, daemonAnswers } = await argusClient();
       const old = await failed.catch(() => undefined);
       old?.close();
       const stateDir = old?.stateDir;
@@ -169,7 +249,16 @@ export class DaemonLink {
   private async send(command: AnyCommand, input: unknown): Promise<unknown> {
     const current = (this.connection ??= this.connect());
     try {
-      return await invoke(await current, command, input);
+      const connection = await current;
+      const hosted = this.hosted;
+      if (!hosted) return await invoke(connection, command, input);
+      if (hosted.stopping()) {
+        // stopping (idle, `argus stop`, a restart): the call goes to the next daemon once this one is gone
+        await hosted.stopped;
+        return await this.send(command, input);
+      }
+      if (command.kind === 'subscription') throw streamRefused(command);
+      return await hosted.call(command.name, input, this.context());
     } catch (error) {
       const { toArgusError } = await argusClient();
       const failure = toArgusError(error);
@@ -209,12 +298,17 @@ export class DaemonLink {
    * Closes the client side. With `stopOwnDaemon`, a daemon this link started is asked to stop
    * (`daemon.stop {ifAlone}`): it does unless another client used it lately or holds a stream; a
    * daemon that was already running when this link came is the CLI's or another agent's, and stays.
+   * A daemon this link hosts cannot outlive the process: when others use it (or `stopOwnDaemon` is
+   * off), it hands over to a daemon process of its own, as `argus restart` does (handOver).
    */
   async close(options: { stopOwnDaemon?: boolean } = {}): Promise<void> {
     const pending = this.connection;
     this.connection = undefined;
     const connection = await pending?.catch(() => undefined);
+    const hosted = this.hosted;
+    this.hosted = undefined;
     try {
+      if (hosted) return await this.leaveHosted(hosted, options.stopOwnDaemon === true);
       // the agent is gone: its tab leases go with it, so other clients need not wait for them to expire
       if (connection && this.leases.size > 0) await connection.client.tabs.release.mutate({}).catch(() => undefined);
       this.leases.clear();
@@ -224,4 +318,48 @@ export class DaemonLink {
       connection?.close();
     }
   }
+
+  /** The agent leaves a daemon this process hosts: it stops, or moves to a process of its own. */
+  private async leaveHosted(daemon: RunningDaemon, stopAlone: boolean): Promise<void> {
+    // already stopping (idle, `argus stop`): nothing to hand over
+    if (daemon.stopping()) return daemon.stopped;
+    const ctx = this.context();
+    if (this.leases.size > 0) await daemon.call('tabs.release', {}, ctx).catch(() => undefined);
+    this.leases.clear();
+    const answer = stopAlone
+      ? ((await daemon.call('daemon.stop', { ifAlone: true }, ctx).catch(() => undefined)) as
+          | { stopping: boolean }
+          | undefined)
+      : { stopping: false };
+    if (answer?.stopping === false) await this.handOver(daemon, ctx);
+    else if (!answer) await daemon.stop('agent left');
+    await daemon.stopped;
+  }
+
+  /**
+   * Others use the hosted daemon: its browser's tabs, cookies and storage are saved as for `argus
+   * restart`, it stops, and a daemon process started for the workspace loads them into a fresh
+   * browser. The other clients reconnect to it on their next call (their refs are gone, their tabs
+   * are not). Without the save (a restart refused), it stops as it would alone.
+   */
+  private async handOver(daemon: RunningDaemon, ctx: CallContext): Promise<void> {
+    const restarting = await daemon.call('daemon.restart', {}, ctx).then(
+      () => true,
+      () => false,
+    );
+    if (!restarting) return daemon.stop('agent left');
+    // started while this one stops: it loads its modules meanwhile, then reads the restart's state
+    const next = startDaemon({
+      daemonEntry: this.entry(),
+      stateDir: daemon.stateDir,
+      env: this.options.env,
+      cwd: this.options.cwd,
+    }).catch(() => undefined);
+    await daemon.stopped;
+    // up, or left to come up on its own (it is detached) within an MCP client's grace before SIGKILL
+    await Promise.race([next, new Promise((resolve) => setTimeout(resolve, HAND_OVER_WAIT_MS).unref())]);
+  }
 }
+
+/** How long a leaving server waits for the daemon process it handed over to (it reopens the tabs first). */
+const HAND_OVER_WAIT_MS = 2_500;

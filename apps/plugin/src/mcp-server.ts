@@ -61,6 +61,11 @@ export interface McpServerOptions {
   skills?: SkillTools | undefined;
   /** The daemon's inbox: new annotations are announced (log notice) and hinted in the next tool response. */
   inbox?: InboxSource | undefined;
+  /**
+   * Told when a call that drives the browser comes, before it waits for anything, so a daemon still
+   * loading launches Chromium now (DaemonLink.cueBrowser; default: the early daemon process's cue).
+   */
+  cueBrowser?: (() => void) | undefined;
 }
 
 /** The manifest commands a skill tool and a skill save go through. */
@@ -81,6 +86,7 @@ export function createMcpServer({
   approvals,
   skills,
   inbox,
+  cueBrowser = cueBrowserLaunch,
 }: McpServerOptions): Server {
   const tools = selectTools(specs, options);
   const byName = new Map(tools.map((spec) => [spec.name, spec]));
@@ -114,9 +120,9 @@ export function createMcpServer({
     const spec = byName.get(request.params.name);
     const skill = spec ? undefined : skillTools?.get(request.params.name);
     // a prestarted daemon still loading launches Chromium now, not once the approval stream and this
-    // call have waited for it to be up (cueBrowserLaunch; nothing once it is up)
+    // call have waited for it to be up (cueBrowser; nothing once it is up)
     const command = spec?.command.name ?? (skill ? SKILL_RUN : undefined);
-    if (command && drivesBrowser(command)) cueBrowserLaunch();
+    if (command && drivesBrowser(command)) cueBrowser();
     if (skill && runSpec) {
       await elicitor?.ensure();
       // the daemon reads the file again and is the authority on its scope and parameters

@@ -17,16 +17,17 @@ export interface PluginOptions {
 
 export const USAGE = `Usage: argus-mcp [options]    (same as: argus mcp [options])
 
-Starts the Argus MCP server on stdio. It talks to this workspace's Argus daemon (started on
-demand and shared with the argus CLI).
+Starts the Argus MCP server on stdio. It talks to this workspace's Argus daemon, shared with the
+argus CLI: one already running, or else one it runs in its own process (env
+ARGUS_MCP_DAEMON=process: in a process of its own).
 
 Options:
   --profile core|full|research|design  Tool set (default core; env ARGUS_MCP_PROFILE)
   --tools a,b,c              Exactly these tools, e.g. click,fill or core,hover (env ARGUS_MCP_TOOLS)
   --no-untrusted-envelope    Do not wrap page content in the untrusted-content boundary
   --keep-browser             When the agent disconnects, leave running the daemon and browser this
-                             server started (default: stop them unless another client uses them;
-                             env ARGUS_MCP_KEEP_BROWSER=1)
+                             server started, in a process of their own (default: stop them, or move
+                             them to one if another client uses them; env ARGUS_MCP_KEEP_BROWSER=1)
   --session NAME             Run every tool in this named session: its own browser context, cookies
                              and tabs (env ARGUS_SESSION; \`argus sessions\` lists them)
   -h, --help                 Show this help

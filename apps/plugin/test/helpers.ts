@@ -109,7 +109,12 @@ export async function stopDaemon(stateDir: string): Promise<void> {
   } finally {
     connection.close();
   }
-  await waitFor(() => !isProcessAlive(state.pid), 15_000, `daemon pid ${state.pid} to exit`);
+  // a daemon argus-mcp hosts stops without its process exiting: gone once its state file is
+  await waitFor(
+    () => !isProcessAlive(state.pid) || readState(stateDir)?.startedAt !== state.startedAt,
+    15_000,
+    `daemon pid ${state.pid} to stop`,
+  );
 }
 
 /** A fixture server, a fresh workspace and one `argus-mcp` server in it, shared by a test file. */
@@ -125,7 +130,11 @@ export interface PluginWorkspace {
  * (after SERVER) in a workspace named by `prefix`; afterwards the server, its daemon (and Chromium),
  * the fixture server and the workspace go. Read the fields inside tests (they are set in beforeAll).
  */
-export function usePluginWorkspace(options: { prefix: string; args?: string[] }): PluginWorkspace {
+export function usePluginWorkspace(options: {
+  prefix: string;
+  args?: string[];
+  env?: Record<string, string>;
+}): PluginWorkspace {
   const set = {} as PluginWorkspace;
   beforeAll(async () => {
     set.fixtures = await startFixtureServer();
@@ -133,7 +142,7 @@ export function usePluginWorkspace(options: { prefix: string; args?: string[] })
     set.stateDir = join(set.workspace, '.argus');
     set.plugin = await startPlugin({
       args: [SERVER, ...(options.args ?? [])],
-      env: pluginEnv(set.stateDir),
+      env: { ...pluginEnv(set.stateDir), ...options.env },
       cwd: set.workspace,
     });
   });

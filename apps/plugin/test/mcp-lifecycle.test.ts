@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER, ok, pluginEnv, startPlugin, stopDaemon, waitFor } from './helpers.js';
 
 // Issue 14: `argus mcp` takes down the daemon and Chromium it started when its agent leaves, unless
-// another client uses them or --keep-browser was given.
+// another client uses them or --keep-browser was given. Issue 16: by default the server hosts that
+// daemon in its own process; when others use it as the agent leaves, it moves to a process of its own.
 
 let fixtures: FixtureServer;
 let workspace = '';
@@ -41,8 +42,8 @@ function pluginInFreshWorkspace(
 }
 
 /** A server in a fresh workspace that has opened a page: its daemon and browser pids. */
-async function agentWithPage(args: string[] = []) {
-  const plugin = await pluginInFreshWorkspace(args);
+async function agentWithPage(args: string[] = [], env: Record<string, string> = {}) {
+  const plugin = await pluginInFreshWorkspace(args, env);
   expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
   const daemonPid = readState(stateDir)!.pid;
   // status is looking, not using: it does not count as another client
@@ -83,24 +84,85 @@ describe('argus mcp and the daemon it started', () => {
     expect(logOf()).not.toMatch(/daemon\.stop/);
   });
 
-  it('leaves them running while another client uses the daemon, and says who', async () => {
+  it('hosts the daemon in its own process; a second server in the workspace shares it over its port', async () => {
+    const agent = await agentWithPage();
+    expect(agent.daemonPid).toBe(agent.plugin.transport.pid);
+    const second = await startPlugin({ args: [SERVER], env: pluginEnv(stateDir), cwd: workspace });
+    try {
+      expect(await ok(second.client, 'argus_tabs')).toContain('form.html');
+      expect(readState(stateDir)!.pid).toBe(agent.daemonPid);
+    } finally {
+      await second.close();
+    }
+    // the second server found it running: leaving, it does not stop it
+    expect(await ok(agent.plugin.client, 'argus_tabs')).toContain('form.html');
+    await agent.leave();
+    await waitFor(() => !isProcessAlive(agent.browserPid), 20_000, 'Chromium to exit');
+  });
+
+  for (const hosted of [true, false]) {
+    const how = hosted ? 'a hosted daemon moves to a process of its own' : 'a daemon process keeps running';
+    it(`while another client uses the daemon, ${how}, and the log says who`, async () => {
+      const agent = await agentWithPage([], hosted ? {} : { ARGUS_MCP_DAEMON: 'process' });
+      expect(agent.daemonPid === agent.plugin.transport.pid).toBe(hosted);
+      const other = await connectToDaemon({ stateDir, name: 'other-agent' });
+      try {
+        expect((await other.client.tabs.list.query({})).tabs.length).toBeGreaterThan(0);
+      } finally {
+        other.close();
+      }
+      await agent.leave();
+      // the server did ask, and was told no
+      await waitFor(() => logOf().includes('daemon.stop_declined'), 10_000, 'the declined stop in the log');
+      const declined = logOf()
+        .split('\n')
+        .filter((line) => line.includes('"daemon.stop_declined"'))
+        .map((line) => JSON.parse(line) as { by: string; others: string[] });
+      expect(declined).toEqual([{ ...declined[0], by: expect.stringMatching(/^mcp-/), others: ['other-agent'] }]);
+      if (hosted) {
+        await waitFor(
+          async () => {
+            const next = readState(stateDir);
+            return next !== undefined && next.pid !== agent.daemonPid && (await daemonAnswers(next));
+          },
+          20_000,
+          'the daemon process it handed over to',
+        );
+      }
+      const state = readState(stateDir)!;
+      expect(await daemonAnswers(state)).toBe(true);
+      if (!hosted) {
+        expect(state.pid).toBe(agent.daemonPid);
+        expect(isProcessAlive(agent.browserPid)).toBe(true);
+        return;
+      }
+      // a new daemon process, with the agent's tab reopened in a fresh browser (argus restart's state)
+      expect(state.pid).not.toBe(agent.daemonPid);
+      await waitFor(() => !isProcessAlive(agent.browserPid), 10_000, "the hosted daemon's Chromium to exit");
+      const next = await connectToDaemon({ stateDir, name: 'other-agent' });
+      try {
+        const { tabs } = await next.client.tabs.list.query({});
+        expect(tabs.map((tab) => tab.url)).toContain(fixtures.urlFor('/form.html'));
+      } finally {
+        next.close();
+      }
+    });
+  }
+
+  it('an agent leaving while its hosted daemon stops (argus stop) lets it stop: no hand-over', async () => {
     const agent = await agentWithPage();
     const other = await connectToDaemon({ stateDir, name: 'other-agent' });
     try {
-      expect((await other.client.tabs.list.query({})).tabs.length).toBeGreaterThan(0);
+      await other.client.tabs.list.query({});
+      await other.client.daemon.stop.mutate({});
     } finally {
       other.close();
     }
     await agent.leave();
-    // the server did ask, and was told no
-    await waitFor(() => logOf().includes('daemon.stop_declined'), 10_000, 'the declined stop in the log');
-    const declined = logOf()
-      .split('\n')
-      .filter((line) => line.includes('"daemon.stop_declined"'))
-      .map((line) => JSON.parse(line) as { by: string; others: string[] });
-    expect(declined).toEqual([{ ...declined[0], by: expect.stringMatching(/^mcp-/), others: ['other-agent'] }]);
-    expect(await daemonAnswers(readState(stateDir)!)).toBe(true);
-    expect(isProcessAlive(agent.browserPid)).toBe(true);
+    await waitFor(() => !isProcessAlive(agent.browserPid), 20_000, 'Chromium to exit');
+    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+    expect(logOf()).not.toMatch(/daemon\.stop_declined|daemon\.restart/);
+    expect(logOf().match(/"daemon\.started"/g)).toHaveLength(1);
   });
 
   it('prestarts the daemon without Chromium, launches it at the first browser call, and stops both when the agent leaves', async () => {
@@ -176,8 +238,35 @@ describe('argus mcp and the daemon it started', () => {
     }
   });
 
-  it('with ARGUS_PRELAUNCH=browser hands the daemon a Chromium it launched, and both stop when the agent leaves', async () => {
+  it('with ARGUS_PRELAUNCH=browser, a hosted daemon adopts the Chromium launched at start, and both stop when the agent leaves', async () => {
     const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: 'browser' });
+    await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
+    const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+    try {
+      await waitFor(
+        async () => (await probe.client.daemon.status.query({})).browser.running,
+        30_000,
+        'the early browser adopted',
+      );
+      const serverPid = plugin.transport.pid!;
+      expect(readState(stateDir)!.pid).toBe(serverPid);
+      const { pid: browserPid } = (await probe.client.daemon.status.query({})).browser;
+      expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
+      expect((await probe.client.daemon.status.query({})).browser).toMatchObject({ pid: browserPid, launches: 1 });
+      probe.close();
+      await plugin.close();
+      await waitFor(
+        () => !isProcessAlive(serverPid) && !isProcessAlive(browserPid!),
+        20_000,
+        'the server and Chromium to exit',
+      );
+    } finally {
+      probe.close();
+    }
+  });
+
+  it('with ARGUS_PRELAUNCH=browser hands a daemon process a Chromium it launched, and both stop when the agent leaves', async () => {
+    const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: 'browser', ARGUS_MCP_DAEMON: 'process' });
     await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
     const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
     try {

@@ -184,22 +184,42 @@ describe('action effects from the page', () => {
   });
 });
 
-describe('daemon lifecycle', () => {
-  it('survives a daemon restart: the next call reconnects (starting a fresh daemon) and works', async () => {
+describe('the daemon this server hosts', () => {
+  it('runs in the server process, and starts again at the next call once stopped (idle, argus stop)', async () => {
     const before = readState(w.stateDir)!;
+    expect(before.pid).toBe(w.plugin.transport.pid);
     expect(await daemonAnswers(before)).toBe(true);
     await stopDaemon(w.stateDir);
     expect(existsSync(join(w.stateDir, 'daemon.json'))).toBe(false);
     const goto = await callTool(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/nav-a.html') });
     expect(goto.isError, textOf(goto)).toBeFalsy();
     const after = readState(w.stateDir)!;
-    expect(after.pid).not.toBe(before.pid);
+    expect(after.pid).toBe(before.pid);
+    expect(after.startedAt).not.toBe(before.startedAt);
     expect(await ok(w.plugin.client, 'argus_tabs')).toContain('nav-a.html');
+  });
+});
+
+// the link to a daemon process of its own (--keep-browser, ARGUS_MCP_DAEMON=process, or one found running)
+const p = usePluginWorkspace({ prefix: 'argus-plugin-proc-', env: { ARGUS_MCP_DAEMON: 'process' } });
+
+describe('daemon lifecycle (a daemon process)', () => {
+  it('survives a daemon restart: the next call reconnects (starting a fresh daemon) and works', async () => {
+    const before = readState(p.stateDir)!;
+    expect(before.pid).not.toBe(p.plugin.transport.pid);
+    expect(await daemonAnswers(before)).toBe(true);
+    await stopDaemon(p.stateDir);
+    expect(existsSync(join(p.stateDir, 'daemon.json'))).toBe(false);
+    const goto = await callTool(p.plugin.client, 'argus_goto', { url: p.fixtures.urlFor('/nav-a.html') });
+    expect(goto.isError, textOf(goto)).toBeFalsy();
+    const after = readState(p.stateDir)!;
+    expect(after.pid).not.toBe(before.pid);
+    expect(await ok(p.plugin.client, 'argus_tabs')).toContain('nav-a.html');
   });
 
   it('survives a daemon killed without cleanup (stale state file)', async () => {
-    const before = readState(w.stateDir)!;
-    const connection = await connectToDaemon({ stateDir: w.stateDir });
+    const before = readState(p.stateDir)!;
+    const connection = await connectToDaemon({ stateDir: p.stateDir });
     const status = await connection.client.daemon.status.query({});
     connection.close();
     const profile = listArgusChromeProcesses().find((chrome) => chrome.pid === status.browser.pid)?.userDataDir;
@@ -212,15 +232,15 @@ describe('daemon lifecycle', () => {
       'killed daemon and its Chromium to exit',
     );
     if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-    expect(existsSync(join(w.stateDir, 'daemon.json'))).toBe(true);
-    expect(await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/nav-b.html') })).toMatch(/nav-b/);
-    expect(readState(w.stateDir)!.pid).not.toBe(before.pid);
+    expect(existsSync(join(p.stateDir, 'daemon.json'))).toBe(true);
+    expect(await ok(p.plugin.client, 'argus_goto', { url: p.fixtures.urlFor('/nav-b.html') })).toMatch(/nav-b/);
+    expect(readState(p.stateDir)!.pid).not.toBe(before.pid);
   });
 
   it('exits cleanly (code 0, no signal) when stdin closes; the shared daemon keeps running until stopped', async () => {
     const child = spawn(process.execPath, [SERVER], {
-      cwd: w.workspace,
-      env: { ...process.env, ...pluginEnv(w.stateDir) },
+      cwd: p.workspace,
+      env: { ...process.env, ...pluginEnv(p.stateDir), ARGUS_MCP_DAEMON: 'process' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines = createInterface({ input: child.stdout });
@@ -249,13 +269,13 @@ describe('daemon lifecycle', () => {
     expect(await exit).toEqual([0, null]);
     expect(Date.now() - started).toBeLessThan(2_000);
 
-    const state = readState(w.stateDir)!;
+    const state = readState(p.stateDir)!;
     expect(await daemonAnswers(state)).toBe(true);
-    const connection = await connectToDaemon({ stateDir: w.stateDir });
+    const connection = await connectToDaemon({ stateDir: p.stateDir });
     const status = await connection.client.daemon.status.query({});
     connection.close();
     expect(status.browser.running).toBe(true);
-    await stopDaemon(w.stateDir);
+    await stopDaemon(p.stateDir);
     if (status.browser.pid) await waitFor(() => !isProcessAlive(status.browser.pid!), 10_000, 'Chromium to exit');
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readState } from '@argus/client';
 import { allToolSpecs, selectTools } from '@argus/plugin';
 import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -156,16 +157,18 @@ describe('the packed argus package, installed with npm into an empty project', (
     expect(read.entries.map((entry) => entry.command)).toEqual(['page.goto', 'read.text']);
   });
 
-  it("docs/AGENTS.md's argus-mcp config answers tools/list over stdio (official MCP SDK client)", async () => {
+  it("docs/AGENTS.md's argus-mcp config answers tools/list over stdio (official MCP SDK client) and hosts its daemon", async () => {
     const config = verifiedMcpConfig();
     expect(config.command).toBe('argus-mcp');
     // as after `npm install -g`: the command is looked up on the PATH
     const PATH = `${join(installed().dir, 'node_modules', '.bin')}:${env.PATH ?? ''}`;
+    // its own state dir: no daemon runs there, so the server hosts one (the bundle's lazy daemon chunk)
+    const stateDir = join(installed().dir, '.argus-mcp');
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,
       cwd: installed().dir,
-      env: { ...env, PATH },
+      env: { ...env, PATH, ARGUS_STATE_DIR: stateDir },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'argus-install-test', version: '0' });
@@ -176,9 +179,13 @@ describe('the packed argus package, installed with npm into an empty project', (
       const core = selectTools(allToolSpecs()).map((spec) => spec.name);
       expect(core.length).toBeGreaterThan(5);
       expect(tools.map((tool) => tool.name).sort()).toEqual(core.sort());
+      const goto = await client.callTool({ name: 'argus_goto', arguments: { url: server!.urlFor('/form.html') } });
+      expect(JSON.stringify(goto.content)).toContain('Sign up');
+      expect(readState(stateDir)?.pid).toBe(transport.pid);
     } finally {
       await client.close();
     }
+    expect(readState(stateDir)).toBeUndefined();
   });
 
   it("argus/opencode imports from the installed package, exports only ArgusPlugin, and exposes the MCP server's tools", async () => {

@@ -7,6 +7,9 @@ import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protoco
 import { ArgusError } from '@argus/protocol/errors';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
 
+// what a process deciding whether to start or host the daemon reads, without the tRPC client
+export { isProcessAlive, readState, stateDirFor };
+
 /*
  * Starting the daemon process, kept free of the tRPC client and zod so that a CLI can start the
  * daemon (and so Chromium) before it loads the rest of itself: `startDaemonEarly` at the top of the
