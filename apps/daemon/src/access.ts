@@ -23,6 +23,9 @@ export interface AccessOptions {
   home?: string;
 }
 
+/** How many callers' directories keep their project root (a client calls from one or a few). */
+const PROJECTS_KEPT = 64;
+
 /**
  * The daemon's one answer to "may this caller touch this file / URL": every handler that takes a
  * path or a URL asks here, and the browser-wide file: guard asks `browserFiles()`.
@@ -81,10 +84,28 @@ export class Access {
   paths(ctx: Pick<CallContext, 'cwd' | 'scopes'>): PathPolicy {
     const cwd = ctx.cwd ?? this.workspace;
     if (ctx.cwd === undefined || !hasScope(ctx.scopes, 'admin')) return this.guarded(cwd, this.baseRoots);
-    const project = projectRoot(ctx.cwd);
+    const project = this.projectOf(ctx.cwd);
     this.granted.add(project);
     return this.guarded(cwd, [...this.baseRoots, project]);
   }
+
+  /**
+   * The project a caller's directory belongs to, found once per directory: the walk up to `.git`
+   * (an lstat per level) was ~0.1 ms of every call that takes a path or a URL, which a client's
+   * calls repeat from the same directory (issue 16). Its area is granted to the browser for the
+   * daemon's life anyway (`granted`), so a root found earlier is no wider than what already holds.
+   */
+  private projectOf(cwd: string): string {
+    let project = this.projects.get(cwd);
+    if (project === undefined) {
+      project = projectRoot(cwd);
+      if (this.projects.size >= PROJECTS_KEPT) this.projects.clear();
+      this.projects.set(cwd, project);
+    }
+    return project;
+  }
+
+  private readonly projects = new Map<string, string>();
 
   urls(ctx: Pick<CallContext, 'cwd' | 'scopes'>): UrlPolicy {
     return { allowFileUrls: this.allowFileUrls, files: this.paths(ctx) };

@@ -54,7 +54,7 @@ export function pageHandlers(services: Services): Handlers['page'] {
         waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),
       ),
     eval: (input, ctx) => {
-      const source = scriptSource(input, services.access.paths(ctx));
+      const source = scriptSource(input, () => services.access.paths(ctx));
       return manager.onTab(input.tab, async (page) => {
         const wrapped = wrapUserScript(source);
         let value: unknown;
@@ -92,15 +92,15 @@ export function pageHandlers(services: Services): Handlers['page'] {
   };
 }
 
-/** The script of an `eval`: inline, or read from a file through the caller's path policy (read). */
-function scriptSource(input: { js?: string | undefined; file?: string | undefined }, paths: PathPolicy): string {
+/** The script of an `eval`: inline, or read from a file through the caller's path policy (read), asked only then. */
+function scriptSource(input: { js?: string | undefined; file?: string | undefined }, paths: () => PathPolicy): string {
   if ((input.js === undefined) === (input.file === undefined))
     throw new ArgusError(
       'invalid_input',
       'Give the script inline (`argus eval "document.title"`) or as --file <path>, one of the two.',
     );
   if (input.js !== undefined) return input.js;
-  const path = confinePath(input.file ?? '', paths);
+  const path = confinePath(input.file ?? '', paths());
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat?.isFile()) throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
   if (stat.size > EVAL_SOURCE_MAX)

@@ -4,6 +4,19 @@ import { redactInput, redactMessage, redactUrl } from './journal-redact.js';
 const SECRET = 'S3cret-value-91';
 
 describe('journal redaction', () => {
+  it("redacts a call's input once for the observers that settle it together, afresh for the next call", async () => {
+    const input = { target: 'e4', text: SECRET };
+    const output = { element: 'textbox', value: '••••' };
+    const first = redactInput('input.fill', input, output);
+    expect(redactInput('input.fill', input, output)).toBe(first);
+    // another output (a failed call: none) is another redaction
+    expect(redactInput('input.fill', input)).not.toBe(first);
+    await Promise.resolve();
+    const later = redactInput('input.fill', input, output);
+    expect(later).not.toBe(first);
+    expect(later).toEqual(first);
+  });
+
   it('keeps an ordinary fill, cuts a masked (password) one, a failed one and one whose locator names a credential', () => {
     const plain = redactInput('input.fill', { target: 'e3', text: 'Ada' }, { element: 'textbox', value: 'Ada' });
     expect(JSON.parse(plain.json)).toMatchObject({ text: 'Ada' });

@@ -187,8 +187,23 @@ function redactStep(redactor: Redactor, step: unknown): Json {
   return { ...rest, command, input: redactCommand(redactor, command, input as Record<string, unknown>, undefined) };
 }
 
+/**
+ * The last redaction, for the observers that settle the same call one after another (the journal
+ * and the watch feed each record the input): kept only until the current microtask checkpoint.
+ */
+let lastRedaction: { path: string; input: unknown; output: unknown; redacted: Redacted } | undefined;
+
 /** The journal's copy of a command's input. `output` (when the call succeeded) can prove a fill harmless. */
 export function redactInput(path: string, input: unknown, output?: unknown): Redacted {
+  const last = lastRedaction;
+  if (last && last.path === path && last.input === input && last.output === output) return last.redacted;
+  const redacted = redactFresh(path, input, output);
+  if (!lastRedaction) queueMicrotask(() => (lastRedaction = undefined));
+  lastRedaction = { path, input, output, redacted };
+  return redacted;
+}
+
+function redactFresh(path: string, input: unknown, output: unknown): Redacted {
   const redactor = new Redactor();
   const json =
     input && typeof input === 'object'
