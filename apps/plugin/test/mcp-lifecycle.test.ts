@@ -238,60 +238,44 @@ describe('argus mcp and the daemon it started', () => {
     }
   });
 
-  it('with ARGUS_PRELAUNCH=browser, a hosted daemon adopts the Chromium launched at start, and both stop when the agent leaves', async () => {
-    const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: 'browser' });
-    await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
-    const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
-    try {
-      await waitFor(
-        async () => (await probe.client.daemon.status.query({})).browser.running,
-        30_000,
-        'the early browser adopted',
-      );
-      const serverPid = plugin.transport.pid!;
-      expect(readState(stateDir)!.pid).toBe(serverPid);
-      const { pid: browserPid } = (await probe.client.daemon.status.query({})).browser;
-      expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
-      expect((await probe.client.daemon.status.query({})).browser).toMatchObject({ pid: browserPid, launches: 1 });
-      probe.close();
-      await plugin.close();
-      await waitFor(
-        () => !isProcessAlive(serverPid) && !isProcessAlive(browserPid!),
-        20_000,
-        'the server and Chromium to exit',
-      );
-    } finally {
-      probe.close();
-    }
-  });
-
-  it('with ARGUS_PRELAUNCH=browser hands a daemon process a Chromium it launched, and both stop when the agent leaves', async () => {
-    const plugin = await pluginInFreshWorkspace([], { ARGUS_PRELAUNCH: 'browser', ARGUS_MCP_DAEMON: 'process' });
-    await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
-    const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
-    try {
-      // no call yet: the browser is up, launched by argus-mcp (so not the daemon's child)
-      await waitFor(
-        async () => (await probe.client.daemon.status.query({})).browser.running,
-        30_000,
-        'the handed browser adopted',
-      );
-      const { pid: browserPid, launches } = (await probe.client.daemon.status.query({})).browser;
-      expect(launches).toBe(1);
-      const daemonPid = readState(stateDir)!.pid;
-      const stat = readFileSync(`/proc/${browserPid}/stat`, 'utf8');
-      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).not.toBe(daemonPid);
-      expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
-      expect((await probe.client.daemon.status.query({})).browser).toMatchObject({ pid: browserPid, launches: 1 });
-      probe.close();
-      await plugin.close();
-      await waitFor(
-        () => !isProcessAlive(daemonPid) && !isProcessAlive(browserPid!),
-        20_000,
-        'the daemon and Chromium to exit',
-      );
-    } finally {
-      probe.close();
-    }
-  });
+  for (const hosted of [true, false]) {
+    const how = hosted
+      ? 'a hosted daemon adopts the Chromium argus-mcp launched at start'
+      : 'argus-mcp hands a daemon process the Chromium it launched';
+    it(`with ARGUS_PRELAUNCH=browser, ${how}, and both stop when the agent leaves`, async () => {
+      const plugin = await pluginInFreshWorkspace([], {
+        ARGUS_PRELAUNCH: 'browser',
+        ...(hosted ? {} : { ARGUS_MCP_DAEMON: 'process' }),
+      });
+      await waitFor(() => existsSync(join(stateDir, 'daemon.json')), 20_000, 'the prestarted daemon');
+      const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+      try {
+        // no call yet: the browser is up, launched by argus-mcp's entry
+        await waitFor(
+          async () => (await probe.client.daemon.status.query({})).browser.running,
+          30_000,
+          'the early browser adopted',
+        );
+        const { pid: browserPid, launches } = (await probe.client.daemon.status.query({})).browser;
+        expect(launches).toBe(1);
+        const daemonPid = readState(stateDir)!.pid;
+        const stat = readFileSync(`/proc/${browserPid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        // hosted: the daemon is the server itself; a daemon process is not Chromium's parent
+        if (hosted) expect(daemonPid).toBe(plugin.transport.pid);
+        else expect(parent).not.toBe(daemonPid);
+        expect(await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/form.html') })).toMatch(/form/);
+        expect((await probe.client.daemon.status.query({})).browser).toMatchObject({ pid: browserPid, launches: 1 });
+        probe.close();
+        await plugin.close();
+        await waitFor(
+          () => !isProcessAlive(daemonPid) && !isProcessAlive(browserPid!),
+          20_000,
+          'the daemon and Chromium to exit',
+        );
+      } finally {
+        probe.close();
+      }
+    });
+  }
 });

@@ -17,6 +17,7 @@ import {
   stopDaemon,
   textOf,
   waitFor,
+  type PluginWorkspace,
   usePluginWorkspace,
 } from './helpers.js';
 
@@ -184,38 +185,33 @@ describe('action effects from the page', () => {
   });
 });
 
+/** Stops the workspace's daemon, then calls a tool: the call starts a daemon again and works. */
+async function callAfterStop(ws: PluginWorkspace, hosted: boolean): Promise<void> {
+  const before = readState(ws.stateDir)!;
+  expect(before.pid === ws.plugin.transport.pid).toBe(hosted);
+  expect(await daemonAnswers(before)).toBe(true);
+  await stopDaemon(ws.stateDir);
+  expect(existsSync(join(ws.stateDir, 'daemon.json'))).toBe(false);
+  const goto = await callTool(ws.plugin.client, 'argus_goto', { url: ws.fixtures.urlFor('/nav-a.html') });
+  expect(goto.isError, textOf(goto)).toBeFalsy();
+  const after = readState(ws.stateDir)!;
+  // hosted: started again in the server's process; otherwise a fresh daemon process
+  expect(after.pid === before.pid).toBe(hosted);
+  expect(after.startedAt).not.toBe(before.startedAt);
+  expect(await ok(ws.plugin.client, 'argus_tabs')).toContain('nav-a.html');
+}
+
 describe('the daemon this server hosts', () => {
-  it('runs in the server process, and starts again at the next call once stopped (idle, argus stop)', async () => {
-    const before = readState(w.stateDir)!;
-    expect(before.pid).toBe(w.plugin.transport.pid);
-    expect(await daemonAnswers(before)).toBe(true);
-    await stopDaemon(w.stateDir);
-    expect(existsSync(join(w.stateDir, 'daemon.json'))).toBe(false);
-    const goto = await callTool(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/nav-a.html') });
-    expect(goto.isError, textOf(goto)).toBeFalsy();
-    const after = readState(w.stateDir)!;
-    expect(after.pid).toBe(before.pid);
-    expect(after.startedAt).not.toBe(before.startedAt);
-    expect(await ok(w.plugin.client, 'argus_tabs')).toContain('nav-a.html');
-  });
+  it('runs in the server process, and starts again at the next call once stopped (idle, argus stop)', () =>
+    callAfterStop(w, true));
 });
 
 // the link to a daemon process of its own (--keep-browser, ARGUS_MCP_DAEMON=process, or one found running)
 const p = usePluginWorkspace({ prefix: 'argus-plugin-proc-', env: { ARGUS_MCP_DAEMON: 'process' } });
 
 describe('daemon lifecycle (a daemon process)', () => {
-  it('survives a daemon restart: the next call reconnects (starting a fresh daemon) and works', async () => {
-    const before = readState(p.stateDir)!;
-    expect(before.pid).not.toBe(p.plugin.transport.pid);
-    expect(await daemonAnswers(before)).toBe(true);
-    await stopDaemon(p.stateDir);
-    expect(existsSync(join(p.stateDir, 'daemon.json'))).toBe(false);
-    const goto = await callTool(p.plugin.client, 'argus_goto', { url: p.fixtures.urlFor('/nav-a.html') });
-    expect(goto.isError, textOf(goto)).toBeFalsy();
-    const after = readState(p.stateDir)!;
-    expect(after.pid).not.toBe(before.pid);
-    expect(await ok(p.plugin.client, 'argus_tabs')).toContain('nav-a.html');
-  });
+  it('survives a daemon restart: the next call reconnects (starting a fresh daemon) and works', () =>
+    callAfterStop(p, false));
 
   it('survives a daemon killed without cleanup (stale state file)', async () => {
     const before = readState(p.stateDir)!;
