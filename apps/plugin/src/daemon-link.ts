@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as ArgusClient from '@argus/client';
 import type { Connection } from '@argus/client';
-import {
-  cueBrowserLaunch,
-  earlyStartSettled,
-  isProcessAlive,
-  readState,
-  startDaemon,
-  stateDirFor,
-} from '@argus/client/daemon-spawn';
+import { cueBrowserLaunch, earlyStartSettled, startDaemon } from '@argus/client/daemon-spawn';
 import type { RunningDaemon } from '@argus/daemon';
 import type { AnyCommand, CallContext } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
@@ -172,14 +165,10 @@ export class DaemonLink {
    * (one that does, the CLI's or another agent's, is shared over its port instead). Undefined otherwise.
    */
   private async hostUnlessRunning(daemonEnv?: Record<string, string>): Promise<RunningDaemon | undefined> {
-    if (!this.host) return undefined;
-    const env = this.options.env ?? process.env;
-    const stateDir = stateDirFor(this.options.cwd, env);
-    const state = readState(stateDir);
-    if (state && state.pid !== process.pid && isProcessAlive(state.pid)) return undefined;
+    if (!this.host || this.host.otherRunning()) return undefined;
     // as a daemon process would: Chromium at once unless the prestart (or ARGUS_PRELAUNCH) says not
-    const prelaunch = (daemonEnv?.ARGUS_PRELAUNCH ?? env.ARGUS_PRELAUNCH) !== '0';
-    return this.host.start(stateDir, prelaunch);
+    const prelaunch = (daemonEnv?.ARGUS_PRELAUNCH ?? (this.options.env ?? process.env).ARGUS_PRELAUNCH) !== '0';
+    return this.host.start(prelaunch);
   }
 
   /** What a call from this link says about its caller, as the headers of a request on the port do. */
@@ -197,9 +186,11 @@ export class DaemonLink {
   private reconnect(failed: Promise<Connection>): Promise<Connection> {
     if (this.connection !== failed) return this.connection ?? (this.connection = this.connect());
     const next = (async () => {
-      const { connectToDaemon, daemonAnswers } = await argusClient();
+      const { connectToDaemon, daemonAnswers, readState } = await argusClient();
       const old = await failed.catch(() => undefined);
       old?.close();
+      // the shared daemon went away: this process hosts the next one, unless another runs by now
+      if (this.host && !this.host.otherRunning()) return (this.connection = this.connect());
       const stateDir = old?.stateDir;
       const state = stateDir ? readState(stateDir) : undefined;
       // The state file may still name a live pid that no longer answers (shutting down, reused pid):

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isProcessAlive, readState, stateDirFor } from '@argus/client/daemon-spawn';
 import type { RunningDaemon } from '@argus/daemon';
 import { projectRoot } from '@argus/security/paths';
 
@@ -30,14 +31,26 @@ export class HostedDaemon {
   private up = false;
   private cued = false;
 
+  /** The workspace's state dir: where the daemon writes its state file, and another one's is found. */
+  readonly stateDir: string;
+
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly cwd: string,
-  ) {}
+  ) {
+    this.stateDir = stateDirFor(cwd, env);
+  }
 
-  /** The daemon, started now with `stateDir` when none runs here (`prelaunch`: Chromium at once). */
-  start(stateDir: string, prelaunch: boolean): Promise<RunningDaemon> {
+  /** Whether a daemon of another process runs for the workspace (then it is shared, not hosted). */
+  otherRunning(): boolean {
+    const state = readState(this.stateDir);
+    return state !== undefined && state.pid !== process.pid && isProcessAlive(state.pid);
+  }
+
+  /** The daemon, started now when none runs here (`prelaunch`: Chromium at once). */
+  start(prelaunch: boolean): Promise<RunningDaemon> {
     if (this.running) return this.running;
+    const { stateDir } = this;
     const starting = (async () => {
       const { startDaemon } = await import('@argus/daemon');
       const workspace = resolve(this.env.ARGUS_WORKSPACE ?? projectRoot(this.cwd));
@@ -64,7 +77,8 @@ export class HostedDaemon {
    * process. Once it is up, its commands launch the browser themselves.
    */
   cue(): void {
-    if (this.up || this.cued) return;
+    // a daemon of another process is shared: its commands launch its browser
+    if (this.up || this.cued || (!this.running && this.otherRunning())) return;
     this.cued = true;
     void import('@argus/daemon/early-launch').then(({ launchBrowserNow }) => {
       // checked again here: a daemon that came up meanwhile launches its own

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectToDaemon, daemonAnswers, isProcessAlive, readState } from '@argus/client';
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { type FixtureServer, listArgusChromeProcesses, startFixtureServer } from '@argus/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER, ok, pluginEnv, startPlugin, stopDaemon, waitFor } from './helpers.js';
 
@@ -84,20 +84,36 @@ describe('argus mcp and the daemon it started', () => {
     expect(logOf()).not.toMatch(/daemon\.stop/);
   });
 
-  it('hosts the daemon in its own process; a second server in the workspace shares it over its port', async () => {
+  it('hosts the daemon in its own process; a second server shares it over its port (no Chromium of its own) and hosts the next one once it stops', async () => {
     const agent = await agentWithPage();
     expect(agent.daemonPid).toBe(agent.plugin.transport.pid);
     const second = await startPlugin({ args: [SERVER], env: pluginEnv(stateDir), cwd: workspace });
+    const secondPid = second.transport.pid!;
     try {
+      // a browser tool: the server cues a launch only for a daemon it hosts
       expect(await ok(second.client, 'argus_tabs')).toContain('form.html');
       expect(readState(stateDir)!.pid).toBe(agent.daemonPid);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const parents = listArgusChromeProcesses().map((chrome) => {
+        const stat = readFileSync(`/proc/${chrome.pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      });
+      expect(parents).not.toContain(secondPid);
+      // the shared daemon stops (argus stop): the second server's next call hosts a new one, which
+      // the first server, finding it running, shares in turn
+      const stopped = readState(stateDir)!;
+      await stopDaemon(stateDir);
+      // gone from its port too (a call sent while it closes would be daemon_lost, as for any daemon)
+      await waitFor(async () => !(await daemonAnswers(stopped)), 10_000, 'the stopped daemon to close its port');
+      expect(await ok(second.client, 'argus_tabs')).toBeTruthy();
+      expect(readState(stateDir)!.pid).toBe(secondPid);
+      expect(await ok(agent.plugin.client, 'argus_tabs')).toBeTruthy();
+      expect(readState(stateDir)!.pid).toBe(secondPid);
     } finally {
+      await agent.leave();
       await second.close();
     }
-    // the second server found it running: leaving, it does not stop it
-    expect(await ok(agent.plugin.client, 'argus_tabs')).toContain('form.html');
-    await agent.leave();
-    await waitFor(() => !isProcessAlive(agent.browserPid), 20_000, 'Chromium to exit');
+    await waitFor(() => !isProcessAlive(secondPid), 10_000, 'the second server to exit');
   });
 
   for (const hosted of [true, false]) {
