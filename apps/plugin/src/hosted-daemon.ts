@@ -51,10 +51,12 @@ export class HostedDaemon {
   start(prelaunch: boolean): Promise<RunningDaemon> {
     if (this.running) return this.running;
     const { stateDir } = this;
+    // a daemon that launches its browser at once (adopting the entry's early one) needs no cue
+    if (prelaunch) this.cued = true;
     const starting = (async () => {
       const { startDaemon } = await import('@argus/daemon');
       const workspace = resolve(this.env.ARGUS_WORKSPACE ?? projectRoot(this.cwd));
-      const daemon = await startDaemon({ stateDir, workspace, env: this.env, prelaunch: prelaunch || this.cued });
+      const daemon = await startDaemon({ stateDir, workspace, env: this.env, prelaunch: this.cued });
       this.up = true;
       void daemon.stopped.then(() => {
         if (this.running !== starting) return;
