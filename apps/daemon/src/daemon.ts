@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { type AppRouter, ArgusError, type Authorize, type CallContext, type Scope } from '@argus/protocol';
+import {
+  type AppRouter,
+  ArgusError,
+  type ArgusErrorData,
+  type Authorize,
+  type CallContext,
+  type Scope,
+} from '@argus/protocol';
 import { type ObserveCall, buildRouter, toArgusErrorData } from '@argus/protocol/router';
 import { generateToken } from '@argus/security';
 import { Access } from './access.js';
@@ -308,14 +315,23 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       warnings: restored.warnings,
     });
   });
+  /** A failed command, logged the same way whether it came on the port or from this process (call). */
+  const commandFailed = ({
+    path,
+    error,
+    stack,
+  }: {
+    path: string | undefined;
+    error: ArgusErrorData;
+    stack?: string | undefined;
+  }) => log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) });
   const router: AppRouter = buildRouter(
     withCommandScopes(withLeaseClaims(runAsClient(logCallers(createHandlers(services), services.callers), log))),
     {
       // scope and allow-list (@argus/security), then what a shared token may never do; denials logged
       // then the operator's policy (domains, approvals); both refuse by throwing
       authorize: chainAuthorize(createAuthorize(log), createPolicyAuthorize(policyDeps)),
-      onError: ({ path, error, stack }) =>
-        log.warn('command.failed', { path, code: error.code, message: error.message, ...(stack ? { stack } : {}) }),
+      onError: commandFailed,
       // the journal, the watch feed and skill recordings each see every call
       observe: observeAll(journal.observe, watch.feed.observe, skills.recorder.observe, countRunning),
     },
@@ -360,7 +376,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     } catch (error) {
       // what the router's error formatter does for a request: the contract's error, logged
       const argus = toArgusErrorData(error, path);
-      log.warn('command.failed', { path, code: argus.code, message: argus.message });
+      // an internal error's stack is its cause's (the router's caller wraps it), as the formatter logs it
+      const original = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      commandFailed({ path, error: argus, stack: argus.code === 'internal' ? (original as Error)?.stack : undefined });
       throw ArgusError.fromData(argus);
     }
   };

@@ -16,9 +16,9 @@ import {
 import { LAUNCH_CUE_ENV } from '@argus/protocol/daemon-state';
 import { projectRoot } from '@argus/security/paths';
 
-/** The project a daemon process serves: ARGUS_WORKSPACE, else the git top-level of its working directory. */
-export function daemonWorkspace(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.ARGUS_WORKSPACE ?? projectRoot(process.cwd()));
+/** The project a daemon serves: ARGUS_WORKSPACE, else the git top-level of its working directory (`cwd`). */
+export function daemonWorkspace(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  return resolve(env.ARGUS_WORKSPACE ?? projectRoot(cwd));
 }
 
 /** A client starts the daemon for a command that will want the browser: launch it at once (ARGUS_PRELAUNCH=0: at the first command). */

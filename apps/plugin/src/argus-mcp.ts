@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { isProcessAlive, readState, startDaemonEarly, stateDirFor } from '@argus/client/daemon-spawn';
+import { startDaemonEarly } from '@argus/client/daemon-spawn';
 import { chromeForDaemon, launchBrowserNow } from '@argus/daemon/early-launch';
 import { daemonEntry } from './daemon-entry.js';
-import { hostsDaemonFromArgv } from './hosted-daemon.js';
+import { hostsDaemonFromArgv, otherDaemonRuns } from './hosted-daemon.js';
 import { prestartDaemonEnv, prestartMode } from './prestart.js';
 
 // By default this process hosts the workspace daemon (hostsDaemon): nothing is spawned here, and the
@@ -21,8 +21,7 @@ const help = argv.some((arg) => arg === '-h' || arg === '--help');
 if (help || mode === 'off') {
   // nothing to start
 } else if (hostsDaemonFromArgv(argv)) {
-  const state = readState(stateDirFor());
-  if (mode === 'browser' && !(state && isProcessAlive(state.pid))) launchBrowserNow();
+  if (mode === 'browser' && !otherDaemonRuns()) launchBrowserNow();
 } else {
   const env = { ...process.env, ...prestartDaemonEnv(mode) };
   startDaemonEarly({

@@ -145,7 +145,7 @@ export class DaemonLink {
         if (this.connection === pending) this.connection = undefined;
         connection.close();
       });
-      return { ...connection, started: true };
+      return connection;
     })();
     void pending.then(
       (connection) => {

@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
 import { isProcessAlive, readState, stateDirFor } from '@argus/client/daemon-spawn';
 import type { RunningDaemon } from '@argus/daemon';
-import { projectRoot } from '@argus/security/paths';
+import { daemonWorkspace, launchBrowserNow } from '@argus/daemon/early-launch';
 
 /**
  * Whether argus-mcp runs the workspace daemon inside its own process when none runs: the default.
@@ -18,6 +17,12 @@ export function hostsDaemon(keepBrowser: boolean, env: NodeJS.ProcessEnv = proce
 export function hostsDaemonFromArgv(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
   const keep = argv.includes('--keep-browser') || /^(1|true|yes|on)$/i.test(env.ARGUS_MCP_KEEP_BROWSER?.trim() ?? '');
   return hostsDaemon(keep, env);
+}
+
+/** Whether a daemon of another process runs for the workspace of `stateDir` (then it is shared, not hosted). */
+export function otherDaemonRuns(stateDir: string = stateDirFor()): boolean {
+  const state = readState(stateDir);
+  return state !== undefined && state.pid !== process.pid && isProcessAlive(state.pid);
 }
 
 /**
@@ -43,8 +48,7 @@ export class HostedDaemon {
 
   /** Whether a daemon of another process runs for the workspace (then it is shared, not hosted). */
   otherRunning(): boolean {
-    const state = readState(this.stateDir);
-    return state !== undefined && state.pid !== process.pid && isProcessAlive(state.pid);
+    return otherDaemonRuns(this.stateDir);
   }
 
   /** The daemon, started now when none runs here (`prelaunch`: Chromium at once). */
@@ -55,7 +59,7 @@ export class HostedDaemon {
     if (prelaunch) this.cued = true;
     const starting = (async () => {
       const { startDaemon } = await import('@argus/daemon');
-      const workspace = resolve(this.env.ARGUS_WORKSPACE ?? projectRoot(this.cwd));
+      const workspace = daemonWorkspace(this.env, this.cwd);
       const daemon = await startDaemon({ stateDir, workspace, env: this.env, prelaunch: this.cued });
       this.up = true;
       void daemon.stopped.then(() => {
@@ -82,9 +86,6 @@ export class HostedDaemon {
     // a daemon of another process is shared: its commands launch its browser
     if (this.up || this.cued || (!this.running && this.otherRunning())) return;
     this.cued = true;
-    void import('@argus/daemon/early-launch').then(({ launchBrowserNow }) => {
-      // checked again here: a daemon that came up meanwhile launches its own
-      if (!this.up) launchBrowserNow(this.env);
-    });
+    launchBrowserNow(this.env);
   }
 }
