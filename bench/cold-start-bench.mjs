@@ -15,6 +15,10 @@
 //   proc   the mcp series with ARGUS_MCP_DAEMON=process: the daemon in a process of its own, started
 //          by the server's entry before the SDK loads (the server hosts it by default);
 //   node   `node -e 0`, the price of any Node process.
+// For the floor and cli series it also prints the CPU each cold start took (Linux /proc, to the first
+// navigation done): Chromium's processes, and the CLI's and its daemon's. A cold start keeps this
+// machine's cores busy (Chromium alone takes more CPU than the wall time), so the CPU our Node
+// processes spend while Chromium starts is time Chromium waits for a core.
 // With --baseline-tree DIR (another built checkout, e.g. a git worktree of the commit before a
 // change), its CLI and MCP server run the cli and mcp series too, in the same turns: a before/after
 // in one run, on the same floor.
@@ -22,7 +26,7 @@
 // and ratios to the floor.
 //   pnpm build && pnpm bench cold-start [--runs 9] [--baseline-tree DIR]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +64,31 @@ const chrome = findChrome();
 const server = await startFixtureServer();
 const url = new URL('/buttons.html', server.url).href;
 
+/** CPU time (user + system, ms) of /proc/<pid>/stat's own fields, or its waited-for children's (`children`). */
+function cpuMs(pid, children = false) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
+    return (Number(user) + Number(system)) * 10; // clock ticks of 10 ms
+  } catch {
+    return 0; // gone (or not Linux)
+  }
+}
+/** CPU time so far of every Chromium process on the machine (the bench runs one at a time). */
+function chromiumCpuMs() {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (/^\d+ \(chrom/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) total += cpuMs(entry);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+const cpu = { floorChromium: [], cliProcess: [], cliDaemon: [], cliChromium: [] };
+
 async function floor() {
   const profile = mkdtempSync(join(tmpdir(), 'argus-bench-floor-'));
   const started = performance.now();
@@ -94,6 +123,7 @@ async function floor() {
     await client.Page.navigate({ url });
     await loaded;
     const elapsed = performance.now() - started;
+    cpu.floorChromium.push(chromiumCpuMs());
     await client.close();
     return elapsed;
   } finally {
@@ -107,14 +137,21 @@ async function floor() {
 /** Runs `node args` to its end without blocking this process (the fixture server lives here). */
 const run = (args, env) => runProcess(process.execPath, args, { cwd: root, env });
 
-async function argusRun(cli) {
+async function argusRun(cli, countCpu) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-'));
   const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
   try {
+    const childrenBefore = cpuMs('self', true);
     const started = performance.now();
     const result = await run([cli, 'goto', url], env);
     const elapsed = performance.now() - started;
     if (result.code !== 0) throw new Error(`argus goto failed: ${result.stderr}`);
+    if (countCpu) {
+      // the CLI is this process's waited-for child; its daemon and Chromium run on, detached
+      cpu.cliProcess.push(cpuMs('self', true) - childrenBefore);
+      cpu.cliDaemon.push(cpuMs(readState(stateDir)?.pid ?? 0));
+      cpu.cliChromium.push(chromiumCpuMs());
+    }
     return elapsed;
   } finally {
     await run([cli, 'stop'], env);
@@ -164,11 +201,12 @@ const samples = { floor: [], node: [] };
 for (const { suffix } of trees)
   for (const series of ['cli', 'mcp', 'mcpElicit', 'mcpTurn', 'mcpProcess']) samples[series + suffix] = [];
 await floor(); // page cache warm for every series alike
+cpu.floorChromium.length = 0;
 for (let run = 0; run < runs; run += 1) {
   samples.floor.push(await floor());
   // the checkouts take turns going first
   for (const tree of run % 2 ? [...trees].reverse() : trees) {
-    samples[`cli${tree.suffix}`].push(await argusRun(tree.cli));
+    samples[`cli${tree.suffix}`].push(await argusRun(tree.cli, tree.suffix === ''));
     samples[`mcp${tree.suffix}`].push(await mcpRun(tree.mcpServer));
     samples[`mcpElicit${tree.suffix}`].push(await mcpRun(tree.mcpServer, 0, { elicitation: {} }));
     samples[`mcpTurn${tree.suffix}`].push(await mcpRun(tree.mcpServer, 1_000));
@@ -195,4 +233,19 @@ series.push(['node', 'node -e 0']);
 for (const [name, label] of series) {
   const value = median(samples[name]);
   console.log(`${label.padEnd(52)} ${ms(value).padStart(10)}  ${(value / base).toFixed(2)}x floor`);
+}
+if (cpu.floorChromium.some((value) => value > 0)) {
+  const [chromium, process_, daemon, cliChromium] = [
+    cpu.floorChromium,
+    cpu.cliProcess,
+    cpu.cliDaemon,
+    cpu.cliChromium,
+  ].map(median);
+  console.log(
+    `\nCPU of a cold start to the first navigation done (median ms, 10 ms ticks; 2 cores give ${ms(2 * base)} in the floor's time)`,
+  );
+  console.log(`raw CDP: Chromium ${ms(chromium)}`);
+  console.log(
+    `argus goto: Chromium ${ms(cliChromium)}, CLI ${ms(process_)}, daemon ${ms(daemon)}; Node processes ${((process_ + daemon) / chromium).toFixed(2)}x of the floor's Chromium`,
+  );
 }

@@ -14,8 +14,13 @@
 // daemon is what the MCP path adds (stdio both ways, the server's validation and rendering, minus
 // the WebSocket it does not use). A `tabs.list` (no browser work) is printed as the bare per-call
 // cost of the daemon.
+// Then each operation's CPU per call, the other measure of a hop (on a machine whose cores Chromium
+// keeps busy, CPU spent is time someone waits for): the raw CDP client's own (this process, calling
+// alone) against the hosting argus-mcp's (its utime + stime from /proc over its calls alone: the MCP
+// server, the router, the journal and its CDP client, in one process), and the sharing server's
+// (MCP work only; its daemon's is counted in the hosting process's).
 //   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,16 +56,33 @@ const url = fixtures.urlFor('/form.html');
 /** An argus-mcp in the workspace with the official SDK client (stdio). */
 async function mcpServer(extraEnv = {}) {
   const client = new Client({ name: 'argus-hops-bench', version: '0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [`${pluginDir}bin/argus-mcp.js`, '--profile', 'core'],
-      env: { ...env, ...extraEnv },
-      cwd: workspace,
-      stderr: 'inherit',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [`${pluginDir}bin/argus-mcp.js`, '--profile', 'core'],
+    env: { ...env, ...extraEnv },
+    cwd: workspace,
+    stderr: 'inherit',
+  });
+  await client.connect(transport);
+  serverPids.set(client, transport.pid);
   return client;
+}
+const serverPids = new Map();
+/** A process's CPU time so far (user + system, ms), from /proc (Linux). */
+function processCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+}
+const CLOCK_TICKS = 100;
+/** CPU ms per call of `fn`, `count` calls in a row: this process's own (pid undefined) or another's. */
+async function cpuPerCall(fn, count, pid) {
+  const before = pid === undefined ? process.cpuUsage() : processCpuMs(pid);
+  for (let i = 0; i < count; i++) await fn();
+  if (pid === undefined) {
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / count;
+  }
+  return (processCpuMs(pid) - before) / count;
 }
 const mcp = await mcpServer();
 let shared;
@@ -144,6 +166,26 @@ try {
     const [r, d, m, sh] = samples.map(median);
     console.log(
       `${name.padEnd(24)} ${r.toFixed(2).padStart(8)} ${d.toFixed(2).padStart(9)} ${m.toFixed(2).padStart(9)} ${sh.toFixed(2).padStart(9)} ${(d - r).toFixed(2).padStart(12)} ${(m - d).toFixed(2).padStart(11)} ${(m / r).toFixed(2).padStart(8)}x ${(sh / r).toFixed(2).padStart(10)}x`,
+    );
+  }
+  // CPU per call, each series alone (another's calls would be counted in the same process), after as
+  // many calls again un-counted: a process's per-call CPU halves over its first few hundred calls as
+  // V8 optimises the path (measured here: 2.7 -> 1.3 ms for a snapshot over 3 x 500 calls)
+  console.log(
+    `\nCPU per call (ms), ${runs * 5} calls of each series in a row (screenshots ${runs * 2}), after as many`,
+  );
+  console.log('operation                raw client  argus-mcp (hosting)  argus-mcp (sharing)   hosting/raw');
+  for (const [name, rawCall, , hostedCall, sharedCall] of rows) {
+    const count = name.startsWith('screenshot') ? runs * 2 : runs * 5;
+    const measure = async (fn, pid) => {
+      await cpuPerCall(fn, count, pid);
+      return cpuPerCall(fn, count, pid);
+    };
+    const r = await measure(rawCall);
+    const h = await measure(hostedCall, serverPids.get(mcp));
+    const sh = await measure(sharedCall, serverPids.get(shared));
+    console.log(
+      `${name.padEnd(24)} ${r.toFixed(3).padStart(10)} ${h.toFixed(3).padStart(20)} ${sh.toFixed(3).padStart(20)} ${(h / r).toFixed(2).padStart(12)}x`,
     );
   }
   handle.close();

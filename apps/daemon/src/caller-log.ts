@@ -4,8 +4,17 @@ import { type AnyHandler, wrapHandlers } from './handler-wrap.js';
 /** A client that called within this long (or holds a stream open) counts as attached. */
 export const ATTACHED_WINDOW_MS = 5 * 60_000;
 
+/** How many leaving clients are remembered (their streams' ends do not count as use). */
+const DEPARTED_KEPT = 256;
+
 /** Calls that do not make their caller count as attached. */
 const OBSERVING = new Set(['daemon.status', 'daemon.stop']);
+
+/**
+ * The name the daemon's own calls go under when it reopens what a restart saved (restart.ts): not a
+ * client, so never one that keeps the daemon from stopping when its agent leaves.
+ */
+export const RESTORING_CALLER = 'restart';
 
 /**
  * Who has used the daemon lately, by the name each client gives itself (`x-argus-client`; unnamed
@@ -16,7 +25,11 @@ export class CallerLog {
   private readonly lastSeen = new Map<string, number>();
   private readonly streams = new Map<string, number>();
 
+  /** Clients that said they leave (left), until they call again. */
+  private readonly departed = new Set<string>();
+
   seen(name: string): void {
+    this.departed.delete(name);
     this.lastSeen.set(name, Date.now());
   }
 
@@ -28,11 +41,20 @@ export class CallerLog {
     return () => {
       if (released) return;
       released = true;
-      this.seen(name);
+      // a stream that just ended counts as recent use, unless its client said it is leaving
+      if (!this.departed.has(name)) this.seen(name);
       const left = (this.streams.get(name) ?? 1) - 1;
       if (left > 0) this.streams.set(name, left);
       else this.streams.delete(name);
     };
+  }
+
+  /** A client that says it is leaving (an agent's server asking `daemon.stop {ifAlone}`) no longer counts as attached. */
+  left(name: string): void {
+    this.lastSeen.delete(name);
+    this.departed.add(name);
+    // each agent's server has a name of its own: a long-lived daemon keeps the last ones only
+    if (this.departed.size > DEPARTED_KEPT) this.departed.delete(this.departed.values().next().value!);
   }
 
   /** Clients other than `self` that called within the window or hold a stream open. */
@@ -64,8 +86,9 @@ export function logCallers(handlers: Handlers, callers: CallerLog): Handlers {
             }
           }
         : (input, ctx) => {
-            // looking at the daemon (or stopping it) is not using it
-            if (!OBSERVING.has(command.name)) callers.seen(callerOf(ctx));
+            // looking at the daemon (or stopping it) is not using it, nor is its own restore
+            const caller = callerOf(ctx);
+            if (!OBSERVING.has(command.name) && caller !== RESTORING_CALLER) callers.seen(caller);
             return handler(input, ctx);
           },
   );

@@ -33,6 +33,7 @@ import { WebProviders } from './web-providers.js';
 import { RenderGuards, chainGuards } from './render-guards.js';
 import { resumeAfterRestart } from './restart.js';
 import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
+import type { DaemonState } from '@argus/protocol/daemon-state';
 import { Journal } from './journal/journal.js';
 import { locateTab } from './journal/locate-tab.js';
 import { observeAll } from './observe-all.js';
@@ -59,6 +60,8 @@ export interface DaemonOptions {
   mcp?: McpHttpEndpoint;
   /** Launch a managed browser at once rather than on the first command (daemons that clients start). */
   prelaunch?: boolean;
+  /** Started for agents whose starter has gone (a hosted daemon's hand-over): see DaemonState.agentsOwn. */
+  agentsOwn?: boolean;
   /**
    * Answers host names for the browser tier's address checks instead of the system resolver. For
    * tests that give an invented name a public address (Chromium maps it with --host-resolver-rules).
@@ -171,6 +174,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let stopping: Promise<void> | undefined;
   /** A stop command was answered: the stop itself begins a moment later. */
   let stopRequested = false;
+  /** What the state file says (written once the port is open; rewritten by leftToAgents). */
+  let stateRecord: DaemonState | undefined;
   let server: RunningServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const shares = new ShareStore(options.stateDir);
@@ -275,6 +280,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       stopRequested = true;
       setTimeout(() => void stop('stop command'), 10);
     },
+    leftToAgents: () => {
+      if (!stateRecord || stateRecord.agentsOwn || stopRequested) return;
+      stateRecord = { ...stateRecord, agentsOwn: true };
+      writeStateFile(options.stateDir, stateRecord);
+    },
     tokens,
     shares,
     tunnel: new Tunnel({
@@ -350,7 +360,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     },
     ...(options.port === undefined ? {} : { port: options.port }),
   });
-  writeStateFile(options.stateDir, {
+  stateRecord = {
     port: server.port,
     pid: process.pid,
     token,
@@ -358,7 +368,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     workspace: options.workspace,
     startedAt: new Date(services.startedAt).toISOString(),
     profile: profileName ?? null,
-  });
+    ...(options.agentsOwn ? { agentsOwn: true } : {}),
+  };
+  writeStateFile(options.stateDir, stateRecord);
   // a restarted daemon (idle shutdown) keeps serving its remote agents where they connected before
   if (shares.tunnel && shares.hasLive()) {
     await tunnel

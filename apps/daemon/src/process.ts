@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
+import { AGENTS_OWN_ENV, DAEMON_READY_LINE } from '@argus/protocol/daemon-state';
 import { startDaemon } from './daemon.js';
 import { daemonWorkspace, endLaunchCue, prelaunchWanted } from './early-launch.js';
 import type { McpHttpEndpoint } from './tunnel-server.js';
@@ -24,7 +24,16 @@ export async function runDaemonProcess(options: DaemonProcessOptions = {}): Prom
     // one turn of the event loop reads it, before the cue is closed.
     await new Promise((resolve) => setImmediate(resolve));
     const prelaunch = endLaunchCue() || prelaunchWanted();
-    const daemon = await startDaemon({ stateDir, workspace, prelaunch, ...(options.mcp ? { mcp: options.mcp } : {}) });
+    const agentsOwn = process.env[AGENTS_OWN_ENV] === '1';
+    // not inherited by the browser, nor by a daemon this one's restart starts
+    delete process.env[AGENTS_OWN_ENV];
+    const daemon = await startDaemon({
+      stateDir,
+      workspace,
+      prelaunch,
+      ...(agentsOwn ? { agentsOwn } : {}),
+      ...(options.mcp ? { mcp: options.mcp } : {}),
+    });
     const shutdown = (signal: string) => void daemon.stop(signal);
     process.on('SIGTERM', () => shutdown('SIGTERM'));
     process.on('SIGINT', () => shutdown('SIGINT'));

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallContext } from '@argus/protocol';
 import type { SessionMode } from './browser-manager.js';
+import { RESTORING_CALLER } from './caller-log.js';
 import type { PoolOptions } from './pool/browser-pool.js';
 import type { Services } from './services.js';
 
@@ -63,7 +64,7 @@ export async function prepareRestart(
 export async function resumeAfterRestart(services: Services): Promise<void> {
   const file = join(services.stateDir, MARKER);
   if (!existsSync(file)) return;
-  const ctx: CallContext = { scopes: ['admin'], client: 'restart', cwd: services.workspace };
+  const ctx: CallContext = { scopes: ['admin'], client: RESTORING_CALLER, cwd: services.workspace };
   const { manager } = services;
   try {
     const marker = JSON.parse(readFileSync(file, 'utf8')) as RestartMarker; // ours, written by prepareRestart

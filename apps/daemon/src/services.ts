@@ -66,4 +66,9 @@ export interface Services {
   handoff: HandoffService;
   /** Stops the daemon after the current response is sent. */
   requestStop(): void;
+  /**
+   * Its starter (an agent's MCP server) left while others use it: from now on any agent's server
+   * that leaves asks it to stop when alone (the state file says agentsOwn).
+   */
+  leftToAgents(): void;
 }

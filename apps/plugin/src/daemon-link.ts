@@ -5,6 +5,7 @@ import type { Connection } from '@argus/client';
 import { cueBrowserLaunch, earlyStartSettled, startDaemon } from '@argus/client/daemon-spawn';
 import type { RunningDaemon } from '@argus/daemon';
 import type { AnyCommand, CallContext } from '@argus/protocol';
+import { AGENTS_OWN_ENV } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
 import { daemonEntry } from './daemon-entry.js';
 import { HostedDaemon } from './hosted-daemon.js';
@@ -303,10 +304,43 @@ export class DaemonLink {
       // the agent is gone: its tab leases go with it, so other clients need not wait for them to expire
       if (connection && this.leases.size > 0) await connection.client.tabs.release.mutate({}).catch(() => undefined);
       this.leases.clear();
-      if (options.stopOwnDaemon && connection && this.startedPid === connection.state.pid)
-        await connection.client.daemon.stop.mutate({ ifAlone: true }).catch(() => undefined);
+      if (options.stopOwnDaemon && connection) await this.stopIfOwned(connection);
     } finally {
       connection?.close();
+    }
+  }
+
+  /**
+   * The agent leaves: the daemon this link started, or one whose starting agent left it to the
+   * agents (its state says agentsOwn: a hosted daemon handed over, or a starter's stop declined while
+   * others used it), is asked to stop unless someone else uses it. Without this, the last agent of a
+   * handed-over daemon left it and its browser running until the idle timeout.
+   */
+  private async stopIfOwned(connection: Connection): Promise<void> {
+    const stop = (owned: Connection) => owned.client.daemon.stop.mutate({ ifAlone: true }).catch(() => undefined);
+    if (this.startedPid === connection.state.pid) {
+      await stop(connection);
+      return;
+    }
+    const { connectToDaemon, readState } = await argusClient();
+    const state = readState(connection.stateDir);
+    if (!state?.agentsOwn) return;
+    if (state.pid === connection.state.pid) {
+      await stop(connection);
+      return;
+    }
+    // a hand-over replaced the daemon this link last reached: ask the one running now, as this agent
+    const current = await connectToDaemon({
+      stateDir: connection.stateDir,
+      autoStart: false,
+      transport: 'http',
+      name: this.name,
+    }).catch(() => undefined);
+    if (!current) return;
+    try {
+      await stop(current);
+    } finally {
+      current.close();
     }
   }
 
@@ -340,10 +374,11 @@ export class DaemonLink {
     );
     if (!restarting) return daemon.stop('agent left');
     // started while this one stops: it loads its modules meanwhile, then reads the restart's state
+    // its agent is gone: the others' servers stop it when they go (DaemonState.agentsOwn)
     const next = startDaemon({
       daemonEntry: this.entry(),
       stateDir: daemon.stateDir,
-      env: this.options.env,
+      env: { ...(this.options.env ?? process.env), [AGENTS_OWN_ENV]: '1' },
       cwd: this.options.cwd,
     }).catch(() => undefined);
     await daemon.stopped;

@@ -165,6 +165,44 @@ describe('argus mcp and the daemon it started', () => {
     });
   }
 
+  for (const hosted of [true, false]) {
+    const what = hosted
+      ? 'the daemon process a hosting agent handed over to'
+      : 'the daemon process its starting agent left';
+    it(`stops ${what}, and its Chromium, once the other agent using it leaves too`, async () => {
+      const agent = await agentWithPage([], hosted ? {} : { ARGUS_MCP_DAEMON: 'process' });
+      // another agent's server in the same workspace: it finds the daemon running and shares it
+      const other = await startPlugin({ args: [SERVER], env: pluginEnv(stateDir), cwd: workspace });
+      const otherPid = other.transport.pid!;
+      expect(await ok(other.client, 'argus_tabs')).toBeTruthy();
+      await agent.leave();
+      // its starting agent gone, the daemon now running is the agents' (after a hand-over, a new process
+      // whose restore of the tabs is not a client in use)
+      await waitFor(
+        async () => {
+          const state = readState(stateDir);
+          return state?.agentsOwn === true && (await daemonAnswers(state));
+        },
+        20_000,
+        'the daemon left to the agents',
+      );
+      const { pid } = readState(stateDir)!;
+      expect(pid === agent.daemonPid).toBe(!hosted);
+      const probe = await connectToDaemon({ stateDir, name: 'test-probe' });
+      const browserPid = (await probe.client.daemon.status.query({})).browser.pid!;
+      probe.close();
+      // the other agent leaves without another call (after a hand-over its connection is to the old port)
+      await other.close();
+      await waitFor(() => !isProcessAlive(otherPid), 10_000, 'the other server to exit');
+      await waitFor(
+        () => !isProcessAlive(pid) && !isProcessAlive(browserPid),
+        20_000,
+        'the daemon and its Chromium to stop',
+      );
+      expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false);
+    });
+  }
+
   it('an agent leaving while its hosted daemon stops (argus stop) lets it stop: no hand-over', async () => {
     const agent = await agentWithPage();
     const other = await connectToDaemon({ stateDir, name: 'other-agent' });

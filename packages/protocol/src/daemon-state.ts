@@ -12,7 +12,17 @@ export interface DaemonState {
   startedAt: string;
   /** The persistent profile its browser uses (`--profile`); null or absent: a fresh temporary one. */
   profile?: string | null;
+  /**
+   * The agent whose MCP server started this daemon has gone while other clients used it (a hosted
+   * daemon's hand-over, or a declined `daemon.stop {ifAlone}`): every agent's server that leaves now
+   * asks it to stop when nobody else uses it, as its starter would have. Absent: its starter (the
+   * CLI, a user, or an agent still here) decides.
+   */
+  agentsOwn?: boolean;
 }
+
+/** Set (to `1`) in the environment of a daemon process started for agents (ARGUS_DAEMON_AGENTS): its state says agentsOwn. */
+export const AGENTS_OWN_ENV = 'ARGUS_DAEMON_AGENTS';
 
 export const STATE_FILE = 'daemon.json';
 
