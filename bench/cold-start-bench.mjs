@@ -32,7 +32,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import CDP from 'chrome-remote-interface';
-import { readState, waitForExit } from '@argus/client';
+import { connectToDaemon, readState, waitForExit } from '@argus/client';
 import { DEFAULT_CHROME_FLAGS, findChrome } from '@argus/cdp';
 import { runProcess, startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
@@ -74,13 +74,14 @@ function cpuMs(pid, children = false) {
     return 0; // gone (or not Linux)
   }
 }
-/** CPU time so far of every Chromium process on the machine (the bench runs one at a time). */
-function chromiumCpuMs() {
+/** CPU time so far of the processes of a process group: a Chromium started detached leads its own. */
+function groupCpuMs(pgid) {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (/^\d+ \(chrom/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) total += cpuMs(entry);
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(fields[2]) === pgid) total += (Number(fields[11]) + Number(fields[12])) * 10;
     } catch {
       // exited meanwhile
     }
@@ -123,7 +124,7 @@ async function floor() {
     await client.Page.navigate({ url });
     await loaded;
     const elapsed = performance.now() - started;
-    cpu.floorChromium.push(chromiumCpuMs());
+    cpu.floorChromium.push(groupCpuMs(child.pid));
     await client.close();
     return elapsed;
   } finally {
@@ -150,7 +151,11 @@ async function argusRun(cli, countCpu) {
       // the CLI is this process's waited-for child; its daemon and Chromium run on, detached
       cpu.cliProcess.push(cpuMs('self', true) - childrenBefore);
       cpu.cliDaemon.push(cpuMs(readState(stateDir)?.pid ?? 0));
-      cpu.cliChromium.push(chromiumCpuMs());
+      // looking is not using: status does not keep the daemon for anyone
+      const connection = await connectToDaemon({ stateDir, name: 'cold-start-bench' });
+      const { browser } = await connection.client.daemon.status.query({});
+      connection.close();
+      cpu.cliChromium.push(browser.pid ? groupCpuMs(browser.pid) : 0);
     }
     return elapsed;
   } finally {
