@@ -26,7 +26,7 @@
 // and ratios to the floor.
 //   pnpm build && pnpm bench cold-start [--runs 9] [--baseline-tree DIR]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,7 @@ import { connectToDaemon, readState, waitForExit } from '@argus/client';
 import { DEFAULT_CHROME_FLAGS, findChrome } from '@argus/cdp';
 import { runProcess, startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
+import { groupCpuMs, processCpuMs } from './lib-proc.mjs';
 import { median, ms } from './lib-stats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,30 +65,6 @@ const chrome = findChrome();
 const server = await startFixtureServer();
 const url = new URL('/buttons.html', server.url).href;
 
-/** CPU time (user + system, ms) of /proc/<pid>/stat's own fields, or its waited-for children's (`children`). */
-function cpuMs(pid, children = false) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
-    return (Number(user) + Number(system)) * 10; // clock ticks of 10 ms
-  } catch {
-    return 0; // gone (or not Linux)
-  }
-}
-/** CPU time so far of the processes of a process group: a Chromium started detached leads its own. */
-function groupCpuMs(pgid) {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(fields[2]) === pgid) total += (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return total;
-}
 const cpu = { floorChromium: [], cliProcess: [], cliDaemon: [], cliChromium: [] };
 
 async function floor() {
@@ -142,15 +119,15 @@ async function argusRun(cli, countCpu) {
   const stateDir = mkdtempSync(join(tmpdir(), 'argus-bench-cold-'));
   const env = { ...process.env, ARGUS_STATE_DIR: stateDir, ARGUS_CHROME_FLAGS: EXTRA.join(' ') };
   try {
-    const childrenBefore = cpuMs('self', true);
+    const childrenBefore = processCpuMs('self', { children: true });
     const started = performance.now();
     const result = await run([cli, 'goto', url], env);
     const elapsed = performance.now() - started;
     if (result.code !== 0) throw new Error(`argus goto failed: ${result.stderr}`);
     if (countCpu) {
       // the CLI is this process's waited-for child; its daemon and Chromium run on, detached
-      cpu.cliProcess.push(cpuMs('self', true) - childrenBefore);
-      cpu.cliDaemon.push(cpuMs(readState(stateDir)?.pid ?? 0));
+      cpu.cliProcess.push(processCpuMs('self', { children: true }) - childrenBefore);
+      cpu.cliDaemon.push(processCpuMs(readState(stateDir)?.pid ?? 0));
       // looking is not using: status does not keep the daemon for anyone
       const connection = await connectToDaemon({ stateDir, name: 'cold-start-bench' });
       const { browser } = await connection.client.daemon.status.query({});

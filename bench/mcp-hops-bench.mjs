@@ -20,7 +20,7 @@
 // server, the router, the journal and its CDP client, in one process), and the sharing server's
 // (MCP work only; its daemon's is counted in the hosting process's).
 //   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,7 @@ import { connectToDaemon, createArgusClient, isProcessAlive, readState } from '@
 import { AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { startFixtureServer } from '@argus/test-kit';
 import { benchOptions } from './lib-args.mjs';
+import { processCpuMs } from './lib-proc.mjs';
 import { median } from './lib-stats.mjs';
 
 const { runs } = benchOptions({ runs: 31 });
@@ -68,12 +69,6 @@ async function mcpServer(extraEnv = {}) {
   return client;
 }
 const serverPids = new Map();
-/** A process's CPU time so far (user + system, ms), from /proc (Linux). */
-function processCpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
-}
-const CLOCK_TICKS = 100;
 /** CPU ms per call of `fn`, `count` calls in a row: this process's own (pid undefined) or another's. */
 async function cpuPerCall(fn, count, pid) {
   const before = pid === undefined ? process.cpuUsage() : processCpuMs(pid);

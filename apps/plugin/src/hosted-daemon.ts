@@ -1,6 +1,7 @@
 import { isProcessAlive, readState, stateDirFor } from '@argus/client/daemon-spawn';
 import type { RunningDaemon } from '@argus/daemon';
 import { daemonWorkspace, launchBrowserNow } from '@argus/daemon/early-launch';
+import { YES } from './flag-values.js';
 
 /**
  * Whether argus-mcp runs the workspace daemon inside its own process when none runs: the default.
@@ -15,7 +16,7 @@ export function hostsDaemon(keepBrowser: boolean, env: NodeJS.ProcessEnv = proce
 
 /** The same decision from raw arguments, for argus-mcp's entry (before its options module loads). */
 export function hostsDaemonFromArgv(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
-  const keep = argv.includes('--keep-browser') || /^(1|true|yes|on)$/i.test(env.ARGUS_MCP_KEEP_BROWSER?.trim() ?? '');
+  const keep = argv.includes('--keep-browser') || YES.test(env.ARGUS_MCP_KEEP_BROWSER?.trim() ?? '');
   return hostsDaemon(keep, env);
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ArgusError } from '@argus/protocol/errors';
 import { PROFILES, type Profile, isProfile } from './profiles.js';
+import { NO, YES } from './flag-values.js';
 
 export interface PluginOptions {
   profile: Profile;
@@ -49,8 +50,8 @@ function parseProfile(value: string | undefined): Profile {
 }
 
 function parseBoolean(value: string, flag: string): boolean {
-  if (/^(1|true|yes|on)$/i.test(value)) return true;
-  if (/^(0|false|no|off)$/i.test(value)) return false;
+  if (YES.test(value)) return true;
+  if (NO.test(value)) return false;
   throw new ArgusError('invalid_input', `${flag} takes true or false, not "${value}".`);
 }
 
