@@ -5,6 +5,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
 const TICKS = 100;
 
+/** Milliseconds of the clock-tick fields at `at` and `at + 1` (user, system) of a stat line's fields. */
+function ticksMs(fields, at) {
+  return ((Number(fields[at]) + Number(fields[at + 1])) * 1000) / TICKS;
+}
+
 function statFields(pid) {
   // the command name (field 2) may hold spaces: the fields after it are split
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -17,9 +22,8 @@ function statFields(pid) {
  */
 export function processCpuMs(pid, { children = false } = {}) {
   try {
-    const fields = statFields(pid);
-    const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
-    return ((Number(user) + Number(system)) * 1000) / TICKS;
+    // utime and stime (fields 14-15 of stat(5)), or cutime and cstime (16-17)
+    return ticksMs(statFields(pid), children ? 13 : 11);
   } catch {
     return 0;
   }
@@ -32,7 +36,7 @@ export function groupCpuMs(pgid) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const fields = statFields(entry);
-      if (Number(fields[2]) === pgid) total += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+      if (Number(fields[2]) === pgid) total += ticksMs(fields, 11);
     } catch {
       // exited meanwhile
     }

@@ -31,7 +31,7 @@ export async function runDaemonProcess(options: DaemonProcessOptions = {}): Prom
       stateDir,
       workspace,
       prelaunch,
-      ...(agentsOwn ? { agentsOwn } : {}),
+      agentsOwn,
       ...(options.mcp ? { mcp: options.mcp } : {}),
     });
     const shutdown = (signal: string) => void daemon.stop(signal);

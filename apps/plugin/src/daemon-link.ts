@@ -317,31 +317,29 @@ export class DaemonLink {
    * handed-over daemon left it and its browser running until the idle timeout.
    */
   private async stopIfOwned(connection: Connection): Promise<void> {
-    const stop = (owned: Connection) => owned.client.daemon.stop.mutate({ ifAlone: true }).catch(() => undefined);
-    if (this.startedPid === connection.state.pid) {
-      await stop(connection);
-      return;
+    const owned = await this.ownedDaemon(connection);
+    if (!owned) return;
+    try {
+      await owned.client.daemon.stop.mutate({ ifAlone: true }).catch(() => undefined);
+    } finally {
+      if (owned !== connection) owned.close();
     }
+  }
+
+  /** Where to ask (stopIfOwned): this link's connection, a fresh one to the daemon running now, or nowhere. */
+  private async ownedDaemon(connection: Connection): Promise<Connection | undefined> {
+    if (this.startedPid === connection.state.pid) return connection;
     const { connectToDaemon, readState } = await argusClient();
     const state = readState(connection.stateDir);
-    if (!state?.agentsOwn) return;
-    if (state.pid === connection.state.pid) {
-      await stop(connection);
-      return;
-    }
+    if (!state?.agentsOwn) return undefined;
+    if (state.pid === connection.state.pid) return connection;
     // a hand-over replaced the daemon this link last reached: ask the one running now, as this agent
-    const current = await connectToDaemon({
+    return connectToDaemon({
       stateDir: connection.stateDir,
       autoStart: false,
       transport: 'http',
       name: this.name,
     }).catch(() => undefined);
-    if (!current) return;
-    try {
-      await stop(current);
-    } finally {
-      current.close();
-    }
   }
 
   /** The agent leaves a daemon this process hosts: it stops, or moves to a process of its own. */

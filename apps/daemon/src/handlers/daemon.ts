@@ -49,10 +49,11 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
     async stop(input, ctx) {
       if (input.ifAlone) {
         // asked by an agent's server as its agent leaves: it no longer keeps the daemon for anyone
-        services.callers.left(callerOf(ctx));
-        const others = services.callers.others(callerOf(ctx));
+        const caller = callerOf(ctx);
+        services.callers.left(caller);
+        const others = services.callers.others(caller);
         if (others.length) {
-          services.log.info('daemon.stop_declined', { by: callerOf(ctx), others });
+          services.log.info('daemon.stop_declined', { by: caller, others });
           // the agent that started it goes; the others' servers ask again when they go
           services.leftToAgents();
           return { stopping: false, others };
