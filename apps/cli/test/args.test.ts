@@ -19,6 +19,11 @@ describe('argus argument parsing', () => {
     expect(parse(['snapshot', '--no-interactive'])).toMatchObject({ interactive: false });
   });
 
+  it('select takes one option or, for a <select multiple>, several as arguments', () => {
+    expect(parse(['select', 'e9', 'New York'])).toMatchObject({ target: 'e9', value: ['New York'] });
+    expect(parse(['select', 'e4', 'Red', 'Blue'])).toMatchObject({ target: 'e4', value: ['Red', 'Blue'] });
+  });
+
   it('a negative number is an argument, also as a value', () => {
     expect(parse(['scroll', '--dy', '-600'])).toMatchObject({ dy: -600 });
     expect(parse(['scroll', '--dy=-600'])).toMatchObject({ dy: -600 });

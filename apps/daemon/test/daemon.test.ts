@@ -48,7 +48,17 @@ describe('core page commands on real Chromium', () => {
       target: refOf(snap.text, /combobox "Country"/),
       value: 'Canada',
     });
-    expect(selected.selected).toEqual({ value: 'ca', label: 'Canada' });
+    expect(selected.selected).toEqual([{ value: 'ca', label: 'Canada' }]);
+    // a list is one option for a single select, and more is refused before anything is selected
+    expect(
+      (await h.client.input.select.mutate({ target: refOf(snap.text, /combobox "Country"/), value: ['ca'] })).selected,
+    ).toEqual([{ value: 'ca', label: 'Canada' }]);
+    expect(
+      await codeOf(
+        h.client.input.select.mutate({ target: refOf(snap.text, /combobox "Country"/), value: ['ca', 'fr'] }),
+      ),
+    ).toBe('invalid_input');
+    expect(await codeOf(h.client.input.select.mutate({ target: '#country', value: 7 as never }))).toBe('invalid_input');
     const clicked = await h.client.input.click.mutate({ target: refOf(snap.text, /button "Sign up"/) });
     expect(clicked.navigated).toBe(false);
     const text = await h.client.read.text.query({ target: '#result' });

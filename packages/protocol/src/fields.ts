@@ -17,6 +17,7 @@ interface Def {
   innerType?: z.ZodType;
   in?: z.ZodType;
   element?: z.ZodType;
+  options?: z.ZodType[];
   entries?: Record<string, string>;
   defaultValue?: unknown;
 }
@@ -42,6 +43,11 @@ function baseType(schema: z.ZodType): { type: FieldType; values: readonly string
     case 'object':
     case 'record':
       return { type: 'object', values: [], inner: schema };
+    case 'union': {
+      // one value or a list of them (`select`'s option): the CLI gathers a list, which the union takes
+      const list = def.options?.find((option) => defOf(option).type === 'array');
+      return list ? baseType(list) : { type: 'unknown', values: [], inner: schema };
+    }
     case 'pipe':
       return def.in ? baseType(def.in) : { type: 'unknown', values: [], inner: schema };
     default:

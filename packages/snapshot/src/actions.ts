@@ -3,7 +3,7 @@ import { DEFAULT_TIMEOUT_MS, actionPoint, ensureActionable, sessionOffset } from
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, documentContext, evalValue } from './frame-eval.js';
-import { finishFill, pickOption, prepareFill, readHtml, readText, setNativeValue } from './page-actions.js';
+import { finishFill, pickOptions, prepareFill, readHtml, readText, setNativeValue } from './page-actions.js';
 
 export interface ActionOptions {
   /** bound on waiting for the element to be actionable (default 5 s) */
@@ -87,41 +87,63 @@ export async function fill(
   return { element: handle.label, value: prepared.type === 'password' ? '••••' : value };
 }
 
+/** An option as `select` reports it. */
+export interface SelectedOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * Selects `wanted` (one value or label, or a list of them for a <select multiple>, which then holds
+ * exactly those) in a native <select>. See pickOptions for the matching.
+ */
 export async function selectOption(
   engine: SnapshotEngine,
   target: string,
-  value: string,
+  wanted: string | readonly string[],
   options: ActionOptions = {},
-): Promise<{ element: string; selected: { value: string; label: string } }> {
+): Promise<{ element: string; selected: SelectedOption[] }> {
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs);
-  const picked = await callOnElement<{
-    ok: boolean;
-    value?: string;
-    label?: string;
-    options?: string[];
-    notSelect?: boolean;
-  }>(handle.session, handle.objectId, pickOption.toString(), [value]);
+  const values = typeof wanted === 'string' ? [wanted] : [...wanted];
+  const picked = await callOnElement<ReturnType<typeof pickOptions>>(
+    handle.session,
+    handle.objectId,
+    pickOptions.toString(),
+    [values],
+  );
   if (picked.notSelect) {
     throw new ArgusError(
       'element_not_interactable',
       `${handle.label} is not a native <select>. Click it to open the list, then click the option's ref.`,
+      { details: { element: handle.label } },
+    );
+  }
+  if (picked.single) {
+    throw new ArgusError(
+      'invalid_input',
+      `${handle.label} takes one option, and ${values.length} were given. Give one value; only a <select multiple> takes several.`,
+      { details: { element: handle.label, given: values.length } },
+    );
+  }
+  if (picked.disabled !== undefined) {
+    throw new ArgusError(
+      'element_not_interactable',
+      `The option "${picked.disabled}" of ${handle.label} is disabled.`,
       {
-        details: { element: handle.label },
+        details: { element: handle.label, option: picked.disabled },
       },
     );
   }
   if (!picked.ok) {
     throw new ArgusError(
       'invalid_input',
-      `${handle.label} has no option "${value}". Options: ${(picked.options ?? []).join('; ') || '(none)'}.`,
-      {
-        details: { element: handle.label, options: picked.options ?? [] },
-      },
+      `${handle.label} has no option "${picked.missing ?? ''}". Options: ${(picked.options ?? []).join('; ') || '(none)'}.`,
+      { details: { element: handle.label, options: picked.options ?? [] } },
     );
   }
-  return { element: handle.label, selected: { value: picked.value ?? '', label: picked.label ?? '' } };
+  return { element: handle.label, selected: picked.chosen ?? [] };
 }
 
 export async function focus(

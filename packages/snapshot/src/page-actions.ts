@@ -281,31 +281,51 @@ export function finishFill(this: Element): string {
 }
 
 /** Picks an option of a native <select> by value, then by label (exact, then case-insensitive). */
-export function pickOption(
+/**
+ * Selects options of a native <select>, each wanted one matched by value, then visible label, then
+ * label in any case. A single select takes one; a <select multiple> ends with exactly the wanted
+ * options selected (the others cleared; none wanted clears it), as a user's ctrl-clicks would leave it.
+ * An option disabled itself or by its <optgroup> is refused. One input and one change event follow.
+ */
+export function pickOptions(
   this: Element,
-  wanted: string,
-): { ok: boolean; value?: string; label?: string; options?: string[]; notSelect?: boolean } {
+  wanted: string[],
+): {
+  ok: boolean;
+  chosen?: { value: string; label: string }[];
+  options?: string[];
+  missing?: string;
+  disabled?: string;
+  notSelect?: boolean;
+  single?: boolean;
+} {
   if (this.tagName !== 'SELECT') return { ok: false, notSelect: true };
   const select = this as HTMLSelectElement;
   const options = Array.from(select.options);
   const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const match =
-    options.find((o) => o.value === wanted) ||
-    options.find((o) => clean(o.label || o.text) === clean(wanted)) ||
-    options.find((o) => clean(o.label || o.text).toLowerCase() === clean(wanted).toLowerCase());
-  if (!match)
-    return {
-      ok: false,
-      options: options
-        .slice(0, 30)
-        .map((o) => clean(o.label || o.text) + (o.value !== clean(o.text) ? ` (value=${o.value})` : '')),
-    };
-  if (match.disabled) return { ok: false, options: [`"${clean(match.label)}" is disabled`] };
+  const labelOf = (o: HTMLOptionElement) => clean(o.label || o.text);
+  if (!select.multiple && wanted.length !== 1) return { ok: false, single: true };
+  const matches = new Set<HTMLOptionElement>();
+  for (const want of wanted) {
+    const match =
+      options.find((o) => o.value === want) ||
+      options.find((o) => labelOf(o) === clean(want)) ||
+      options.find((o) => labelOf(o).toLowerCase() === clean(want).toLowerCase());
+    if (!match)
+      return {
+        ok: false,
+        missing: want,
+        options: options.slice(0, 30).map((o) => labelOf(o) + (o.value !== clean(o.text) ? ` (value=${o.value})` : '')),
+      };
+    if (match.matches(':disabled')) return { ok: false, disabled: labelOf(match) };
+    matches.add(match);
+  }
   select.focus();
-  match.selected = true;
+  if (select.multiple) for (const option of options) option.selected = matches.has(option);
+  else for (const match of matches) match.selected = true;
   select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
-  return { ok: true, value: match.value, label: clean(match.label || match.text) };
+  return { ok: true, chosen: options.filter((o) => o.selected).map((o) => ({ value: o.value, label: labelOf(o) })) };
 }
 
 export function readText(this: Element | null, maxChars: number): { text: string; truncated: boolean } {

@@ -22,6 +22,7 @@ const ACTIONS = html(`
 <textarea id="notes">old</textarea>
 <div id="editor" contenteditable="true">old text</div>
 <select id="fruit"><option value="a">Apple</option><option value="b">Banana split</option></select>
+<select id="colours" multiple onchange="window.colourChanges = (window.colourChanges || 0) + 1"><option value="r" selected>Red</option><option value="g">Green</option><option value="b">Blue</option><optgroup label="Sold out" disabled><option value="p">Purple</option></optgroup></select>
 <span id="hovered" onmouseover="this.textContent = 'hovering'">Hover me</span>
 <div style="height: 2000px"></div>
 <button id="far" onclick="this.textContent = 'far clicked'">Far away</button>
@@ -182,12 +183,45 @@ describe('actions', () => {
     const { text } = await engine.snapshot();
     const ref = refOf(text, 'combobox \\(id: fruit\\)');
     expect(await selectOption(engine, ref, 'Banana split')).toMatchObject({
-      selected: { value: 'b', label: 'Banana split' },
+      selected: [{ value: 'b', label: 'Banana split' }],
     });
     expect(await page.evaluate(`document.getElementById('fruit').value`)).toBe('b');
-    expect((await selectOption(engine, ref, 'a')).selected.label).toBe('Apple');
+    expect((await selectOption(engine, ref, 'a')).selected).toEqual([{ value: 'a', label: 'Apple' }]);
     await expect(selectOption(engine, ref, 'Cherry')).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(selectOption(engine, '#count', 'x')).rejects.toMatchObject({ code: 'element_not_interactable' });
+    // a single select takes one option, as a list too
+    expect((await selectOption(engine, ref, ['Banana split'])).selected).toEqual([
+      { value: 'b', label: 'Banana split' },
+    ]);
+    await expect(selectOption(engine, ref, ['a', 'b'])).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(await page.evaluate(`document.getElementById('fruit').value`)).toBe('b');
+  });
+
+  it('leaves a <select multiple> holding exactly the options given', async () => {
+    const selected = () => page.evaluate(`[...document.getElementById('colours').selectedOptions].map((o) => o.value)`);
+    // Red was selected: it is cleared, not added to
+    expect(await selectOption(engine, '#colours', ['Green', 'b'])).toMatchObject({
+      selected: [
+        { value: 'g', label: 'Green' },
+        { value: 'b', label: 'Blue' },
+      ],
+    });
+    expect(await selected()).toEqual(['g', 'b']);
+    expect((await selectOption(engine, '#colours', 'red')).selected).toEqual([{ value: 'r', label: 'Red' }]);
+    expect(await selected()).toEqual(['r']);
+    expect((await selectOption(engine, '#colours', [])).selected).toEqual([]);
+    expect(await selected()).toEqual([]);
+    expect(await page.evaluate('window.colourChanges')).toBe(3);
+    // an option of a disabled group, or one that is not there, changes nothing
+    await expect(selectOption(engine, '#colours', ['Red', 'Purple'])).rejects.toMatchObject({
+      code: 'element_not_interactable',
+      message: expect.stringContaining('"Purple"'),
+    });
+    await expect(selectOption(engine, '#colours', ['Red', 'Teal'])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('no option "Teal"'),
+    });
+    expect(await selected()).toEqual([]);
   });
 
   it('hovers, focuses, scrolls and reads text, html and boxes', async () => {

@@ -73,7 +73,7 @@ export const captureCommands = {
     kind: 'query',
     scope: 'read',
     summary:
-      'Console messages and uncaught page errors of a tab (level, text, source location, stack), captured since the tab opened. `--follow` streams new ones.',
+      'Console messages and uncaught errors of a tab (level, text, location, stack) since it opened. `--follow` streams new ones.',
     input: () =>
       z.object({
         errors: z.boolean().default(false).describe('Only console errors and uncaught exceptions'),
@@ -126,7 +126,7 @@ export const captureCommands = {
     kind: 'query',
     scope: 'read',
     summary:
-      'Network requests of a tab (method, URL, status, type, timing, sizes), captured since the tab opened. `network get <id>` shows headers and the body.',
+      'Network requests of a tab (method, URL, status, type, timing, sizes) since it opened. `network get <id>` shows headers and the body.',
     input: () =>
       z.object({
         failed: z.boolean().default(false).describe('Only failures and HTTP errors (>= 400)'),
@@ -231,8 +231,7 @@ export const captureCommands = {
     tool: 'argus_dialog_accept',
     kind: 'mutation',
     scope: 'write',
-    summary:
-      'Accept the next dialog of the tab (a prompt gets this text); call it before the action that opens the dialog.',
+    summary: 'Accept the next dialog (a prompt gets this text); call it before the action that opens it.',
     input: () =>
       z.object({
         text: z.string().max(100_000).optional().describe('Text to enter into a prompt'),
@@ -246,7 +245,7 @@ export const captureCommands = {
     tool: 'argus_dialog_dismiss',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Dismiss (cancel) the next dialog of the tab; call it before the action that opens the dialog.',
+    summary: 'Dismiss (cancel) the next dialog; call it before the action that opens it.',
     input: () => z.object({ tab: TabId.optional() }),
     output: () => z.object({ armed: ArmedAnswer }),
   }),

@@ -13,7 +13,7 @@ export const inputCommands = {
     tool: 'argus_click',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Click an element by ref or selector with real mouse events.',
+    summary: 'Click an element with real mouse events.',
     input: () =>
       z.object({
         target: Target,
@@ -62,11 +62,11 @@ export const inputCommands = {
     tool: 'argus_type',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Type text into the focused element (or focus a target first), as keyboard input.',
+    summary: 'Type text as key presses into the focused element (or focus a target first).',
     input: () =>
       z.object({
         // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
-        text: z.string().min(1).max(10_000).describe('Text to type as key presses (fill sets long values)'),
+        text: z.string().min(1).max(10_000).describe('The text (fill sets long values faster)'),
         target: Target.optional().describe('Focus this element first'),
         diff: IncludeDiff,
         tab: TabId.optional(),
@@ -95,20 +95,30 @@ export const inputCommands = {
   }),
   select: defineCommand({
     name: 'input.select',
-    cli: { verb: 'select', positionals: ['target', 'value'], examples: ['argus select e9 "Canada"'] },
+    cli: {
+      verb: 'select',
+      positionals: ['target', 'value...'],
+      examples: ['argus select e9 "Canada"', 'argus select e4 Red Blue   # a <select multiple>: exactly these'],
+    },
     tool: 'argus_select',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Choose an option of a <select> by value or visible label.',
+    summary:
+      'Choose a <select> option by value or visible label. A list selects exactly those options of a <select multiple> ([] clears it).',
     input: () =>
       z.object({
         target: Target,
-        value: z.string().max(10_000).describe('Option value or label'),
+        value: z
+          .union([z.string().max(10_000), z.array(z.string().max(10_000)).max(500)])
+          .describe('Value or label; a list for a <select multiple>'),
         diff: IncludeDiff,
         tab: TabId.optional(),
         timeoutMs: ActionTimeout,
       }),
     output: () =>
-      ActionEffects.extend({ element: z.string(), selected: z.object({ value: z.string(), label: z.string() }) }),
+      ActionEffects.extend({
+        element: z.string(),
+        selected: z.array(z.object({ value: z.string(), label: z.string() })).describe('Every option selected now'),
+      }),
   }),
 };

@@ -22,7 +22,12 @@ export const inputRenderers: RenderersOf<'input'> = {
   'input.fill': (output, context) =>
     actionText('input.fill', `fill ${output.element} = ${JSON.stringify(output.value)}`, output, context),
   'input.select': (output, context) =>
-    actionText('input.select', `select ${output.element} -> ${JSON.stringify(output.selected.label)}`, output, context),
+    actionText(
+      'input.select',
+      `select ${output.element} -> ${output.selected.length ? output.selected.map((option) => JSON.stringify(option.label)).join(', ') : '(none)'}`,
+      output,
+      context,
+    ),
   'input.type': (output, context) => actionText('input.type', typed(context.input), output, context),
   'input.press': (output, context) =>
     actionText(

@@ -14,6 +14,9 @@ function record(values: Record<string, string | string[]>): string[] {
 
 type Field = OutputOf<'read.forms'>['forms'][number]['fields'][number];
 
+/** How many of a select's options its line lists. */
+const SELECT_OPTIONS_SHOWN = 20;
+
 function fieldLine(field: Field): string {
   const state = [
     field.checked === true ? 'checked' : '',
@@ -23,8 +26,24 @@ function fieldLine(field: Field): string {
     .filter(Boolean)
     .map((s) => ` [${s}]`)
     .join('');
-  const value = field.value ? ` = ${JSON.stringify(cut(field.value))}` : '';
-  return `  ${field.ref ? `[${field.ref}] ` : ''}${field.type} ${field.name || '(no name)'}${field.label ? ` "${cut(field.label)}"` : ''}${value}${state}`;
+  // a select says what is chosen by label (every chosen one of a select-multiple) and what it offers
+  const chosen = field.options?.filter((option) => option.selected).map((option) => JSON.stringify(cut(option.label)));
+  const value = chosen
+    ? chosen.length
+      ? ` = ${chosen.join(', ')}`
+      : ''
+    : field.value
+      ? ` = ${JSON.stringify(cut(field.value))}`
+      : '';
+  const offered = field.options?.length
+    ? ` options: ${field.options
+        .slice(0, SELECT_OPTIONS_SHOWN)
+        .map((option) => cut(option.label))
+        .join(
+          ' | ',
+        )}${field.options.length > SELECT_OPTIONS_SHOWN ? ` | … ${field.options.length - SELECT_OPTIONS_SHOWN} more (--json has all)` : ''}`
+    : '';
+  return `  ${field.ref ? `[${field.ref}] ` : ''}${field.type} ${field.name || '(no name)'}${field.label ? ` "${cut(field.label)}"` : ''}${value}${state}${offered}`;
 }
 
 function mediaLines(output: OutputOf<'read.media'>): string[] {

@@ -48,6 +48,52 @@ describe('one typed renderer per command', () => {
     ).toBe('(no console errors or uncaught exceptions)');
   });
 
+  it('a select says every option chosen, and forms what each select offers', () => {
+    const red = { value: 'r', label: 'Red' };
+    const blue = { value: 'b', label: 'Blue' };
+    expect(
+      renderCommand('input.select', { ...effects, element: 'listbox "Colours" [e1]', selected: [red, blue] }, cli()),
+    ).toBe('select listbox "Colours" [e1] -> "Red", "Blue"');
+    expect(renderCommand('input.select', { ...effects, element: 'listbox "Colours" [e1]', selected: [] }, cli())).toBe(
+      'select listbox "Colours" [e1] -> (none)',
+    );
+    const field = { tag: 'select', id: '', checked: null, required: false, disabled: false };
+    const many = Array.from({ length: 23 }, (_, i) => ({ value: `${i}`, label: `n${i}`, selected: i === 2 }));
+    const forms = {
+      forms: [
+        {
+          action: null,
+          method: 'get',
+          name: '',
+          fields: [
+            {
+              ...field,
+              ref: 'e1',
+              type: 'select-multiple',
+              name: 'colours',
+              label: 'Colours',
+              value: 'r',
+              options: [
+                { ...red, selected: true },
+                { value: 'g', label: 'Green', selected: false },
+                { ...blue, selected: true },
+              ],
+            },
+            { ...field, ref: 'e2', type: 'select-one', name: 'n', label: 'N', value: '2', options: many },
+          ],
+        },
+      ],
+    };
+    expect(renderCommand('read.forms', forms, cli()).split('\n')).toEqual([
+      'outside any form',
+      '  [e1] select-multiple colours "Colours" = "Red", "Blue" options: Red | Green | Blue',
+      `  [e2] select-one n "N" = "n2" options: ${many
+        .slice(0, 20)
+        .map((option) => option.label)
+        .join(' | ')} | … 3 more (--json has all)`,
+    ]);
+  });
+
   it('says when a navigation landed on a challenge, for goto and for an action that navigated', () => {
     const challenge = { kind: 'bot_check' as const, hint: 'Cloudflare interstitial: hand off with `argus handoff`' };
     expect(renderCommand('page.goto', { url: 'http://x/', title: 'X', status: 403, challenge }, cli())).toBe(
