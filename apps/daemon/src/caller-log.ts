@@ -17,6 +17,16 @@ const OBSERVING = new Set(['daemon.status', 'daemon.stop']);
 export const RESTORING_CALLER = 'restart';
 
 /**
+ * The name a hand-off's own calls go under (state save and load around its relaunch,
+ * handoff-service.ts): the daemon's work, not a client's. A running hand-off keeps the daemon for
+ * the person at the browser instead (daemon.stop {ifAlone}).
+ */
+export const HANDOFF_CALLER = 'handoff';
+
+/** The daemon's own callers: never counted as clients. */
+const INTERNAL_CALLERS = new Set([RESTORING_CALLER, HANDOFF_CALLER]);
+
+/**
  * Who has used the daemon lately, by the name each client gives itself (`x-argus-client`; unnamed
  * callers such as the CLI are `cli`). `argus mcp` asks `daemon.stop {ifAlone}` when its agent leaves:
  * the daemon it started stops only when nobody else is using it.
@@ -59,9 +69,13 @@ export class CallerLog {
 
   /** Clients other than `self` that called within the window or hold a stream open. */
   others(self: string | undefined, now = Date.now()): string[] {
+    return this.attached(now).filter((name) => name !== (self ?? 'cli'));
+  }
+
+  /** Every client attached now (called within the window, or holding a stream open). */
+  attached(now = Date.now()): string[] {
     const names = new Set<string>(this.streams.keys());
     for (const [name, at] of this.lastSeen) if (now - at < ATTACHED_WINDOW_MS) names.add(name);
-    names.delete(self ?? 'cli');
     return [...names].sort();
   }
 }
@@ -86,9 +100,9 @@ export function logCallers(handlers: Handlers, callers: CallerLog): Handlers {
             }
           }
         : (input, ctx) => {
-            // looking at the daemon (or stopping it) is not using it, nor is its own restore
+            // looking at the daemon (or stopping it) is not using it, nor is its own work (a restore, a hand-off's relaunch)
             const caller = callerOf(ctx);
-            if (!OBSERVING.has(command.name) && caller !== RESTORING_CALLER) callers.seen(caller);
+            if (!OBSERVING.has(command.name) && !INTERNAL_CALLERS.has(caller)) callers.seen(caller);
             return handler(input, ctx);
           },
   );

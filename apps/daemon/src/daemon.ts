@@ -193,7 +193,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
   const inbox = new InboxStore(join(options.stateDir, 'inbox.json'));
   const canvasSync = new CanvasSync();
-  const watch = new WatchService(manager, locateTab(manager), log, () => touch(), env);
+  const watch = new WatchService(manager, locate, log, () => touch(), env);
   const panel = startExtensionPanel({
     manager,
     feed: watch.feed,
@@ -206,6 +206,14 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     stateDir: options.stateDir,
     workspace: options.workspace,
     dispatch: () => services.dispatch,
+    // a daemon left to agents that a person's hand-off kept: alone once it ends, it stops
+    onEnded: () => {
+      if (!stateRecord?.agentsOwn || stopRequested || stopping) return;
+      const attached = services.callers.attached();
+      if (attached.length) return;
+      log.info('daemon.stop_after_handoff', {});
+      services.requestStop();
+    },
   });
 
   const stop = (reason = 'requested'): Promise<void> => {

@@ -23,7 +23,10 @@ export interface PairedExtension {
  * The set-up every extension-mode test repeats: fixture server, a daemon whose relay takes a fresh
  * launch token (port 0, external hosts behind a dead proxy), the user's browser, paired.
  */
-export async function startPairedExtension(name: string): Promise<PairedExtension> {
+export async function startPairedExtension(
+  name: string,
+  options: { clientName?: string } = {},
+): Promise<PairedExtension> {
   const launchToken = randomBytes(24).toString('base64url');
   const server = await startFixtureServer();
   const workspace = mkdtempSync(join(tmpdir(), `argus-${name}-`));
@@ -50,7 +53,11 @@ export async function startPairedExtension(name: string): Promise<PairedExtensio
         ARGUS_RELAY_LAUNCH_TOKEN: launchToken,
       },
     });
-    handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
+    handle = createArgusClient({
+      url: `http://127.0.0.1:${daemon.port}`,
+      token: daemon.token,
+      name: options.clientName,
+    });
     const { client } = handle;
     user = await launchUserBrowser();
     await pairUserBrowser(client, user, launchToken);

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@argus/cdp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANNER_TAG } from '../src/handoff/banner.js';
@@ -72,5 +74,47 @@ describe('argus handoff in extension mode', () => {
     expect(ended).toMatchObject({ state: 'timeout', tab, changes: { urlChanged: false, cookiesAdded: [] } });
     expect(await evalIn(tab, `!!document.querySelector('${BANNER_TAG}')`)).toBe(false);
     expect((await setup.client.daemon.status.query({})).handoffs).toEqual([]);
+  }, 60_000);
+});
+
+// An agent that leaves while a person is at a hand-off: its server asks `daemon.stop {ifAlone}`.
+// The person keeps the daemon (declined, the daemon left to agents) until the hand-off ends; then
+// nobody is left and it stops by itself, instead of running on to the idle stop.
+describe('an agent leaving during a hand-off', () => {
+  let setup: PairedExtension;
+
+  beforeAll(async () => {
+    // every call under the agent's name, as its MCP server makes them
+    setup = await startPairedExtension('handoff-leave', { clientName: 'mcp-agent' });
+  });
+
+  afterAll(async () => {
+    await setup?.close();
+  });
+
+  it('keeps the daemon while the person is at the browser, and stops it when the hand-off ends', async () => {
+    const tab = await setup.openUserTab('/form.html');
+    await setup.client.handoff.start.mutate({ tab, reason: 'Sign in, then press Done' });
+    const page = setup.daemon.services.manager.current?.page(tab);
+    if (!page) throw new Error(`no page ${tab}`);
+    await waitUntil(
+      async () =>
+        (await setup.client.page.eval.mutate({ tab, js: `!!document.querySelector('${BANNER_TAG}')` })).value === true,
+      10_000,
+      'the banner',
+    );
+    expect(await setup.client.daemon.stop.mutate({ ifAlone: true })).toEqual({ stopping: false, others: ['handoff'] });
+    const stateFile = join(setup.daemon.services.stateDir, 'daemon.json');
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ agentsOwn: true });
+    expect(setup.daemon.stopping()).toBe(false);
+
+    await pressDone(page);
+    await Promise.race([
+      setup.daemon.stopped,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the daemon did not stop after the hand-off')), 15_000),
+      ),
+    ]);
+    expect(existsSync(stateFile)).toBe(false);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { type Handlers, manifest } from '@argus/protocol';
 import type { Services } from '../services.js';
 import { prepareRestart } from '../restart.js';
-import { callerOf } from '../caller-log.js';
+import { HANDOFF_CALLER, callerOf } from '../caller-log.js';
 import { claimFor } from '../lease-claims.js';
 
 export function daemonHandlers(services: Services): Handlers['daemon'] {
@@ -52,6 +52,8 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         const caller = callerOf(ctx);
         services.callers.left(caller);
         const others = services.callers.others(caller);
+        // a running hand-off has a person at the browser: theirs until it ends (then see onHandoffEnded)
+        if (services.handoff.list().length) others.push(HANDOFF_CALLER);
         if (others.length) {
           services.log.info('daemon.stop_declined', { by: caller, others });
           // the agent that started it goes; the others' servers ask again when they go

@@ -4,6 +4,7 @@ import { type Browser, type Page, outsideCommandScope } from '@argus/cdp';
 import { ArgusError, type CallContext } from '@argus/protocol';
 import { type BrowserManager, type SessionMode, assertDisplay } from '../browser-manager.js';
 import { asDaemon } from '../caller.js';
+import { HANDOFF_CALLER } from '../caller-log.js';
 import type { Dispatch } from '../dispatch.js';
 import type { Logger } from '../logger.js';
 import { type Banner, installBanner } from './banner.js';
@@ -61,6 +62,8 @@ export interface HandoffDeps {
   workspace: string;
   /** The router's dispatch (state save/load run as they do for `argus restart`). */
   dispatch: () => Dispatch;
+  /** Told when a hand-off has ended, however it ended (the person may have been all that kept the daemon). */
+  onEnded?: () => void;
 }
 
 /** `15m`, `90s`, `1h` in ms, within 10 s..24 h. */
@@ -155,6 +158,7 @@ export class HandoffService {
           })
           .finally(() => {
             if (this.running === running) this.running = undefined;
+            this.deps.onEnded?.();
           });
         return running.ended;
       },
@@ -279,7 +283,7 @@ export class HandoffService {
     const { manager } = this.deps;
     const dispatch = this.deps.dispatch();
     // the daemon's own work, as `argus restart` does it: not bound by the caller's scopes or leases
-    const internal: CallContext = { scopes: ['admin'], client: 'handoff', cwd: ctx.cwd ?? this.deps.workspace };
+    const internal: CallContext = { scopes: ['admin'], client: HANDOFF_CALLER, cwd: ctx.cwd ?? this.deps.workspace };
     this.relaunching = true;
     try {
       const carried = manager.running ? await dispatch('state.save', { name: HANDOFF_STATE }, internal) : undefined;
