@@ -1,3 +1,4 @@
+import { fillIsPlain } from '@argus/security';
 import type { CliCommand } from './spec.js';
 
 /** Input fields that say how to run a command, not what it does: left out of a replay line. */
@@ -41,7 +42,7 @@ export function commandLine(
  */
 export function replayLine(
   command: CliCommand,
-  output: { locator?: string | undefined; toLocator?: string | undefined },
+  output: { locator?: string | undefined; toLocator?: string | undefined; value?: unknown },
   input: Readonly<Record<string, unknown>>,
 ): string | undefined {
   if (command.cli === false || typeof output.locator !== 'string') return undefined;
@@ -55,8 +56,19 @@ export function replayLine(
           ? output.toLocator
           : input[name];
   }
-  return commandLine(command, { ...replayed, ...omit(input, Object.keys(replayed)) }, NOT_REPLAYED);
+  const line = { ...replayed, ...omit(input, Object.keys(replayed)) };
+  // typed text, and a fill of a field not proven ordinary, may be a password: never shown back (as
+  // the journal never stores it); the line says where it goes
+  if (
+    typeof line['text'] === 'string' &&
+    (command.name === 'input.type' || (command.name === 'input.fill' && !fillIsPlain(input, output)))
+  )
+    line['text'] = SECRET_PLACEHOLDER;
+  return commandLine(command, line, NOT_REPLAYED);
 }
+
+/** What a replay line shows in place of text that may be a secret (a shell word to replace). */
+export const SECRET_PLACEHOLDER = '<secret>';
 
 function omit(input: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([key]) => !keys.includes(key)));

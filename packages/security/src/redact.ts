@@ -10,7 +10,11 @@ const SECRET_HEADERS = new Set([
 ]);
 const SECRET_NAME = /(token|secret|passw(or)?d|api[-_]?key|session|auth)/i;
 // long opaque strings that look like credentials: JWTs, bearer values, hex/base64 keys
-const SECRET_VALUE = /^(Bearer\s+\S+|eyJ[\w-]+\.[\w-]+\.[\w-]+|[A-Za-z0-9_\-+/=]{32,})$/;
+export const SECRET_VALUE = /^(Bearer\s+\S+|eyJ[\w-]+\.[\w-]+\.[\w-]+|[A-Za-z0-9_\-+/=]{32,})$/;
+/** Words in a locator or field name that mark a credential field. */
+export const SECRET_TARGET = /(pass|pwd|secret|token|otp|pin\b|cvv|cvc|card|ssn|auth|credential|api.?key)/i;
+/** What `input.fill` reports as the value of a password field (packages/snapshot masks it so). */
+export const PASSWORD_MASK = '••••';
 
 export const REDACTED = '[redacted]';
 
@@ -25,6 +29,19 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   for (const [name, value] of Object.entries(headers))
     out[name] = isSecretHeader(name, String(value)) ? REDACTED : String(value);
   return out;
+}
+
+/**
+ * Whether `input.fill`'s input and result prove the field an ordinary one, whose text may be shown
+ * and kept: its value is reported (not masked as a password's), its target names no credential
+ * field, and the text does not look like a credential. Anything else is treated as a secret (the
+ * journal, skills and the CLI's replay line leave it out).
+ */
+export function fillIsPlain(input: Readonly<Record<string, unknown>>, output: unknown): boolean {
+  const value = (output as { value?: unknown } | undefined)?.value;
+  const text = input['text'];
+  if (typeof value !== 'string' || value === PASSWORD_MASK || typeof text !== 'string') return false;
+  return !SECRET_TARGET.test(String(input['target'] ?? '')) && !SECRET_VALUE.test(text.trim());
 }
 
 /** Masks token-like substrings in free text (log lines, error messages). */

@@ -5,19 +5,13 @@
  * parameters, prompt answers, pairing codes, credential-looking strings anywhere. The values removed
  * are returned too, so the same strings can be cut from error messages.
  */
-import { REDACTED, redactText } from '@argus/security';
+import { REDACTED, SECRET_VALUE, fillIsPlain, redactText } from '@argus/security';
 
 /** Longest string kept from an input (page HTML, scripts): the journal is a record, not an archive. */
 const MAX_STRING = 500;
-/** What `input.fill` reports as the value of a password field (packages/snapshot masks it so). */
-const PASSWORD_MASK = '••••';
 /** Field names whose values are secrets in any command. */
 const SECRET_KEY =
   /^(password|passwd|pass|secret|token|apiKey|api_key|cookie|cookies|headers|state|credentials|auth|authorization|code|params|lease)$/i;
-/** Words in a locator or field name that mark a credential field. */
-const SECRET_TARGET = /(pass|pwd|secret|token|otp|pin\b|cvv|cvc|card|ssn|auth|credential|api.?key)/i;
-/** Credential-looking strings anywhere: JWTs, bearer values, long opaque keys (as in `@argus/security`). */
-const SECRET_VALUE = /^(Bearer\s+\S+|eyJ[\w-]+\.[\w-]+\.[\w-]+|[A-Za-z0-9_\-+/=]{32,})$/;
 /** Query parameters whose values are secrets in a URL. */
 const SECRET_PARAM = /(token|secret|passw(or)?d|api[-_]?key|session|auth|code|sig|signature|key)/i;
 
@@ -111,14 +105,6 @@ function keepName(redactor: Redactor, text: unknown, separator: RegExp): Json {
   const name = text.slice(0, match.index);
   redactor.cut(text.slice(match.index + match[0].length));
   return `${clipString(name)}${match[0]}${REDACTED}`;
-}
-
-/** Whether `input.fill`'s result proves the field was an ordinary one (its value is shown, not masked). */
-export function fillIsPlain(input: Record<string, unknown>, output: unknown): boolean {
-  const value = (output as { value?: unknown } | undefined)?.value;
-  const text = input['text'];
-  if (typeof value !== 'string' || value === PASSWORD_MASK || typeof text !== 'string') return false;
-  return !SECRET_TARGET.test(String(input['target'] ?? '')) && !SECRET_VALUE.test(text.trim());
 }
 
 /** Per-command rules first, then the generic pass over what is left. */

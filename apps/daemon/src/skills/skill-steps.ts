@@ -6,7 +6,7 @@
  */
 import { type AnyCommand, describeInput } from '@argus/protocol';
 import { parseRef } from '@argus/snapshot';
-import { fillIsPlain } from '../journal/journal-redact.js';
+import { fillIsPlain } from '@argus/security';
 
 export interface RecordedParam {
   description: string;
