@@ -70,6 +70,21 @@ interface StoredSnapshot {
   title: string;
   refs: number;
   baseline?: 'previous' | 'none';
+  /** The page's document (Page.epoch) it was taken of: a cursor into it dies with that document. */
+  epoch: number;
+  /** How it was taken, for a continuation that asks for another view. */
+  interactive: boolean;
+  depth: number | undefined;
+  scope: string | undefined;
+}
+
+/** How a stored snapshot was taken, in words: `full snapshot`, `-i snapshot --depth 3 --scope main`. */
+function describeView(stored: StoredSnapshot): string {
+  return [
+    stored.interactive ? '-i snapshot' : 'full snapshot',
+    stored.depth === undefined ? '' : ` --depth ${stored.depth}`,
+    stored.scope === undefined ? '' : ` --scope ${stored.scope}`,
+  ].join('');
 }
 
 export function nodeLabel(node: WalkNode): string {
@@ -102,7 +117,7 @@ export class SnapshotEngine {
 
   async snapshot(options: SnapshotOptions = {}): Promise<SnapshotResult> {
     this.page.assertOpen();
-    if (options.cursor !== undefined) return this.continueFrom(options.cursor, options.maxChars);
+    if (options.cursor !== undefined) return this.continueFrom(options.cursor, options);
     if (options.maxChars !== undefined && (!Number.isFinite(options.maxChars) || options.maxChars < 1)) {
       throw new ArgusError('invalid_input', `--max-chars must be a positive number (got ${options.maxChars}).`);
     }
@@ -123,7 +138,17 @@ export class SnapshotEngine {
     this.baselines.set(modeKey, formatted.units);
     if (options.diff && previous) lines = renderDiff(diffLines(previous, formatted.units)).split('\n');
     if (!lines.length) lines = [options.interactive ? '(no interactive elements)' : '(empty page)'];
-    const stored: StoredSnapshot = { id: this.nextSnapshot++, lines, url: this.page.url, title, refs };
+    const stored: StoredSnapshot = {
+      id: this.nextSnapshot++,
+      lines,
+      url: this.page.url,
+      title,
+      refs,
+      epoch: this.page.epoch,
+      interactive: options.interactive === true,
+      depth: options.depth,
+      scope: options.scope,
+    };
     // a diff with nothing to compare against says so, rather than passing the whole tree off as changes
     if (options.diff) stored.baseline = previous ? 'previous' : 'none';
     this.stored.push(stored);
@@ -153,7 +178,12 @@ export class SnapshotEngine {
     return { ...base, text, truncated: true, cursor: `s${stored.id}.${end}` };
   }
 
-  private continueFrom(cursor: string, maxChars: number | undefined): SnapshotResult {
+  /**
+   * The rest of a stored snapshot from its cursor: only while the page still shows the document it
+   * was taken of (after a navigation its lines and refs describe a page that is gone), and only as
+   * the view it was taken in (an explicit -i, --depth or --scope that differs is refused, not ignored).
+   */
+  private continueFrom(cursor: string, options: SnapshotOptions): SnapshotResult {
     const match = /^s(\d+)\.(\d+)$/.exec(cursor.trim());
     if (!match)
       throw new ArgusError(
@@ -162,7 +192,24 @@ export class SnapshotEngine {
       );
     const stored = this.stored.find((entry) => entry.id === Number(match[1]));
     if (!stored) throw new ArgusError('invalid_input', `Cursor ${cursor} has expired. Run \`argus snapshot\` again.`);
-    return this.page_(stored, Math.min(Number(match[2]), stored.lines.length), maxChars);
+    if (stored.epoch !== this.page.epoch)
+      throw new ArgusError(
+        'invalid_input',
+        `Cursor ${cursor} is from a page this tab has left (${stored.url}); its lines and refs are gone. Run \`argus snapshot\` again.`,
+        { details: { cursorUrl: stored.url, url: this.page.url } },
+      );
+    const asked = [
+      options.interactive === true && !stored.interactive ? '-i' : undefined,
+      options.depth !== undefined && options.depth !== stored.depth ? `--depth ${options.depth}` : undefined,
+      options.scope !== undefined && options.scope !== stored.scope ? `--scope ${options.scope}` : undefined,
+      options.diff === true ? '--diff' : undefined,
+    ].filter((flag) => flag !== undefined);
+    if (asked.length)
+      throw new ArgusError(
+        'invalid_input',
+        `Cursor ${cursor} continues a ${describeView(stored)}; ${asked.join(' and ')} would be another snapshot. Pass the cursor alone (with --max-chars), or run \`argus snapshot\` with the options you want.`,
+      );
+    return this.page_(stored, Math.min(Number(match[2]), stored.lines.length), options.maxChars);
   }
 
   /** Walks the main frame (or the scope) and every visible iframe below it; assigns refs. */
