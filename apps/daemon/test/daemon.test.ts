@@ -124,10 +124,18 @@ describe('core page commands on real Chromium', () => {
 
   it('type and press drive the keyboard', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
-    await h.client.input.type.mutate({ text: 'Grace', target: '#name' });
+    expect(await h.client.input.type.mutate({ text: 'Grace', target: '#name' })).toMatchObject({
+      typedInto: 'textbox "Name"',
+      editable: true,
+    });
     await h.client.input.press.mutate({ key: 'Control+a' });
     await h.client.input.type.mutate({ text: 'Hopper' });
     expect((await h.client.page.eval.mutate({ js: "document.getElementById('name').value" })).value).toBe('Hopper');
+    // the reply says where the keys went: nowhere editable is not a silent success
+    await h.client.page.eval.mutate({ js: 'document.activeElement.blur()' });
+    expect(await h.client.input.type.mutate({ text: 'lost' })).toMatchObject({ typedInto: null, editable: false });
+    const terms = await h.client.input.type.mutate({ text: 'x', target: 'label=I accept the terms' });
+    expect(terms).toMatchObject({ typedInto: 'checkbox "I accept the terms"', editable: false });
   });
 
   it('hover, scroll, wait and html', async () => {

@@ -2,8 +2,16 @@ import { ArgusError } from '@argus/protocol';
 import { DEFAULT_TIMEOUT_MS, actionPoint, ensureActionable, sessionOffset } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
-import { callOnElement, documentContext, evalValue } from './frame-eval.js';
-import { finishFill, pickOptions, prepareFill, readHtml, readText, setNativeValue } from './page-actions.js';
+import { callOnElement, callWalker, documentContext, evalValue } from './frame-eval.js';
+import {
+  finishFill,
+  focusedForTyping,
+  pickOptions,
+  prepareFill,
+  readHtml,
+  readText,
+  setNativeValue,
+} from './page-actions.js';
 
 export interface ActionOptions {
   /** bound on waiting for the element to be actionable (default 5 s) */
@@ -156,6 +164,12 @@ export async function focus(
   await ensureActionable(handle, timeoutMs, { enabled: false });
   await handle.session.send('DOM.focus', { objectId: handle.objectId });
   return { element: handle.label };
+}
+
+/** Where keys typed now would go: the focused element's label (null: nothing, the page gets them) and whether it takes text. */
+export async function typingTarget(engine: SnapshotEngine): Promise<{ element: string | null; editable: boolean }> {
+  const ctx = await documentContext(engine.page, engine.page.mainFrameId);
+  return callWalker(ctx, focusedForTyping.toString(), null, []);
 }
 
 export async function scrollIntoView(

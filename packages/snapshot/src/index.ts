@@ -11,6 +11,7 @@ export {
   fill,
   selectOption,
   focus,
+  typingTarget,
   scrollIntoView,
   elementText,
   elementHtml,

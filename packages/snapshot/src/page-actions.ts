@@ -271,6 +271,28 @@ export function setNativeValue(this: Element, value: string): string {
   return el.value;
 }
 
+/**
+ * Where typed keys go now (run through the walker, `a`): the focused element (through open shadow
+ * roots) by the snapshot's label, and whether it takes text. An iframe counts as taking it (the keys
+ * go into its document). Nothing focused: `element` null, the page itself gets the keys.
+ */
+export function focusedForTyping(a: { label(el: Element): string }): { element: string | null; editable: boolean } {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return { element: null, editable: false };
+  const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color']);
+  const role = el.getAttribute('role') || '';
+  const editable =
+    el.tagName === 'IFRAME' ||
+    el.tagName === 'FRAME' ||
+    (el as HTMLElement).isContentEditable ||
+    el.tagName === 'TEXTAREA' ||
+    el.tagName === 'SELECT' ||
+    (el.tagName === 'INPUT' && !NOT_TEXT.has((el as HTMLInputElement).type)) ||
+    ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(role);
+  return { element: a.label(el), editable };
+}
+
 /** After text was inserted: fire change (typing fires it on blur) and report the value. */
 export function finishFill(this: Element): string {
   const el = this as HTMLInputElement;

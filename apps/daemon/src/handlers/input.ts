@@ -1,5 +1,5 @@
 import type { Handlers } from '@argus/protocol';
-import { click, fill, focus, hover, selectOption } from '@argus/snapshot';
+import { click, fill, focus, hover, selectOption, typingTarget } from '@argus/snapshot';
 import { actAndReport } from '../action-result.js';
 import type { Services } from '../services.js';
 
@@ -35,11 +35,14 @@ export function inputHandlers(
     type: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { effects } = await actAndReport(page, engine, input, async () => {
+        const { value, effects } = await actAndReport(page, engine, input, async () => {
           if (input.target) await focus(engine, input.target, { timeoutMs: input.timeoutMs });
+          // where the keys go, said in the reply: typing with nothing editable focused is a lost call
+          const into = await typingTarget(engine);
           await page.typeText(input.text);
+          return into;
         });
-        return effects;
+        return { ...effects, typedInto: value.element, editable: value.editable };
       }),
     press: (input) =>
       manager.onTab(input.tab, async (page) => {

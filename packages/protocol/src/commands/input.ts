@@ -72,7 +72,11 @@ export const inputCommands = {
         tab: TabId.optional(),
         timeoutMs: ActionTimeout,
       }),
-    output: () => ActionEffects,
+    output: () =>
+      ActionEffects.extend({
+        typedInto: z.string().nullable().describe('The element that had focus as the keys went (null: none, the page)'),
+        editable: z.boolean().describe('Whether that element takes text'),
+      }),
   }),
   press: defineCommand({
     name: 'input.press',

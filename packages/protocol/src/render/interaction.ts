@@ -13,8 +13,14 @@ const check = (name: 'input.check' | 'input.uncheck') => (output: OutputOf<'inpu
   );
 
 /** The text `type` typed, said by its length (it is the caller's own text, shown back it only costs tokens). */
-const typed = (input: Readonly<Record<string, unknown>>) =>
-  typeof input.text === 'string' ? `typed ${[...input.text].length} character(s)` : 'typed';
+const typed = (input: Readonly<Record<string, unknown>>, output: { typedInto: string | null; editable: boolean }) => {
+  const head = typeof input.text === 'string' ? `typed ${[...input.text].length} character(s)` : 'typed';
+  if (output.typedInto === null)
+    return `${head}, but nothing had focus: the page got the keys (give a target, or click the field first)`;
+  return output.editable
+    ? `${head} into ${output.typedInto}`
+    : `${head} into ${output.typedInto}, which does not take text (give the field as target)`;
+};
 
 export const inputRenderers: RenderersOf<'input'> = {
   'input.click': (output, context) => actionText('input.click', `click ${output.element}`, output, context),
@@ -28,7 +34,7 @@ export const inputRenderers: RenderersOf<'input'> = {
       output,
       context,
     ),
-  'input.type': (output, context) => actionText('input.type', typed(context.input), output, context),
+  'input.type': (output, context) => actionText('input.type', typed(context.input, output), output, context),
   'input.press': (output, context) =>
     actionText(
       'input.press',

@@ -94,6 +94,14 @@ describe('one typed renderer per command', () => {
     ]);
   });
 
+  it('type says where the keys went, and when nothing took them', () => {
+    const typed = (typedInto: string | null, editable: boolean) =>
+      renderCommand('input.type', { ...effects, typedInto, editable }, cli({ text: 'hello' }));
+    expect(typed('textbox "Email"', true)).toBe('typed 5 character(s) into textbox "Email"');
+    expect(typed(null, false)).toMatch(/^typed 5 character\(s\), but nothing had focus: the page got the keys/);
+    expect(typed('button "Save"', false)).toMatch(/into button "Save", which does not take text/);
+  });
+
   it('says when a navigation landed on a challenge, for goto and for an action that navigated', () => {
     const challenge = { kind: 'bot_check' as const, hint: 'Cloudflare interstitial: hand off with `argus handoff`' };
     expect(renderCommand('page.goto', { url: 'http://x/', title: 'X', status: 403, challenge }, cli())).toBe(
