@@ -96,7 +96,13 @@ export function notActionable(
     case 'readonly':
       return new ArgusError(
         'element_not_interactable',
-        `${handle.label} is not editable (read-only, or not an input, textarea or contenteditable). Target the text field itself.`,
+        `${handle.label} stayed read-only for ${timeoutMs} ms. Do what makes it editable first, or target another field.`,
+        { details },
+      );
+    case 'not_text':
+      return new ArgusError(
+        'element_not_interactable',
+        `${handle.label} is not a text field (an input, textarea or contenteditable): it takes no typed text. ${notTextHint(handle.label)}`,
         { details },
       );
     case 'offscreen':
@@ -118,6 +124,15 @@ export function notActionable(
         { details },
       );
   }
+}
+
+/** What to do instead of typing into an element that takes no text, by what it is (its label starts with its role). */
+function notTextHint(label: string): string {
+  if (/^(combobox|listbox)\b/.test(label)) return 'For a <select>, use `argus select` with the option.';
+  if (/^(checkbox|radio|switch)\b/.test(label)) return 'Use `argus check` or `argus uncheck` (or click it).';
+  if (/^(button|link)\b/.test(label))
+    return 'Click it, or target the text field itself (its ref from `argus snapshot -i`).';
+  return 'Target the text field itself (its ref from `argus snapshot -i`).';
 }
 
 async function scrollIntoView(handle: ElementHandle): Promise<void> {

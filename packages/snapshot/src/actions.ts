@@ -124,7 +124,9 @@ export async function selectOption(
   if (picked.notSelect) {
     throw new ArgusError(
       'element_not_interactable',
-      `${handle.label} is not a native <select>. Click it to open the list, then click the option's ref.`,
+      /^(combobox|listbox|button)\b/.test(handle.label)
+        ? `${handle.label} is not a native <select>. Click it to open the list, then click the option's ref.`
+        : `${handle.label} is not a <select>: \`select\` chooses the options of one. To put text in a field use \`argus fill\`; to find the list, run \`argus snapshot -i\`.`,
       { details: { element: handle.label } },
     );
   }

@@ -3,7 +3,7 @@
 
 export interface ActionableResult {
   ok: boolean;
-  reason?: 'detached' | 'hidden' | 'disabled' | 'readonly' | 'moving' | 'offscreen' | 'obscured';
+  reason?: 'detached' | 'hidden' | 'disabled' | 'readonly' | 'not_text' | 'moving' | 'offscreen' | 'obscured';
   /** frame-viewport rect once ok */
   rect?: { x: number; y: number; width: number; height: number };
   inViewport?: boolean;
@@ -157,8 +157,15 @@ export function waitActionable(
         ? { ...result, point }
         : { ok: false, reason: 'obscured', covering: verdict.covering ?? 'another element' };
     };
+    // a button, a checkbox or a plain div never becomes a text field: no wait for that (read-only may end)
+    const NOT_TEXT = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'];
+    const textKind = () =>
+      (el as HTMLElement).isContentEditable ||
+      el.tagName === 'TEXTAREA' ||
+      (el.tagName === 'INPUT' && !NOT_TEXT.includes((el as HTMLInputElement).type));
     const check = () => {
       if (!el.isConnected) return resolve({ ok: false, reason: 'detached' });
+      if (needEditable && !textKind()) return resolve({ ok: false, reason: 'not_text' });
       let rect = el.getBoundingClientRect();
       const visible =
         el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && rect.width > 0 && rect.height > 0;

@@ -165,6 +165,24 @@ describe('actions', () => {
     expect(await page.evaluate('scrollY')).toBeGreaterThan(500);
   });
 
+  it('refuses at once to fill what is no text field, saying what to use instead', async () => {
+    const started = performance.now();
+    await expect(fill(engine, '#count', 'hi', { timeoutMs: 20_000 })).rejects.toMatchObject({
+      code: 'element_not_interactable',
+      message: expect.stringMatching(/is not a text field .* Click it, or target the text field itself/),
+    });
+    await expect(fill(engine, '#fruit', 'Apple', { timeoutMs: 20_000 })).rejects.toMatchObject({
+      message: expect.stringContaining('use `argus select`'),
+    });
+    // not waited for as a read-only field is (that wait takes the whole action timeout, 20 s here)
+    expect(performance.now() - started).toBeLessThan(10_000);
+    await expect(selectOption(engine, '#name', 'x')).rejects.toMatchObject({
+      message: expect.stringContaining(
+        'is not a <select>: `select` chooses the options of one. To put text in a field use `argus fill`',
+      ),
+    });
+  });
+
   it('fills inputs (input + change events), textareas and contenteditable', async () => {
     const { text } = await engine.snapshot();
     const input = await fill(engine, refOf(text, 'textbox \\(id: name\\)'), 'hello world');
