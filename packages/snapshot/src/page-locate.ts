@@ -119,7 +119,18 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
     if (kind === 'text') {
       // descend only into elements whose text holds the value; keep the innermost ones
       const needle = (value ?? '').toLowerCase();
+      // textContent leaves out shadow trees: shadow hosts and every element above one are always
+      // descended into, and the innermost match is decided by rendered text as anywhere else
+      const aboveShadow = new Set<Element>();
+      eachElement(root, (el) => {
+        if (!el.shadowRoot) return;
+        for (let node: Element | null = el; node && !aboveShadow.has(node); ) {
+          aboveShadow.add(node);
+          node = node.parentElement ?? ((node.parentNode as ShadowRoot | null)?.host || null);
+        }
+      });
       const holds = (el: Element) =>
+        aboveShadow.has(el) ||
         norm(el.textContent || '')
           .toLowerCase()
           .includes(needle);

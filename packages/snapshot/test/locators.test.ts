@@ -48,6 +48,12 @@ describe('semantic locators', () => {
     expect(await hit()).toBe('link');
     await click(engine, 'role=button[name*="SHADOW"]');
     expect(await hit()).toBe('shadow');
+    // text of an open shadow tree, which the host's textContent leaves out
+    for (const target of ['text=shadow save', 'text="Shadow save"']) {
+      await page.evaluate(`window.hit = ''`);
+      await click(engine, target);
+      expect(await hit()).toBe('shadow');
+    }
     // the innermost element holding the text: the paragraph, not body
     const { element } = await click(engine, 'text=hello world');
     expect(element).toMatch(/^paragraph \(id: greeting\) \[e\d+\]$/);
