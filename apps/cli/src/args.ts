@@ -20,6 +20,21 @@ export interface GlobalFlags {
   leaseWait?: string;
 }
 
+/**
+ * Every option takeGlobalFlags (and main, for -V) accepts, as `argus --help` lists it: the flag as
+ * typed, and what it does. A test checks that each one is taken off the command line.
+ */
+export const GLOBAL_OPTIONS: ReadonlyArray<readonly [flag: string, description: string]> = [
+  ['--json', 'print the output object as JSON (errors too, on stderr)'],
+  ['--untrusted-envelope', 'wrap page content in an untrusted-content boundary'],
+  ['--session NAME', 'run in a named session: own cookies, storage and tabs (env ARGUS_SESSION)'],
+  ['--profile NAME', 'start the browser with a persistent profile (env ARGUS_PROFILE)'],
+  ['--lease ID', 'present a lease from `argus tab lease` (env ARGUS_LEASE)'],
+  ['--lease-wait 30s', "wait this long for another client's tab lease (env ARGUS_LEASE_WAIT)"],
+  ['-h, --help', 'help (`argus <verb> --help` for one verb)'],
+  ['-V, --version', 'print the version'],
+];
+
 /** Global flags that take a value, with what to say when it is missing. */
 const VALUE_FLAGS = {
   '--lease': ['lease', '--lease takes a lease id from `argus tab lease`: `argus --lease lease_… click e3`.'],
@@ -130,7 +145,19 @@ function distance(a: string, b: string): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
-/** The verbs nearest to a mistyped one (at most 3, within a third of its length), nearest first. */
+/** The words nearest to a mistyped one (at most 3, within a third of its length, or that it starts), nearest first. */
+export function nearestWords(word: string, candidates: Iterable<string>): string[] {
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  const typed = word.toLowerCase();
+  return [...new Set(candidates)]
+    .map((candidate) => ({ candidate, cost: distance(typed, candidate) }))
+    .filter(({ candidate, cost }) => cost <= limit || (word.length >= 3 && candidate.startsWith(typed)))
+    .sort((a, b) => a.cost - b.cost || a.candidate.localeCompare(b.candidate))
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
+}
+
+/** The verbs (first words) nearest to a mistyped one. */
 export function nearestVerbs(word: string, extra: readonly string[] = []): string[] {
   const verbs = new Set<string>(extra);
   for (const command of cliCommands()) {
@@ -138,15 +165,7 @@ export function nearestVerbs(word: string, extra: readonly string[] = []): strin
     verbs.add(command.cli.verb.split(' ')[0] as string);
     for (const alias of command.cli.verbAliases ?? []) verbs.add(alias);
   }
-  const limit = Math.max(1, Math.floor(word.length / 3));
-  return [...verbs]
-    .map((verb) => ({ verb, cost: distance(word.toLowerCase(), verb) }))
-    .filter(
-      (candidate) => candidate.cost <= limit || (word.length >= 3 && candidate.verb.startsWith(word.toLowerCase())),
-    )
-    .sort((a, b) => a.cost - b.cost || a.verb.localeCompare(b.verb))
-    .slice(0, 3)
-    .map((candidate) => candidate.verb);
+  return nearestWords(word, verbs);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,13 +1,21 @@
 import type { CliSpec } from '@argus/protocol';
 import { type CliCommand, cliCommands } from './spec.js';
-import { kebab, usageLine } from './args.js';
+import { GLOBAL_OPTIONS, kebab, usageLine } from './args.js';
+import { HELP_WIDTH as WIDTH, brief } from './verb-groups.js';
 
-const BUILTINS: Array<[string, string]> = [
-  ['demo', 'Open the bundled demo page, snapshot it, click a ref and print the result.'],
-  ['install-browser', 'Find a Chrome/Chromium, or install one (apt as root, else Chrome for Testing).'],
-  ['mcp', 'Run the MCP server on stdio (for agents).'],
-  ['help [verb]', 'Show help for all commands or one verb.'],
+/** The verbs the CLI handles itself, with their arguments and what they do. */
+const BUILTINS: ReadonlyArray<readonly [verb: string, args: string, summary: string]> = [
+  ['demo', '', 'Open the bundled demo page, snapshot it, click a ref and print the result.'],
+  ['install-browser', '', 'Find a Chrome/Chromium, or install one (apt as root, else Chrome for Testing).'],
+  ['mcp', '', 'Run the MCP server on stdio (for agents).'],
+  ['help', ' [verb]', 'Show help for all commands, one verb or one group (`argus help config`).'],
 ];
+
+/** `argus demo --help`: one of the CLI's own verbs (main hands `argus mcp --help` to the MCP server). */
+export function builtinHelp(verb: string): string | undefined {
+  const builtin = BUILTINS.find(([name]) => name === verb);
+  return builtin && `Usage: argus ${builtin[0]}${builtin[1]}\n\n${builtin[2]}`;
+}
 
 /** The verbs a first-time user needs, in the order of a first session; `argus --help` leads with them. */
 export const FIRST_VERBS = [
@@ -25,32 +33,34 @@ export const FIRST_VERBS = [
   'eval',
 ];
 
-/** Help groups by manifest namespace: a command's family tells where it is listed. */
+/**
+ * Help groups by manifest namespace: a command's family tells where it is listed. Every namespace
+ * with a verb is in one group (test/help.test.ts fails on a verb in none).
+ */
 export const HELP_GROUPS: ReadonlyArray<{ title: string; namespaces: readonly string[] }> = [
   { title: 'Navigate and tabs', namespaces: ['page', 'tabs'] },
   { title: 'Act on the page', namespaces: ['input', 'files'] },
   { title: 'Read the page', namespaces: ['snapshot', 'read', 'inspect'] },
-  { title: 'Capture and debug', namespaces: ['capture', 'visual', 'dom'] },
-  { title: 'Browser state and emulation', namespaces: ['state', 'emulation'] },
+  { title: 'Capture and debug', namespaces: ['capture', 'visual', 'dom', 'screencast'] },
+  { title: 'Browser state, emulation and network routes', namespaces: ['state', 'emulation', 'route'] },
+  { title: 'Sessions and profiles', namespaces: ['sessions', 'profile'] },
+  { title: 'The web: fetch, search, crawl, research', namespaces: ['web'] },
   { title: 'Many commands at once', namespaces: ['batch'] },
+  { title: 'Skills and the journal', namespaces: ['skill', 'journal'] },
+  { title: 'With a person: hand-off, live view, inbox', namespaces: ['handoff', 'watch', 'inbox'] },
   { title: 'Design canvas', namespaces: ['canvas'] },
   { title: 'Daemon, connection and access', namespaces: ['daemon', 'session', 'config', 'token', 'approvals', 'cdp'] },
 ];
-
-const WIDTH = 100;
-
-/** The first sentence of a summary, clipped so that a help line fits in WIDTH columns. */
-function brief(summary: string, room: number): string {
-  const sentence = /^(.*?[.!?])(\s|$)/.exec(summary)?.[1] ?? summary;
-  return sentence.length <= room ? sentence : `${sentence.slice(0, room - 1).trimEnd()}…`;
-}
 
 type Verbed = CliCommand & { cli: CliSpec };
 
 export function generalHelp(): string {
   const verbs = cliCommands().filter((command) => command.cli !== false) as Verbed[];
   const width =
-    Math.max(...verbs.map((command) => command.cli.verb.length), ...BUILTINS.map(([verb]) => verb.length)) + 2;
+    Math.max(
+      ...verbs.map((command) => command.cli.verb.length),
+      ...BUILTINS.map(([verb, args]) => `${verb}${args}`.length),
+    ) + 2;
   const line = (verb: string, summary: string) => `  ${verb.padEnd(width)}${brief(summary, WIDTH - width - 2)}`;
   const byVerb = new Map(verbs.map((command) => [command.cli.verb, command]));
   const lines = [
@@ -75,21 +85,17 @@ export function generalHelp(): string {
       lines.push(line(command.cli.verb, command.summary));
   }
   lines.push('', 'Set-up and agents:');
-  for (const [verb, summary] of BUILTINS) lines.push(line(verb, summary));
+  for (const [verb, args, summary] of BUILTINS) lines.push(line(`${verb}${args}`, summary));
+  const flagWidth = Math.max(...GLOBAL_OPTIONS.map(([flag]) => flag.length)) + 3;
   lines.push(
     '',
     'Global options:',
-    '  --json                 print the output object as JSON (errors too, on stderr)',
-    '  --untrusted-envelope   wrap page content in an untrusted-content boundary',
-    '  --session NAME         run in a named session: own cookies, storage and tabs (env ARGUS_SESSION)',
-    '  --lease ID             present a lease from `argus tab lease` (env ARGUS_LEASE)',
-    "  --lease-wait 30s       wait this long for another client's tab lease (env ARGUS_LEASE_WAIT)",
-    '  -h, --help             help (`argus <verb> --help` for one verb)',
-    '  -V, --version          print the version',
+    ...GLOBAL_OPTIONS.map(([flag, description]) => `  ${flag.padEnd(flagWidth)}${description}`),
     '',
     'Elements: a ref from the last snapshot (e12 or @e12), a CSS selector, or a locator:',
     '  role=button[name="Sign in"]   label=Email   text=Sign up   text="Sign up" (exact)',
-    'Exit codes: 0 ok, 1 command error (error[code]: message), 2 usage error, 3 `status` with no daemon.',
+    'Exit codes: 0 ok, 1 command error (error[code]: message), 2 usage error, 3 `status` with no daemon,',
+    '  141 the reader of the output went away (`argus html | head`), as for cat.',
   );
   return lines.join('\n');
 }

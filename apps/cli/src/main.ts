@@ -1,8 +1,11 @@
 import { abandonEarlyStart } from '@argus/client/daemon-spawn';
 import { ArgusError } from '@argus/protocol/errors';
-import { UsageError, findCommand, nearestVerbs, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
+import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
+import { exitOnBrokenPipe } from './broken-pipe.js';
 import { compoundInput, fillFromStdin } from './compound.js';
-import { commandHelp, generalHelp } from './help.js';
+import { builtinHelp, commandHelp, generalHelp } from './help.js';
+import { unknownCommand } from './suggest.js';
+import { groupHelp, verbGroup } from './verb-groups.js';
 import { envelopeOutput, envelopeText } from './envelope.js';
 import { startProgress } from './progress.js';
 
@@ -14,13 +17,20 @@ Object.defineProperty(globalThis, 'FormData', { value: class FormData {}, config
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const err = (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 
-/** Verbs the CLI handles itself, outside the manifest. */
-const BUILTIN_VERBS = ['demo', 'install-browser', 'mcp', 'help'];
-
-function suggest(word: string): string {
-  const near = word.startsWith('-') ? [] : nearestVerbs(word, BUILTIN_VERBS);
-  const mean = near.length ? ` Did you mean ${near.map((verb) => `\`argus ${verb}\``).join(' or ')}?` : '';
-  return `${mean} Run \`argus help\` for the list of commands.`;
+/**
+ * `argus help [verb | group]` and `argus <group> --help`: the help text, or a usage error for a word
+ * that names nothing.
+ */
+function helpFor(words: readonly string[]): string {
+  const [first] = words;
+  if (first === undefined) return generalHelp();
+  const found = findCommand(words);
+  if (found) return commandHelp(found.command);
+  const builtin = builtinHelp(first);
+  if (builtin) return builtin;
+  const group = words.length === 1 ? verbGroup(first) : undefined;
+  if (group) return groupHelp(group);
+  throw new UsageError(unknownCommand(words));
 }
 
 /** Set once the global flags are read: errors print as JSON on stderr under `--json`. */
@@ -45,7 +55,10 @@ async function withoutDaemon(name: string, json: boolean): Promise<number | unde
 }
 
 async function main(argv: string[]): Promise<number> {
+  const stopExitOnBrokenPipe = exitOnBrokenPipe([process.stdout, process.stderr]);
   const { flags, rest } = takeGlobalFlags(argv);
+  // `argus mcp` owns its stdio: its server shuts down cleanly (its daemon link too) when stdout closes
+  if (rest[0] === 'mcp') stopExitOnBrokenPipe();
   jsonErrors = flags.json;
   // the connection (and `argus mcp`'s daemon link) read the session from the environment
   if (flags.session !== undefined) process.env.ARGUS_SESSION = flags.session;
@@ -61,8 +74,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!first || first === 'help') {
-    const target = rest[1] ? findCommand(rest.slice(1)) : undefined;
-    out(target ? commandHelp(target.command) : generalHelp());
+    // `argus help mcp` is `argus mcp --help`: the MCP server's own options
+    if (rest[1] === 'mcp' && rest.length === 2) {
+      const { runMcpServer } = await import('@argus/plugin/server');
+      return runMcpServer(['--help']);
+    }
+    out(helpFor(rest.slice(1)));
+    return 0;
+  }
+  if (flags.help && first !== 'mcp' && builtinHelp(first)) {
+    out(builtinHelp(first) as string);
     return 0;
   }
   if (first === 'demo') {
@@ -80,7 +101,15 @@ async function main(argv: string[]): Promise<number> {
     return runMcpServer(flags.help ? ['--help', ...rest.slice(1)] : rest.slice(1));
   }
   const found = findCommand(rest);
-  if (!found) throw new UsageError(`Unknown command "${first}".${suggest(first ?? '')}`);
+  if (!found) {
+    // `argus config --help` lists the group's subcommands; `argus config` alone is a usage error that does too
+    const group = rest.length === 1 ? verbGroup(first) : undefined;
+    if (group && flags.help) {
+      out(groupHelp(group));
+      return 0;
+    }
+    throw new UsageError(unknownCommand(rest));
+  }
   // `console --errors --follow` -> the `console --follow` stream
   const { command, args } = withFollow(found.command, rest.slice(found.used));
   if (flags.help) {

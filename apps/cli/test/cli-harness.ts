@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
@@ -21,6 +22,11 @@ export interface CliHarness {
   argus(...args: string[]): Promise<CliResult>;
   /** The same, with `stdin` written to its standard input. */
   argusWithStdin(stdin: string | undefined, ...args: string[]): Promise<CliResult>;
+  /**
+   * Runs `argus <args>` with its stdout read by a reader that goes away (`| head -c N`): the pipe is
+   * closed once `readBytes` have arrived (0: before the CLI writes anything). Resolves on exit.
+   */
+  argusIntoClosingPipe(readBytes: number, ...args: string[]): Promise<CliResult & { read: number }>;
 }
 
 /**
@@ -30,6 +36,11 @@ export interface CliHarness {
 export function useCli(prefix = 'argus-cli-'): CliHarness {
   let server: FixtureServer | undefined;
   let workspace = '';
+  const env = () => ({
+    ...process.env,
+    ARGUS_STATE_DIR: harness.stateDir,
+    ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
+  });
   const harness: CliHarness = {
     get server() {
       if (!server) throw new Error('The CLI harness is not started yet');
@@ -45,12 +56,32 @@ export function useCli(prefix = 'argus-cli-'): CliHarness {
     argusWithStdin: (stdin: string | undefined, ...args: string[]) =>
       runProcess(process.execPath, [CLI, ...args], {
         cwd: workspace,
-        env: {
-          ...process.env,
-          ARGUS_STATE_DIR: harness.stateDir,
-          ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9',
-        },
+        env: env(),
         ...(stdin === undefined ? {} : { stdin }),
+      }),
+    argusIntoClosingPipe: (readBytes, ...args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, ...args], {
+          cwd: workspace,
+          env: env(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let read = 0;
+        let stdout = '';
+        let stderr = '';
+        const close = () => child.stdout.destroy();
+        child.stdout.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          stdout += chunk.toString('utf8');
+          if (read >= readBytes) close();
+        });
+        if (readBytes === 0) close();
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        child.once('error', reject);
+        // a process killed by a signal reports 128 + its number, as a shell does
+        child.once('close', (code, signal) =>
+          resolve({ code: code ?? 128 + (signal ? osConstants.signals[signal] : 0), stdout, stderr, read }),
+        );
       }),
   };
   beforeAll(async () => {

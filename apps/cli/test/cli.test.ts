@@ -53,6 +53,47 @@ describe('usage errors exit 2 without touching the daemon', () => {
     // an option label never runs into its description
     for (const line of (await argus('goto', '--help')).stdout.split('\n')) expect(line, line).not.toMatch(/>[A-Z]/);
   });
+  it('a group word lists its subcommands: alone or with a wrong one exit 2, with --help exit 0', async () => {
+    const alone = await argus('config');
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(
+      /^usage error: `argus config` needs a subcommand: get \| list \| set\n {2}argus config get/,
+    );
+    for (const args of [
+      ['session', '--help'],
+      ['help', 'session'],
+    ]) {
+      const help = await argus(...args);
+      expect(help.code, args.join(' ')).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: argus session <subcommand>[^]*argus session close <name>/);
+    }
+    const wrong = await argus('session', 'nope');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^usage error: "nope" is not a subcommand of `argus session`[^]*argus session close/);
+    expect(existsSync(join(cli.stateDir, 'daemon.json'))).toBe(false);
+  });
+  it('help for an unknown verb, an unknown global option and a word for another verb are usage errors', async () => {
+    const help = await argus('help', 'nosuch');
+    expect(help.code).toBe(2);
+    expect(help.stdout).toBe('');
+    expect(help.stderr).toMatch(/^usage error: Unknown command "nosuch"\./);
+    expect((await argus('help', 'snapshto')).stderr).toMatch(/Did you mean `argus snapshot`/);
+    const bogus = await argus('--bogus', 'url');
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toMatch(/^usage error: Unknown global option "--bogus"\. Global options: --json/);
+    const markdown = await argus('markdown');
+    expect(markdown.code).toBe(2);
+    expect(markdown.stderr).toMatch(/Did you mean `argus fetch <url>` \(Markdown is its default output\)/);
+    // the CLI's own verbs have help too (`install-browser --help` used to install)
+    const own = await argus('install-browser', '--help');
+    expect(own.code).toBe(0);
+    expect(own.stdout).toMatch(/^Usage: argus install-browser\n/);
+  });
+  it('output into a pipe whose reader has gone ends quietly with 141, as cat does', async () => {
+    const help = await cli.argusIntoClosingPipe(0, '--help');
+    expect(help.stderr).toBe('');
+    expect(help.code).toBe(141);
+  });
   it('status and stop with no daemon running say so and start none', async () => {
     const status = await argus('status');
     expect(status.code).toBe(3);
@@ -116,6 +157,16 @@ describe('commands through an auto-started daemon', () => {
     const nothing = await argus('click', '#nothing-here', '--timeout-ms', '300');
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toMatch(/^error\[element_not_found\]/);
+    expect((await argus('url')).code).toBe(0);
+  });
+
+  it('daemon output into a reader that stops early (`argus eval … | head -c 100`) ends quietly with 141', async () => {
+    // 300 kB: far more than a pipe buffers, so the CLI is still writing when the reader goes
+    const big = await cli.argusIntoClosingPipe(100, 'eval', "'x'.repeat(300000)");
+    expect(big.read).toBeGreaterThanOrEqual(100);
+    expect(big.read).toBeLessThan(300_000);
+    expect(big.stderr).not.toMatch(/Unhandled|EPIPE|error/i);
+    expect(big.code).toBe(141);
     expect((await argus('url')).code).toBe(0);
   });
 
