@@ -30,10 +30,15 @@ describe('hidden text never reaches an agent (issue 11 item 6)', () => {
     const full = (await h.client.snapshot.take.mutate({})).text;
     const interactive = (await h.client.snapshot.take.mutate({ interactive: true })).text;
     const text = (await h.client.read.text.query({})).text;
-    for (const output of [full, interactive, text]) {
+    for (const output of [full, interactive]) {
       for (const technique of TECHNIQUES) expect(output).not.toContain(`INJECT-${technique}`);
       expect(output).not.toContain('ignore previous instructions');
     }
+    // aria-hidden hides from screen readers, not from the eye: the snapshot (what assistive tech is
+    // told) leaves it out, text (what a person sees, as innerText) keeps it
+    for (const technique of TECHNIQUES.filter((name) => name !== 'aria-hidden'))
+      expect(text).not.toContain(`INJECT-${technique}`);
+    expect(text).toContain('INJECT-aria-hidden');
     // the page itself still reads
     expect(full).toContain('Visible paragraph: the weather is fine.');
     expect(text).toContain('Visible paragraph: the weather is fine.');

@@ -35,12 +35,16 @@ export async function withFrameText(
       return body ? `[frame${where}]\n${body}\n[/frame]` : '';
     }),
   );
+  // each marker is a line of its own: an empty frame takes its line away with it, and nothing else
+  // is trimmed (a blank line or leading spaces of a <pre> are the page's own)
   return (
     read.text
       // eslint-disable-next-line no-control-regex -- the walker marks frames with NUL-delimited indexes
-      .replace(/\u0000(\d+)\u0000/g, (_, index: string) => inner[Number(index)] ?? '')
-      .replace(/\n{2,}/g, '\n')
-      .trim()
+      .replace(/(^|\n)\u0000(\d+)\u0000(?=\n|$)/g, (_, lead: string, index: string) => {
+        const body = inner[Number(index)];
+        return body ? lead + body : '';
+      })
+      .replace(/^\n+|\n+$/g, '')
   );
 }
 

@@ -199,10 +199,16 @@ export function namesKit(): NamesKit {
   }
 
   const FIELD_OR_BREAK = new Set(['BR', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'HR']);
-  /** Short text that reads as a label: no control inside, not a paragraph. */
+  /**
+   * Short text that reads as a label: shown, no control inside, not a paragraph. innerText of an
+   * element that is not rendered is its raw textContent, so what is never drawn (<noscript> while
+   * scripts run, <template>, <script>, <style>, anything display:none) must be refused first.
+   */
   const labelLike = (el: Element | null): string => {
     if (
       !el ||
+      SKIP.has(el.tagName) ||
+      !el.checkVisibility({ visibilityProperty: true }) ||
       (el as HTMLElement).isContentEditable ||
       el.matches('a[href], [role], [tabindex], [onclick]') ||
       el.querySelector('input, select, textarea, button, a[href], [contenteditable]')

@@ -12,8 +12,11 @@ export interface TextKit {
 
 /**
  * Runs INSIDE the page (serialised into the walker's bundle, see frame-eval.ts): it must not refer
- * to anything outside its own body. Hidden text (see page-visibility.ts) is left out, as is
- * aria-hidden content, the same rules the snapshot applies.
+ * to anything outside its own body. Follows `innerText`'s rules for what is rendered (display:none,
+ * visibility, a closed <details> but its summary, content-visibility:hidden) and for white space
+ * (<pre> and `white-space: pre*` keep theirs); unlike innerText it also reads shadow DOM and frames,
+ * and leaves out text only laid out to be unseen (see page-visibility.ts). aria-hidden content is
+ * kept: it hides from screen readers, not from the eye.
  */
 export function textKit(vis: VisibilityKit): TextKit {
   const SKIP = new Set([
@@ -36,18 +39,54 @@ export function textKit(vis: VisibilityKit): TextKit {
     'TEXTAREA',
   ]);
 
+  // white space a `white-space: pre*` element keeps, marked so the line clean-up below leaves it be:
+  // control characters no page draws (a private-use one could be an icon font's glyph)
+  const SPACE = '\u0001';
+  const TAB = '\u0002';
+  const BREAK = '\u0003';
+  /** How an element's text treats white space: 0 collapses it, 1 keeps line breaks (pre-line), 2 keeps it all. */
+  const keeps = (style: CSSStyleDeclaration): 0 | 1 | 2 => {
+    const collapse = style.whiteSpaceCollapse || style.whiteSpace;
+    if (collapse === 'preserve' || collapse === 'break-spaces' || collapse === 'pre' || collapse === 'pre-wrap')
+      return 2;
+    return collapse === 'preserve-breaks' || collapse === 'pre-line' ? 1 : 0;
+  };
+  const runText = (value: string, keep: 0 | 1 | 2): string => {
+    // eslint-disable-next-line no-control-regex -- the page's own copies of the markers are dropped
+    const clean = value.replace(/[\u0001-\u0003]/g, '');
+    if (keep === 0) return clean.replace(/\s+/g, ' ');
+    if (keep === 1) return clean.replace(/[ \t\f\r]*\n[ \t\f\r]*/g, BREAK).replace(/[ \t\f\r]+/g, ' ');
+    return clean.split(' ').join(SPACE).split('\t').join(TAB).split('\n').join(BREAK);
+  };
+  /** A line with its kept white space back; a kept line break at its start or end is the block's own. */
+  const restore = (line: string): string => {
+    let start = 0;
+    let end = line.length;
+    while (start < end && line[start] === BREAK) start++;
+    while (end > start && line[end - 1] === BREAK) end--;
+    return line.slice(start, end).split(SPACE).join(' ').split(TAB).join('\t').split(BREAK).join('\n');
+  };
+
   function text(root: Element, frames: Element[]): string {
     vis.begin();
     const out: string[] = [];
-    const visit = (node: Node, textHidden: boolean, boxHidden: boolean, hiddenVisibility: boolean, background: Rgb) => {
+    /** `keep`: how the parent treats white space (see keeps), for a text node's run */
+    const visit = (
+      node: Node,
+      textHidden: boolean,
+      boxHidden: boolean,
+      hiddenVisibility: boolean,
+      background: Rgb,
+      keep: 0 | 1 | 2,
+    ) => {
       if (node.nodeType === 3) {
-        if (!textHidden && !boxHidden && !hiddenVisibility) out.push((node.nodeValue || '').replace(/\s+/g, ' '));
+        if (!textHidden && !boxHidden && !hiddenVisibility) out.push(runText(node.nodeValue || '', keep));
         return;
       }
       if (node.nodeType !== 1) return;
       const el = node as Element;
       const tag = el.tagName;
-      if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
+      if (SKIP.has(tag)) return;
       const style = getComputedStyle(el);
       const display = style.display;
       if (display === 'none') return;
@@ -81,30 +120,40 @@ export function textKit(vis: VisibilityKit): TextKit {
       if (block) out.push('\n');
       else if (spaced) out.push(' ');
       const ownTextHidden = vis.hiddenText(style, bg);
+      const ownKeep = keeps(style);
       const host = el.shadowRoot ?? el;
-      if (tag === 'SLOT') {
+      // content-visibility:hidden renders the box, not what is in it (also `hidden="until-found"`)
+      if (style.contentVisibility === 'hidden') {
+        // nothing inside is drawn
+      } else if (tag === 'DETAILS' && !(el as HTMLDetailsElement).open) {
+        // a closed <details> draws only its summary (the first one)
+        const summary = Array.from(el.children).find((child) => child.tagName === 'SUMMARY');
+        if (summary) visit(summary, ownTextHidden, boxHere, hiddenHere, bg, ownKeep);
+      } else if (tag === 'SLOT') {
         const assigned = (el as HTMLSlotElement).assignedNodes();
         for (const child of assigned.length ? assigned : Array.from(el.childNodes))
-          visit(child, ownTextHidden, boxHere, hiddenHere, bg);
+          visit(child, ownTextHidden, boxHere, hiddenHere, bg, ownKeep);
       } else
         for (let child = host.firstChild; child; child = child.nextSibling)
-          visit(child, ownTextHidden, boxHere, hiddenHere, bg);
+          visit(child, ownTextHidden, boxHere, hiddenHere, bg, ownKeep);
       if (cell) out.push(' | ');
       else if (block) out.push('\n');
       else if (spaced) out.push(' ');
     };
     const rootStyle = root.parentElement ? getComputedStyle(root.parentElement) : null;
-    visit(root, false, false, false, rootStyle ? vis.background(rootStyle, [255, 255, 255]) : [255, 255, 255]);
+    visit(root, false, false, false, rootStyle ? vis.background(rootStyle, [255, 255, 255]) : [255, 255, 255], 0);
     return out
       .join('')
       .split('\n')
       .map((line) =>
-        line
-          .replace(/\s+/g, ' ')
-          .replace(/^(?:\s*\|\s*)+|(?:\s*\|\s*)+$/g, '')
-          .trim(),
+        restore(
+          line
+            .replace(/\s+/g, ' ')
+            .replace(/^(?:\s*\|\s*)+|(?:\s*\|\s*)+$/g, '')
+            .trim(),
+        ),
       )
-      .filter((line) => line.length > 0)
+      .filter((line) => line.trim().length > 0)
       .join('\n');
   }
 

@@ -45,8 +45,23 @@ export function walkKit(
   /** a field's hint from the label beside it is cut at this many characters */
   const BESIDE_MAX = 30;
 
-  function walkChildren(parent: Node, out: Array<WalkNode | string>, ctx: Ctx): void {
+  /**
+   * Walks what is drawn inside `parent` (whose computed style is `style`): nothing under
+   * content-visibility:hidden (also `hidden="until-found"`), only the summary of a closed <details>.
+   */
+  function walkChildren(
+    parent: Node,
+    out: Array<WalkNode | string>,
+    ctx: Ctx,
+    style: CSSStyleDeclaration | null,
+  ): void {
     const host = parent as Element;
+    if (style && style.contentVisibility === 'hidden') return;
+    if (host.tagName === 'DETAILS' && !(host as HTMLDetailsElement).open) {
+      const summary = Array.from(host.children).find((child) => child.tagName === 'SUMMARY');
+      if (summary) walkNode(summary, out, ctx);
+      return;
+    }
     if (host.shadowRoot) parent = host.shadowRoot;
     else if (host.tagName === 'SLOT') {
       const assigned = (host as HTMLSlotElement).assignedNodes();
@@ -217,7 +232,7 @@ export function walkKit(
     // aria-hidden content is dropped except controls inside it that can still be clicked
     if (ariaHidden && !interactive) {
       const inner: Array<WalkNode | string> = [];
-      if (tag !== 'svg' && tag !== 'SELECT') walkChildren(el, inner, childCtx);
+      if (tag !== 'svg' && tag !== 'SELECT') walkChildren(el, inner, childCtx, style);
       for (const item of onlyInteractive(inner, [])) out.push(item);
       return;
     }
@@ -238,13 +253,8 @@ export function walkKit(
       }
       // a table's caption is its name, printed once on the table's line
       if (tag === 'CAPTION' && el.parentElement?.tagName === 'TABLE') return;
-      if (tag === 'DETAILS' && !(el as HTMLDetailsElement).open) {
-        const summary = el.querySelector(':scope > summary');
-        if (summary) walkNode(summary, out, childCtx);
-        return;
-      }
       if (block) out.push('\n');
-      walkChildren(el, out, childCtx);
+      walkChildren(el, out, childCtx, style);
       // a label's text is the name its control prints with: said once, on the control's line
       if (roles.namesShownControl(look)) dropNamingText(out, start);
       if (groups.pending() > pendingAtStart) groups.settle(out, start);
@@ -264,7 +274,8 @@ export function walkKit(
 
     const result: WalkNode = { r: role };
     const items: Array<WalkNode | string> = [];
-    if (tag !== 'SELECT' && tag !== 'TEXTAREA' && tag !== 'svg' && tag !== 'IMG') walkChildren(el, items, childCtx);
+    if (tag !== 'SELECT' && tag !== 'TEXTAREA' && tag !== 'svg' && tag !== 'IMG')
+      walkChildren(el, items, childCtx, style);
     if (groups.pending() > pendingAtStart) groups.settle(items, 0);
     let name = stood ? names.explicitName(stood, 'INPUT', role) : names.explicitName(el, tag, role);
     // a clickable wrapper around real content (a card, a whole section) keeps its content as children
@@ -345,7 +356,7 @@ export function walkKit(
     };
     groups.reset();
     vis.begin();
-    if (whole) walkChildren(root, out, ctx);
+    if (whole) walkChildren(root, out, ctx, startStyle);
     else walkNode(root, out, ctx);
     if (groups.pending()) groups.settle(out, 0);
     return { items: out, frames, ids: lastIds };

@@ -61,7 +61,7 @@ export interface WalkerModules {
 }
 
 /** The walker's version: a world holding another version's `__argus` gets this one installed over it. */
-export const WALKER_VERSION = 12;
+export const WALKER_VERSION = 13;
 
 /**
  * Runs INSIDE the page (Argus isolated world), serialized with `.toString()`: it must not refer

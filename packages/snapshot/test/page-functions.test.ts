@@ -24,12 +24,24 @@ const PAGE = html(
   '<meta property="og:title" content="T"><script type="application/ld+json">{"@type":"Thing"}</script>',
 );
 
+/** JSON-LD as real sites ship it: wrapped in CDATA markers, some inside comments (the Guardian). */
+const CDATA = html(
+  '<p>data</p>',
+  [
+    '<script type="application/ld+json">//<![CDATA[\n{"@type":"NewsArticle","headline":"Slashed"}\n//]]></script>',
+    '<script type="application/ld+json"><![CDATA[ {"@type":"Bare"} ]]></script>',
+    '<script type="application/ld+json">/*<![CDATA[*/ {"@type":"Starred","text":"a <![CDATA[x]]> b"} /*]]>*/</script>',
+    '<script type="application/ld+json">\n  // <![CDATA[\n  [{"@type":"Listed"}]\n  // ]]>\n</script>',
+    '<script type="application/ld+json"><![CDATA[ {not json ]]></script>',
+  ].join(''),
+);
+
 let tb: TestBrowser;
 let served: FixtureServer;
 let page: Page;
 
 beforeAll(async () => {
-  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/fns': PAGE } })]);
+  [tb, served] = await Promise.all([startBrowser(), startFixtureServer({ pages: { '/fns': PAGE, '/cdata': CDATA } })]);
   page = await openPage(tb.browser, `${served.origin}/fns`);
 });
 afterAll(async () => {
@@ -125,5 +137,26 @@ describe('page functions (packages/snapshot/src/page)', () => {
     );
     expect(forms.forms[0]!.fields.map((field) => field.label)).toEqual(['Your name', 'Agree', '', 'Send']);
     expect(forms.forms[0]!.fields[0]!.walkerId).toEqual(expect.any(Number));
+  });
+
+  it('data reads JSON-LD wrapped in CDATA markers and comments, and still reports a block that is not JSON', async () => {
+    const cdataPage = await openPage(tb.browser, `${served.origin}/cdata`);
+    try {
+      const read = pageResult(
+        pageFns.DATA,
+        await cdataPage.evaluate(
+          pageExpression(pageFns.DATA, 'undefined', [{ jsonld: true, og: false, meta: false, twitter: false }]),
+        ),
+      );
+      expect(read.jsonld).toEqual([
+        { '@type': 'NewsArticle', headline: 'Slashed' },
+        { '@type': 'Bare' },
+        { '@type': 'Starred', text: 'a <![CDATA[x]]> b' },
+        [{ '@type': 'Listed' }],
+        { error: expect.stringMatching(/JSON/), raw: '<![CDATA[ {not json ]]>' },
+      ]);
+    } finally {
+      await tb.browser.closePage(cdataPage.id);
+    }
   });
 });

@@ -45,6 +45,27 @@ const LABELS = html(`<label>Email <input type="email"></label>
 <label>Search <input aria-label="Site search"></label>
 <label for="notes">Notes</label><textarea id="notes" hidden></textarea>`);
 
+/** What `argus text` must read as a person sees it (innerText's rules), and the snapshot too. */
+const READING = html(`<details><summary>More</summary><p>Collapsed content</p></details>
+<p aria-hidden="true">Aria hidden but visible</p>
+<pre>  code
+    indented</pre>
+<p>Normal paragraph</p>
+<details open><summary>Open one</summary><p>Shown content</p></details>
+<details aria-label="Labelled"><summary>Labelled summary</summary><p>Labelled collapsed</p><button>Inside closed</button></details>
+<p hidden>Hidden attribute</p><p style="display:none">Display none</p><p style="visibility:hidden">Visibility hidden</p>
+<div style="content-visibility:hidden">Content visibility hidden</div><div hidden="until-found">Until found</div>
+<p style="white-space:pre-line">Line one
+Line two</p>`);
+
+/** Unlabelled fields beside text a person never sees: none of it may become their hint. */
+const UNSEEN = html(`<p><noscript>No script text</noscript><input id="a"></p>
+<p><template>Template text</template><input id="b"></p>
+<p><script>var scriptText = 1;</script><input id="c"></p>
+<p><style>.style-text { color: red }</style><input id="d"></p>
+<p><span hidden>Hidden span text</span><input id="e"></p>
+<div><noscript>Cell noscript</noscript></div><div><input id="f"></div>`);
+
 const LONG = html(Array.from({ length: 40 }, (_, i) => `<button>Button number ${i}</button>`).join('<br>'));
 
 let tb: TestBrowser;
@@ -55,7 +76,15 @@ beforeAll(async () => {
   [tb, served] = await Promise.all([
     startBrowser(),
     startFixtureServer({
-      pages: { '/form': FORM, '/toggle': TOGGLE, '/long': LONG, '/multi': MULTI, '/labels': LABELS },
+      pages: {
+        '/form': FORM,
+        '/toggle': TOGGLE,
+        '/long': LONG,
+        '/multi': MULTI,
+        '/labels': LABELS,
+        '/reading': READING,
+        '/unseen': UNSEEN,
+      },
     }),
   ]);
 });
@@ -106,8 +135,8 @@ describe('snapshot', () => {
     expect(colors).toBeDefined();
     expect(before).toMatch(/listbox "Sizes" e\d+: M/);
     // in a multiple select each choice adds to the selection
-    await selectOption(engine, colors!, 'Red');
-    await selectOption(engine, colors!, 'Blue');
+    // a multi-select holds exactly the options given
+    await selectOption(engine, colors!, ['Red', 'Blue']);
     expect((await engine.snapshot()).text).toMatch(/listbox "Colors" e\d+: Red, Blue/);
     await tb.browser.closePage(listPage.id);
   });
@@ -277,6 +306,64 @@ describe('snapshot', () => {
       ]);
     } finally {
       await tb.browser.closePage(togglePage.id);
+    }
+  });
+
+  it('text reads what a person sees, as innerText does: no closed <details> content, aria-hidden text, <pre> kept', async () => {
+    const readingPage = await openPage(tb.browser, `${served.origin}/reading`);
+    try {
+      const engine = new SnapshotEngine(readingPage);
+      const { text } = await engine.text(undefined, 10_000);
+      expect(text.split('\n')).toEqual([
+        'More',
+        'Aria hidden but visible',
+        '  code',
+        '    indented',
+        'Normal paragraph',
+        'Open one',
+        'Shown content',
+        'Labelled summary',
+        'Line one',
+        'Line two',
+      ]);
+      // the same lines as the browser's own innerText, less its blank lines
+      const inner = (await readingPage.evaluate('document.body.innerText')) as string;
+      expect(text.split('\n')).toEqual(inner.split('\n').filter((line) => line.trim()));
+      // one element: the <pre> alone
+      expect((await engine.text('pre', 100)).text).toBe('  code\n    indented');
+    } finally {
+      await tb.browser.closePage(readingPage.id);
+    }
+  });
+
+  it('a closed <details> shows only its summary in the snapshot, labelled or not', async () => {
+    const readingPage = await openPage(tb.browser, `${served.origin}/reading`);
+    try {
+      const engine = new SnapshotEngine(readingPage);
+      const { text } = await engine.snapshot();
+      expect(text).toContain('More');
+      expect(text).toContain('Labelled summary');
+      expect(text).toContain('Shown content');
+      expect(text).not.toContain('Collapsed content');
+      expect(text).not.toContain('Labelled collapsed');
+      expect(text).not.toContain('Inside closed');
+      expect(text).not.toContain('Content visibility hidden');
+      expect(text).not.toContain('Until found');
+    } finally {
+      await tb.browser.closePage(readingPage.id);
+    }
+  });
+
+  it('never takes a hint from <noscript>, <template>, <script>, <style> or hidden text', async () => {
+    const unseenPage = await openPage(tb.browser, `${served.origin}/unseen`);
+    try {
+      const { text } = await new SnapshotEngine(unseenPage).snapshot();
+      const fields = text.split('\n').filter((line) => line.includes('textbox'));
+      expect(fields).toHaveLength(6);
+      for (const line of fields)
+        expect(line).not.toMatch(/No script|Template text|scriptText|style-text|Hidden span|Cell noscript/);
+    } finally {
+      await tb.browser.closePage(unseenPage.id);
     }
   });
 });

@@ -28,8 +28,13 @@ export const DATA = pageFunction(
     if (want.jsonld) {
       for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i]'))) {
         const raw = script.textContent || '';
+        // XHTML habit some sites keep (the Guardian): the JSON wrapped in CDATA markers, themselves
+        // often inside `//` or `/* */` comments. Only a wrapper around the whole block is taken off.
+        const json = raw
+          .replace(/^\s*(?:\/\/[ \t]*|\/\*\s*)?<!\[CDATA\[(?:\s*\*\/)?/, '')
+          .replace(/(?:\/\/[ \t]*|\/\*\s*)?\]\]>(?:\s*\*\/)?\s*$/, '');
         try {
-          out.jsonld.push(JSON.parse(raw));
+          out.jsonld.push(JSON.parse(json));
         } catch (error) {
           out.jsonld.push({ error: String((error as Error | null)?.message || error), raw: raw.slice(0, 2000) });
         }
