@@ -40,6 +40,8 @@ export type SessionMode = 'managed' | 'connect' | 'extension' | 'pool';
 
 export interface BrowserManagerOptions {
   log: Logger;
+  /** The daemon's log file (`<state dir>/daemon.log`): errors that say to look there name it. */
+  logFile: string;
   headless: boolean;
   extraFlags: string[];
   /** connect mode: a CDP URL (http://host:port or ws://...). */
@@ -590,7 +592,7 @@ export class BrowserManager {
     if (error instanceof CdpTimeoutError) {
       return new ArgusError(
         'timeout',
-        `${error.message}. Retry with a longer --timeout-ms; if it keeps happening, see .argus/daemon.log.`,
+        `${error.message}. Retry with a longer --timeout-ms; if it keeps happening, see ${this.options.logFile}.`,
         { cause: error },
       );
     }

@@ -143,6 +143,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const profiles = new ProfileStore(options.stateDir, profileName);
   const manager = new BrowserManager({
     log,
+    logFile,
     headless: settings.chrome?.headless ?? true,
     extraFlags: settings.chrome?.flags ?? [],
     cdpUrl: settings.chrome?.cdpUrl ? cdpUrlOf(settings.chrome.cdpUrl, env.ARGUS_CDP_ALLOW_REMOTE === '1') : undefined,

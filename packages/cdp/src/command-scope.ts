@@ -33,6 +33,18 @@ export async function runInCommandScope<T>(
   }
 }
 
+/**
+ * Runs `run` in a scope bounded like the current command (its caller's signal, its deadline) and
+ * also ended by `abandon`: for a call the command may give up on and send again (see
+ * captureScreenshot), whose pending promise then holds no deadline timer or liveness probe.
+ */
+export function runAbandonable<T>(abandon: AbortSignal, run: () => Promise<T>): Promise<T> {
+  const outer = currentCommandScope();
+  const signal = outer?.signal ? AbortSignal.any([outer.signal, abandon]) : abandon;
+  const timeoutMs = outer?.deadline === undefined ? undefined : Math.max(0, outer.deadline - performance.now());
+  return runInCommandScope({ signal, timeoutMs }, run);
+}
+
 /** Runs `run` outside any command scope (work shared by every command, e.g. starting the browser). */
 export function outsideCommandScope<T>(run: () => T): T {
   return storage.exit(run);

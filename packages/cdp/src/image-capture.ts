@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
+import { runAbandonable } from './command-scope.js';
 import type { Page } from './page.js';
 import type { Session } from './session.js';
 
@@ -44,10 +45,44 @@ export async function captureImage(
     params.clip = { ...clip, scale: options.scale ?? 1 };
     params.captureBeyondViewport = true;
   }
-  const { data } = await page.session.send('Page.captureScreenshot', params);
+  const data = await captureScreenshot(page.session, params);
   const buffer = Buffer.from(data, 'base64');
   const size = imageSize(buffer);
   return { data: buffer, base64: data, format, width: size?.width ?? 0, height: size?.height ?? 0 };
+}
+
+/**
+ * Page.captureScreenshot (the image's base64), sent again when the main frame commits a new
+ * document before it is answered. Chrome answers a capture with the next frame the page's
+ * compositor draws; when a script's navigation (`location.href = …`) replaces the document while
+ * the capture waits for it, that frame never comes and the capture is never answered (Chromium 156:
+ * raw CDP, a capture sent 250-350 ms before such a commit hung in about half the tries; one sent
+ * after the commit was answered every time). So a commit seen while it is pending abandons it (its
+ * late answer, if any, is dropped) and captures the new document; each further commit does the
+ * same, within the command's deadline.
+ */
+export async function captureScreenshot(
+  session: Session,
+  params: Protocol.Page.CaptureScreenshotRequest,
+): Promise<string> {
+  for (;;) {
+    const abandon = new AbortController();
+    let offCommit = () => {};
+    const committed = new Promise<undefined>((resolve) => {
+      offCommit = session.on('Page.frameNavigated', ({ frame }) => {
+        if (!frame.parentId) resolve(undefined);
+      });
+    });
+    const capture = runAbandonable(abandon.signal, () => session.send('Page.captureScreenshot', params));
+    try {
+      const answer = await Promise.race([capture, committed]);
+      if (answer) return answer.data;
+    } finally {
+      offCommit();
+    }
+    abandon.abort();
+    capture.catch(() => undefined);
+  }
 }
 
 /** Pixel size from a PNG, JPEG or WebP header; undefined when the bytes are none of those. */

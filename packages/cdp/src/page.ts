@@ -1,6 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import { FrameRegistry } from './frames.js';
+import { captureScreenshot } from './image-capture.js';
 import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
   type ActOptions,
@@ -378,7 +379,7 @@ export class Page {
       const size = metrics.cssContentSize;
       clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
     }
-    const { data } = await this.session.send('Page.captureScreenshot', {
+    const data = await captureScreenshot(this.session, {
       format: 'png',
       ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}),
     });
