@@ -63,6 +63,17 @@ export interface BrowserManagerOptions {
   pool?: PoolOptions | undefined;
 }
 
+/** Chrome's answer to a call whose document the page left while it ran (an awaited evaluation). */
+const NAVIGATED_AWAY = /Inspected target navigated or closed|Execution context was destroyed/;
+
+function navigatedError(cause: ProtocolError, page: Page | undefined): ArgusError {
+  return new ArgusError(
+    'navigated',
+    'The page navigated to another document while the command ran, so what it was doing in the old one is lost. Run it again on the new page (`argus url` says where the tab is now).',
+    { cause, details: { method: cause.method, ...(page ? { url: page.url } : {}) } },
+  );
+}
+
 /** A write that found its tab leased once it reached the front of the tab's queue: it leaves the queue and waits again. */
 const LEASE_RETRY = Symbol('lease-retry');
 
@@ -621,6 +632,8 @@ export class BrowserManager {
       );
     }
     if (error instanceof ProtocolError) {
+      // a call still running in the document the page left (an awaited script, a wait): not a ref's fault
+      if (NAVIGATED_AWAY.test(error.message) && !page?.closed) return navigatedError(error, page);
       if (/No node|Could not find node|does not belong to the document|Cannot find context/i.test(error.message)) {
         return new ArgusError(
           'ref_stale',

@@ -9,6 +9,7 @@ import {
   parseLocator,
   parseRef,
 } from '@argus/snapshot';
+import { acrossNavigation } from './across-navigation.js';
 import { callOnElement, evaluateInPage } from './page-eval.js';
 import type { DownloadTracker } from './downloads.js';
 
@@ -54,23 +55,43 @@ export async function waitFor(
     await page.waitForNetworkIdle(500, input.timeoutMs);
     return done('network idle');
   }
+  // a page that navigates by itself during the wait: the wait goes on in its next document
+  const matched = await acrossNavigation(
+    page,
+    input.timeoutMs,
+    (leftMs) => waitInDocument(page, engine, input, leftMs),
+    () => notFound(input),
+  );
+  return done(matched);
+}
+
+/** What a selector or text wait reports when its time is up. */
+function notFound(input: WaitInput): ArgusError {
+  const what = input.selector
+    ? `No visible element matched ${input.selector}`
+    : `The text "${input.text ?? ''}" did not appear`;
+  return new ArgusError('timeout', `${what} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`);
+}
+
+/** A selector, ref, locator or text wait in the tab's current document, for at most `leftMs`. */
+async function waitInDocument(page: Page, engine: SnapshotEngine, input: WaitInput, leftMs: number): Promise<string> {
   // each wait below is resolved by the page itself (WAIT_UNTIL: a MutationObserver plus a timeout), so the daemon never polls
   if (input.selector && parseRef(input.selector)) {
     // a ref exists already or fails fast; wait until it is visible
     const element = await engine.resolve(input.selector);
-    const ok = await callOnElement(page, element, WAIT_UNTIL, { kind: 'visible' }, input.timeoutMs);
+    const ok = await callOnElement(page, element, WAIT_UNTIL, { kind: 'visible' }, leftMs);
     if (!ok) throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`);
-    return done(input.selector);
+    return input.selector;
   }
   const locator = input.selector ? parseLocator(input.selector) : undefined;
   if (locator) {
-    if (!(await engine.waitForLocator(locator, input.timeoutMs))) {
+    if (!(await engine.waitForLocator(locator, leftMs))) {
       throw new ArgusError(
         'timeout',
         `No visible element matched ${describeLocator(locator)} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`,
       );
     }
-    return done(describeLocator(locator));
+    return describeLocator(locator);
   }
   const mode = input.selector ? 'selector' : 'text';
   const needle = (input.selector ?? input.text) as string;
@@ -80,12 +101,6 @@ export async function waitFor(
   }
   const test =
     mode === 'selector' ? { kind: 'selector' as const, selector: needle } : { kind: 'text' as const, text: needle };
-  const ok = await evaluateInPage(page, WAIT_UNTIL, [test, input.timeoutMs]);
-  if (!ok) {
-    throw new ArgusError(
-      'timeout',
-      `${mode === 'selector' ? `No visible element matched ${needle}` : `The text "${needle}" did not appear`} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`,
-    );
-  }
-  return done(mode === 'selector' ? needle : `text "${needle}"`);
+  if (!(await evaluateInPage(page, WAIT_UNTIL, [test, leftMs]))) throw notFound(input);
+  return mode === 'selector' ? needle : `text "${needle}"`;
 }

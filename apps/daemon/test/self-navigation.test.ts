@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CdpTimeoutError } from '@argus/cdp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { failure, refOf, useHarness } from './harness.js';
 
 /**
  * A page that navigates by itself (a script's `location.href = …` on a timer) while a command runs.
@@ -33,6 +33,32 @@ describe('a page that navigates by itself during a command', () => {
       expect(shot.width).toBeGreaterThan(0);
     }
   }, 120_000);
+
+  it('a text or selector wait goes on in the new document and ends when it appears there', async () => {
+    for (const wait of [{ text: 'Thanks' }, { selector: '#arrived' }, { selector: 'text=Thanks' }]) {
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/self-navigate.html?after=1500') });
+      const waited = await h.client.page.wait.mutate(wait);
+      expect(waited.matched).toMatch(/Thanks|#arrived/);
+      expect((await h.client.page.url.query({})).url).toContain('/self-navigate-done.html');
+    }
+  });
+
+  it('an eval cut short by the navigation says so as a typed, retryable error', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/self-navigate.html?after=1000') });
+    const error = await failure(
+      h.client.page.eval.mutate({ js: 'await new Promise((resolve) => setTimeout(resolve, 5000)); 1' }),
+    );
+    expect(error.code).toBe('navigated');
+    expect(error.message).toMatch(/navigated/);
+    expect(error.message).toMatch(/again/);
+  });
+
+  it('a ref from the document the page left is still ref_stale', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/self-navigate.html?after=500') });
+    const ref = refOf((await h.client.snapshot.take.mutate({})).text, /link "the next page"/);
+    await h.client.page.wait.mutate({ text: 'Thanks' });
+    expect((await failure(h.client.read.text.query({ target: ref }))).code).toBe('ref_stale');
+  });
 });
 
 describe('a CDP call past its deadline', () => {

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   element_obscured: 'PRECONDITION_FAILED',
   element_ambiguous: 'CONFLICT',
   navigation_failed: 'BAD_GATEWAY',
+  navigated: 'CONFLICT', // the page went to another document during the call (its own script, a redirect): what the call did there is lost; run it again
   timeout: 'TIMEOUT',
   navigation_timeout: 'TIMEOUT',
   page_unresponsive: 'SERVICE_UNAVAILABLE',
@@ -83,6 +84,7 @@ export const ERROR_CODES = {
 const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'timeout',
   'navigation_timeout',
+  'navigated',
   'network',
   'rate_limited',
   'upstream',
