@@ -53,6 +53,17 @@ describe('a page that navigates by itself during a command', () => {
     expect(error.message).toMatch(/again/);
   });
 
+  it('a snapshot or text read with no ref during a navigation reads a document, never ref_stale', async () => {
+    // a page moving on every 250 ms: reads land before, during and after its commits
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/self-navigate.html?after=250&times=1000') });
+    for (let index = 0; index < 30; index++) {
+      const snapshot = await h.client.snapshot.take.mutate({});
+      expect(snapshot.text).toMatch(/Leaving soon/);
+      const text = await h.client.read.text.query({});
+      expect(text.text).toMatch(/Leaving soon/);
+    }
+  }, 120_000);
+
   it('a ref from the document the page left is still ref_stale', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/self-navigate.html?after=500') });
     const ref = refOf((await h.client.snapshot.take.mutate({})).text, /link "the next page"/);

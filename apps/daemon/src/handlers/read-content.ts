@@ -1,6 +1,7 @@
 import type { Page } from '@argus/cdp';
 import type { Handlers } from '@argus/protocol';
 import { elementHtml } from '@argus/snapshot';
+import { NEXT_DOCUMENT_WAIT_MS, acrossNavigation, stillLoading } from '../across-navigation.js';
 import { selectedFrameRoot } from '../frame-scope.js';
 import type { Services } from '../services.js';
 
@@ -9,7 +10,15 @@ export function readContentHandlers(services: Services): Pick<Handlers['read'], 
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
     text: (input) =>
-      manager.onTab(input.tab, (page) => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars)),
+      manager.onTab(input.tab, (page) =>
+        // a page that navigates by itself during the read: its next document is the one read
+        acrossNavigation(
+          page,
+          NEXT_DOCUMENT_WAIT_MS,
+          () => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars),
+          () => stillLoading('text read'),
+        ),
+      ),
     html: (input) =>
       manager.onTab(input.tab, (page) =>
         elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars),

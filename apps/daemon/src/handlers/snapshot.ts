@@ -1,4 +1,5 @@
 import type { Handlers } from '@argus/protocol';
+import { NEXT_DOCUMENT_WAIT_MS, acrossNavigation, stillLoading } from '../across-navigation.js';
 import type { Services } from '../services.js';
 
 export function snapshotHandlers(services: Services): Handlers['snapshot'] {
@@ -6,14 +7,21 @@ export function snapshotHandlers(services: Services): Handlers['snapshot'] {
   return {
     take: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const result = await manager.engine(page).snapshot({
-          interactive: input.interactive,
-          diff: input.diff,
-          ...(input.depth === undefined ? {} : { depth: input.depth }),
-          ...(input.scope === undefined ? {} : { scope: input.scope }),
-          ...(input.maxChars === undefined ? {} : { maxChars: input.maxChars }),
-          ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
-        });
+        // a page that navigates by itself during the snapshot: its next document is the one shown
+        const result = await acrossNavigation(
+          page,
+          NEXT_DOCUMENT_WAIT_MS,
+          () =>
+            manager.engine(page).snapshot({
+              interactive: input.interactive,
+              diff: input.diff,
+              ...(input.depth === undefined ? {} : { depth: input.depth }),
+              ...(input.scope === undefined ? {} : { scope: input.scope }),
+              ...(input.maxChars === undefined ? {} : { maxChars: input.maxChars }),
+              ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
+            }),
+          () => stillLoading('snapshot'),
+        );
         return {
           url: result.url,
           title: result.title,
