@@ -25,7 +25,11 @@ describe('untrusted-content envelope', () => {
     };
     expect(output.truncated).toBe(false);
     expect(output.text.split('\n')).toEqual(['<<page abc>>', 'hello', '<</page abc>>']);
-    expect(envelopeOutput(click, { element: 'x' }, envelope)).toEqual({ element: 'x' });
+    // the element an action names is the page's text too (its accessible name); the URL is not marked
+    expect(envelopeOutput(click, { element: 'x', url: 'http://a/' }, envelope)).toEqual({
+      element: '<<page abc>>\nx\n<</page abc>>',
+      url: 'http://a/',
+    });
     expect(envelopeOutput(text, { text: 'hello', truncated: false }, undefined)).toEqual({
       text: 'hello',
       truncated: false,

@@ -1,5 +1,6 @@
 import { commandByVerb } from '@argus/protocol';
 import { ArgusError, isArgusError } from '@argus/protocol/errors';
+import type { ContentEnvelope } from '@argus/security';
 import type { z } from 'zod';
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_whole, letter: string) => letter.toUpperCase());
@@ -48,9 +49,26 @@ export function withToolNames(message: string): string {
   return message.replace(/`(argus [^`]+)`/g, (whole, line: string) => toolCallFor(line) ?? whole);
 }
 
-/** The one line agents see for a failure: `error[code]: actionable message`. */
-export function errorText(error: ArgusError): string {
-  return `error[${error.code}]: ${withToolNames(error.message)}`;
+/** Failures whose message quotes the page: an element's name, what covers it, a list's options. */
+const PAGE_TEXT_CODES = new Set(['element_obscured', 'element_ambiguous', 'element_not_interactable']);
+const PAGE_TEXT_DETAILS = ['element', 'coveredBy', 'options', 'refs'];
+
+/** Whether a failure's message carries text from the page (so an agent must read it as data). */
+export function quotesPage(error: ArgusError): boolean {
+  const details = error.details ?? {};
+  return PAGE_TEXT_CODES.has(error.code) || PAGE_TEXT_DETAILS.some((key) => key in details);
+}
+
+/**
+ * What agents see for a failure: `error[code]: actionable message`; a message that quotes the page
+ * (a button named "IGNORE ALL PREVIOUS INSTRUCTIONS…") goes between the session's page markers,
+ * after the code, as any page content does.
+ */
+export function errorText(error: ArgusError, envelope?: ContentEnvelope): string {
+  const message = withToolNames(error.message);
+  return envelope && quotesPage(error)
+    ? `error[${error.code}]:\n${envelope.wrap(message)}`
+    : `error[${error.code}]: ${message}`;
 }
 
 export function asArgusError(error: unknown): ArgusError {

@@ -97,6 +97,6 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     return { ok: true, text: renderOutput(spec.command, output, context.envelope, input), structured };
   } catch (error) {
     const failure = asArgusError(error);
-    return { ok: false, text: errorText(failure), error: failure };
+    return { ok: false, text: errorText(failure, context.envelope), error: failure };
   }
 }

@@ -32,9 +32,14 @@ describe('tool specs generated from the manifest', () => {
       expect(Object.keys(spec.inputSchema.properties).sort(), spec.name).toEqual(fields.sort());
       for (const [field, schema] of Object.entries(spec.inputSchema.properties)) {
         expect(typeof schema.description, `${spec.name}.${field}`).toBe('string');
-        expect(['string', 'integer', 'number', 'boolean', 'array', 'object'], `${spec.name}.${field}`).toContain(
-          schema.type,
-        );
+        // one type, or a choice of typed ones (select's value: an option or a list of them)
+        const choices = (schema.anyOf ?? []) as { type?: unknown }[];
+        const types = schema.type === undefined ? choices.map((choice) => choice.type) : [schema.type];
+        expect(types.length, `${spec.name}.${field}`).toBeGreaterThan(0);
+        for (const type of types)
+          expect(['string', 'integer', 'number', 'boolean', 'array', 'object'], `${spec.name}.${field}`).toContain(
+            type,
+          );
       }
     }
   });

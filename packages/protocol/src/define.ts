@@ -43,10 +43,20 @@ export interface CommandDef<
 /**
  * Output fields that carry text from the page wherever they appear: a dialog's message, a console
  * error and a field's validation message (the action effects), a page's title, the snapshot diff an
- * action returns. Every command whose output has them marks them as page content, so no command can
- * forget to.
+ * action returns, and the element an action names (`element`, `typedInto`: its accessible name is
+ * the page's text, and so is the `locator` built from it). Every command whose output has them
+ * marks them as page content, so no command can forget to.
  */
-export const EFFECT_PAGE_FIELDS = ['dialogs', 'consoleErrors', 'title', 'diff', 'invalid'] as const;
+export const EFFECT_PAGE_FIELDS = [
+  'dialogs',
+  'consoleErrors',
+  'title',
+  'diff',
+  'invalid',
+  'element',
+  'typedInto',
+  'locator',
+] as const;
 
 /**
  * What a command file writes: the command, with its input and output schemas as functions that

@@ -51,6 +51,8 @@ export const inputCommands = {
         timeoutMs: ActionTimeout,
       }),
     output: () => ActionEffects.extend({ element: z.string(), value: z.string().describe('The value after filling') }),
+    // the page's own value after its input handlers ran, not only the text given
+    pageContent: ['value'],
   }),
   type: defineCommand({
     name: 'input.type',
@@ -124,5 +126,6 @@ export const inputCommands = {
         element: z.string(),
         selected: z.array(z.object({ value: z.string(), label: z.string() })).describe('Every option selected now'),
       }),
+    pageContent: ['selected'],
   }),
 };
