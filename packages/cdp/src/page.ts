@@ -290,6 +290,28 @@ export class Page {
     return result.value as T;
   }
 
+  /**
+   * Runs `expression` as a script and returns its completion value as Chrome describes it: an object
+   * stays in the page (its objectId, in `objectGroup`; the caller releases it), a primitive comes by value.
+   */
+  async evaluateRemote(
+    expression: string,
+    options: { objectGroup: string; contextId?: number; timeoutMs?: number; session?: Session },
+  ): Promise<Protocol.Runtime.RemoteObject> {
+    this.assertOpen();
+    const params: Protocol.Runtime.EvaluateRequest = {
+      expression,
+      objectGroup: options.objectGroup,
+      returnByValue: false,
+      awaitPromise: true,
+    };
+    if (options.contextId !== undefined) params.contextId = options.contextId;
+    if (options.timeoutMs !== undefined) params.timeout = options.timeoutMs;
+    const { result, exceptionDetails } = await (options.session ?? this.session).send('Runtime.evaluate', params);
+    if (exceptionDetails) throw evalError(exceptionDetails);
+    return result;
+  }
+
   /** Calls a function on a remote object; returns its JSON value. */
   async callOn<T = unknown>(
     objectId: string,

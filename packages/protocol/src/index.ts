@@ -22,6 +22,7 @@ export {
   AGENT_SCREENSHOT_PIXELS,
   AGENT_SCREENSHOT_QUALITY,
   EVAL_SOURCE_MAX,
+  EVAL_MAX_CHARS,
   SCREENSHOT_MAX_EDGE,
 } from './commands/page.js';
 export { SessionName } from './commands/sessions.js';

@@ -10,6 +10,7 @@ import { takeScreenshot } from '../screenshot.js';
 import { waitFor } from '../wait.js';
 import { downloadsFor } from '../downloads.js';
 import { frameEvalTarget } from '../frame-scope.js';
+import { runEval } from '../eval-script.js';
 import { plainHttpHint } from '../url-hints.js';
 
 export function pageHandlers(services: Services): Handlers['page'] {
@@ -55,25 +56,14 @@ export function pageHandlers(services: Services): Handlers['page'] {
       ),
     eval: (input, ctx) => {
       const source = scriptSource(input, () => services.access.paths(ctx));
-      return manager.onTab(input.tab, async (page) => {
-        const wrapped = wrapUserScript(source);
-        let value: unknown;
-        if (input.target) {
-          const element = await manager.engine(page).resolve(input.target);
-          value = await page.callOn(
-            element.objectId,
-            `async function () { const el = this; return (${wrapped.fn})(el); }`,
-            [],
-            element.session,
-          );
-        } else {
-          value = await page.evaluate(`(${wrapped.fn})(undefined)`, {
-            timeoutMs: input.timeoutMs,
-            ...(await frameEvalTarget(manager, page)),
-          });
-        }
-        return { value: value === undefined ? null : value, type: value === null ? 'null' : typeof value };
-      });
+      return manager.onTab(input.tab, async (page) =>
+        runEval(page, source, {
+          maxChars: input.maxChars,
+          timeoutMs: input.timeoutMs,
+          frame: input.target ? {} : await frameEvalTarget(manager, page),
+          ...(input.target ? { element: await manager.engine(page).resolve(input.target) } : {}),
+        }),
+      );
     },
     screenshot: (input, ctx) =>
       manager.onTab(input.tab, (page) => takeScreenshot(services, ctx, page, manager.engine(page), input)),
@@ -109,40 +99,4 @@ function scriptSource(input: { js?: string | undefined; file?: string | undefine
       `${input.file} is ${stat.size} bytes; eval runs scripts of at most ${EVAL_SOURCE_MAX} bytes. Load a larger one with a <script> tag from the page.`,
     );
   return readFileSync(path, 'utf8');
-}
-
-/**
- * Turns user code into an async function whose result is the value of the last expression:
- * an expression is returned as is; statements are run and `return` works as usual.
- */
-export function wrapUserScript(js: string): { fn: string } {
-  const source = js.trim();
-  if (!source) throw new ArgusError('invalid_input', 'The script is empty. Pass JavaScript such as "document.title".');
-  const asExpression = `async (el) => (\n${source}\n)`;
-  if (parses(asExpression)) return { fn: asExpression };
-  {
-    // statements: return the value of the last one when it is an expression
-    const cut = Math.max(source.lastIndexOf(';', source.length - 2), source.lastIndexOf('\n'));
-    if (cut > 0) {
-      const head = source.slice(0, cut + 1);
-      const last = source
-        .slice(cut + 1)
-        .trim()
-        .replace(/;$/, '');
-      const candidate = `async (el) => {\n${head}\nreturn (\n${last}\n);\n}`;
-      if (last && !/^(return|const|let|var|if|for|while|throw|function|class)\b/.test(last) && parses(candidate))
-        return { fn: candidate };
-    }
-    return { fn: `async (el) => {\n${source}\n}` };
-  }
-}
-
-function parses(fn: string): boolean {
-  try {
-    // syntax check only: the code is compiled, never run, in the daemon
-    new Function(`return ${fn}`);
-    return true;
-  } catch {
-    return false;
-  }
 }

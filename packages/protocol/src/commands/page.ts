@@ -19,6 +19,8 @@ const NavResult = PageInfo.extend({
 
 /** The largest script `eval` runs, inline or from a file. */
 export const EVAL_SOURCE_MAX = 1_000_000;
+/** How much JSON an `eval` answers with unless told more (its maxChars): cut in the page. */
+export const EVAL_MAX_CHARS = 100_000;
 
 export const pageCommands = {
   goto: defineCommand({
@@ -149,13 +151,26 @@ export const pageCommands = {
         // short: argus_eval is in the MCP core profile, which has a token budget
         file: FilePath.optional().describe('Script file to run instead of js (max 1 MB)'),
         target: Target.optional().describe('Element passed to the code as `el`'),
+        maxChars: z
+          .number()
+          .int()
+          .min(100)
+          .max(10_000_000)
+          .default(EVAL_MAX_CHARS)
+          .describe('Cut the JSON value after about this many characters'),
         tab: TabId.optional(),
         timeoutMs: TimeoutMs.default(30_000),
       }),
     output: () =>
       z.object({
-        value: z.unknown().describe('JSON value of the result'),
+        value: z
+          .unknown()
+          .describe(
+            'JSON value of the result. Not JSON: NaN, Infinity, -0 and BigInt as strings ("NaN", "-0", "10n"), a Date as its ISO string, a RegExp as "/re/g", Map and Set as arrays of entries and values, an Error as {name, message, stack}, a function as "[function name]", a Symbol as "Symbol(desc)", a DOM node as "<input#id.class type=text>", a node list as an array of those, a cycle as "[Circular]"; undefined properties are left out as in JSON',
+          ),
         type: z.string().describe('typeof the result'),
+        truncated: z.boolean().optional().describe('Only present, as true, when the value was cut at maxChars'),
+        length: z.number().optional().describe('Full length of a string result that was cut'),
       }),
     pageContent: ['value'],
   }),

@@ -9,8 +9,18 @@ const nav = (output: Nav) =>
 /** An evaluation's value: strings as they are for people, JSON for agents (so "42" and 42 differ). */
 function value(output: OutputOf<'page.eval'>, context: RenderContext): string {
   if (output.type === 'undefined') return 'undefined';
-  if (typeof output.value === 'string' && context.surface === 'cli') return output.value;
-  return JSON.stringify(output.value, null, context.surface === 'cli' ? 2 : undefined) ?? 'undefined';
+  const text =
+    typeof output.value === 'string' && context.surface === 'cli'
+      ? output.value
+      : (JSON.stringify(output.value, null, context.surface === 'cli' ? 2 : undefined) ?? 'undefined');
+  return output.truncated ? `${text}\n${cutNote(output, context)}` : text;
+}
+
+function cutNote(output: OutputOf<'page.eval'>, context: RenderContext): string {
+  const limit = context.input['maxChars'];
+  const whole = output.length === undefined ? '' : ` of a ${output.length}-character string`;
+  const raise = context.surface === 'cli' ? '--max-chars' : 'maxChars';
+  return `[truncated at ${typeof limit === 'number' ? limit : 'maxChars'} characters${whole}: raise ${raise}, or return only the part you need]`;
 }
 
 export const pageRenderers: RenderersOf<'page'> = {

@@ -148,6 +148,31 @@ describe('one typed renderer per command', () => {
     ]);
   });
 
+  it('eval says when its value was cut, and how to get more', () => {
+    expect(renderCommand('page.eval', { value: 'Title', type: 'string' }, cli())).toBe('Title');
+    expect(
+      renderCommand(
+        'page.eval',
+        { value: 'xx', type: 'string', truncated: true, length: 1000 },
+        cli({ maxChars: 100 }),
+      ),
+    ).toBe(
+      'xx\n[truncated at 100 characters of a 1000-character string: raise --max-chars, or return only the part you need]',
+    );
+    expect(
+      renderCommand(
+        'page.eval',
+        { value: [1, '…(+9 more items)'], type: 'object', truncated: true },
+        {
+          ...cli(),
+          surface: 'agent',
+        },
+      ),
+    ).toBe(
+      '[1,"…(+9 more items)"]\n[truncated at maxChars characters: raise maxChars, or return only the part you need]',
+    );
+  });
+
   it('reads the step input for renderers that need it (press says which key)', () => {
     const text = renderCommand(
       'batch.run',

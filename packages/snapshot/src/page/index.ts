@@ -24,3 +24,4 @@ export { CANVAS_IMPORT, type CanvasImportResult } from './canvas-import.js';
 export { WAIT_UNTIL, VALID_SELECTOR, type WaitTest } from './wait.js';
 export { DETECT_CHALLENGE, ChallengeFinding } from './challenge.js';
 export { PICKER_OPEN, PICKER_CLOSE, PICKER_COLLECT, PickerCollection, type PickedElement } from './annotate-picker.js';
+export { SERIALIZE_VALUE, EvalValue } from './eval-value.js';
