@@ -38,6 +38,15 @@ export async function runDaemonProcess(options: DaemonProcessOptions = {}): Prom
     process.on('SIGTERM', () => shutdown('SIGTERM'));
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGHUP', () => shutdown('SIGHUP'));
+    // the client that started the daemon closes its ends of stdout and stderr once it is ready:
+    // a later write (a Node warning) fails with EPIPE, which is nothing to report; warnings go to the log
+    for (const stream of [process.stdout, process.stderr])
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') daemon.services.log.error('stdio_error', { message: error.message });
+      });
+    process.on('warning', (warning) =>
+      daemon.services.log.warn('node_warning', { name: warning.name, message: warning.message }),
+    );
     process.on('uncaughtException', (error) => {
       daemon.services.log.error('uncaught_exception', { message: error.message, stack: error.stack });
     });

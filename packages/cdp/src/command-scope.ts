@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 
 /**
  * What bounds the CDP calls of one command: its caller's abort signal (the client went away) and
@@ -16,11 +17,17 @@ export interface CommandScope {
 
 const storage = new AsyncLocalStorage<CommandScope>();
 
+/** How many calls of one command may listen for its abort before Node warns of a leak. */
+const CALLS_IN_FLIGHT = 200;
+
 /** Runs `run` inside a command scope; the scope ends (stops binding calls) when `run` settles. */
 export async function runInCommandScope<T>(
   options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
   run: () => Promise<T>,
 ): Promise<T> {
+  // every CDP call in flight listens for the command's abort (and stops listening when it settles):
+  // a navigation has more than Node's default 10 at once, which is no leak
+  if (options.signal) setMaxListeners(CALLS_IN_FLIGHT, options.signal);
   const scope: CommandScope = {
     signal: options.signal,
     deadline: options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs,

@@ -114,6 +114,12 @@ function isZodLikeError(value: unknown): value is ZodLikeError {
   return typeof value === 'object' && value !== null && Array.isArray((value as { issues?: unknown }).issues);
 }
 
+/** Where a command's arguments are explained: its own `--help`, or the list of commands. */
+function helpFor(path: string | undefined): string {
+  const command = path ? commandByPath.get(path) : undefined;
+  return command && command.cli !== false ? `\`argus ${command.cli.verb} --help\`` : '`argus help`';
+}
+
 function commandLabel(path: string | undefined): string {
   const command = path ? commandByPath.get(path) : undefined;
   if (command && command.cli !== false) return `\`argus ${command.cli.verb}\``;
@@ -136,7 +142,7 @@ export function toArgusErrorData(error: unknown, path?: string): ArgusErrorData 
     );
     return {
       code: 'invalid_input',
-      message: `Invalid input for ${commandLabel(path)}: ${problems.join('; ')}. See \`argus help\` for the expected arguments.`,
+      message: `Invalid input for ${commandLabel(path)}: ${problems.join('; ')}. See ${helpFor(path)} for the expected arguments.`,
       details: { issues: problems },
     };
   }
