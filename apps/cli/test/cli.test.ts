@@ -162,7 +162,7 @@ describe('commands through an auto-started daemon', () => {
 
   it('daemon output into a reader that stops early (`argus eval … | head -c 100`) ends quietly with 141', async () => {
     // 300 kB: far more than a pipe buffers, so the CLI is still writing when the reader goes
-    const big = await cli.argusIntoClosingPipe(100, 'eval', "'x'.repeat(300000)");
+    const big = await cli.argusIntoClosingPipe(100, 'eval', "'x'.repeat(300000)", '--max-chars', '400000');
     expect(big.read).toBeGreaterThanOrEqual(100);
     expect(big.read).toBeLessThan(300_000);
     expect(big.stderr).not.toMatch(/Unhandled|EPIPE|error/i);
