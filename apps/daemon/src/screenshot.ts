@@ -61,7 +61,9 @@ export async function takeScreenshot(
   const modes = [input.full, input.ref !== undefined, input.clip !== undefined].filter(Boolean).length;
   if (modes > 1)
     throw new ArgusError('invalid_input', 'Choose one of --full, --ref and --clip (they pick different areas).');
-  const format = input.format ?? (input.path ? EXTENSIONS[extname(input.path).toLowerCase()] : undefined) ?? 'png';
+  const extension = input.path === undefined ? '' : extname(input.path).toLowerCase();
+  const named = EXTENSIONS[extension];
+  const format = input.format ?? named ?? 'png';
   if (input.quality !== undefined && format === 'png') {
     throw new ArgusError(
       'invalid_input',
@@ -78,6 +80,17 @@ export async function takeScreenshot(
           overwrite: input.overwrite,
         })
       : null;
+  // (after the path's own checks) the file's name says what it holds: never JPEG bytes in a .png, nor any image in a .gif
+  if (extension && !named)
+    throw new ArgusError(
+      'invalid_input',
+      `Screenshots are png, jpeg or webp: name the file with .png, .jpg or .webp (not ${extension}).`,
+    );
+  if (named && input.format !== undefined && input.format !== named)
+    throw new ArgusError(
+      'invalid_input',
+      `${input.path} names a ${named} file, but the format asked is ${input.format}: end the name with .${input.format === 'jpeg' ? 'jpg' : input.format}, or drop the format.`,
+    );
   const clip = clipRect ?? (input.ref ? await elementBox(engine, input.ref) : undefined);
   const budget = input.maxPixels;
   const viewport = !clip && !input.full;

@@ -61,8 +61,8 @@ describe('scopes and overwriting', () => {
   it('a read token cannot write files, and nobody overwrites without --overwrite', async () => {
     const { token } = await h.client.token.create.mutate({ scope: 'read' });
     const reader = clientFor(token);
-    writeFileSync(join(h.workspace, 'notes.txt'), 'precious');
-    expect(await codeOf(reader.client.page.screenshot.mutate({ path: 'notes.txt', overwrite: true }))).toBe(
+    writeFileSync(join(h.workspace, 'precious.png'), 'precious');
+    expect(await codeOf(reader.client.page.screenshot.mutate({ path: 'precious.png', overwrite: true }))).toBe(
       'forbidden_scope',
     );
     expect(await codeOf(reader.client.page.screenshot.mutate({ path: 'fresh.png' }))).toBe('forbidden_scope');
@@ -76,13 +76,15 @@ describe('scopes and overwriting', () => {
     }
     expect((await reader.client.page.screenshot.mutate({ base64: true })).base64).toBeTruthy();
     reader.close();
-    expect(readFileSync(join(h.workspace, 'notes.txt'), 'utf8')).toBe('precious');
+    expect(readFileSync(join(h.workspace, 'precious.png'), 'utf8')).toBe('precious');
 
-    expect(await codeOf(h.client.page.screenshot.mutate({ path: 'notes.txt' }))).toBe('file_exists');
-    expect(await codeOf(h.client.visual.archive.mutate({ path: 'notes.txt' }))).toBe('file_exists');
-    expect(readFileSync(join(h.workspace, 'notes.txt'), 'utf8')).toBe('precious');
-    await h.client.page.screenshot.mutate({ path: 'notes.txt', overwrite: true });
-    expect(readFileSync(join(h.workspace, 'notes.txt')).subarray(1, 4).toString()).toBe('PNG');
+    expect(await codeOf(h.client.page.screenshot.mutate({ path: 'precious.png' }))).toBe('file_exists');
+    expect(await codeOf(h.client.visual.archive.mutate({ path: 'precious.png' }))).toBe('file_exists');
+    expect(readFileSync(join(h.workspace, 'precious.png'), 'utf8')).toBe('precious');
+    // a file named for another kind is never written with image bytes
+    expect(await codeOf(h.client.page.screenshot.mutate({ path: 'notes.txt', overwrite: true }))).toBe('invalid_input');
+    await h.client.page.screenshot.mutate({ path: 'precious.png', overwrite: true });
+    expect(readFileSync(join(h.workspace, 'precious.png')).subarray(1, 4).toString()).toBe('PNG');
   });
 });
 

@@ -83,9 +83,15 @@ describe('screenshot modes', () => {
     expect(await codeOf(h.client.page.screenshot.mutate({ clip: '0,0,10,10', full: true }))).toBe('invalid_input');
     expect(await codeOf(h.client.page.screenshot.mutate({ quality: 50 }))).toBe('invalid_input');
     expect(await codeOf(h.client.page.screenshot.mutate({ format: 'gif' as 'png' }))).toBe('invalid_input');
-    expect(await codeOf(h.client.page.screenshot.mutate({ path: '/etc/shot.png', format: 'jpeg' }))).toBe(
+    expect(await codeOf(h.client.page.screenshot.mutate({ path: '/etc/shot.jpg', format: 'jpeg' }))).toBe(
       'path_forbidden',
     );
+    // the name says what the file holds: no JPEG bytes in a .png, no image in a .gif
+    const named = await h.client.page.screenshot.mutate({ path: 'shots/d.png', format: 'jpeg' }).catch((e: Error) => e);
+    expect(named).toMatchObject({
+      message: expect.stringContaining('names a png file, but the format asked is jpeg: end the name with .jpg'),
+    });
+    expect(await codeOf(h.client.page.screenshot.mutate({ path: 'shots/d.gif' }))).toBe('invalid_input');
   });
 });
 
