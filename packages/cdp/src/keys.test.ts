@@ -13,6 +13,11 @@ describe('keys', () => {
     expect(parseCombo('+')).toMatchObject({ modifiers: [], key: { key: '+' } });
     expect(parseCombo('Hyper+x')).toBeUndefined();
     expect(parseCombo('NotAKey')).toBeUndefined();
+    // key names in any case, as people and agents type them
+    expect(parseCombo('enter')).toMatchObject({ key: { key: 'Enter', keyCode: 13 } });
+    expect(parseCombo('shift+TAB')).toMatchObject({ modifiers: ['Shift'], key: { key: 'Tab' } });
+    expect(parseCombo('pagedown')).toMatchObject({ key: { key: 'PageDown' } });
+    expect(parseCombo('a')).toMatchObject({ key: { key: 'a', code: 'KeyA' } });
   });
   it('knows named keys, characters and modifier bits', () => {
     expect(keyDefinition('esc')?.key).toBe('Escape');

@@ -91,9 +91,16 @@ const PUNCT: Record<string, [string, number]> = {
   '`': ['Backquote', 192],
 };
 
+let lowerNamed: Map<string, KeyDefinition> | undefined;
+/** The named keys by their name in lower case (`enter`, `pagedown`): key names are not case-sensitive. */
+function namedAnyCase(): Map<string, KeyDefinition> {
+  lowerNamed ??= new Map(Object.entries(NAMED).map(([key, definition]) => [key.toLowerCase(), definition]));
+  return lowerNamed;
+}
+
 /** Definition for one key name or a single printable character; undefined when unknown. */
 export function keyDefinition(name: string): KeyDefinition | undefined {
-  const named = NAMED[name] ?? NAMED[ALIASES[name.toLowerCase()] ?? ''];
+  const named = NAMED[name] ?? NAMED[ALIASES[name.toLowerCase()] ?? ''] ?? namedAnyCase().get(name.toLowerCase());
   if (named) return named;
   if ([...name].length !== 1) return undefined;
   if (/^[a-z]$/i.test(name))
