@@ -46,7 +46,20 @@ export function toolCallFor(commandLine: string): string | undefined {
  * becomes the tool call that does the same ("Run `argus_snapshot {"interactive":true}`").
  */
 export function withToolNames(message: string): string {
-  return message.replace(/`(argus [^`]+)`/g, (whole, line: string) => toolCallFor(line) ?? whole);
+  const tools = message.replace(/`(argus [^`]+)`/g, (whole, line: string) => toolCallFor(line) ?? whole);
+  // a CLI flag named outside a command ("retry with a longer --timeout-ms") is the tool's argument
+  // (`timeoutMs`); inside backticks (a CLI command left as one) it stays
+  return tools
+    .split('`')
+    .map((part, index) =>
+      index % 2 === 0
+        ? part.replace(
+            /(^|[\s(])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b/g,
+            (_whole, before: string, flag: string) => `${before}${camel(flag)}`,
+          )
+        : part,
+    )
+    .join('`');
 }
 
 /** Failures whose message quotes the page: an element's name, what covers it, a list's options. */

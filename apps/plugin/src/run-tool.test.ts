@@ -202,4 +202,15 @@ describe('hints in the agent words', () => {
     // operator commands have no tool: they stay for the user to run
     expect(withToolNames('Ask the user to run `argus share`.')).toBe('Ask the user to run `argus share`.');
   });
+
+  it('names a CLI flag outside a command as the tool argument it is', async () => {
+    const { withToolNames } = await import('./errors.js');
+    expect(withToolNames('Retry with a longer --timeout-ms; pass --overwrite (--max-chars too).')).toBe(
+      'Retry with a longer timeoutMs; pass overwrite (maxChars too).',
+    );
+    // inside a command that stays a CLI command, the flag stays
+    expect(withToolNames('Ask the user to run `argus share --ttl 1h`.')).toBe(
+      'Ask the user to run `argus share --ttl 1h`.',
+    );
+  });
 });
