@@ -1,12 +1,16 @@
 import { NavigationTimeoutError, NavigationWatcher, type Page, ProtocolError } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 
+/** Chrome's answer to a call still awaited in a document the page left (an awaited script, a wait's promise). */
+export const NAVIGATED_AWAY = /Inspected target navigated or closed|Execution context was destroyed/;
+
 /**
- * Chrome's answers to a call whose document went away under it: a call sent with the old
- * document's context (a cached isolated world), or one still awaited in it (a wait's promise).
+ * Chrome's answers to a call whose document went away under it: one still awaited in it
+ * (NAVIGATED_AWAY), or one sent with the old document's context (a cached isolated world).
  */
-const DOCUMENT_GONE =
-  /Cannot find context with specified id|Inspected target navigated or closed|Execution context was destroyed|Cannot find default execution context/;
+const DOCUMENT_GONE = new RegExp(
+  `${NAVIGATED_AWAY.source}|Cannot find context with specified id|Cannot find default execution context`,
+);
 
 /** How long a read with no deadline of its own waits for the next document (snapshot, text). */
 export const NEXT_DOCUMENT_WAIT_MS = 10_000;

@@ -34,6 +34,7 @@ import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
 import { resolveTabRef } from './tab-refs.js';
 import { unresponsive } from './page-unresponsive.js';
+import { NAVIGATED_AWAY } from './across-navigation.js';
 import { BrowserPool, DEFAULT_OWNER, type PoolOptions } from './pool/browser-pool.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension' | 'pool';
@@ -62,9 +63,6 @@ export interface BrowserManagerOptions {
   /** pool mode: remote CDP endpoints, one connection each, sessions placed on them (config `pool`). */
   pool?: PoolOptions | undefined;
 }
-
-/** Chrome's answer to a call whose document the page left while it ran (an awaited evaluation). */
-const NAVIGATED_AWAY = /Inspected target navigated or closed|Execution context was destroyed/;
 
 function navigatedError(cause: ProtocolError, page: Page | undefined): ArgusError {
   return new ArgusError(

@@ -114,16 +114,21 @@ function isZodLikeError(value: unknown): value is ZodLikeError {
   return typeof value === 'object' && value !== null && Array.isArray((value as { issues?: unknown }).issues);
 }
 
+/** The CLI verb of the command at `path`, when it has one. */
+function verbOf(path: string | undefined): string | undefined {
+  const command = path ? commandByPath.get(path) : undefined;
+  return command && command.cli !== false ? command.cli.verb : undefined;
+}
+
 /** Where a command's arguments are explained: its own `--help`, or the list of commands. */
 function helpFor(path: string | undefined): string {
-  const command = path ? commandByPath.get(path) : undefined;
-  return command && command.cli !== false ? `\`argus ${command.cli.verb} --help\`` : '`argus help`';
+  const verb = verbOf(path);
+  return verb === undefined ? '`argus help`' : `\`argus ${verb} --help\``;
 }
 
 function commandLabel(path: string | undefined): string {
-  const command = path ? commandByPath.get(path) : undefined;
-  if (command && command.cli !== false) return `\`argus ${command.cli.verb}\``;
-  return path ?? 'the command';
+  const verb = verbOf(path);
+  return verb === undefined ? (path ?? 'the command') : `\`argus ${verb}\``;
 }
 
 const commandByPath = new Map<string, AnyCommand>();

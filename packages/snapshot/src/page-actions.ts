@@ -309,7 +309,6 @@ export function finishFill(this: Element): string {
   return el.value;
 }
 
-/** Picks an option of a native <select> by value, then by label (exact, then case-insensitive). */
 /**
  * Selects options of a native <select>, each wanted one matched by value, then visible label, then
  * label in any case. A single select takes one; a <select multiple> ends with exactly the wanted

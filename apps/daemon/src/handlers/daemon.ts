@@ -52,7 +52,7 @@ export function daemonHandlers(services: Services): Handlers['daemon'] {
         const caller = callerOf(ctx);
         services.callers.left(caller);
         const others = services.callers.others(caller);
-        // a running hand-off has a person at the browser: theirs until it ends (then see onHandoffEnded)
+        // a running hand-off has a person at the browser: theirs until it ends (then see HandoffDeps.onEnded in daemon.ts)
         if (services.handoff.list().length) others.push(HANDOFF_CALLER);
         if (others.length) {
           services.log.info('daemon.stop_declined', { by: caller, others });
