@@ -6,12 +6,13 @@ import { type EvalValue, SERIALIZE_VALUE, pageResult } from '@argus/snapshot';
 /**
  * How `eval` runs a script: as an async function (one round trip, `await` and `return` work) when
  * its value is that of an expression, else as a plain script, whose completion value is what the
- * console shows (`if (a) { 7 } else { 8 }` is 7). Either way the value is turned into JSON in the
- * page by SERIALIZE_VALUE, cut at `maxChars` there, so CDP never refuses it and never carries more.
+ * console shows (`if (a) { 7 } else { 8 }` is 7). Either way a value JSON carries as it is comes
+ * back in that round trip, and any other is turned into JSON in the page by SERIALIZE_VALUE, cut at
+ * `maxChars` there, so CDP never refuses it and never carries more.
  */
 export type EvalPlan = { kind: 'function'; fn: string } | { kind: 'script'; script: string };
 
-/** Objects a script's completion value leaves in the page until it is serialized. */
+/** Objects a script's value leaves in the page until it is serialized. */
 const EVAL_GROUP = 'argus-eval';
 
 export interface EvalOptions {
@@ -30,23 +31,24 @@ export async function runEval(
 ): Promise<Omit<EvalValue, 'unserializable'>> {
   // `el` only exists in the function form
   const plan = planScript(source, options.element === undefined);
-  const serializer = SERIALIZE_VALUE.source;
   let raw: unknown;
   try {
     if (options.element) {
       raw = await page.callOn(
         options.element.objectId,
-        `async function (maxChars) { return (${serializer})(await (${functionOf(plan)})(this), maxChars); }`,
+        `async function (maxChars) { return (${SERIALIZE_VALUE.source})(await (${functionOf(plan)})(this), maxChars); }`,
         [options.maxChars],
         options.element.session,
       );
     } else if (plan.kind === 'function') {
-      raw = await page.evaluate(`(async () => (${serializer})(await (${plan.fn})(undefined), ${options.maxChars}))()`, {
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...options.frame,
-      });
+      raw = await valueOf(
+        page,
+        `(async () => ${boxed(`await (${plan.fn})(undefined)`, options.maxChars)})()`,
+        true,
+        options,
+      );
     } else {
-      raw = await completionValue(page, plan.script, options);
+      raw = await valueOf(page, plan.script, false, options);
     }
   } catch (error) {
     throw unserializable(error);
@@ -56,10 +58,25 @@ export async function runEval(
   return result;
 }
 
-/** Runs a script, then serializes its completion value where it is: an object never leaves the page whole. */
-async function completionValue(page: Page, script: string, options: EvalOptions): Promise<unknown> {
+/**
+ * The hot path of an `eval`: what JSON carries as it is (null, a boolean, a finite number, a string
+ * within the budget) comes back by value in the one round trip that ran the code, at the cost of a
+ * bare Runtime.evaluate; anything else is handed back in a one-element array, an object that stays in
+ * the page, for SERIALIZE_VALUE to turn into JSON there. (Inlining the 10 KB serializer into every
+ * expression made Chromium parse and compile it on each call: +0.6 ms for `document.title`.)
+ */
+function boxed(valueExpression: string, maxChars: number): string {
+  return `{ const v = ${valueExpression}; const t = typeof v; return v === null || t === 'undefined' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity && (v !== 0 || 1 / v > 0)) || (t === 'string' && v.length <= ${maxChars - 2}) ? v : [v]; }`;
+}
+
+/**
+ * Runs an expression (the boxed wrapper of a function plan) or a script (its completion value), then
+ * turns what it left in the page into JSON there: an object never leaves the page whole, nor a string
+ * over the budget of a wrapper.
+ */
+async function valueOf(page: Page, expression: string, inBox: boolean, options: EvalOptions): Promise<unknown> {
   const session = options.frame.session ?? page.session;
-  const remote = await page.evaluateRemote(script, {
+  const remote = await page.evaluateRemote(expression, {
     objectGroup: EVAL_GROUP,
     session,
     ...(options.frame.contextId === undefined ? {} : { contextId: options.frame.contextId }),
@@ -67,15 +84,62 @@ async function completionValue(page: Page, script: string, options: EvalOptions)
   });
   if (remote.objectId === undefined) return primitive(remote, options.maxChars);
   try {
-    return await page.callOn(
-      remote.objectId,
-      `function (maxChars) { return (${SERIALIZE_VALUE.source})(this, maxChars); }`,
-      [options.maxChars],
-      session,
-    );
+    return await serializeRemote(session, options.frame.contextId, remote.objectId, inBox, options.maxChars);
   } finally {
     void session.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }).catch(() => undefined);
   }
+}
+
+/**
+ * The serializer, kept in the page once per JavaScript context as a function only the daemon holds a
+ * handle to (never a global the page could see or replace), so an object's value costs one small
+ * call instead of compiling the serializer again. A handle whose context is gone (a navigation) or
+ * is another one is noticed by Chrome's answer, before anything runs, and the serializer is put in
+ * the value's own context again.
+ */
+const SERIALIZERS = new WeakMap<Session, Map<number | 'default', string>>();
+const SERIALIZER_GROUP = 'argus-serializer';
+const STALE_HANDLE =
+  /Could not find object with given id|Cannot find context|belong to the same JavaScript world|Inspected target navigated or closed/;
+
+async function serializeRemote(
+  session: Session,
+  contextId: number | undefined,
+  objectId: string,
+  inBox: boolean,
+  maxChars: number,
+): Promise<unknown> {
+  let known = SERIALIZERS.get(session);
+  // one handle per context evaluated in; contexts of documents long gone are let go in bulk
+  if (known === undefined || known.size > 64) SERIALIZERS.set(session, (known = new Map()));
+  const key = contextId ?? 'default';
+  const call = (serializer: string) =>
+    session.send('Runtime.callFunctionOn', {
+      objectId: serializer,
+      // the wrapper's box holds the value at [0]; a script's completion value is the value itself
+      functionDeclaration: inBox
+        ? 'function (box, maxChars) { return this(box[0], maxChars); }'
+        : 'function (value, maxChars) { return this(value, maxChars); }',
+      arguments: [{ objectId }, { value: maxChars }],
+      returnByValue: true,
+    });
+  const held = known.get(key);
+  if (held !== undefined) {
+    const answer = await call(held).catch((error: unknown) => {
+      if (error instanceof Error && STALE_HANDLE.test(error.message)) return undefined;
+      throw error;
+    });
+    if (answer !== undefined) return answer.result.value;
+  }
+  // defined through the value's own handle, so in its context
+  const { result } = await session.send('Runtime.callFunctionOn', {
+    objectId,
+    functionDeclaration: `function () { return (${SERIALIZE_VALUE.source}); }`,
+    objectGroup: SERIALIZER_GROUP,
+  });
+  if (result.objectId === undefined) throw new ArgusError('internal', 'The page could not hold the eval serializer.');
+  known.set(key, result.objectId);
+  return (await call(result.objectId)).result.value;
 }
 
 /** A primitive completion value (Chrome sends those by value), by SERIALIZE_VALUE's conventions. */

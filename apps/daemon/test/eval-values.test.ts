@@ -119,4 +119,27 @@ describe('eval turns any value into JSON in the page', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(await valueOf('1 + 1')).toBe(2);
   });
+
+  it("keeps its serializer out of the page's sight, and finds it again after a navigation and in a frame", async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+    const globals = 'Object.getOwnPropertyNames(window).length + Object.getOwnPropertySymbols(window).length';
+    const before = await valueOf(globals);
+    expect(await valueOf('({a: [1, 2], d: new Date(0)})')).toEqual({ a: [1, 2], d: '1970-01-01T00:00:00.000Z' });
+    expect(await valueOf('({again: true})')).toEqual({ again: true });
+    // nothing the page could see or replace: no new global, and a page that swaps JSON and Array keeps its answers
+    expect(await valueOf(globals)).toBe(before);
+    await run('window.JSON = {stringify: () => "forged"}; Array.prototype.at = () => "forged"; 1');
+    expect(await valueOf('[{x: "y"}]')).toEqual([{ x: 'y' }]);
+    // the next document has a new context: the handle held for the old one is noticed and replaced
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
+    expect(await valueOf('({title: document.title})')).toEqual({ title: 'Page A' });
+    expect(await valueOf('const m = new Set([1]);\nif (m) { m }')).toEqual([1]);
+    // a frame's own context, then the main one again
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
+    expect(await valueOf('({main: location.pathname})')).toEqual({ main: '/frames.html' });
+    await h.client.dom.frame.mutate({ target: '#child' });
+    expect(await valueOf('({frame: location.pathname})')).toEqual({ frame: '/frame-child.html' });
+    await h.client.dom.frame.mutate({ main: true });
+    expect(await valueOf('({main: location.pathname})')).toEqual({ main: '/frames.html' });
+  });
 });
