@@ -5,14 +5,14 @@ import { type EvalValue, SERIALIZE_VALUE, pageResult } from '@argus/snapshot';
 
 /**
  * How `eval` runs a script: as an async function (one round trip, `await` and `return` work) when
- * its value is that of an expression, else as a plain script, whose completion value is what the
- * console shows (`if (a) { 7 } else { 8 }` is 7). Either way a value JSON carries as it is comes
+ * its value is that of an expression, else as a script in a direct `eval`, whose completion value is
+ * what the console shows (`if (a) { 7 } else { 8 }` is 7). Either way a value JSON carries as it is comes
  * back in that round trip, and any other is turned into JSON in the page by SERIALIZE_VALUE, cut at
  * `maxChars` there, so CDP never refuses it and never carries more.
  */
 export type EvalPlan = { kind: 'function'; fn: string } | { kind: 'script'; script: string };
 
-/** Objects a script's value leaves in the page until it is serialized. */
+/** The box a value that is not sent by value is left in, until it is serialized. */
 const EVAL_GROUP = 'argus-eval';
 
 export interface EvalOptions {
@@ -40,15 +40,13 @@ export async function runEval(
         [options.maxChars],
         options.element.session,
       );
-    } else if (plan.kind === 'function') {
-      raw = await valueOf(
-        page,
-        `(async () => ${boxed(`await (${plan.fn})(undefined)`, options.maxChars)})()`,
-        true,
-        options,
-      );
     } else {
-      raw = await valueOf(page, plan.script, false, options);
+      const value =
+        plan.kind === 'function'
+          ? `await (${plan.fn})(undefined)`
+          : // a direct eval in a function of its own: the script's completion value, its `var`s kept local
+            `(function (__argusScript) { return eval(__argusScript); })(${JSON.stringify(plan.script)})`;
+      raw = await valueOf(page, `(async () => ${boxed(value, options.maxChars)})()`, options);
     }
   } catch (error) {
     throw unserializable(error);
@@ -69,12 +67,8 @@ function boxed(valueExpression: string, maxChars: number): string {
   return `{ const v = ${valueExpression}; const t = typeof v; return v === null || t === 'undefined' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity && (v !== 0 || 1 / v > 0)) || (t === 'string' && v.length <= ${maxChars - 2}) ? v : [v]; }`;
 }
 
-/**
- * Runs an expression (the boxed wrapper of a function plan) or a script (its completion value), then
- * turns what it left in the page into JSON there: an object never leaves the page whole, nor a string
- * over the budget of a wrapper.
- */
-async function valueOf(page: Page, expression: string, inBox: boolean, options: EvalOptions): Promise<unknown> {
+/** Runs the boxed wrapper, then turns what it left in the page into JSON there (serializeBoxed). */
+async function valueOf(page: Page, expression: string, options: EvalOptions): Promise<unknown> {
   const session = options.frame.session ?? page.session;
   const remote = await page.evaluateRemote(expression, {
     objectGroup: EVAL_GROUP,
@@ -82,9 +76,10 @@ async function valueOf(page: Page, expression: string, inBox: boolean, options: 
     ...(options.frame.contextId === undefined ? {} : { contextId: options.frame.contextId }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-  if (remote.objectId === undefined) return primitive(remote, options.maxChars);
+  if (remote.objectId === undefined)
+    return { value: remote.value ?? null, type: remote.value === null ? 'null' : remote.type };
   try {
-    return await serializeRemote(session, options.frame.contextId, remote.objectId, inBox, options.maxChars);
+    return await serializeBoxed(session, options.frame.contextId, remote.objectId, options.maxChars);
   } finally {
     void session.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }).catch(() => undefined);
   }
@@ -102,11 +97,10 @@ const SERIALIZER_GROUP = 'argus-serializer';
 const STALE_HANDLE =
   /Could not find object with given id|Cannot find context|belong to the same JavaScript world|Inspected target navigated or closed/;
 
-async function serializeRemote(
+async function serializeBoxed(
   session: Session,
   contextId: number | undefined,
   objectId: string,
-  inBox: boolean,
   maxChars: number,
 ): Promise<unknown> {
   let known = SERIALIZERS.get(session);
@@ -116,10 +110,7 @@ async function serializeRemote(
   const call = (serializer: string) =>
     session.send('Runtime.callFunctionOn', {
       objectId: serializer,
-      // the wrapper's box holds the value at [0]; a script's completion value is the value itself
-      functionDeclaration: inBox
-        ? 'function (box, maxChars) { return this(box[0], maxChars); }'
-        : 'function (value, maxChars) { return this(value, maxChars); }',
+      functionDeclaration: 'function (box, maxChars) { return this(box[0], maxChars); }',
       arguments: [{ objectId }, { value: maxChars }],
       returnByValue: true,
     });
@@ -140,20 +131,6 @@ async function serializeRemote(
   if (result.objectId === undefined) throw new ArgusError('internal', 'The page could not hold the eval serializer.');
   known.set(key, result.objectId);
   return (await call(result.objectId)).result.value;
-}
-
-/** A primitive completion value (Chrome sends those by value), by SERIALIZE_VALUE's conventions. */
-function primitive(
-  remote: { type: string; value?: unknown; unserializableValue?: string; description?: string },
-  maxChars: number,
-): EvalValue {
-  if (remote.unserializableValue !== undefined) return { value: remote.unserializableValue, type: remote.type };
-  if (remote.type === 'symbol') return { value: remote.description ?? 'Symbol()', type: 'symbol' };
-  if (remote.type === 'undefined') return { value: null, type: 'undefined' };
-  if (typeof remote.value === 'string' && remote.value.length > maxChars - 2) {
-    return { value: remote.value.slice(0, maxChars - 2), type: 'string', truncated: true, length: remote.value.length };
-  }
-  return { value: remote.value ?? null, type: remote.value === null ? 'null' : remote.type };
 }
 
 function unserializable(cause: unknown): unknown {

@@ -142,4 +142,22 @@ describe('eval turns any value into JSON in the page', () => {
     await h.client.dom.frame.mutate({ main: true });
     expect(await valueOf('({main: location.pathname})')).toEqual({ main: '/frames.html' });
   });
+
+  it('runs statements with their value cut in the page, their var kept local, also under a strict CSP', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/csp-strict.html') });
+    // the policy holds for the page's own code (a string timer is an eval, refused), not for Argus's
+    await run('setTimeout("window.argusCspProbe = 1", 0); 1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await valueOf('typeof window.argusCspProbe')).toBe('undefined');
+    expect(await valueOf('if (true) { 7 } else { 8 }')).toBe(7);
+    // a statement's string value over the budget is cut before it leaves the page
+    const started = performance.now();
+    const cut = await run('let s = "q".repeat(30000000);\nif (s) { s }', { maxChars: 1000 });
+    expect(cut).toMatchObject({ truncated: true, length: 30_000_000, type: 'string' });
+    expect((cut.value as string).length).toBeLessThanOrEqual(1000);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // `var` in statement code is the script's own, as in the function form, not a new global of the page
+    expect(await valueOf('var argusLeak = 1;\nfor (const x of [1]) { argusLeak += x }')).toBe(2);
+    expect(await valueOf('typeof argusLeak')).toBe('undefined');
+  });
 });
