@@ -47,6 +47,20 @@ describe('path policy', () => {
     expect(code(() => confinePath('.argus/captures/a.png', policy()))).toBe('ok');
     expect(code(() => confinePath('a\0b', policy()))).toBe('invalid_input');
   });
+  it('names each allowed area once in a refusal', () => {
+    const nested: PathPolicy = { ...policy(), roots: [join(project, 'web'), project, tmpdir(), project] };
+    const message = (() => {
+      try {
+        confinePath('/etc/passwd', nested);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    const area = /outside the allowed area \(([^)]*)\)/.exec(message)?.[1]?.split(', ');
+    // the project is inside the temp dir here: the temp dir says it all
+    expect(area).toEqual([realpathSync(tmpdir())]);
+  });
   it('follows symlinks, dangling ones included, and chains of them', () => {
     symlinkSync('/etc', join(project, 'etc-link'));
     expect(code(() => confinePath('etc-link/passwd', policy()))).toBe('path_forbidden');

@@ -79,12 +79,19 @@ export function isInside(child: string, root: string): boolean {
 /** Why a resolved path is refused, or undefined when the policy allows it. */
 export function pathRefusal(real: string, policy: PathPolicy): string | undefined {
   const roots = policy.roots.map((root) => resolveReal(root));
-  if (!roots.some((root) => isInside(real, root))) return `outside the allowed area (${roots.join(', ')})`;
+  if (!roots.some((root) => isInside(real, root))) return `outside the allowed area (${outermost(roots).join(', ')})`;
   const denied = (policy.denied ?? []).map((area) => resolveReal(area)).find((area) => isInside(real, area));
   if (denied !== undefined && !(policy.reopened ?? []).some((area) => isInside(real, resolveReal(area)))) {
     return `inside the daemon's state dir (${denied}), which holds its token and saved sessions`;
   }
   return undefined;
+}
+
+/** Each area once: a root equal to, or inside, another (a project in the temp dir) adds nothing to say. */
+function outermost(roots: readonly string[]): string[] {
+  return roots.filter(
+    (root, index) => !roots.some((other, at) => (other === root ? at < index : isInside(root, other))),
+  );
 }
 
 /**
