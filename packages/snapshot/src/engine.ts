@@ -19,7 +19,7 @@ import { type ElementHandle, selectorHandle } from './element-handle.js';
 import { formatSnapshot } from './format.js';
 import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './frame-text.js';
 import { annotateRefs } from './overlay.js';
-import { describeLocator, parseLocator, type Locator } from './locator.js';
+import { describeLocator, parseLocator, roleWordLocator, snapshotLineLocator, type Locator } from './locator.js';
 import { RefRegistry, parseRef, staleError, type RefEntry, type RefNumbering } from './ref-registry.js';
 import type { ArgusPageApi, LocateResult } from './page-walker.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
@@ -62,6 +62,8 @@ const MARK_AND_WALK =
 /** Characters kept of a text run or a name in the snapshot. */
 const TEXT_MAX = 100;
 const KEPT_SNAPSHOTS = 4;
+/** Documents a locator or selector is resolved in when the page moves on meanwhile (a redirect chain). */
+const MAX_DOCUMENTS = 3;
 
 interface StoredSnapshot {
   id: number;
@@ -212,17 +214,25 @@ export class SnapshotEngine {
     return this.page_(stored, Math.min(Number(match[2]), stored.lines.length), options.maxChars);
   }
 
-  /** Walks the main frame (or the scope) and every visible iframe below it; assigns refs. */
+  /**
+   * Walks the main frame (or the scope) and every visible iframe below it; assigns refs. The scope
+   * is any target an action takes (a ref, a locator, a CSS selector), or a landmark as the snapshot
+   * prints it (`navigation "Primary"`, or a bare role word such as `banner` that no CSS tag matches).
+   */
   private async capture(scope: string | undefined): Promise<{ tree: WalkNode; title: string }> {
     const walk: WalkOptions = { textMax: TEXT_MAX };
     let frameId = this.page.mainFrameId;
+    const scopeRef = (ref: string) => {
+      const entry = this.entryFor(ref);
+      frameId = entry.frameId;
+      walk.rootId = entry.id;
+    };
     if (scope !== undefined && scope.trim()) {
       const ref = parseRef(scope);
-      if (ref) {
-        const entry = this.entryFor(ref);
-        frameId = entry.frameId;
-        walk.rootId = entry.id;
-      } else walk.rootSelector = scope;
+      const locator = ref ? undefined : (parseLocator(scope) ?? snapshotLineLocator(scope));
+      if (ref) scopeRef(ref);
+      else if (locator) scopeRef(await this.locatorRef(locator, this.locatorFrame()));
+      else walk.rootSelector = scope;
     }
     releaseObjects(this.page.session);
     this.refs.retireBefore(this.page.epoch);
@@ -230,10 +240,26 @@ export class SnapshotEngine {
     let result = await this.walkFrame(frameId, walk, 0);
     if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined)
       result = (await this.scopeInFrames(frameId, walk)) ?? result;
+    // a landmark named by its role alone (`banner`, `navigation`): no tag of that name, the role then
+    const landmark = result?.error === 'scope_not_found' && scope !== undefined ? roleWordLocator(scope) : undefined;
+    const landmarkRef =
+      landmark &&
+      (await this.locatorRef(landmark, this.locatorFrame()).catch((error: unknown) => {
+        if (error instanceof ArgusError && error.code === 'element_not_found') return undefined;
+        throw error;
+      }));
+    if (landmarkRef) {
+      delete walk.rootSelector;
+      scopeRef(landmarkRef);
+      result = await this.walkFrame(frameId, walk, 0);
+    }
     if (!result)
       throw new ArgusError('target_closed', 'The page has no document to snapshot right now. Retry after it loads.');
     if (result.error === 'bad_selector')
-      throw new ArgusError('invalid_input', `--scope "${scope}" is not a valid CSS selector.`);
+      throw new ArgusError(
+        'invalid_input',
+        `--scope "${scope}" is neither a ref, a locator (role=…, text=…, label=…), a snapshot line (navigation "Main") nor a valid CSS selector.`,
+      );
     if (result.error === 'scope_not_found') {
       throw new ArgusError(
         'element_not_found',
@@ -379,7 +405,30 @@ export class SnapshotEngine {
     const ref = parseRef(target);
     if (ref) return this.resolveRef(ref);
     const locator = parseLocator(target);
-    return locator ? this.resolveLocator(locator, this.locatorFrame()) : selectorHandle(this.page, target.trim());
+    return this.inLatestDocument(() =>
+      locator ? this.resolveLocator(locator, this.locatorFrame()) : selectorHandle(this.page, target.trim()),
+    );
+  }
+
+  /**
+   * Runs a read that names no element of a particular document (a locator, a selector, a wait for
+   * one) again when the main frame's document changed while it ran: whatever it found or failed on
+   * (a ref minted in the old document, "Cannot find context with specified id") belongs to a page
+   * that is gone. Resolution only reads, nothing is dispatched yet, so running it again cannot act
+   * twice. At most MAX_DOCUMENTS documents; a ref is never retried (it names an element of one
+   * document, and is stale after it).
+   */
+  private async inLatestDocument<T>(read: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      const epoch = this.page.epoch;
+      try {
+        return await read();
+      } catch (error) {
+        if (this.page.epoch === epoch || tries >= MAX_DOCUMENTS || this.page.closed) throw error;
+        // a page that does not answer, or a caller that left, is not a page that moved on
+        if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
+      }
+    }
   }
 
   /**
@@ -396,11 +445,12 @@ export class SnapshotEngine {
       const mistaken = (error as ArgusError | undefined)?.details as { ref?: string } | undefined;
       if (!(error instanceof ArgusError) || error.code !== 'element_not_found' || timeoutMs <= 0 || mistaken?.ref)
         throw error;
-      const left = Math.max(0, Math.round(timeoutMs - (performance.now() - started)));
+      const left = () => Math.max(0, Math.round(timeoutMs - (performance.now() - started)));
       const locator = parseLocator(target);
-      const appeared = locator
-        ? await this.waitForLocator(locator, left)
-        : await this.waitForSelector(target.trim(), left);
+      // a wait in a document the page leaves ends with it: the element is waited for in the next one
+      const appeared = await this.inLatestDocument(() =>
+        locator ? this.waitForLocator(locator, left()) : this.waitForSelector(target.trim(), left()),
+      );
       if (appeared) return this.resolve(target);
       // the wait watched the locator frame: a late element of an iframe (where a locator also looks) is found now
       return this.resolve(target).catch((again: unknown) => {
@@ -450,6 +500,11 @@ export class SnapshotEngine {
    * the caller can pick one instead of Argus guessing.
    */
   protected async resolveLocator(locator: Locator, frameId: string): Promise<ElementHandle> {
+    return this.resolveRef(await this.locatorRef(locator, frameId));
+  }
+
+  /** The ref of the one visible element a locator matches (see resolveLocator), minted if new. */
+  private async locatorRef(locator: Locator, frameId: string): Promise<string> {
     let hits = [{ frameId, found: await this.locateIn(locator, frameId) }];
     if (hits[0]!.found.total === 0 && frameId === this.page.mainFrameId) {
       // not in the top document: the snapshot shows the iframes' content inline, so their documents
@@ -491,7 +546,7 @@ export class SnapshotEngine {
         },
       );
     }
-    return this.resolveRef(candidates[0]!.ref);
+    return candidates[0]!.ref;
   }
 
   /** What a locator matches in one frame's document (the first few, with ids for refs). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeLocator, parseLocator } from './locator.js';
+import { describeLocator, parseLocator, roleWordLocator, snapshotLineLocator } from './locator.js';
+import { parseRef } from './ref-registry.js';
 
 describe('parseLocator', () => {
   it('reads role, text and label locators, exact when quoted', () => {
@@ -37,6 +38,46 @@ describe('parseLocator', () => {
     ]) {
       expect(() => parseLocator(target), target).toThrow(expect.objectContaining({ code: 'invalid_input' }));
     }
+  });
+
+  it('refuses a role no element has, naming the nearest roles', () => {
+    const refused = (target: string) => {
+      try {
+        parseLocator(target);
+      } catch (error) {
+        return error as { code: string; message: string; details: { suggestions?: string[] } };
+      }
+      throw new Error(`${target} was accepted`);
+    };
+    expect(refused('role=nosuchrole')).toMatchObject({ code: 'invalid_input' });
+    expect(refused('role=buton[name="Save"]').details.suggestions).toContain('button');
+    expect(refused('role=nav').details.suggestions).toEqual(['navigation']);
+    expect(refused('role=input').message).toContain('role=textbox');
+    expect(refused('role=clickable').message).toMatch(/click handler/);
+    for (const role of ['button', 'navigation', 'contentinfo', 'iframe', 'doc-footnote', 'graphics-symbol', 'NONE'])
+      expect(parseLocator(`role=${role}`)).toMatchObject({ kind: 'role', role: role.toLowerCase() });
+  });
+
+  it('reads a snapshot line or a bare role word as a role locator (for --scope)', () => {
+    expect(snapshotLineLocator('navigation "Primary"')).toEqual({
+      kind: 'role',
+      role: 'navigation',
+      value: 'Primary',
+      exact: true,
+    });
+    expect(snapshotLineLocator('heading "Say \\"hi\\"" [level=2]')).toMatchObject({ value: 'Say "hi"' });
+    expect(snapshotLineLocator('region "A long name cut…"')).toMatchObject({ value: 'A long name cut', exact: false });
+    for (const text of ['#main', 'main', 'nosuchrole "x"', 'role=main', 'text=hi'])
+      expect(snapshotLineLocator(text), text).toBeUndefined();
+    expect(roleWordLocator('banner')).toEqual({ kind: 'role', role: 'banner', exact: false });
+    for (const text of ['#banner', 'nav', 'banner main']) expect(roleWordLocator(text), text).toBeUndefined();
+  });
+
+  it('reads a ref in any case as the ref', () => {
+    expect(parseRef('E12')).toBe('e12');
+    expect(parseRef('@F2E7')).toBe('f2e7');
+    expect(parseRef('[REF=E3]')).toBe('e3');
+    expect(parseRef('EM')).toBeUndefined();
   });
 
   it('describes a locator back in the same syntax', () => {

@@ -1,15 +1,21 @@
 import { ArgusError } from '@argus/protocol';
 import { quoteName } from '@argus/protocol/snapshot-refs';
+import { isKnownRole, nearestRoles } from './aria-roles.js';
 
 /**
  * A semantic locator: a target named by what a person sees rather than by the page's markup.
  *
  * - `role=button[name="Sign up"]`: role and exact accessible name; `[name*="sign"]`: name contains
- *   (case-insensitive); `role=button` alone: any name.
+ *   (case-insensitive); `role=button` alone: any name. The role must be one the snapshot can show
+ *   (aria-roles.ts): an unknown one is `invalid_input` at once, with the nearest roles.
  * - `text=Sign up`: the innermost visible element whose text contains it (case-insensitive);
  *   `text="Sign up"`: whose whole text is exactly that.
  * - `label=Email`: the form field whose label (or aria-label, placeholder, title) contains it;
  *   `label="Email"`: is exactly that.
+ *
+ * A match by part (`name*=`, unquoted `text=` / `label=`) prefers whole matches: when some candidates'
+ * text equals the value (any case), only those count, so `label=Age` is the "Age" field even with a
+ * "Languages" field on the page; otherwise every candidate containing it does.
  *
  * Whitespace is collapsed on both sides. Only visible elements match; more than one match is an
  * `element_ambiguous` error listing refs for the candidates, never a guess.
@@ -39,18 +45,19 @@ export function parseLocator(target: string): Locator | undefined {
   const kind = match[1] as Locator['kind'];
   const rest = match[2]!.trim();
   if (kind === 'role') {
-    const role = /^([a-z]+)(?:\[name(\*?)=("(?:[^"\\]|\\.)*")\])?$/i.exec(rest);
+    const role = /^([a-z][a-z-]*)(?:\[name(\*?)=("(?:[^"\\]|\\.)*")\])?$/i.exec(rest);
     if (!role) {
       throw new ArgusError(
         'invalid_input',
         `"${target}" is not a role locator. Write role=button, role=button[name="Sign up"] (exact name) or role=button[name*="sign"] (name contains).`,
       );
     }
-    if (role[3] === undefined) return { kind, role: role[1]!.toLowerCase(), exact: false };
+    const roleName = checkedRole(role[1]!.toLowerCase(), target);
+    if (role[3] === undefined) return { kind, role: roleName, exact: false };
     const name = clean(unquote(role[3]).value);
     if (!name)
       throw new ArgusError('invalid_input', `"${target}" has an empty name. Drop [name=…] to match any ${role[1]}.`);
-    return { kind, role: role[1]!.toLowerCase(), value: name, exact: role[2] !== '*' };
+    return { kind, role: roleName, value: name, exact: role[2] !== '*' };
   }
   const { value, exact } = unquote(rest);
   const text = clean(value);
@@ -60,6 +67,46 @@ export function parseLocator(target: string): Locator | undefined {
       `"${target}" names no text. Write ${kind}=Sign up (contains) or ${kind}="Sign up" (exact).`,
     );
   return { kind, value: text, exact };
+}
+
+/**
+ * A role a locator can match, or `invalid_input` naming the nearest ones: no page has an element
+ * with an unknown role, so waiting for one would only spend the action's whole timeout.
+ */
+function checkedRole(role: string, target: string): string {
+  if (isKnownRole(role)) return role;
+  if (role === 'clickable')
+    throw new ArgusError(
+      'invalid_input',
+      `"${target}": clickable is the snapshot's word for an element with a click handler and no role; no locator matches it. Use its ref, or text="…" with its text.`,
+      { details: { role } },
+    );
+  const near = nearestRoles(role);
+  throw new ArgusError(
+    'invalid_input',
+    `"${target}": ${role} is not an ARIA role, so it matches nothing. Did you mean ${near.map((known) => `role=${known}`).join(', ')}? Roles are the words \`argus snapshot\` prints before a name.`,
+    { details: { role, suggestions: near } },
+  );
+}
+
+/**
+ * A snapshot line's element as a role locator, for `--scope`: `navigation "Primary"`, `region
+ * "News"`, `heading "Title" [level=1]` (states after it are ignored; a name cut with … matches as a
+ * part). Undefined for anything else, a bare role word included (that is also a CSS tag selector).
+ */
+export function snapshotLineLocator(text: string): Locator | undefined {
+  const line = /^([a-z][a-z-]*) ("(?:[^"\\]|\\.)*")(?: \[[^\]]*\])*$/.exec(text.trim());
+  if (!line || !isKnownRole(line[1]!)) return undefined;
+  let name = clean(unquote(line[2]!).value);
+  const clipped = name.endsWith('…');
+  if (clipped) name = name.slice(0, -1).trim();
+  return name ? { kind: 'role', role: line[1]!, value: name, exact: !clipped } : undefined;
+}
+
+/** A bare role word (`banner`, `navigation`) as a role locator; undefined for anything else. */
+export function roleWordLocator(text: string): Locator | undefined {
+  const word = text.trim().toLowerCase();
+  return /^[a-z][a-z-]*$/.test(word) && isKnownRole(word) ? { kind: 'role', role: word, exact: false } : undefined;
 }
 
 /** `role=button[name="Sign up"]` back as text, for messages. */

@@ -102,7 +102,8 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
   /**
    * Semantic locators (see locator.ts): `role` matches role and accessible name, `text` the
    * innermost elements whose text holds the value, `label` form fields by their label. `exact`
-   * compares whole (whitespace collapsed); otherwise contains, case-insensitive.
+   * compares whole (whitespace collapsed); otherwise contains, case-insensitive, and when some
+   * matches are whole (any case) only those count: `label=Age` is "Age", not also "Languages".
    */
   function locate(
     kind: 'role' | 'text' | 'label',
@@ -114,7 +115,9 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
     const wanted = value === null ? null : exact ? value : value.toLowerCase();
     const matches = (text: string) =>
       wanted === null || (exact ? norm(text).trim() === wanted : norm(text).toLowerCase().includes(wanted));
+    const whole = (text: string) => wanted !== null && !exact && norm(text).trim().toLowerCase() === wanted;
     const found: Element[] = [];
+    const wholly = new Set<Element>();
     const root = document.body || document.documentElement;
     if (kind === 'text') {
       // descend only into elements whose text holds the value; keep the innermost ones
@@ -142,6 +145,7 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
         const text = (el as HTMLElement).innerText ?? el.textContent ?? '';
         if (!shown(el) || !matches(text)) return false;
         found.push(el);
+        if (whole(text)) wholly.add(el);
         return true;
       };
       if (root && holds(root)) visit(root);
@@ -169,23 +173,22 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
         )
           return;
         if (kind === 'label' && (el as HTMLInputElement).type === 'hidden') return;
-        if (
+        const texts =
           kind === 'role'
-            ? !matches(nameOf(el, elRole))
-            : ![nameOf(el, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''].some(
-                (text) => text && matches(text),
-              )
-        )
-          return;
+            ? [nameOf(el, elRole)]
+            : [nameOf(el, elRole), el.getAttribute('placeholder') || '', el.getAttribute('title') || ''];
+        if (!(kind === 'role' ? matches(texts[0]!) : texts.some((text) => text && matches(text)))) return;
         // a control the page hides is reached through the label that stands in for it (matched once)
         const labels = el.tagName === 'INPUT' ? (el as HTMLInputElement).labels : null;
         const stand = labels && Array.from(labels).find((l) => roles.standIn(l) === el && shown(l));
         const target = stand || (shown(el) ? el : null);
         if (target && !seen.has(target)) found.push(target);
+        if (target && texts.some(whole)) wholly.add(target);
         if (target) seen.add(target);
       });
     }
-    return { total: found.length, ids: found.slice(0, max).map(idOf), labels: found.slice(0, max).map(label) };
+    const kept = wholly.size ? found.filter((el) => wholly.has(el)) : found;
+    return { total: kept.length, ids: kept.slice(0, max).map(idOf), labels: kept.slice(0, max).map(label) };
   }
 
   return { label, roleOf, nameOf, coverage, locate };

@@ -16,6 +16,16 @@ describe('RefRegistry numbering', () => {
     expect(after.issued('e4')).toBe(false);
   });
 
+  it('a ref is issued only with the frame prefix it was minted with', () => {
+    const refs = new RefRegistry();
+    expect(refs.refFor('main', true, 't', 1, 1, 'a')).toBe('e1');
+    expect(refs.refFor('child', false, 'u', 1, 1, 'b')).toBe('f1e2');
+    refs.retireBefore(2);
+    expect(refs.issued('e1')).toBe(true);
+    expect(refs.issued('f1e2')).toBe(true);
+    for (const ref of ['f1e1', 'e2', 'f2e2', 'f9e1', 'e3']) expect(refs.issued(ref), ref).toBe(false);
+  });
+
   it('starts at e1 by default', () => {
     const refs = new RefRegistry();
     expect(refs.issued('e1')).toBe(false);

@@ -17,11 +17,13 @@ export interface RefEntry {
 /**
  * Parses `e12`, `@e12`, `f1e3`, and `[ref=e12]` / `ref=e12` as other tools' snapshots write refs
  * (as CSS, `[ref=e12]` would match nothing on a real page); undefined for anything else (a locator
- * or a CSS selector).
+ * or a CSS selector). Any case: `E12` is the ref e12 (as CSS it would be an `<e12>` tag, which no
+ * page has, and the action would wait its whole timeout for it).
  */
 export function parseRef(target: string): string | undefined {
   const ref = target
     .trim()
+    .toLowerCase()
     .replace(/^@/, '')
     .replace(/^\[ref=(.+)\]$/, '$1')
     .replace(/^ref=/, '');
@@ -88,11 +90,15 @@ export class RefRegistry {
   private readonly byRef = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();
   private readonly frameOrdinals = new Map<string, number>();
+  /** The frame ordinal (0: the main frame) each number was minted with, from `first` on. */
+  private readonly mintedIn: number[] = [];
+  private readonly first: number;
   private nextRef: number;
   private nextFrame = 1;
 
   constructor(private readonly numbering: RefNumbering = {}) {
-    this.nextRef = Math.max(1, Math.floor(numbering.first ?? 1));
+    this.first = Math.max(1, Math.floor(numbering.first ?? 1));
+    this.nextRef = this.first;
   }
 
   refFor(frameId: string, isMainFrame: boolean, token: string, id: number, epoch: number, label: string): string {
@@ -106,16 +112,13 @@ export class RefRegistry {
       }
       return known;
     }
-    let prefix = '';
+    let ordinal = 0;
     if (!isMainFrame) {
-      let ordinal = this.frameOrdinals.get(frameId);
-      if (ordinal === undefined) {
-        ordinal = this.nextFrame++;
-        this.frameOrdinals.set(frameId, ordinal);
-      }
-      prefix = `f${ordinal}`;
+      ordinal = this.frameOrdinals.get(frameId) ?? this.nextFrame++;
+      this.frameOrdinals.set(frameId, ordinal);
     }
-    const ref = `${prefix}e${this.nextRef++}`;
+    this.mintedIn[this.nextRef - this.first] = ordinal;
+    const ref = `${ordinal ? `f${ordinal}` : ''}e${this.nextRef++}`;
     this.numbering.minted?.(this.nextRef);
     this.byKey.set(key, ref);
     this.byRef.set(ref, { ref, frameId, token, id, epoch, label });
@@ -141,11 +144,18 @@ export class RefRegistry {
     }
   }
 
-  /** True when this tab minted the ref at some point (numbers are sequential and never reused). */
+  /**
+   * True when this tab minted the ref at some point (numbers are sequential and never reused), with
+   * that frame prefix: `f9e1` is not `e1`, nor `f2e1` when e1 was minted in the main frame. A number
+   * below `first` was minted by a predecessor tab (a relaunched browser) and counts as issued.
+   */
   issued(ref: string): boolean {
     if (this.byRef.has(ref)) return true;
-    const match = /e(\d+)$/.exec(ref);
-    return match !== null && Number(match[1]) < this.nextRef;
+    const match = /^(?:f(\d+))?e(\d+)$/.exec(ref);
+    if (!match) return false;
+    const number = Number(match[2]);
+    if (number < this.first) return true;
+    return number < this.nextRef && this.mintedIn[number - this.first] === Number(match[1] ?? 0);
   }
 
   /** Current refs grouped by frame (for overlays). */

@@ -83,10 +83,9 @@ describe('semantic locators', () => {
     // the minted refs are the snapshot's refs for those elements
     const { text } = await engine.snapshot({ interactive: true });
     expect(text).toContain(`"Delete" ${error.details.refs[0]} "Delete" ${error.details.refs[1]}`);
-    // text=sign up matches the button and the link
-    expect(await click(engine, 'text=sign up').catch((caught: { code: string }) => caught.code)).toBe(
-      'element_ambiguous',
-    );
+    // text=sign matches part of the button's and the link's text; text=sign up the button's whole text
+    expect(await click(engine, 'text=sign').catch((caught: { code: string }) => caught.code)).toBe('element_ambiguous');
+    expect((await click(engine, 'text=sign up')).element).toMatch(/^button "Sign up"/);
   });
 
   it('no match is element_not_found; bad syntax is invalid_input, before the page is touched', async () => {
