@@ -28,7 +28,7 @@ export const snapshotCommands = {
           .default(false)
           .describe('Only interactive elements, with the nearest heading or landmark as context'),
         depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
-        scope: Target.optional().describe('Only the subtree of this ref or CSS selector'),
+        scope: Target.optional().describe('Only the subtree of this target or landmark'),
         maxChars: z
           .number()
           .int()
