@@ -1,4 +1,4 @@
-import type { ConsoleRecord, DialogRecord, NetworkRecord } from '@argus/cdp';
+import type { ConsoleRecord, DialogRecord, DialogReport, NetworkRecord, Page } from '@argus/cdp';
 import { redactHeaders } from '@argus/security';
 
 /** Contract shapes of the capture buffers' records (see packages/protocol/src/commands/capture.ts). */
@@ -46,6 +46,18 @@ export function dialogEntry(record: DialogRecord, seq: number) {
     promptText: record.promptText ?? null,
     timestamp: record.timestamp,
   };
+}
+
+/**
+ * A reply with the dialogs the tab answered that no earlier reply reported (opened during this
+ * command, or after the previous reply: a timer's confirm, an alert on load); absent when none.
+ * Each dialog is reported once. Only for outputs whose schema has `dialogs` (UnreportedDialogs):
+ * the router would drop the field from any other, and the dialogs with it.
+ */
+export function withDialogs<R extends object>(page: Page, result: R): R & { dialogs?: DialogReport[] } {
+  if (page.closed) return result;
+  const dialogs = page.capture.takeUnreported();
+  return dialogs.length ? { ...result, dialogs } : result;
 }
 
 /** Headers as shown: credentials redacted unless revealed. */

@@ -211,17 +211,18 @@ describe('dialogs', () => {
   it('are answered at once, reported in the triggering click, and obey armed answers', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/dialogs.html') });
     const alert = await h.client.input.click.mutate({ target: '#alert' });
-    expect(alert.dialogs).toEqual([{ type: 'alert', message: 'Hello from an alert', handled: 'accepted' }]);
+    expect(alert.dialogs).toEqual([
+      { type: 'alert', message: 'Hello from an alert', handled: 'accepted', at: expect.any(Number) },
+    ]);
     expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('alert closed');
 
     const confirmDefault = await h.client.input.click.mutate({ target: '#confirm' });
     expect(confirmDefault.dialogs[0]).toMatchObject({ type: 'confirm', handled: 'dismissed' });
     expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('confirm: false');
 
-    expect((await h.client.capture.dialogAccept.mutate({ text: 'Grace' })).armed).toEqual({
-      accept: true,
-      promptText: 'Grace',
-    });
+    expect((await h.client.capture.dialogAccept.mutate({ text: 'Grace' })).armed).toEqual([
+      { accept: true, promptText: 'Grace', expiresAt: expect.any(Number) },
+    ]);
     const prompt = await h.client.input.click.mutate({ target: '#prompt' });
     expect(prompt.dialogs[0]).toMatchObject({ type: 'prompt', handled: 'accepted' });
     expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('prompt: Grace');
@@ -230,13 +231,12 @@ describe('dialogs', () => {
     await h.client.input.click.mutate({ target: '#confirm' });
     expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('confirm: true');
 
-    await h.client.capture.dialogAccept.mutate({});
     await h.client.capture.dialogDismiss.mutate({});
     await h.client.input.click.mutate({ target: '#prompt' });
     expect((await h.client.read.text.query({ target: '#dialog-result' })).text).toBe('prompt: null');
 
     const log = await h.client.capture.dialogs.query({});
-    expect(log.armed).toBeNull();
+    expect(log.armed).toEqual([]);
     expect(log.dialogs.map((d) => [d.type, d.handled, d.promptText])).toEqual([
       ['alert', 'accepted', null],
       ['confirm', 'dismissed', null],

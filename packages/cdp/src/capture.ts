@@ -1,4 +1,5 @@
 import type { Protocol } from 'devtools-protocol';
+import { ArgusError } from '@argus/protocol/errors';
 import { RingBuffer } from './ring-buffer.js';
 import type { Session } from './session.js';
 
@@ -28,6 +29,32 @@ export interface DialogAnswer {
   accept: boolean;
   promptText?: string;
 }
+
+/** An answer waiting for a dialog, and when it lapses unused (milliseconds since the epoch). */
+export interface ArmedDialogAnswer extends DialogAnswer {
+  expiresAt: number;
+}
+
+/** A dialog as a command's reply reports it to the caller that did not see it open. */
+export interface DialogReport {
+  type: string;
+  message: string;
+  handled: 'accepted' | 'dismissed';
+  /** when it opened, milliseconds since the epoch */
+  at: number;
+}
+
+/** Dialogs one reply reports at most (the newest); the `dialog` log keeps them all. */
+export const MAX_REPORTED_DIALOGS = 20;
+const REPORTED_MESSAGE_CHARS = 500;
+
+/** Answers armed at once on one tab, at most: more than a page opens in one go, so a runaway caller is told. */
+export const MAX_ARMED_DIALOG_ANSWERS = 20;
+/**
+ * How long an armed answer waits for its dialog. An answer the expected dialog never used (the page
+ * changed, the click missed) must not accept some later page's confirm("Delete everything?").
+ */
+export const ARMED_DIALOG_TTL_MS = 5 * 60_000;
 
 export interface CaptureOptions {
   /** Entries kept per buffer (default 5,000). */
@@ -69,12 +96,17 @@ function formatStack(trace: Protocol.Runtime.StackTrace | undefined): string | u
 
 /**
  * Per-tab capture of console messages, uncaught errors and dialogs into bounded ring buffers.
- * Dialogs are answered at once (armed answer, else the default policy) so they never block.
+ * Dialogs are answered at once (the first armed answer, else the default policy) so they never
+ * block. Armed answers form a queue, used in order, each lapsing after ARMED_DIALOG_TTL_MS.
+ * Each dialog is reported once to the caller (`takeUnreported`): the reply of the next command that
+ * carries dialogs, whether it opened during that command or after the previous reply.
  */
 export class PageCapture {
   readonly console: RingBuffer<ConsoleRecord>;
   readonly dialogs: RingBuffer<DialogRecord>;
-  private armed: DialogAnswer | undefined;
+  private armed: ArmedDialogAnswer[] = [];
+  /** dialogs from this sequence number on are in no reply yet */
+  private reportedSeq = 0;
   private readonly consoleListeners = new Set<(record: ConsoleRecord, seq: number) => void>();
 
   constructor(options: CaptureOptions = {}) {
@@ -82,14 +114,56 @@ export class PageCapture {
     this.dialogs = new RingBuffer(Math.min(options.capacity ?? 5_000, 1_000));
   }
 
-  /** Arms the answer for the next dialog (e.g. `dialog accept "text"`). */
-  armDialog(answer: DialogAnswer | undefined): void {
-    this.armed = answer;
+  /**
+   * Queues the answer for the next dialog not already given one (e.g. `dialog accept "text"`);
+   * refused beyond MAX_ARMED_DIALOG_ANSWERS.
+   */
+  armDialog(answer: DialogAnswer, now = Date.now()): void {
+    this.dropExpired(now);
+    if (this.armed.length >= MAX_ARMED_DIALOG_ANSWERS)
+      throw new ArgusError(
+        'invalid_input',
+        `${MAX_ARMED_DIALOG_ANSWERS} answers are already armed for this tab's next dialogs; none was added. Drop them with \`argus dialog --disarm\`, or let dialogs use them first.`,
+        { details: { armed: this.armed.length } },
+      );
+    this.armed.push({ ...answer, expiresAt: now + ARMED_DIALOG_TTL_MS });
   }
 
-  /** The answer armed for the next dialog, if any. */
-  get armedAnswer(): DialogAnswer | undefined {
-    return this.armed;
+  /** Drops every armed answer; returns how many there were. */
+  disarmDialogs(): number {
+    const count = this.armed.length;
+    this.armed = [];
+    return count;
+  }
+
+  /** The answers armed for the next dialogs, in the order they will be used (lapsed ones dropped). */
+  armedAnswers(now = Date.now()): readonly ArmedDialogAnswer[] {
+    this.dropExpired(now);
+    return [...this.armed];
+  }
+
+  /**
+   * Dialogs no reply has reported yet, oldest first (at most the newest MAX_REPORTED_DIALOGS, each
+   * message cut: a page in an alert loop must not flood a reply); from now on they count as reported.
+   */
+  takeUnreported(): DialogReport[] {
+    const entries = this.dialogs.entries(this.reportedSeq).slice(-MAX_REPORTED_DIALOGS);
+    this.reportedSeq = this.dialogs.seq;
+    return entries.map(({ item }) => ({
+      type: item.type,
+      message: item.message.slice(0, REPORTED_MESSAGE_CHARS),
+      handled: item.handled,
+      at: item.timestamp,
+    }));
+  }
+
+  /** Counts every dialog so far as reported (the caller listed them all). */
+  markReported(): void {
+    this.reportedSeq = this.dialogs.seq;
+  }
+
+  private dropExpired(now: number): void {
+    this.armed = this.armed.filter((answer) => answer.expiresAt > now);
   }
 
   onConsole(listener: (record: ConsoleRecord, seq: number) => void): () => void {
@@ -134,8 +208,8 @@ export class PageCapture {
         });
       }),
       session.on('Page.javascriptDialogOpening', (event) => {
-        const answer = this.armed ?? defaultAnswer(event.type);
-        this.armed = undefined;
+        this.dropExpired(Date.now());
+        const answer = this.armed.shift() ?? defaultAnswer(event.type);
         const promptText =
           answer.accept && event.type === 'prompt' ? (answer.promptText ?? event.defaultPrompt ?? '') : undefined;
         this.dialogs.push({

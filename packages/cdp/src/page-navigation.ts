@@ -1,6 +1,7 @@
 import { ArgusError } from '@argus/protocol';
 import { CommandCancelledError, outsideCommandScope } from './command-scope.js';
 import { NavigationTimeoutError, NavigationWatcher, type OpenedTab } from './navigation.js';
+import type { DialogReport } from './capture.js';
 import type { Page } from './page.js';
 import { withoutPassword } from './url-display.js';
 
@@ -15,7 +16,8 @@ export interface NavigationResult {
 export interface ActionEffects {
   navigated: boolean;
   url: string;
-  dialogs: Array<{ type: string; message: string; handled: string }>;
+  /** Dialogs no earlier reply reported: opened during the action or since the previous reply. */
+  dialogs: DialogReport[];
   consoleErrors: string[];
   /** Tabs the action opened (a `target=_blank` link, `window.open`). */
   openedTabs: OpenedTab[];
@@ -228,7 +230,6 @@ export async function actOn<T>(
     root: page.rootSession,
     targetId: page.targetId,
   });
-  const dialogsBefore = page.capture.dialogs.seq;
   const consoleBefore = page.capture.console.seq;
   try {
     const value = await run();
@@ -283,7 +284,7 @@ export async function actOn<T>(
     return {
       value,
       effects: {
-        ...page.effectsSince(dialogsBefore, consoleBefore, navigated),
+        ...page.effectsSince(consoleBefore, navigated),
         openedTabs: watcher.tabsOpened(),
         download: watcher.download ?? null,
       },

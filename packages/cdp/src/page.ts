@@ -12,7 +12,7 @@ import {
   navigateBy,
   navigatePage,
 } from './page-navigation.js';
-import { PageCapture, type CaptureOptions, type DialogRecord } from './capture.js';
+import { PageCapture, type CaptureOptions } from './capture.js';
 import { NetworkCapture } from './network-capture.js';
 import { InflightRequests } from './page-inflight.js';
 import { PageTitle } from './page-title.js';
@@ -243,15 +243,13 @@ export class Page {
     return this.router.root;
   }
 
-  /** @internal dialogs and console errors since the given sequence numbers (for actOn) */
-  effectsSince(
-    dialogSeq: number,
-    consoleSeq: number,
-    navigated: boolean,
-  ): Omit<ActionEffects, 'openedTabs' | 'download'> {
-    const dialogs = this.capture.dialogs
-      .entries(dialogSeq)
-      .map(({ item }: { item: DialogRecord }) => ({ type: item.type, message: item.message, handled: item.handled }));
+  /**
+   * @internal the dialogs no reply has reported yet (during the action, or since the previous
+   * reply: a dialog a timer opened after the last command), and console errors since the given
+   * sequence number (for actOn)
+   */
+  effectsSince(consoleSeq: number, navigated: boolean): Omit<ActionEffects, 'openedTabs' | 'download'> {
+    const dialogs = this.capture.takeUnreported();
     const consoleErrors = this.capture.console
       .entries(consoleSeq)
       .filter(({ item }) => item.level === 'error')

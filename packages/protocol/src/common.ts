@@ -90,13 +90,35 @@ export const Challenge = z
   .optional()
   .describe('Set when the new page asks for a person (login, CAPTCHA, bot check, consent); absent otherwise');
 
+/**
+ * A JavaScript dialog the tab answered by itself, as reported once in the next reply that carries
+ * dialogs (an action, a navigation, eval, wait, snapshot): opened during that command, or after the
+ * previous reply (a timer's confirm, a page's alert on load).
+ */
+const DialogReport = z.object({
+  type: z.string().describe('alert, confirm, prompt or beforeunload'),
+  message: z.string(),
+  handled: z.enum(['accepted', 'dismissed']),
+  at: z.number().describe('When it opened, milliseconds since the epoch'),
+});
+
+/** The dialogs of a reply other than an action's: absent when there were none. */
+export const UnreportedDialogs = z
+  .array(DialogReport)
+  .optional()
+  .describe(
+    'JavaScript dialogs the tab answered since the previous reply, each reported once (at most the 20 newest; `dialog` lists all); absent when none',
+  );
+
 /** Side effects an action observed, so the caller need not poll for them. */
 export const ActionEffects = z.object({
   navigated: z.boolean().describe('Whether the action caused a navigation'),
   url: z.string().describe('URL after the action'),
   dialogs: z
-    .array(z.object({ type: z.string(), message: z.string(), handled: z.string() }))
-    .describe('JavaScript dialogs opened during the action'),
+    .array(DialogReport)
+    .describe(
+      'JavaScript dialogs answered during the action or since the previous reply, each reported once (at most the 20 newest)',
+    ),
   consoleErrors: z.array(z.string()).describe('Console errors logged during the action'),
   locator: z
     .string()

@@ -9,9 +9,11 @@ import type { Services } from '../services.js';
 
 const since = (value: number | undefined) => (value === undefined ? 0 : value + 1);
 
+/** The answers armed for the tab's next dialogs, in the order they will be used. */
 function armedView(page: Page) {
-  const armed = page.capture.armedAnswer;
-  return armed ? { accept: armed.accept, promptText: armed.promptText ?? null } : null;
+  return page.capture
+    .armedAnswers()
+    .map((armed) => ({ accept: armed.accept, promptText: armed.promptText ?? null, expiresAt: armed.expiresAt }));
 }
 
 export function captureHandlers(services: Services): Handlers['capture'] {
@@ -132,14 +134,21 @@ export function captureHandlers(services: Services): Handlers['capture'] {
       });
     },
 
-    dialogs: (input) =>
-      manager.onTab(input.tab, async (page) => {
+    dialogs: (input, ctx) => {
+      // a read token lists dialogs; dropping the answers changes how the next ones are answered
+      if (input.disarm)
+        requireScope(ctx, 'write', 'Dropping armed dialog answers', 'Drop --disarm to only list the dialogs.');
+      return manager.onTab(input.tab, async (page) => {
         const buffer = page.capture.dialogs;
         const dialogs = buffer.entries(since(input.since)).map(({ seq, item }) => dialogEntry(item, seq));
         const lastSeq = buffer.seq - 1;
+        // the caller has them all now: no later reply reports them again
+        page.capture.markReported();
         if (input.clear) buffer.clear();
-        return { dialogs, lastSeq, armed: armedView(page), cleared: input.clear };
-      }),
+        const disarmed = input.disarm ? page.capture.disarmDialogs() : 0;
+        return { dialogs, lastSeq, armed: armedView(page), disarmed, cleared: input.clear };
+      });
+    },
 
     dialogAccept: (input) =>
       manager.onTab(input.tab, async (page) => {

@@ -159,7 +159,8 @@ async function setChecked(
       const unchanged = {
         navigated: false,
         url: page.url,
-        dialogs: [],
+        // nothing was done, but dialogs since the previous reply are still news to the caller
+        dialogs: page.capture.takeUnreported(),
         consoleErrors: [],
         element: handle.label,
         checked: want,

@@ -4,6 +4,7 @@ import { ArgusError, EVAL_SOURCE_MAX, type Handlers } from '@argus/protocol';
 import { type PathPolicy, confinePath } from '@argus/security';
 import { SCROLL_BY, SCROLL_POSITION, scrollIntoView } from '@argus/snapshot';
 import { withChallenge } from '../challenge.js';
+import { withDialogs } from '../capture-entries.js';
 import { evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 import { takeScreenshot } from '../screenshot.js';
@@ -31,15 +32,21 @@ export function pageHandlers(services: Services): Handlers['page'] {
             throw plainHttpHint(error, input.url);
           });
         // waitUntil none returns before the document exists: nothing to look at yet
-        return waitsForDocument ? withChallenge(page, result) : result;
+        return withDialogs(page, waitsForDocument ? await withChallenge(page, result) : result);
       });
     },
     back: (input) =>
-      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(-1, input.timeoutMs, false))),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(page, await withChallenge(page, await page.history(-1, input.timeoutMs, false))),
+      ),
     forward: (input) =>
-      manager.onTab(input.tab, async (page) => withChallenge(page, await page.history(1, input.timeoutMs, false))),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(page, await withChallenge(page, await page.history(1, input.timeoutMs, false))),
+      ),
     reload: (input) =>
-      manager.onTab(input.tab, async (page) => withChallenge(page, await page.reload(input.timeoutMs, false))),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(page, await withChallenge(page, await page.reload(input.timeoutMs, false))),
+      ),
     url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
     focus: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -51,18 +58,24 @@ export function pageHandlers(services: Services): Handlers['page'] {
         return { id: page.id, url: page.url, title: page.title };
       }),
     wait: (input) =>
-      manager.onTab(input.tab, (page) =>
-        waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(
+          page,
+          await waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),
+        ),
       ),
     eval: (input, ctx) => {
       const source = scriptSource(input, () => services.access.paths(ctx));
       return manager.onTab(input.tab, async (page) =>
-        runEval(page, source, {
-          maxChars: input.maxChars,
-          timeoutMs: input.timeoutMs,
-          frame: input.target ? {} : await frameEvalTarget(manager, page),
-          ...(input.target ? { element: await manager.engine(page).resolve(input.target) } : {}),
-        }),
+        withDialogs(
+          page,
+          await runEval(page, source, {
+            maxChars: input.maxChars,
+            timeoutMs: input.timeoutMs,
+            frame: input.target ? {} : await frameEvalTarget(manager, page),
+            ...(input.target ? { element: await manager.engine(page).resolve(input.target) } : {}),
+          }),
+        ),
       );
     },
     screenshot: (input, ctx) =>

@@ -1,5 +1,6 @@
 import type { Handlers } from '@argus/protocol';
 import { NEXT_DOCUMENT_WAIT_MS, acrossNavigation, stillLoading } from '../across-navigation.js';
+import { withDialogs } from '../capture-entries.js';
 import type { Services } from '../services.js';
 
 export function snapshotHandlers(services: Services): Handlers['snapshot'] {
@@ -22,7 +23,7 @@ export function snapshotHandlers(services: Services): Handlers['snapshot'] {
             }),
           () => stillLoading('snapshot'),
         );
-        return {
+        return withDialogs(page, {
           url: result.url,
           title: result.title,
           text: result.text,
@@ -30,7 +31,7 @@ export function snapshotHandlers(services: Services): Handlers['snapshot'] {
           truncated: result.truncated,
           ...(result.cursor === undefined ? {} : { cursor: result.cursor }),
           ...(result.baseline === undefined ? {} : { baseline: result.baseline }),
-        };
+        });
       }),
   };
 }

@@ -49,11 +49,21 @@ const DialogEntry = z.object({
   timestamp: z.number(),
 });
 
-const ArmedAnswer = z
-  .object({ accept: z.boolean(), promptText: z.string().nullable() })
-  .nullable()
+/** Answers armed on one tab at once, at most (MAX_ARMED_DIALOG_ANSWERS in @argus/cdp). */
+export const MAX_ARMED_DIALOGS = 20;
+
+const ArmedAnswers = z
+  .array(
+    z.object({
+      accept: z.boolean(),
+      promptText: z.string().nullable(),
+      expiresAt: z
+        .number()
+        .describe('Dropped unused after this, milliseconds since the epoch (5 minutes after arming)'),
+    }),
+  )
   .describe(
-    'The answer armed for the next dialog; null means the default (alert/beforeunload accepted, confirm/prompt dismissed)',
+    `Answers armed for the next dialogs, used in order (at most ${MAX_ARMED_DIALOGS}); a dialog with none gets the default (alert/beforeunload accepted, confirm/prompt dismissed)`,
   );
 
 export const captureCommands = {
@@ -210,15 +220,30 @@ export const captureCommands = {
   }),
   dialogs: defineCommand({
     name: 'capture.dialogs',
-    cli: { verb: 'dialog', examples: ['argus dialog', 'argus dialog --clear'] },
+    cli: { verb: 'dialog', examples: ['argus dialog', 'argus dialog --clear', 'argus dialog --disarm'] },
     tool: 'argus_dialog',
     kind: 'query',
     scope: 'read',
     summary:
-      'Log of JavaScript dialogs (alert, confirm, prompt, beforeunload) and how each was answered. Dialogs never block: alert/beforeunload are accepted, confirm/prompt dismissed, unless an answer is armed.',
-    input: () => z.object({ since: Since.optional(), clear: Clear, tab: TabId.optional() }),
+      'Log of JavaScript dialogs (alert, confirm, prompt, beforeunload) and how each was answered, and the armed answers. Dialogs never block: alert/beforeunload are accepted, confirm/prompt dismissed, unless an answer is armed. `--disarm` drops the armed answers.',
+    input: () =>
+      z.object({
+        since: Since.optional(),
+        clear: Clear,
+        disarm: z
+          .boolean()
+          .default(false)
+          .describe('Drop every armed answer (needs a write token): the next dialogs get the default'),
+        tab: TabId.optional(),
+      }),
     output: () =>
-      z.object({ dialogs: z.array(DialogEntry), lastSeq: z.number(), armed: ArmedAnswer, cleared: z.boolean() }),
+      z.object({
+        dialogs: z.array(DialogEntry),
+        lastSeq: z.number(),
+        armed: ArmedAnswers,
+        disarmed: z.number().describe('Armed answers dropped by --disarm'),
+        cleared: z.boolean(),
+      }),
     pageContent: ['dialogs'],
   }),
   dialogAccept: defineCommand({
@@ -237,7 +262,7 @@ export const captureCommands = {
         text: z.string().max(100_000).optional().describe('Text to enter into a prompt'),
         tab: TabId.optional(),
       }),
-    output: () => z.object({ armed: ArmedAnswer }),
+    output: () => z.object({ armed: ArmedAnswers }),
   }),
   dialogDismiss: defineCommand({
     name: 'capture.dialogDismiss',
@@ -247,7 +272,7 @@ export const captureCommands = {
     scope: 'write',
     summary: 'Dismiss (cancel) the next dialog; call it before the action that opens it.',
     input: () => z.object({ tab: TabId.optional() }),
-    output: () => z.object({ armed: ArmedAnswer }),
+    output: () => z.object({ armed: ArmedAnswers }),
   }),
   debugTrace: defineCommand({
     name: 'capture.debugTrace',

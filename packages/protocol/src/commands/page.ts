@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { Challenge, FilePath, HttpUrl, Overwrite, PageInfo, TabId, Target, TimeoutMs } from '../common.js';
+import {
+  Challenge,
+  FilePath,
+  HttpUrl,
+  Overwrite,
+  PageInfo,
+  TabId,
+  Target,
+  TimeoutMs,
+  UnreportedDialogs,
+} from '../common.js';
 
 /**
  * Screenshot budget for agents: Claude's vision guidance (and Playwright MCP's image scaling) keep
@@ -15,6 +25,7 @@ export const AGENT_SCREENSHOT_QUALITY = 70;
 const NavResult = PageInfo.extend({
   status: z.number().nullable().describe('HTTP status of the main document, when known'),
   challenge: Challenge,
+  dialogs: UnreportedDialogs,
 });
 
 /** The largest script `eval` runs, inline or from a file. */
@@ -123,7 +134,12 @@ export const pageCommands = {
         tab: TabId.optional(),
         timeoutMs: TimeoutMs.default(10_000),
       }),
-    output: () => z.object({ waitedMs: z.number(), matched: z.string().describe('What ended the wait') }),
+    output: () =>
+      z.object({
+        waitedMs: z.number(),
+        matched: z.string().describe('What ended the wait'),
+        dialogs: UnreportedDialogs,
+      }),
   }),
   eval: defineCommand({
     name: 'page.eval',
@@ -171,6 +187,7 @@ export const pageCommands = {
         type: z.string().describe('typeof the result'),
         truncated: z.boolean().optional().describe('Only present, as true, when the value was cut at maxChars'),
         length: z.number().optional().describe('Full length of a string result that was cut'),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['value'],
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId, Target, Title } from '../common.js';
+import { TabId, Target, Title, UnreportedDialogs } from '../common.js';
 
 export const snapshotCommands = {
   take: defineCommand({
@@ -61,6 +61,7 @@ export const snapshotCommands = {
           .describe(
             'With diff: previous (only lines changed since it), or none (no earlier snapshot in this mode: the full snapshot, the baseline of the next diff)',
           ),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['text'],
   }),

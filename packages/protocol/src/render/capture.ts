@@ -40,9 +40,25 @@ function consoleNoun(input: Readonly<Record<string, unknown>>): string {
   return typeof input.level === 'string' ? `no console messages at level ${input.level}` : 'no console messages';
 }
 
-function armedLine(armed: OutputOf<'capture.dialogs'>['armed']): string {
-  if (!armed) return 'next dialog: default (alert/beforeunload accepted, confirm/prompt dismissed)';
-  return `next dialog: ${armed.accept ? 'accept' : 'dismiss'}${armed.promptText !== null ? ` with "${armed.promptText}"` : ''}`;
+type Armed = OutputOf<'capture.dialogs'>['armed'];
+
+const answerText = (answer: Armed[number]) =>
+  `${answer.accept ? 'accept' : 'dismiss'}${answer.promptText !== null ? ` with "${answer.promptText}"` : ''}`;
+
+function armedLine(armed: Armed): string {
+  if (!armed.length) return 'next dialog: default (alert/beforeunload accepted, confirm/prompt dismissed)';
+  const queue = armed.map((answer, index) => `${index + 1}. ${answerText(answer)}`).join(', ');
+  return `armed for the next ${armed.length === 1 ? 'dialog' : `${armed.length} dialogs, in order`}: ${queue}; then the default`;
+}
+
+/** The answer just armed: which dialog from now it is for, and how many are armed. */
+function armedReply(armed: Armed): string {
+  const last = armed.at(-1);
+  if (!last) return 'no answer armed';
+  const which = armed.length === 1 ? 'the next dialog' : `dialog ${armed.length} from now`;
+  const verb = last.accept ? 'accepted' : 'dismissed';
+  const text = last.promptText !== null ? ` with "${last.promptText}"` : '';
+  return `${which} will be ${verb}${text} (${armed.length} armed, used in order; unused ones lapse after 5 min)`;
 }
 
 export const captureRenderers: RenderersOf<'capture'> = {
@@ -80,11 +96,11 @@ export const captureRenderers: RenderersOf<'capture'> = {
               `#${d.seq} ${d.type} "${d.message}" ${d.handled}${d.promptText !== null ? ` with "${d.promptText}"` : ''}`,
           )
         : ['(no dialogs)']),
+      ...(output.disarmed > 0 ? [`${output.disarmed} armed answer(s) dropped`] : []),
       armedLine(output.armed),
     ].join('\n'),
-  'capture.dialogAccept': (output) =>
-    `next dialog will be accepted${output.armed?.promptText != null ? ` with "${output.armed.promptText}"` : ''}`,
-  'capture.dialogDismiss': () => 'next dialog will be dismissed',
+  'capture.dialogAccept': (output) => armedReply(output.armed),
+  'capture.dialogDismiss': (output) => armedReply(output.armed),
   'capture.debugTrace': (output) =>
     [
       output.path,

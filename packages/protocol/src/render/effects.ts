@@ -10,11 +10,16 @@ export function effectsLines(output: Effects): string[] {
   if (output.navigated) lines.push(`navigated to ${output.url}`);
   for (const tab of output.openedTabs) lines.push(`opened tab ${tab.id} ${tab.url}`);
   if (output.download) lines.push(`download started: ${output.download.filename || output.download.url}`);
-  for (const dialog of output.dialogs) lines.push(`dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
+  lines.push(...dialogLines(output.dialogs));
   for (const field of output.invalid ?? []) lines.push(`form not submitted: ${field.element}: ${field.message}`);
   for (const error of output.consoleErrors) lines.push(`console error: ${error}`);
   if (output.challenge) lines.push(challengeLine(output.challenge));
   return lines;
+}
+
+/** The dialogs a reply reports (opened during the command, or since the previous reply), one line each. */
+export function dialogLines(dialogs: Effects['dialogs'] | undefined): string[] {
+  return (dialogs ?? []).map((dialog) => `dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
 }
 
 /** A login wall, CAPTCHA, bot check or consent wall the new page shows, and what to do about it. */

@@ -1,10 +1,18 @@
-import { challengeLine } from './effects.js';
+import { challengeLine, dialogLines } from './effects.js';
 import { duration, titled } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
 type Nav = OutputOf<'page.goto'>;
 const nav = (output: Nav) =>
-  `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}${output.challenge ? `\n${challengeLine(output.challenge)}` : ''}`;
+  [
+    `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}`,
+    ...(output.challenge ? [challengeLine(output.challenge)] : []),
+    ...dialogLines(output.dialogs),
+  ].join('\n');
+
+/** A reply's text and, after it, the dialogs the tab answered since the previous reply. */
+const withDialogs = (text: string, output: { dialogs?: Nav['dialogs'] }) =>
+  [text, ...dialogLines(output.dialogs)].join('\n');
 
 /** An evaluation's value: strings as they are for people, JSON for agents (so "42" and 42 differ). */
 function value(output: OutputOf<'page.eval'>, context: RenderContext): string {
@@ -30,8 +38,8 @@ export const pageRenderers: RenderersOf<'page'> = {
   'page.reload': nav,
   'page.url': (output) => output.url,
   'page.focus': (output) => `tab ${output.id} in front: ${titled(output.title, output.url)}`,
-  'page.eval': value,
-  'page.wait': (output) => `${output.matched} after ${duration(output.waitedMs)}`,
+  'page.eval': (output, context) => withDialogs(value(output, context), output),
+  'page.wait': (output) => withDialogs(`${output.matched} after ${duration(output.waitedMs)}`, output),
   'page.scroll': (output) => `scrolled to ${output.scrollX},${output.scrollY}`,
   'page.screenshot': (output) => {
     const labels = output.annotated
@@ -50,6 +58,8 @@ export const snapshotRenderers: RenderersOf<'snapshot'> = {
     [
       // an agent has no address bar: say where the snapshot was taken
       ...(context.surface === 'agent' ? [titled(output.title, output.url)] : []),
+      // before the text: a long snapshot must not bury them
+      ...dialogLines(output.dialogs),
       ...(output.baseline === 'none'
         ? [
             '[no earlier snapshot of this tab in this mode to diff against: the full snapshot follows; the next diff compares with it]',

@@ -1,0 +1,146 @@
+import { createArgusClient } from '@argus/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { codeOf, useHarness } from './harness.js';
+
+const h = useHarness();
+
+const page = (query = '') => h.server.urlFor(`/dialog-timing.html${query}`);
+
+/** The page's own note of how its last dialog was answered. */
+const result = async () => (await h.client.read.text.query({ target: '#dialog-result' })).text;
+
+/** Clicks the button whose confirm a timer opens 300 ms later, and waits until the page has its answer. */
+async function lateConfirm(): Promise<void> {
+  const clicked = await h.client.input.click.mutate({ target: '#late' });
+  // the click's reply comes before the confirm opens: it cannot report it
+  expect(clicked.dialogs).toEqual([]);
+  await vi.waitFor(async () => expect(await result()).toBe('late confirm: false'), { timeout: 5_000 });
+}
+
+const lateDialog = {
+  type: 'confirm',
+  message: 'Delete everything?',
+  handled: 'dismissed',
+  at: expect.any(Number),
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('dialogs opened outside an action are reported by the next reply, once', () => {
+  it('a confirm a timer opened after the click: in the next snapshot, then in no other reply', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    const before = Date.now();
+    await lateConfirm();
+    const snapshot = await h.client.snapshot.take.mutate({ interactive: true });
+    expect(snapshot.dialogs).toEqual([lateDialog]);
+    expect(snapshot.dialogs?.[0]?.at).toBeGreaterThanOrEqual(before);
+    expect((await h.client.snapshot.take.mutate({ interactive: true })).dialogs).toBeUndefined();
+    expect((await h.client.input.click.mutate({ target: 'h1' })).dialogs).toEqual([]);
+  });
+
+  it('in the next action, eval, wait or navigation', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    await lateConfirm();
+    expect((await h.client.input.click.mutate({ target: 'h1' })).dialogs).toEqual([lateDialog]);
+
+    await lateConfirm();
+    expect((await h.client.page.eval.mutate({ js: '1 + 1' })).dialogs).toEqual([lateDialog]);
+
+    await lateConfirm();
+    expect((await h.client.page.wait.mutate({ ms: 1 })).dialogs).toEqual([lateDialog]);
+
+    await lateConfirm();
+    expect((await h.client.page.reload.mutate({})).dialogs).toEqual([lateDialog]);
+  });
+
+  it('eval reports the dialogs its script opened', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    const evaluated = await h.client.page.eval.mutate({ js: "confirm('From eval?')" });
+    expect(evaluated.value).toBe(false);
+    expect(evaluated.dialogs).toEqual([
+      { type: 'confirm', message: 'From eval?', handled: 'dismissed', at: expect.any(Number) },
+    ]);
+    expect((await h.client.page.eval.mutate({ js: '1' })).dialogs).toBeUndefined();
+  });
+
+  it('a page in an alert loop: a reply carries the 20 newest, the log keeps all', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    const { lastSeq } = await h.client.capture.dialogs.query({});
+    const evaluated = await h.client.page.eval.mutate({ js: "for (let i = 0; i < 25; i++) alert(`n${i}`)" });
+    expect(evaluated.dialogs?.map((d) => d.message)).toEqual(Array.from({ length: 20 }, (_, i) => `n${i + 5}`));
+    expect((await h.client.capture.dialogs.query({ since: lastSeq })).dialogs).toHaveLength(25);
+  });
+
+  it('goto reports an alert the page opened while loading', async () => {
+    const loaded = await h.client.page.goto.mutate({ url: page('?greet') });
+    expect(loaded.dialogs).toEqual([
+      { type: 'alert', message: 'Welcome back', handled: 'accepted', at: expect.any(Number) },
+    ]);
+    expect((await h.client.page.goto.mutate({ url: page() })).dialogs).toBeUndefined();
+  });
+
+  it('the dialog log counts as seen: no later reply repeats what it listed', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    await lateConfirm();
+    const log = await h.client.capture.dialogs.query({});
+    expect(log.dialogs.at(-1)).toMatchObject({ type: 'confirm', message: 'Delete everything?', handled: 'dismissed' });
+    expect((await h.client.snapshot.take.mutate({})).dialogs).toBeUndefined();
+  });
+});
+
+describe('armed answers are a queue', () => {
+  it('two answers armed answer two dialogs, in order', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    expect((await h.client.capture.dialogAccept.mutate({})).armed).toHaveLength(1);
+    const second = await h.client.capture.dialogAccept.mutate({});
+    expect(second.armed.map((a) => a.accept)).toEqual([true, true]);
+    const clicked = await h.client.input.click.mutate({ target: '#two' });
+    expect(clicked.dialogs.map((d) => [d.message, d.handled])).toEqual([
+      ['First question?', 'accepted'],
+      ['Second question?', 'accepted'],
+    ]);
+    expect(await result()).toBe('two: true true');
+    expect((await h.client.capture.dialogs.query({})).armed).toEqual([]);
+
+    await h.client.capture.dialogDismiss.mutate({});
+    expect((await h.client.capture.dialogAccept.mutate({})).armed.map((a) => a.accept)).toEqual([false, true]);
+    await h.client.input.click.mutate({ target: '#two' });
+    expect(await result()).toBe('two: false true');
+  });
+
+  it('at most 20; --disarm drops them (a write token only)', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    for (let i = 0; i < 20; i++) await h.client.capture.dialogDismiss.mutate({});
+    expect(await codeOf(h.client.capture.dialogAccept.mutate({}))).toBe('invalid_input');
+    const { token } = await h.client.token.create.mutate({ scope: 'read' });
+    const reader = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token });
+    try {
+      expect(await codeOf(reader.client.capture.dialogs.query({ disarm: true }))).toBe('forbidden_scope');
+      expect((await reader.client.capture.dialogs.query({})).armed).toHaveLength(20);
+    } finally {
+      reader.close();
+    }
+    const disarmed = await h.client.capture.dialogs.query({ disarm: true });
+    expect(disarmed).toMatchObject({ disarmed: 20, armed: [] });
+    await h.client.capture.dialogAccept.mutate({});
+    await h.client.capture.dialogs.query({ disarm: true });
+    await h.client.input.click.mutate({ target: '#two' });
+    expect(await result()).toBe('two: false false');
+  });
+
+  it('an answer no dialog used lapses after 5 minutes', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    const armed = await h.client.capture.dialogAccept.mutate({});
+    const expiresAt = armed.armed[0]?.expiresAt ?? 0;
+    expect(expiresAt - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    // the daemon runs in this process: its clock, six minutes on
+    const now = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + 6 * 60_000);
+    expect((await h.client.capture.dialogs.query({})).armed).toEqual([]);
+    await h.client.input.click.mutate({ target: '#two' });
+    expect(await result()).toBe('two: false false');
+  });
+});

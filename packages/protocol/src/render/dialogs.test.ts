@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { type RenderContext, renderCommand } from './index.js';
+
+const cli: RenderContext = {
+  surface: 'cli',
+  input: {},
+  label: (name) => name,
+  hint: (name) => name,
+};
+
+const confirm = { type: 'confirm', message: 'Delete everything?', handled: 'dismissed', at: 1 };
+const answer = (accept: boolean, promptText: string | null = null) => ({ accept, promptText, expiresAt: 1 });
+
+describe('dialogs in replies other than an action', () => {
+  it('a navigation, eval, wait and snapshot list the dialogs since the previous reply', () => {
+    const nav = { url: 'http://x/', title: 'X', status: 200, dialogs: [confirm] };
+    expect(renderCommand('page.goto', nav, cli)).toBe(
+      'X — http://x/ (200)\ndialog confirm "Delete everything?" (dismissed)',
+    );
+    expect(renderCommand('page.eval', { value: 2, type: 'number', dialogs: [confirm] }, cli)).toBe(
+      '2\ndialog confirm "Delete everything?" (dismissed)',
+    );
+    expect(renderCommand('page.wait', { waitedMs: 5, matched: 'time', dialogs: [confirm] }, cli)).toMatch(
+      /^time after .*\ndialog confirm/,
+    );
+    const snapshot = { url: 'http://x/', title: 'X', text: 'button "Go" e1', refs: 1, truncated: false };
+    expect(renderCommand('snapshot.take', { ...snapshot, dialogs: [confirm] }, cli)).toBe(
+      'dialog confirm "Delete everything?" (dismissed)\nbutton "Go" e1',
+    );
+    expect(renderCommand('snapshot.take', snapshot, cli)).toBe('button "Go" e1');
+  });
+});
+
+describe('armed answers', () => {
+  it('the reply to arming says which dialog it is for and how many are armed', () => {
+    expect(renderCommand('capture.dialogAccept', { armed: [answer(true, 'Ada')] }, cli)).toMatch(
+      /^the next dialog will be accepted with "Ada" \(1 armed, /,
+    );
+    expect(renderCommand('capture.dialogDismiss', { armed: [answer(true), answer(false)] }, cli)).toMatch(
+      /^dialog 2 from now will be dismissed \(2 armed, /,
+    );
+  });
+
+  it('the log shows the queue, and what --disarm dropped', () => {
+    const log = { dialogs: [], lastSeq: 0, cleared: false };
+    expect(renderCommand('capture.dialogs', { ...log, armed: [answer(true), answer(false)], disarmed: 0 }, cli)).toBe(
+      '(no dialogs)\narmed for the next 2 dialogs, in order: 1. accept, 2. dismiss; then the default',
+    );
+    expect(renderCommand('capture.dialogs', { ...log, armed: [], disarmed: 3 }, cli)).toBe(
+      '(no dialogs)\n3 armed answer(s) dropped\nnext dialog: default (alert/beforeunload accepted, confirm/prompt dismissed)',
+    );
+  });
+});
