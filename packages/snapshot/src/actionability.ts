@@ -1,8 +1,16 @@
-import type { Page, Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, frameContext } from './frame-eval.js';
-import { describeElement, hitCheck, waitActionable, type ActionableResult } from './page-actions.js';
+import {
+  armLanding,
+  describeElement,
+  hitCheck,
+  takeLanding,
+  waitActionable,
+  type ActionableResult,
+  type Landing,
+} from './page-actions.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
@@ -13,8 +21,20 @@ export interface Point {
 
 const WAIT_FN = waitActionable.toString();
 const HIT_FN = hitCheck.toString();
-/** waitActionable with the in-page scroll and hit test (hitCheck bound in): one round trip for a top-frame element. */
-const WAIT_AND_HIT_FN = `function (timeoutMs, needEnabled, needEditable) { return (${WAIT_FN}).call(this, timeoutMs, needEnabled, needEditable, ${HIT_FN}); }`;
+const ARM_FN = armLanding.toString();
+/**
+ * waitActionable with the in-page scroll and hit test (hitCheck bound in), then, when the element is
+ * ready and a `guard` kind is given, armLanding for the input that follows: one round trip for a
+ * top-frame element.
+ */
+const WAIT_AND_HIT_FN = `function (timeoutMs, needEnabled, needEditable, guard) {
+  return (${WAIT_FN}).call(this, timeoutMs, needEnabled, needEditable, ${HIT_FN}).then((state) => {
+    if (state.ok && guard) (${ARM_FN}).call(this, guard, ${HIT_FN});
+    return state;
+  });
+}`;
+const ARM_WITH_HIT_FN = `function (guard) { (${ARM_FN}).call(this, guard, ${HIT_FN}); }`;
+const TAKE_FN = `function (point) { return (${takeLanding.toString()}).call(this, point, ${HIT_FN}); }`;
 const DESCRIBE_FN = describeElement.toString();
 
 /**
@@ -49,29 +69,80 @@ export async function ensureActionable(
  * Where a click on the element lands, after checking it is actionable and that nothing covers it.
  * A top-frame element needs one round trip (scroll, wait, box and hit test all in the page); an
  * element in an iframe goes through CDP (DOM.scrollIntoViewIfNeeded, content quads, frame offsets
- * and DOM.getNodeForLocation in each session).
+ * and DOM.getNodeForLocation in each session). With `guard`, the element's landing guard is armed
+ * for the input that follows (see armLanding; read with `landing`): in the same round trip for a
+ * top-frame element, one more for an element in an iframe.
  */
 export async function actionPoint(
   page: Page,
   handle: ElementHandle,
   timeoutMs: number,
-  needs: { enabled?: boolean } = {},
+  needs: { enabled?: boolean; guard?: 'press' | 'move' } = {},
 ): Promise<ClickPoint> {
   if (handle.frameId !== page.mainFrameId || handle.session !== page.session) {
     const state = await ensureActionable(handle, timeoutMs, needs);
     const point = await clickPoint(page, handle, state);
     await assertHit(page, handle, point);
+    if (needs.guard) await callOnElement(handle.session, handle.objectId, ARM_WITH_HIT_FN, [needs.guard]);
     return point;
   }
   const state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_AND_HIT_FN, [
     timeoutMs,
     needs.enabled !== false,
     false,
+    needs.guard ?? null,
   ]);
   if (state.reason === 'obscured') throw obscured(handle, state.covering ?? 'another element');
   if (!state.ok || !state.point) throw notActionable(handle, state.reason, timeoutMs);
   const scroll = state.scroll ?? { x: 0, y: 0 };
   return { main: state.point, local: state.point, mainScroll: scroll, localScroll: scroll, offset: { dx: 0, dy: 0 } };
+}
+
+/**
+ * What became of the input sent after actionPoint armed the element's guard: whether it reached the
+ * element (null: no event seen and nothing else at the point, or no way to tell). One round trip.
+ * A page that went away with the input (a click that navigates) counts as reached.
+ */
+export async function landing(page: Page, handle: ElementHandle, point: ClickPoint): Promise<Landing> {
+  const topFrame = handle.frameId === page.mainFrameId && handle.session === page.session;
+  try {
+    return await callOnElement<Landing>(handle.session, handle.objectId, TAKE_FN, [topFrame ? point.main : null]);
+  } catch (error) {
+    if (error instanceof CommandCancelledError) throw error;
+    return { landed: null };
+  }
+}
+
+/**
+ * The input never reached the element: it moved or was covered as the mouse came to it (a hover
+ * effect), within the whole action timeout. A press stopped by the guard did nothing to the page;
+ * one that went into another frame did, and is not tried again.
+ */
+export function missedLanding(
+  handle: ElementHandle,
+  landing: Landing,
+  action: 'click' | 'hover',
+  timeoutMs: number,
+): ArgusError {
+  const covering = landing.covering ?? 'another element';
+  const details = { element: handle.label, coveredBy: covering, reason: 'moved_on_hover', timeoutMs };
+  if (action === 'hover')
+    return new ArgusError(
+      'element_obscured',
+      `${handle.label} moved or was covered as the mouse reached it (a hover effect?): the mouse is over ${covering} instead. Run \`argus snapshot -i\` to see the page now.`,
+      { details },
+    );
+  if (landing.blocked)
+    return new ArgusError(
+      'element_obscured',
+      `${handle.label} moved or was covered as the mouse reached it (a hover effect?), for ${timeoutMs} ms: the click would have landed on ${covering}, so it was not let through. Run \`argus snapshot -i\` to see the page now (hover another element first, or dismiss what covers it), then click again.`,
+      { details },
+    );
+  return new ArgusError(
+    'element_obscured',
+    `${handle.label} moved or was covered as the mouse reached it (a hover effect?): the click may have gone to ${covering} instead (it could not be stopped there: another frame?). Run \`argus snapshot -i\` to see what it did before clicking again.`,
+    { details: { ...details, clickedElsewhere: true } },
+  );
 }
 
 export function notActionable(

@@ -1,5 +1,13 @@
 import { ArgusError } from '@argus/protocol';
-import { DEFAULT_TIMEOUT_MS, actionPoint, ensureActionable, sessionOffset } from './actionability.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  type ClickPoint,
+  actionPoint,
+  ensureActionable,
+  landing,
+  missedLanding,
+  sessionOffset,
+} from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, callWalker, documentContext, evalValue } from './frame-eval.js';
@@ -42,11 +50,12 @@ export async function click(
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
-  const point = await actionPoint(engine.page, handle, timeoutMs);
-  await engine.page.mouseClick(point.main.x, point.main.y, {
-    button: options.button ?? 'left',
-    clickCount: options.double ? 2 : 1,
-  });
+  await pointerAction(engine, handle, timeoutMs, 'click', (point) =>
+    engine.page.mouseClick(point.main.x, point.main.y, {
+      button: options.button ?? 'left',
+      clickCount: options.double ? 2 : 1,
+    }),
+  );
   return { element: handle.label };
 }
 
@@ -57,9 +66,43 @@ export async function hover(
 ): Promise<{ element: string }> {
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
-  const point = await actionPoint(engine.page, handle, timeoutMs, { enabled: false });
-  await engine.page.mouseMove(point.main.x, point.main.y);
+  await pointerAction(engine, handle, timeoutMs, 'hover', (point) => engine.page.mouseMove(point.main.x, point.main.y));
   return { element: handle.label };
+}
+
+/** Pauses between tries of a pointer action whose input did not land (then the last one again). */
+const LANDING_RETRY_MS = [0, 20, 50, 100, 250];
+
+/**
+ * Sends pointer input at the element and makes sure it reached it. The point is checked before the
+ * mouse moves (actionPoint), but moving there can set off a hover effect that moves or covers the
+ * element; the landing guard armed with that check judges the input by what it really reached, and
+ * a press that would land elsewhere is stopped before the page sees it. Then the element is found
+ * again and the input sent again, within the action's timeout, after which it fails with
+ * `element_obscured` naming what was hit instead. A landing costs one round trip (reading the guard).
+ */
+async function pointerAction(
+  engine: SnapshotEngine,
+  handle: ElementHandle,
+  timeoutMs: number,
+  action: 'click' | 'hover',
+  send: (point: ClickPoint) => Promise<void>,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    const point = await actionPoint(engine.page, handle, Math.max(0, deadline - performance.now()), {
+      enabled: action === 'click',
+      guard: action === 'click' ? 'press' : 'move',
+    });
+    await send(point);
+    const landed = await landing(engine.page, handle, point);
+    if (landed.landed !== false) return;
+    // a press that went elsewhere unstopped (another frame) is not sent again
+    if (action === 'click' && !landed.blocked) throw missedLanding(handle, landed, action, timeoutMs);
+    const pause = LANDING_RETRY_MS[Math.min(attempt, LANDING_RETRY_MS.length - 1)] ?? 0;
+    if (performance.now() + pause >= deadline) throw missedLanding(handle, landed, action, timeoutMs);
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 /** Replaces the content of an input, textarea or contenteditable; fires input and change. */

@@ -239,6 +239,91 @@ export function hitCheck(this: Element, hit: Element | null): { ok: boolean; cov
   return { ok: false, covering: describe(cover) };
 }
 
+/** What the landing guard saw of the pointer input sent after it was armed (see armLanding). */
+export interface Landing {
+  /** true: the input reached the element (inside it, or its label); false: something else; null: no event seen */
+  landed: boolean | null;
+  /** what it reached instead */
+  covering?: string;
+  /** the events were kept from the page (a press that would land elsewhere); a mouse move is not stopped */
+  blocked?: boolean;
+}
+
+/**
+ * Arms a guard for the pointer input about to be sent at the element (the idea of Playwright's hit
+ * target interceptor). Capture listeners on the window, in this isolated world, judge the first
+ * trusted event of the kind by what it reached (`hitTest`, hitCheck bound in by the caller): that is
+ * after the mouse move and whatever it set off ran, so a hover effect that moves the element (a
+ * tooltip that collapses, a menu that opens and shifts the layout) is seen. A press that would land
+ * elsewhere is stopped here, so none of its events reach the page. Read and ended by takeLanding;
+ * one never read ends by itself after a few seconds.
+ */
+export function armLanding(
+  this: Element,
+  kind: 'press' | 'move',
+  hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
+): void {
+  const el = this;
+  type Guard = { take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  const key = Symbol.for('argus.landing');
+  const scope = globalThis as unknown as Record<symbol, WeakMap<Element, Guard> | undefined>;
+  const guards = (scope[key] ??= new WeakMap<Element, Guard>());
+  guards.get(el)?.take();
+  const types =
+    kind === 'press'
+      ? ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']
+      : ['pointermove', 'mousemove', 'pointerover', 'mouseover'];
+  let verdict: { ok: boolean; covering?: string } | undefined;
+  const listener = (event: Event) => {
+    if (!event.isTrusted) return;
+    if (!verdict) {
+      // not `instanceof Element`: a frame's element may come from another realm
+      const hit = event.composedPath()[0] as Node | undefined;
+      verdict = hitTest.call(el, hit && hit.nodeType === 1 ? (hit as Element) : null);
+    }
+    if (!verdict.ok && kind === 'press') {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  };
+  const take = () => {
+    for (const type of types) removeEventListener(type, listener, true);
+    clearTimeout(timer);
+    if (guards.get(el) === guard) guards.delete(el);
+    return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok };
+  };
+  const guard: Guard = { take };
+  const timer = setTimeout(take, 5_000);
+  for (const type of types) addEventListener(type, listener, true);
+  guards.set(el, guard);
+}
+
+/**
+ * Ends the element's landing guard and says what it saw. When it saw no event (the input went into
+ * another frame, or a listener of the page stopped it before ours), the point (frame viewport, when
+ * known) is hit-tested now instead.
+ */
+export function takeLanding(
+  this: Element,
+  point: { x: number; y: number } | null,
+  hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
+): { landed: boolean | null; covering?: string; blocked?: boolean } {
+  const el = this;
+  type Guard = { take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  const scope = globalThis as unknown as Record<symbol, WeakMap<Element, Guard> | undefined>;
+  const seen = scope[Symbol.for('argus.landing')]?.get(el)?.take();
+  if (seen) return seen.ok ? { landed: true } : { landed: false, covering: seen.covering, blocked: seen.blocked };
+  if (!point || !el.isConnected) return { landed: null };
+  let hit = document.elementFromPoint(point.x, point.y);
+  for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
+    const inner = hit.shadowRoot.elementFromPoint(point.x, point.y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  const now = hitTest.call(el, hit);
+  return now.ok ? { landed: null } : { landed: false, covering: now.covering, blocked: false };
+}
+
 /** Describes an element for messages (used for a covering element from another frame). */
 export function describeElement(this: Element): string {
   let out = this.tagName.toLowerCase();
