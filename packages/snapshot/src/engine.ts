@@ -42,10 +42,11 @@ export interface SnapshotResult {
   title: string;
   /**
    * With `diff`: `previous` when only the lines changed since the previous snapshot are listed, `none`
-   * when there was no earlier snapshot of this tab in this mode, so the full snapshot is returned (and
-   * is the next baseline).
+   * when there was no earlier snapshot of this tab in this mode, `navigated` when the earlier one was
+   * of another document (its refs are all stale, a diff would list two whole pages): in both the full
+   * snapshot is returned (and is the next baseline).
    */
-  baseline?: 'previous' | 'none';
+  baseline?: 'previous' | 'none' | 'navigated';
 }
 
 export type { ElementHandle } from './element-handle.js';
@@ -105,7 +106,8 @@ export const INVALID_PROBE =
 export class SnapshotEngine {
   readonly refs: RefRegistry;
   private readonly stored: StoredSnapshot[] = [];
-  private readonly baselines = new Map<string, string[]>();
+  /** the last snapshot's elements in each mode, and the document (epoch) they were of */
+  private readonly baselines = new Map<string, { units: string[]; epoch: number }>();
   private lastRefs: RefEntry[] = [];
   private nextSnapshot = 1;
   private readonly listenerCache = new ListenerCache();
@@ -135,9 +137,11 @@ export class SnapshotEngine {
     let lines = formatted.lines;
     const refs = countRefs(lines);
     const modeKey = `${options.interactive ? 'i' : 'f'}|${options.depth ?? ''}|${options.scope ?? ''}`;
-    const previous = this.baselines.get(modeKey);
+    const before = this.baselines.get(modeKey);
+    // a snapshot of another document is no baseline: nothing of it is on this page
+    const previous = before?.epoch === this.page.epoch ? before.units : undefined;
     // the diff compares elements, not lines: a change inside a run of links shows that one link
-    this.baselines.set(modeKey, formatted.units);
+    this.baselines.set(modeKey, { units: formatted.units, epoch: this.page.epoch });
     if (options.diff && previous) lines = renderDiff(diffLines(previous, formatted.units)).split('\n');
     if (!lines.length) lines = [options.interactive ? '(no interactive elements)' : '(empty page)'];
     const stored: StoredSnapshot = {
@@ -152,7 +156,7 @@ export class SnapshotEngine {
       scope: options.scope,
     };
     // a diff with nothing to compare against says so, rather than passing the whole tree off as changes
-    if (options.diff) stored.baseline = previous ? 'previous' : 'none';
+    if (options.diff) stored.baseline = previous ? 'previous' : before ? 'navigated' : 'none';
     this.stored.push(stored);
     if (this.stored.length > KEPT_SNAPSHOTS) this.stored.shift();
     return this.page_(stored, 0, options.maxChars);

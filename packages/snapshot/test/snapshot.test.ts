@@ -290,6 +290,24 @@ describe('snapshot', () => {
     expect(again.text).toMatch(/no changes/);
   });
 
+  it('a diff after the page moved to another document is the full snapshot of the new one, said so', async () => {
+    const movingPage = await openPage(tb.browser, `${served.origin}/toggle`);
+    try {
+      const engine = new SnapshotEngine(movingPage);
+      await engine.snapshot();
+      await movingPage.navigate(`${served.origin}/reading`);
+      const diff = await engine.snapshot({ diff: true });
+      expect(diff.baseline).toBe('navigated');
+      // the new page as it is, not "- every old line, + every new one"
+      expect(diff.text).not.toMatch(/^[-+~] /m);
+      expect(diff.text).toBe((await engine.snapshot()).text);
+      // and it is the next diff's baseline
+      expect((await engine.snapshot({ diff: true })).baseline).toBe('previous');
+    } finally {
+      await tb.browser.closePage(movingPage.id);
+    }
+  });
+
   it('interactive diff reports the one element of a run that changed, not its whole line', async () => {
     const togglePage = await openPage(tb.browser, `${served.origin}/toggle`);
     try {

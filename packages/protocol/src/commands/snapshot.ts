@@ -56,10 +56,10 @@ export const snapshotCommands = {
         truncated: z.boolean().describe('Whether the text was cut at maxChars'),
         cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
         baseline: z
-          .enum(['previous', 'none'])
+          .enum(['previous', 'none', 'navigated'])
           .optional()
           .describe(
-            'With diff: previous (only lines changed since it), or none (no earlier snapshot in this mode: the full snapshot, the baseline of the next diff)',
+            'With diff: previous (only lines changed since it), none (no earlier snapshot in this mode) or navigated (the earlier one was of another document): then the full snapshot, the baseline of the next diff',
           ),
         dialogs: UnreportedDialogs,
       }),

@@ -65,6 +65,11 @@ export const snapshotRenderers: RenderersOf<'snapshot'> = {
             '[no earlier snapshot of this tab in this mode to diff against: the full snapshot follows; the next diff compares with it]',
           ]
         : []),
+      ...(output.baseline === 'navigated'
+        ? [
+            '[the page is another document since the last snapshot in this mode, so no diff: the full snapshot follows, with new refs; the next diff compares with it]',
+          ]
+        : []),
       output.text,
       ...(output.cursor
         ? [`[truncated: continue with ${context.hint('snapshot.take', { ...context.input, cursor: output.cursor })}]`]
