@@ -68,7 +68,7 @@ describe('dialogs opened outside an action are reported by the next reply, once'
   it('a page in an alert loop: a reply carries the 20 newest, the log keeps all', async () => {
     await h.client.page.goto.mutate({ url: page() });
     const { lastSeq } = await h.client.capture.dialogs.query({});
-    const evaluated = await h.client.page.eval.mutate({ js: "for (let i = 0; i < 25; i++) alert(`n${i}`)" });
+    const evaluated = await h.client.page.eval.mutate({ js: 'for (let i = 0; i < 25; i++) alert(`n${i}`)' });
     expect(evaluated.dialogs?.map((d) => d.message)).toEqual(Array.from({ length: 20 }, (_, i) => `n${i + 5}`));
     expect((await h.client.capture.dialogs.query({ since: lastSeq })).dialogs).toHaveLength(25);
   });
