@@ -15,6 +15,7 @@ import {
   TransportClosedError,
   connectChrome,
   connectCri,
+  describeExit,
   startFailure,
   discardEarlyLaunch,
   launchChrome,
@@ -242,7 +243,7 @@ export class BrowserManager {
       }
       void chrome.exited.then(({ code, signal }) => {
         if (this.stopping || this.chrome !== chrome) return;
-        if (!this.crashReported) this.crashed = `exited unexpectedly (code ${code}, signal ${signal})`;
+        if (!this.crashReported) this.crashed = `exited unexpectedly (${describeExit({ code, signal })})`;
         this.options.log.error('browser.crashed', { pid: chrome.pid, code, signal });
         this.browser = undefined;
         this.activeTabId = undefined;

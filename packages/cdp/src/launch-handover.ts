@@ -197,6 +197,9 @@ function whenGone(pid: number, onGone: () => void): void {
     } catch {
       alive = false;
     }
+    // exited but not reaped: init (its parent since the starter left) may reap it only seconds later,
+    // and a zombie writes nothing to the profile any more
+    if (alive && isZombie(pid)) alive = false;
     if (!alive) return onGone();
     if (Date.now() - started > GONE_WAIT_MS) {
       killGroup(pid);
@@ -205,6 +208,17 @@ function whenGone(pid: number, onGone: () => void): void {
     setTimeout(check, GONE_CHECK_MS).unref();
   };
   check();
+}
+
+/** Linux: the process has exited and waits to be reaped (state Z in /proc); false where there is no /proc. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) S ...`: the state follows the last `)` (comm may hold one)
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch {
+    return false;
+  }
 }
 
 function killGroup(pid: number): void {

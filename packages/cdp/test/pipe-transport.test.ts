@@ -169,7 +169,7 @@ describe.runIf(process.platform === 'linux')('a Chrome launched with a DevTools 
     expect(reported).toBeInstanceOf(ArgusError);
     expect(reported.code).toBe('browser_crashed');
     expect(reported.message).toMatch(
-      /^Chrome exited before it was ready \(code 2, signal null\)\. Its last output: .*Illegal option/,
+      /^Chrome exited before it was ready \(exit code 2\)\. Its last output: .*Illegal option/,
     );
     expect(chrome.hasExited).toBe(true);
   });

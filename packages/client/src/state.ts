@@ -53,8 +53,23 @@ export async function waitForExit(pid: number, timeoutMs = 10_000): Promise<bool
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process that has exited but is not yet reaped (a zombie) still answers signal 0. A daemon whose
+ * starter has gone is reparented to init, and an init that reaps late (a container's) kept
+ * `argus stop` waiting seconds after the daemon had exited. Linux only (/proc); elsewhere false.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) S ...`: the state follows the last `)` (comm may hold one)
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch {
+    return false;
   }
 }
