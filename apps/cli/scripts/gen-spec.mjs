@@ -27,3 +27,8 @@ const commands = listCommands().map((command) => ({
 const out = join(here, '..', 'src', 'generated', 'commands.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(commands, null, 1)}\n`);
+// every verb and alias as typed (`goto`, `open`, `config get`): the CLI's first module reads this
+// small list to start the daemon early only for a command that exists (never for `argus config`
+// alone or a typo)
+const verbs = commands.flatMap(({ cli }) => (cli ? [cli.verb, ...(cli.verbAliases ?? [])] : []));
+writeFileSync(join(dirname(out), 'verbs.json'), `${JSON.stringify([...new Set(verbs)].sort())}\n`);

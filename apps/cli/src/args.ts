@@ -18,6 +18,8 @@ export interface GlobalFlags {
   lease?: string;
   /** `--lease-wait 30s`: how long a write waits for another client's tab lease (ARGUS_LEASE_WAIT). */
   leaseWait?: string;
+  /** `--tab 2`: the tab the command acts on, before the verb as after it (withTab). */
+  tab?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export const GLOBAL_OPTIONS: ReadonlyArray<readonly [flag: string, description: 
   ['--profile NAME', 'start the browser with a persistent profile (env ARGUS_PROFILE)'],
   ['--lease ID', 'present a lease from `argus tab lease` (env ARGUS_LEASE)'],
   ['--lease-wait 30s', "wait this long for another client's tab lease (env ARGUS_LEASE_WAIT)"],
+  ['--tab TAB', 'the tab a command acts on: index or short id from `argus tabs` (before or after the verb)'],
   ['-h, --help', 'help (`argus <verb> --help` for one verb)'],
   ['-V, --version', 'print the version'],
 ];
@@ -39,6 +42,7 @@ export const GLOBAL_OPTIONS: ReadonlyArray<readonly [flag: string, description: 
 const VALUE_FLAGS = {
   '--lease': ['lease', '--lease takes a lease id from `argus tab lease`: `argus --lease lease_… click e3`.'],
   '--lease-wait': ['leaseWait', '--lease-wait takes a duration: `argus --lease-wait 30s click e3`.'],
+  '--tab': ['tab', '--tab takes a tab index or short id from `argus tabs`: `argus --tab 2 reload`.'],
 } as const;
 
 export interface ParsedCommand {
@@ -97,6 +101,8 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
       const [key, usage] = VALUE_FLAGS[token.rawName as keyof typeof VALUE_FLAGS];
       const value = arg === token.rawName ? argv[token.index + 1] : arg.slice(token.rawName.length + 1);
       if (value === undefined || value === '' || value.startsWith('-')) throw new UsageError(usage);
+      if (flags[key] !== undefined && flags[key] !== value)
+        throw new UsageError(`${token.rawName} was given twice (${flags[key]} and ${value}): give it once.`);
       flags[key] = value;
       if (arg === token.rawName) seen = token.index + 1;
     } else if (token.kind === 'option' && arg === token.rawName) {
@@ -351,6 +357,26 @@ export function usageLine(command: CliCommand): string {
       ),
   );
   return ['argus', command.cli.verb, ...positionals, ...(hasFlags ? ['[options]'] : [])].join(' ');
+}
+
+/**
+ * `argus --tab 2 reload` and `argus reload --tab 2` are one command line: the global `--tab` (taken
+ * off wherever it stands) becomes the command's `tab` field, or the `id` of `tab` and `closetab`. A
+ * verb that does not act on one tab refuses it rather than ignoring it.
+ */
+export function withTab(command: CliCommand, args: readonly string[], tab: string | undefined): string[] {
+  if (tab === undefined || command.cli === false) return [...args];
+  const field = command.fields.some((candidate) => candidate.name === 'tab')
+    ? 'tab'
+    : command.name === 'tabs.close' || command.name === 'tabs.select'
+      ? 'id'
+      : undefined;
+  const verb = command.cli.verb;
+  if (field === undefined)
+    throw new UsageError(
+      `\`argus ${verb}\` does not act on one tab: --tab does not apply to it. See \`argus ${verb} --help\`.`,
+    );
+  return [`--${field}`, tab, ...args];
 }
 
 /**

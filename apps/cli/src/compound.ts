@@ -1,5 +1,6 @@
 import { UsageError, findCommand, parseCommandArgs, withFollow } from './args.js';
 import type { CliCommand } from './spec.js';
+import { unknownCommand } from './suggest.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -31,7 +32,8 @@ export function commandLine(
   }
   const argv = words.map(String);
   const found = findCommand(argv);
-  if (!found) throw new UsageError(`${label}: unknown command "${argv[0]}". Run \`argus help\` for the list.`);
+  // the same words as a command line typed alone: nearest verbs, word hints, a group's subcommands
+  if (!found) throw new UsageError(`${label}: ${unknownCommand(argv)}`);
   const { command, args } = withFollow(found.command, argv.slice(found.used));
   if (command.kind === 'subscription' || command.name.startsWith('batch.')) {
     throw new UsageError(`${label}: \`${argv.join(' ')}\` cannot run inside chain, batch or tab-each.`);

@@ -58,12 +58,17 @@ export function durationMs(text: string): number {
 /** Namespaces whose commands never need the browser; every other command starts it on a fresh daemon. */
 const NO_BROWSER = new Set(['daemon', 'session', 'sessions', 'token', 'journal', 'profile']);
 
+/** A command that never needs the browser (nor starts it). */
+export function browserFree(commandName: string): boolean {
+  return NO_BROWSER.has(commandName.split('.')[0] ?? '');
+}
+
 /**
  * What to print on stderr when a command has to start the daemon (and so, for page commands, Chromium):
  * the first command otherwise sits silent for seconds.
  */
 export function startingNotice(commandName: string, warn: (line: string) => void): () => void {
-  const browser = !NO_BROWSER.has(commandName.split('.')[0] ?? '');
+  const browser = !browserFree(commandName);
   return () => warn(browser ? 'argus: starting the daemon and Chromium…' : 'argus: starting the daemon…');
 }
 

@@ -1,6 +1,7 @@
 import { daemonEntry } from '@argus/plugin/daemon-entry';
 import { startDaemonEarly } from '@argus/client/daemon-spawn';
 import { chromeForDaemon } from '@argus/daemon/early-launch';
+import verbs from './generated/verbs.json' with { type: 'json' };
 
 /*
  * The `argus` process's first module. A command that will need the daemon, with none running, starts
@@ -20,9 +21,16 @@ const NO_DAEMON = new Set(['help', 'demo', 'install-browser', 'mcp', 'status', '
  */
 const LATE_FLAGS = /^--(profile|session|lease|lease-wait|help)(=|$)|^-h$|^-V$|^--version$/;
 
+/** Every verb and alias as typed, one or two words (generated from the manifest with the command table). */
+const KNOWN_VERBS: ReadonlySet<string> = new Set(verbs);
+
 export function wantsEarlyDaemon(argv: readonly string[]): boolean {
-  const [first] = argv;
+  // `argus --tab 2 reload` is `argus reload --tab 2`
+  const words = argv[0] === '--tab' ? argv.slice(2) : argv;
+  const [first, second] = words;
   if (!first || first.startsWith('-') || NO_DAEMON.has(first)) return false;
+  // a group word alone (`argus config`), a typo or an unknown verb is a usage error: nothing to start for it
+  if (!KNOWN_VERBS.has(first) && !KNOWN_VERBS.has(`${first} ${second ?? ''}`)) return false;
   return !argv.some((arg) => LATE_FLAGS.test(arg));
 }
 

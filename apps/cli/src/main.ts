@@ -1,6 +1,6 @@
 import { abandonEarlyStart } from '@argus/client/daemon-spawn';
 import { ArgusError } from '@argus/protocol/errors';
-import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow } from './args.js';
+import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags, withFollow, withTab } from './args.js';
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import { compoundInput, fillFromStdin } from './compound.js';
 import { builtinHelp, commandHelp, generalHelp } from './help.js';
@@ -32,6 +32,9 @@ function helpFor(words: readonly string[]): string {
   if (group) return groupHelp(group);
   throw new UsageError(unknownCommand(words));
 }
+
+/** Commands whose text already names tabs by short id (`tabs`, `newtab`, `tab`): no listing to ask for. */
+const OWN_TAB_NAMES = new Set(['tabs.list', 'tabs.open', 'tabs.select']);
 
 /** Set once the global flags are read: errors print as JSON on stderr under `--json`. */
 let jsonErrors = false;
@@ -111,11 +114,12 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(unknownCommand(rest));
   }
   // `console --errors --follow` -> the `console --follow` stream
-  const { command, args } = withFollow(found.command, rest.slice(found.used));
+  const { command, args: typed } = withFollow(found.command, rest.slice(found.used));
   if (flags.help) {
     out(commandHelp(command));
     return 0;
   }
+  const args = withTab(command, typed, flags.tab);
   const input = (await compoundInput(command, args)) ?? (await fillFromStdin(command, parseCommandArgs(command, args)));
   // status, stop and the profile list run on whatever daemon runs, whatever its profile
   if (/^(daemon|profile|journal)\./.test(command.name)) delete process.env.ARGUS_PROFILE;
@@ -125,7 +129,9 @@ async function main(argv: string[]): Promise<number> {
     const { runFollow } = await import('./follow.js');
     return runFollow(command, input, { json: flags.json, out, err });
   }
-  const { withDaemon, call, waitForDaemonExit, waitForRestart, startingNotice } = await import('./connection.js');
+  const { withDaemon, call, waitForDaemonExit, waitForRestart, startingNotice, browserFree } = await import(
+    './connection.js'
+  );
   // a crawl reports its own progress on stderr (pages done / queued / failed, rate) instead of the wait ticker
   const crawlWatch = command.name === 'web.crawl' ? await import('./crawl-progress.js') : undefined;
   // with --json, stderr carries only the JSON error: no wait ticker there, no starting notice below
@@ -159,8 +165,19 @@ async function main(argv: string[]): Promise<number> {
   if (flags.json) out(JSON.stringify(flags.untrustedEnvelope ? envelopeOutput(command, value) : value, null, 2));
   else {
     const { render } = await (renderer ?? import('./render.js'));
-    const text = render(command, value, input);
-    out(flags.untrustedEnvelope ? envelopeText(command, value, text) : text);
+    // tabs named by their short id, as `argus tabs` lists them; the listing never starts a browser
+    const status = command.name === 'daemon.status' ? (value as { browser?: { running?: boolean } }) : undefined;
+    const shown =
+      OWN_TAB_NAMES.has(command.name) || (browserFree(command.name) && !status?.browser?.running)
+        ? value
+        : await (
+            await import('./tab-names.js')
+          ).withShortTabIds(
+            value,
+            () => call(connection, 'tabs.list', 'query', {}) as Promise<{ tabs: Array<{ id: string }> }>,
+          );
+    const text = render(command, shown, input);
+    out(flags.untrustedEnvelope ? envelopeText(command, shown, text) : text);
   }
   // a chain that stopped at a failing step, or a batch with failures, is a failed command
   const outcome = value as { ok?: unknown; failed?: unknown } | null;

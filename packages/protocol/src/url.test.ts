@@ -35,4 +35,19 @@ describe('normaliseUrl: URLs as users type them', () => {
     expect(url('exa mple')).toMatch(/^error/);
     expect(HttpUrl.safeParse('localhost:8123').data).toBe('http://localhost:8123/');
   });
+  it('refuses a scheme-like start that is no scheme, with the URL it likely meant', () => {
+    // `ht!tp://bad` read as a host `ht!tp` and became https://ht!tp//bad
+    expect(url('ht!tp://bad')).toMatch(
+      /^error: "ht!tp:\/\/bad" does not start with a valid scheme.*Did you mean http:\/\/bad\?/,
+    );
+    expect(url('http//example.com')).toMatch(/Did you mean http:\/\/example\.com\?/);
+    expect(url('https:/example.com')).toMatch(/Did you mean https:\/\/example\.com\?/);
+    expect(url('my site://x')).toMatch(/^error: .*valid scheme/);
+    // hosts with ports, paths holding `://`, opaque schemes and a host named like a scheme are unchanged
+    expect(url('localhost:3000')).toBe('http://localhost:3000/');
+    expect(url('127.0.0.1:8080/x')).toBe('http://127.0.0.1:8080/x');
+    expect(url('example.com/?next=http://x')).toBe('https://example.com/?next=http://x');
+    expect(url('data:text/plain,a://b')).toBe('data:text/plain,a://b');
+    expect(url('http:8080')).toBe('https://http:8080/');
+  });
 });

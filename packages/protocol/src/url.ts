@@ -49,6 +49,8 @@ export function normaliseUrl(input: string): UrlParse {
   const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(trimmed);
   const hasScheme = scheme !== null && (scheme[2] !== undefined || OPAQUE_SCHEMES.has(scheme[1]!.toLowerCase()));
   let candidate = trimmed;
+  const garbled = hasScheme ? undefined : garbledScheme(trimmed);
+  if (garbled) return { ok: false, message: garbled };
   if (!hasScheme) {
     let host: string;
     try {
@@ -74,4 +76,26 @@ export function normaliseUrl(input: string): UrlParse {
     return { ok: false, message: `"${input}" has no host. Pass one such as https://example.com` };
   }
   return { ok: true, url: parsed.href, bare: !hasScheme };
+}
+
+/** Text before `://` that cannot be a scheme (`ht!tp://x`, `1http://x`, `my site://x`). */
+const BAD_SCHEME = /^([^/?#]+):\/\//;
+/** A web scheme missing its colon or a slash (`http//x`, `https:/x`, `http:x`); not `http:8080`, a host and port. */
+const BROKEN_WEB_SCHEME = /^(https?|wss?|ftp)(?::\/?(?![/\d])|\/\/)/i;
+
+/**
+ * The refusal for text whose start was meant as a scheme but is none (it would otherwise read as a
+ * host: `ht!tp://bad` became `https://ht!tp//bad`), with the URL it most likely meant. Undefined
+ * for anything else: a bare host (`example.com`, `localhost:3000`) is left to the normal rules.
+ */
+function garbledScheme(text: string): string | undefined {
+  const bad = BAD_SCHEME.exec(text);
+  const broken = bad ? undefined : BROKEN_WEB_SCHEME.exec(text);
+  const prefix = bad ? `${bad[1]}://` : broken?.[0];
+  if (!prefix) return undefined;
+  const rest = text.slice(prefix.length);
+  const letters = prefix.replace(/[^a-z]/gi, '').toLowerCase();
+  const scheme = letters === 'http' || letters === 'https' ? letters : 'https';
+  const meant = rest ? ` Did you mean ${scheme}://${rest}?` : '';
+  return `"${text}" does not start with a valid scheme ("${prefix}").${meant} Pass an absolute URL such as https://example.com, or a host such as localhost:3000`;
 }

@@ -16,7 +16,9 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
       id: tab.id,
       index: index + 1,
       shortId: shorts.get(tab.id) ?? tab.id,
-      url: tab.url,
+      // a tab opened by a page (target=_blank, window.open) has no URL until its first document
+      // commits: it shows the empty document it holds until then, never an empty column
+      url: tab.url || browser.page(tab.id)?.url || 'about:blank',
       title: tab.title,
       active: manager.activeTab === tab.id,
     }));

@@ -102,7 +102,7 @@ export const pageCommands = {
     tool: false,
     kind: 'query',
     scope: 'read',
-    summary: 'Print the URL and title of a tab.',
+    summary: 'Print the URL of a tab (--json: with its title).',
     input: () => z.object({ tab: TabId.optional() }),
     output: () => PageInfo,
   }),

@@ -158,16 +158,17 @@ export const inspectRenderers: RenderersOf<'inspect'> = {
   'inspect.storageSet': (output) =>
     `${output.area}Storage[${JSON.stringify(output.key)}] set on ${output.origin} (${output.bytes} bytes)`,
   'inspect.perf': (output) =>
-    [
-      `url           ${output.url} (${output.navigationType})`,
-      `TTFB          ${ms(output.ttfbMs)}`,
-      `FCP           ${ms(output.fcpMs)}`,
-      `LCP           ${ms(output.lcpMs)}`,
-      `DOMContentLoaded ${ms(output.domContentLoadedMs)}`,
-      `load          ${ms(output.loadMs)}`,
-      `document      ${output.transferSize} bytes transferred, ${output.decodedBodySize} bytes decoded`,
-      `resources     ${output.resources.count} (${output.resources.transferSize} bytes transferred)`,
-    ].join('\n'),
+    // one column of values: the labels padded to the longest (DOMContentLoaded)
+    aligned([
+      ['url', `${output.url} (${output.navigationType})`],
+      ['TTFB', ms(output.ttfbMs)],
+      ['FCP', ms(output.fcpMs)],
+      ['LCP', ms(output.lcpMs)],
+      ['DOMContentLoaded', ms(output.domContentLoadedMs)],
+      ['load', ms(output.loadMs)],
+      ['document', `${output.transferSize} bytes transferred, ${output.decodedBodySize} bytes decoded`],
+      ['resources', `${output.resources.count} (${output.resources.transferSize} bytes transferred)`],
+    ]),
   'inspect.element': (output) => elementLines(output).join('\n'),
 };
 
@@ -178,3 +179,9 @@ export const visualRenderers: RenderersOf<'visual'> = {
     output.shots.map((shot) => `${shot.viewport.padEnd(9)} ${shot.path} (${shot.bytes} bytes)`).join('\n'),
   'visual.archive': (output) => `${output.path} (${output.bytes} bytes)`,
 };
+
+/** `label  value` lines with every value in one column. */
+function aligned(rows: ReadonlyArray<readonly [label: string, value: string]>): string {
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return rows.map(([label, value]) => `${label.padEnd(width)}${value}`).join('\n');
+}

@@ -8,7 +8,8 @@ type Lease = OutputOf<'tabs.leases'>['leases'][number];
 export function leaseLine(lease: Lease): string {
   return `tab ${lease.tab}  held by ${lease.holder}${lease.yours ? ' (you)' : ''}  expires in ${Math.ceil(lease.expiresInMs / 1000)} s (${lease.expiresAt})`;
 }
-const tabLine = (verb: string, tab: Tab) => `${verb} tab ${tab.index} (${tab.shortId}): ${titled(tab.title, tab.url)}`;
+// a tab is named by its short id everywhere in text (what `argus tab` and `--tab` take); `tabs` adds its index
+const tabLine = (verb: string, tab: Tab) => `${verb} tab ${tab.shortId}: ${titled(tab.title, tab.url)}`;
 
 export const tabRenderers: RenderersOf<'tabs'> = {
   // `* 2  37F0  Title  url`: the index and the short id are what `tab` accepts
