@@ -256,7 +256,7 @@ export interface Landing {
  * after the mouse move and whatever it set off ran, so a hover effect that moves the element (a
  * tooltip that collapses, a menu that opens and shifts the layout) is seen. A press that would land
  * elsewhere is stopped here, so none of its events reach the page. Read and ended by takeLanding;
- * one never read ends by itself after a few seconds.
+ * one never read ends by itself after a few seconds, or when the next one is armed.
  */
 export function armLanding(
   this: Element,
@@ -264,11 +264,12 @@ export function armLanding(
   hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
 ): void {
   const el = this;
-  type Guard = { take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  type Guard = { el: Element; take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  // one guard at a time in this world: one left armed (its command cancelled before reading it)
+  // would otherwise stop the next action's press on another element
   const key = Symbol.for('argus.landing');
-  const scope = globalThis as unknown as Record<symbol, WeakMap<Element, Guard> | undefined>;
-  const guards = (scope[key] ??= new WeakMap<Element, Guard>());
-  guards.get(el)?.take();
+  const scope = globalThis as unknown as Record<symbol, Guard | undefined>;
+  scope[key]?.take();
   const types =
     kind === 'press'
       ? ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']
@@ -289,13 +290,13 @@ export function armLanding(
   const take = () => {
     for (const type of types) removeEventListener(type, listener, true);
     clearTimeout(timer);
-    if (guards.get(el) === guard) guards.delete(el);
+    if (scope[key] === guard) scope[key] = undefined;
     return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok };
   };
-  const guard: Guard = { take };
-  const timer = setTimeout(take, 5_000);
+  const guard: Guard = { el, take };
+  const timer = setTimeout(take, 3_000);
   for (const type of types) addEventListener(type, listener, true);
-  guards.set(el, guard);
+  scope[key] = guard;
 }
 
 /**
@@ -309,9 +310,9 @@ export function takeLanding(
   hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
 ): { landed: boolean | null; covering?: string; blocked?: boolean } {
   const el = this;
-  type Guard = { take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
-  const scope = globalThis as unknown as Record<symbol, WeakMap<Element, Guard> | undefined>;
-  const seen = scope[Symbol.for('argus.landing')]?.get(el)?.take();
+  type Guard = { el: Element; take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  const guard = (globalThis as unknown as Record<symbol, Guard | undefined>)[Symbol.for('argus.landing')];
+  const seen = guard?.el === el ? guard.take() : undefined;
   if (seen) return seen.ok ? { landed: true } : { landed: false, covering: seen.covering, blocked: seen.blocked };
   if (!point || !el.isConnected) return { landed: null };
   let hit = document.elementFromPoint(point.x, point.y);

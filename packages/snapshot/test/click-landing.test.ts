@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@argus/cdp';
 import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { SnapshotEngine, click, hover } from '../src/index.js';
+import { actionPoint } from '../src/actionability.js';
 import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
 
 /**
@@ -120,6 +121,14 @@ describe('a click lands on its element or fails', () => {
       await click(engine, ref ?? '');
       const frame = await page.evaluate<string[] | undefined>(`document.querySelector('iframe').contentWindow.clicked`);
       expect(frame).toEqual(['save']);
+    });
+  });
+
+  it('a guard left armed (its click cancelled before the press) does not stop the next click on another element', async () => {
+    await withPage('/shift', async (page, engine) => {
+      await actionPoint(page, await engine.resolve('#save'), 1_000, { guard: 'press' });
+      await click(engine, '#delete');
+      expect(await page.evaluate('window.clicked')).toEqual(['delete']);
     });
   });
 
