@@ -105,13 +105,30 @@ async function pointerAction(
   }
 }
 
+/**
+ * How much of the value `fill` echoes. The caller knows its own text: a long value echoed whole only
+ * costs tokens (a 50,000-character fill returned 50,000 characters). A longer value is cut, with its
+ * full length, and whether all of it is the text given, said beside it.
+ */
+export const FILL_ECHO_CHARS = 200;
+
+/** What `fill` reports: the field's value (cut to FILL_ECHO_CHARS), masked for a password field. */
+export interface FillResult {
+  element: string;
+  value: string;
+  /** with a cut value: the value's full length, and whether the whole value is exactly the text given */
+  length?: number;
+  truncated?: true;
+  matches?: boolean;
+}
+
 /** Replaces the content of an input, textarea or contenteditable; fires input and change. */
 export async function fill(
   engine: SnapshotEngine,
   target: string,
   text: string,
   options: ActionOptions = {},
-): Promise<{ element: string; value: string }> {
+): Promise<FillResult> {
   if (typeof text !== 'string') throw new ArgusError('invalid_input', 'fill needs the text to put in the field.');
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
@@ -135,7 +152,17 @@ export async function fill(
     else await handle.session.send('Input.insertText', { text });
     value = await callOnElement<string>(handle.session, handle.objectId, finishFill.toString());
   }
-  return { element: handle.label, value: prepared.type === 'password' ? '••••' : value };
+  if (prepared.type === 'password') return { element: handle.label, value: '••••' };
+  if (value.length <= FILL_ECHO_CHARS) return { element: handle.label, value };
+  // not cut inside a surrogate pair
+  const cut = /[\uD800-\uDBFF]/.test(value.charAt(FILL_ECHO_CHARS - 1)) ? FILL_ECHO_CHARS - 1 : FILL_ECHO_CHARS;
+  return {
+    element: handle.label,
+    value: value.slice(0, cut),
+    length: value.length,
+    truncated: true,
+    matches: value === text,
+  };
 }
 
 /** An option as `select` reports it. */

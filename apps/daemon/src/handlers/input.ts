@@ -30,7 +30,8 @@ export function inputHandlers(
         const { value, effects } = await actAndReport(page, engine, input, () =>
           fill(engine, input.target, input.text, { timeoutMs: input.timeoutMs }),
         );
-        return { ...effects, element: value.element, value: value.value };
+        // the value (cut when long, with its length and whether it is all the text given)
+        return { ...effects, ...value };
       }),
     type: (input) =>
       manager.onTab(input.tab, async (page) => {

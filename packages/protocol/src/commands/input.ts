@@ -50,7 +50,14 @@ export const inputCommands = {
         tab: TabId.optional(),
         timeoutMs: ActionTimeout,
       }),
-    output: () => ActionEffects.extend({ element: z.string(), value: z.string().describe('The value after filling') }),
+    output: () =>
+      ActionEffects.extend({
+        element: z.string(),
+        value: z.string().describe('The value after filling (its first 200 characters when longer)'),
+        length: z.number().int().optional().describe('With a cut value: its full length'),
+        truncated: z.boolean().optional().describe('Only present, as true, when the value was cut'),
+        matches: z.boolean().optional().describe('With a cut value: whether all of it is the text given'),
+      }),
     // the page's own value after its input handlers ran, not only the text given
     pageContent: ['value'],
   }),

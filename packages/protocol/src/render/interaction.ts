@@ -22,11 +22,18 @@ const typed = (input: Readonly<Record<string, unknown>>, output: { typedInto: st
     : `${head} into ${output.typedInto}, which does not take text (give the field as target)`;
 };
 
+/** A fill's value; a long one cut, with its length and whether the field holds exactly the text given. */
+const filled = (output: OutputOf<'input.fill'>) => {
+  const line = `fill ${output.element} = ${JSON.stringify(output.value)}`;
+  if (!output.truncated) return line;
+  const holds = output.matches ? 'the field holds exactly the text given' : 'differs from the text given';
+  return `${line}… (${output.length ?? '?'} characters, the first ${output.value.length} shown; ${holds})`;
+};
+
 export const inputRenderers: RenderersOf<'input'> = {
   'input.click': (output, context) => actionText('input.click', `click ${output.element}`, output, context),
   'input.hover': (output, context) => actionText('input.hover', `hover ${output.element}`, output, context),
-  'input.fill': (output, context) =>
-    actionText('input.fill', `fill ${output.element} = ${JSON.stringify(output.value)}`, output, context),
+  'input.fill': (output, context) => actionText('input.fill', filled(output), output, context),
   'input.select': (output, context) =>
     actionText(
       'input.select',
