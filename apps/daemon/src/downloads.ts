@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { Browser } from '@argus/cdp';
+import { type Browser, CommandCancelledError, currentCommandScope } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { type PathPolicy, confinePath, openOutput } from '@argus/security';
 import type { BrowserManager } from './browser-manager.js';
@@ -126,14 +126,21 @@ export class DownloadTracker {
 
   /**
    * Waits for a download that matches `pick` (checked now and on every download event) to finish.
-   * Rejects with `timeout` or when it is cancelled.
+   * Rejects with `timeout` or when it is cancelled, by the browser or by the command's caller going
+   * away (its command scope: then it claims nothing more).
    */
   waitFor(pick: (record: DownloadRecord) => boolean, timeoutMs: number, what: string): Promise<DownloadRecord> {
+    const signal = currentCommandScope()?.signal;
     return new Promise((resolve, reject) => {
       let chosen: DownloadRecord | undefined;
       const cleanup = () => {
         this.waiters.delete(check);
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abandon);
+      };
+      const abandon = () => {
+        cleanup();
+        reject(new CommandCancelledError());
       };
       const check = () => {
         chosen ??= this.list().find(pick);
@@ -161,6 +168,8 @@ export class DownloadTracker {
           ),
         );
       }, timeoutMs);
+      if (signal?.aborted) return abandon();
+      signal?.addEventListener('abort', abandon, { once: true });
       this.waiters.add(check);
       check();
     });

@@ -21,6 +21,7 @@ import {
   callerSession,
 } from './caller-headers.js';
 import { createCallHandler } from './http-calls.js';
+import { WsCallSignals } from './ws-call-signals.js';
 
 export interface ServerOptions {
   router: AppRouter;
@@ -215,6 +216,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.on('clientError', answerClientError);
 
   const perToken = new ConnectionLimiter(options.maxSocketsPerToken ?? 32);
+  // a call on a socket is cancelled when its caller stops it or the socket closes (see WsCallSignals)
+  const callSignals = new WsCallSignals();
   const connections = new WeakMap<IncomingMessage, string>();
   const wss = new WebSocketServer({
     noServer: true,
@@ -251,12 +254,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
       // each call on the socket is activity for the idle clock, as each HTTP request is
       ws.on('message', options.onActivity);
+      callSignals.follow(ws);
       wss.emit('connection', ws, req);
     });
   });
   const wsHandler = applyWSSHandler({
     wss,
-    router: options.router,
+    router: callSignals.signalled(options.router),
     createContext: ({ req }): CallContext => {
       options.onActivity();
       // the caller's directory rides in the upgrade URL (`?cwd=`, URI-encoded): it is not a secret

@@ -1,5 +1,5 @@
 import { ArgusError, type ParsedInputOf, type Manifest } from '@argus/protocol';
-import type { Page } from '@argus/cdp';
+import { type Page, untilCancelled } from '@argus/cdp';
 import {
   READY_STATE,
   type SnapshotEngine,
@@ -38,21 +38,24 @@ export async function waitFor(
     const record = await downloads.waitFor((candidate) => !candidate.claimed, input.timeoutMs, 'A download');
     return done(`download ${record.path ?? record.url} (${record.bytes} bytes)`);
   }
+  // the waits below are no CDP calls: untilCancelled ends them when the caller goes away
   if (input.ms !== undefined) {
-    await new Promise((resolve) => setTimeout(resolve, input.ms));
+    await untilCancelled(new Promise((resolve) => setTimeout(resolve, input.ms).unref()));
     return done(`${input.ms} ms`);
   }
   if (input.load) {
     const ready = await evaluateInPage(page, READY_STATE, []);
     if (ready !== 'complete') {
-      await page.session.waitFor('Page.loadEventFired', { timeoutMs: input.timeoutMs }).catch(() => {
-        throw new ArgusError('timeout', `The page did not fire load within ${input.timeoutMs} ms.`);
-      });
+      await untilCancelled(
+        page.session.waitFor('Page.loadEventFired', { timeoutMs: input.timeoutMs }).catch(() => {
+          throw new ArgusError('timeout', `The page did not fire load within ${input.timeoutMs} ms.`);
+        }),
+      );
     }
     return done('load');
   }
   if (input.idle) {
-    await page.waitForNetworkIdle(500, input.timeoutMs);
+    await untilCancelled(page.waitForNetworkIdle(500, input.timeoutMs));
     return done('network idle');
   }
   // a page that navigates by itself during the wait: the wait goes on in its next document

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as ArgusClient from '@argus/client';
-import type { Connection } from '@argus/client';
+import type { CallOptions, Connection } from '@argus/client';
 import { cueBrowserLaunch, earlyStartSettled, startDaemon } from '@argus/client/daemon-spawn';
 import type { RunningDaemon } from '@argus/daemon';
 import type { AnyCommand, CallContext } from '@argus/protocol';
@@ -37,9 +37,14 @@ export interface DaemonLinkOptions {
 }
 
 /** Calls a manifest command by contract path on a connection (the plugin dispatches from the manifest). */
-export function invoke(connection: Connection, command: AnyCommand, input: unknown): Promise<unknown> {
+export function invoke(
+  connection: Connection,
+  command: AnyCommand,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<unknown> {
   if (command.kind === 'subscription') return Promise.reject(streamRefused(command));
-  return connection.call(command.name, command.kind, input);
+  return connection.call(command.name, command.kind, input, options);
 }
 
 function streamRefused(command: AnyCommand): ArgusError {
@@ -227,8 +232,8 @@ export class DaemonLink {
     this.connection = this.connect(prestartDaemonEnv(mode));
   }
 
-  async call(command: AnyCommand, input: unknown): Promise<unknown> {
-    const output = await this.send(command, input);
+  async call(command: AnyCommand, input: unknown, options: CallOptions = {}): Promise<unknown> {
+    const output = await this.send(command, input, options);
     if (command.name === 'tabs.lease') this.leases.add((output as { lease: string }).lease);
     if (command.name === 'tabs.release') {
       const named = (input as { lease?: string } | null)?.lease;
@@ -238,25 +243,27 @@ export class DaemonLink {
     return output;
   }
 
-  private async send(command: AnyCommand, input: unknown): Promise<unknown> {
+  private async send(command: AnyCommand, input: unknown, options: CallOptions): Promise<unknown> {
     const current = (this.connection ??= this.connect());
     try {
       const connection = await current;
       const hosted = this.hosted;
-      if (!hosted) return await invoke(connection, command, input);
+      if (!hosted) return await invoke(connection, command, input, options);
       if (hosted.stopping()) {
         // stopping (idle, `argus stop`, a restart): the call goes to the next daemon once this one is gone
         await hosted.stopped;
-        return await this.send(command, input);
+        return await this.send(command, input, options);
       }
       if (command.kind === 'subscription') throw streamRefused(command);
-      return await hosted.call(command.name, input, this.context());
+      // in-process, the signal is the command's own: the router's caller aborts the command with it
+      const { signal } = options;
+      return await hosted.call(command.name, input, signal ? { ...this.context(), signal } : this.context());
     } catch (error) {
       const { toArgusError } = await argusClient();
       const failure = toArgusError(error);
       if (failure.code !== 'daemon_unreachable') throw failure;
       try {
-        return await invoke(await this.reconnect(current), command, input);
+        return await invoke(await this.reconnect(current), command, input, options);
       } catch (retryError) {
         throw toArgusError(retryError);
       }

@@ -80,4 +80,26 @@ describe('MCP server (in memory, fake daemon)', () => {
       content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_drag/) }],
     });
   });
+
+  it("hands the client's cancellation to the daemon call as an aborted signal", async () => {
+    let seen: AbortSignal | undefined;
+    const client = await connect({
+      // a wait the daemon would hold for its whole timeout unless told to stop
+      call: (_command, _input, options) =>
+        new Promise((_resolve, reject) => {
+          seen = options?.signal;
+          seen?.addEventListener('abort', () => reject(new ArgusError('cancelled', 'stopped')));
+        }),
+    });
+    const cancel = new AbortController();
+    const call = client.callTool({ name: 'argus_wait', arguments: { text: 'never' } }, undefined, {
+      signal: cancel.signal,
+    });
+    await expect.poll(() => seen).toBeDefined();
+    expect(seen?.aborted).toBe(false);
+    cancel.abort('the agent moved on');
+    await expect(call).rejects.toThrow(/moved on/);
+    // the SDK sent notifications/cancelled; the server's handler aborted the daemon call's signal
+    await expect.poll(() => seen?.aborted).toBe(true);
+  });
 });

@@ -116,7 +116,8 @@ export function createMcpServer({
   skillTools?.watch(announce);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed, ...(skillTools?.tools() ?? [])] }));
   const elicitor = approvals ? new ApprovalElicitor(server, approvals, caller, () => validator.load()) : undefined;
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  // extra.signal fires on the client's notifications/cancelled (or when it goes): the command stops
+  server.setRequestHandler(CallToolRequestSchema, async (request, { signal }) => {
     const spec = byName.get(request.params.name);
     const skill = spec ? undefined : skillTools?.get(request.params.name);
     // a prestarted daemon still loading launches Chromium now, not once the approval stream and this
@@ -127,7 +128,7 @@ export function createMcpServer({
       await elicitor?.ensure();
       // the daemon reads the file again and is the authority on its scope and parameters
       const input = { name: skill.name, params: request.params.arguments ?? {}, start: skill.data.startUrl !== null };
-      return withHint(mcpResult(await runTool(runSpec, input, { caller, envelope })));
+      return withHint(mcpResult(await runTool(runSpec, input, { caller, envelope, signal })));
     }
     if (!spec) {
       const known = [...byName.keys(), ...(skillTools?.tools().map((tool) => tool.name) ?? [])];
@@ -135,7 +136,7 @@ export function createMcpServer({
       return { isError: true, content: [{ type: 'text', text }] };
     }
     await elicitor?.ensure();
-    const outcome = await runTool(spec, request.params.arguments, { caller, envelope });
+    const outcome = await runTool(spec, request.params.arguments, { caller, envelope, signal });
     // this agent saved a skill: its tool is there at once, not only when the file watcher fires
     if (outcome.ok && SKILL_CHANGES.has(spec.command.name) && skillTools?.refresh()) announce();
     if (outcome.ok && spec.command.name === INBOX_CONSUME) notifier?.consumed();

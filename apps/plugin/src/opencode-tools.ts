@@ -73,12 +73,13 @@ export function openCodeTools({
     const definition = tool({
       description: spec.description,
       args: openCodeArgs(spec),
-      async execute(args): Promise<ToolResult> {
+      async execute(args, context): Promise<ToolResult> {
         // Optional args OpenCode left undefined are dropped, so the daemon applies its defaults.
         const input = Object.fromEntries(
           Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined),
         );
-        const outcome = await runTool(spec, input, { caller, envelope });
+        // OpenCode aborts a tool call the user interrupted: the daemon stops the command
+        const outcome = await runTool(spec, input, { caller, envelope, signal: context.abort });
         if (!outcome.ok) throw new Error(outcome.text);
         if (!outcome.image) return outcome.text;
         const { data, mimeType, path } = outcome.image;

@@ -20,13 +20,19 @@ export type ToolOutcome =
 
 /** The one thing a tool call needs from the daemon (DaemonLink in production, fakes in unit tests). */
 export interface CommandCaller {
-  call(command: ToolSpec['command'], input: unknown): Promise<unknown>;
+  /** `signal`: the agent abandoned the call; the daemon is to stop the command. */
+  call(command: ToolSpec['command'], input: unknown, options?: { signal?: AbortSignal | undefined }): Promise<unknown>;
 }
 
 export interface RunToolContext {
   caller: CommandCaller;
   /** Untrusted-content boundary for page text; undefined turns it off. */
   envelope: ContentEnvelope | undefined;
+  /**
+   * Fires when the agent abandons the call (MCP `notifications/cancelled`, OpenCode's abort): the
+   * daemon cancels the command, so a long wait or type stops and the tab's next command runs.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Validates arguments locally (fast, precise errors; no daemon start for a typo) and rejects unknown names. */
@@ -88,7 +94,7 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     // The raw arguments go to the daemon, which validates again with the same schema (it is the authority).
     const checked = checkArguments(spec, args);
     const input = spec.command.name === 'page.screenshot' ? agentScreenshotInput(checked) : checked;
-    const output = await context.caller.call(spec.command, input);
+    const output = await context.caller.call(spec.command, input, { signal: context.signal });
     // the daemon validated the output with the command's schema: typed by the name
     if (spec.command.name === 'page.screenshot') return await screenshotOutcome(output as ScreenshotOutput, input);
     const shown = envelopeOutput(spec.command, output, context.envelope);

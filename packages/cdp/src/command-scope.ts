@@ -52,6 +52,22 @@ export function runAbandonable<T>(abandon: AbortSignal, run: () => Promise<T>): 
   return runInCommandScope({ signal, timeoutMs }, run);
 }
 
+/**
+ * Settles as `waiting` does, or fails with CommandCancelledError as soon as the current command's
+ * caller goes away: for a wait that is no CDP call (a timer, a browser event, a download), which the
+ * scope does not bound by itself. Outside a command scope, `waiting` as it is.
+ */
+export function untilCancelled<T>(waiting: Promise<T>): Promise<T> {
+  const signal = currentCommandScope()?.signal;
+  if (!signal) return waiting;
+  if (signal.aborted) return Promise.reject(new CommandCancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CommandCancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    waiting.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** Runs `run` outside any command scope (work shared by every command, e.g. starting the browser). */
 export function outsideCommandScope<T>(run: () => T): T {
   return storage.exit(run);

@@ -2,7 +2,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient }
 import type { AppRouter } from '@argus/protocol';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { ArgusError } from '@argus/protocol/errors';
-import { toArgusError } from './errors.js';
+import { callCancelled, toArgusError } from './errors.js';
 import { Agent } from 'node:http';
 import { keepAliveHttpFetch, nodeHttpFetch } from './node-fetch.js';
 import { type AuthenticatedWs, authenticatedWsLink } from './ws-link.js';
@@ -85,20 +85,36 @@ export interface ClientHandle {
    * observables, abort signals and header merging cost about a third of a millisecond of CPU per
    * call, more than Node's HTTP request itself (bench/mcp-hops-bench.mjs). With `calls: 'ws'`, over
    * one WebSocket held open instead (WsCalls). Rejects with an ArgusError, as the client does.
+   * `signal` abandons the call: the daemon cancels the command (the HTTP request is closed, or the
+   * WebSocket call stopped) and the call fails with `cancelled` at once.
    */
-  call(path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown>;
+  call(path: string, kind: 'query' | 'mutation', input: unknown, options?: CallOptions): Promise<unknown>;
   /** Closes the WebSocket, if one was opened. */
   close(): void;
 }
 
-type Procedure = { query(input: unknown): Promise<unknown>; mutate(input: unknown): Promise<unknown> };
+export interface CallOptions {
+  /** Abandons the call (an agent's MCP `notifications/cancelled`): the daemon stops the command. */
+  signal?: AbortSignal | undefined;
+}
+
+type Procedure = {
+  query(input: unknown, options?: CallOptions): Promise<unknown>;
+  mutate(input: unknown, options?: CallOptions): Promise<unknown>;
+};
 
 /** A procedure of the client (wrapped by withArgusErrors: it rejects with an ArgusError) by contract path, called as `kind`. */
-function viaClient(client: ArgusClient, path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> {
+function viaClient(
+  client: ArgusClient,
+  path: string,
+  kind: 'query' | 'mutation',
+  input: unknown,
+  options: CallOptions,
+): Promise<unknown> {
   const [namespace, name] = path.split('.') as [string, string];
   const procedure = (client as unknown as Record<string, Record<string, Procedure> | undefined>)[namespace]?.[name];
   if (!procedure) return Promise.reject(new ArgusError('unsupported', `The daemon has no command ${path}.`));
-  return kind === 'query' ? procedure.query(input) : procedure.mutate(input);
+  return kind === 'query' ? procedure.query(input, options) : procedure.mutate(input, options);
 }
 
 /**
@@ -200,10 +216,20 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
           WebSocket: options.WebSocket,
         })
       : undefined;
-  const call = async (path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> => {
-    if (wsCalls) return wsCalls.call(path, kind, input);
+  const call = async (
+    path: string,
+    kind: 'query' | 'mutation',
+    input: unknown,
+    callOptions: CallOptions = {},
+  ): Promise<unknown> => {
+    const { signal } = callOptions;
+    if (signal?.aborted) throw callCancelled(path);
+    if (wsCalls) return wsCalls.call(path, kind, input, signal);
     // over the WebSocket, batched or on the global fetch: through the client's own link
-    if (transport !== 'http' || options.nodeHttp === false) return viaClient(wrapped, path, kind, input);
+    if (transport !== 'http' || options.nodeHttp === false)
+      return viaClient(wrapped, path, kind, input, callOptions).catch((error: unknown) => {
+        throw signal?.aborted ? callCancelled(path) : error;
+      });
     const body = input === undefined ? undefined : JSON.stringify(input);
     const url =
       kind === 'query' && body !== undefined
@@ -212,15 +238,16 @@ export function createArgusClient(options: ClientOptions): ClientHandle {
     const base = callHeaders();
     let answer: unknown;
     try {
+      // an aborted request closes its connection: the daemon sees it and cancels the command
       const response = await httpFetch(
         url,
         kind === 'query'
-          ? { method: 'GET', headers: base }
-          : { method: 'POST', headers: { 'content-type': 'application/json', ...base }, body },
+          ? { method: 'GET', headers: base, signal }
+          : { method: 'POST', headers: { 'content-type': 'application/json', ...base }, body, signal },
       );
       answer = await response.json();
     } catch (error) {
-      throw toArgusError(error);
+      throw signal?.aborted ? callCancelled(path) : toArgusError(error);
     }
     const result = answer as { result?: { data?: unknown }; error?: unknown } | null;
     if (result && typeof result === 'object' && 'error' in result) throw errorOfAnswer(result);

@@ -48,3 +48,8 @@ export function toArgusError(error: unknown): ArgusError {
   }
   return new ArgusError('internal', trpc?.message ?? String(error), { cause: error });
 }
+
+/** What a call its caller abandoned (its signal) fails with, on every path: the daemon was told to stop it. */
+export function callCancelled(path: string): ArgusError {
+  return new ArgusError('cancelled', `${path} was cancelled by its caller; the daemon stops it.`);
+}

@@ -1,6 +1,6 @@
 import { ArgusError } from '@argus/protocol/errors';
 import { wsAuthProtocols } from '@argus/security';
-import { toArgusError } from './errors.js';
+import { callCancelled, toArgusError } from './errors.js';
 import { DAEMON_LOST } from './node-fetch.js';
 import { refusalFor } from './ws-link.js';
 import { errorOfAnswer } from './trpc-answer.js';
@@ -56,7 +56,11 @@ export class WsCalls {
 
   constructor(private readonly options: { url: string; token: string; WebSocket: unknown }) {}
 
-  call(path: string, kind: 'query' | 'mutation', input: unknown): Promise<unknown> {
+  /**
+   * `signal` abandons the call: the daemon is sent `subscription.stop` for its id (its server stops
+   * the command, see the daemon's ws-call-signals.ts) and the call fails with `cancelled` at once.
+   */
+  call(path: string, kind: 'query' | 'mutation', input: unknown, signal?: AbortSignal): Promise<unknown> {
     if (this.closed) return Promise.reject(new ArgusError('daemon_unreachable', 'This client was closed.'));
     const current = (this.socket ??= this.open());
     return current.then(
@@ -70,8 +74,26 @@ export class WsCalls {
             );
             return;
           }
+          if (signal?.aborted) return reject(callCancelled(path));
           const id = this.nextId++;
-          this.waiting.set(id, { resolve, reject });
+          const abandon = () => {
+            if (!this.waiting.delete(id)) return;
+            if (this.waiting.size === 0) socket._socket?.unref();
+            if (socket.readyState === OPEN) socket.send(JSON.stringify({ id, method: 'subscription.stop' }));
+            reject(callCancelled(path));
+          };
+          signal?.addEventListener('abort', abandon, { once: true });
+          const settled = () => signal?.removeEventListener('abort', abandon);
+          this.waiting.set(id, {
+            resolve: (value) => {
+              settled();
+              resolve(value);
+            },
+            reject: (error) => {
+              settled();
+              reject(error);
+            },
+          });
           if (this.waiting.size === 1) socket._socket?.ref();
           socket.send(JSON.stringify({ id, method: kind, params: { path, input } }));
         }),
