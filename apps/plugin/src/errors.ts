@@ -1,7 +1,8 @@
-import { commandByVerb } from '@argus/protocol';
+import { commandByTool, commandByVerb } from '@argus/protocol';
 import { ArgusError, isArgusError } from '@argus/protocol/errors';
 import type { ContentEnvelope } from '@argus/security';
 import type { z } from 'zod';
+import type { ToolReach } from './tool-reach.js';
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_whole, letter: string) => letter.toUpperCase());
 
@@ -43,10 +44,28 @@ export function toolCallFor(commandLine: string): string | undefined {
 
 /**
  * Daemon messages name CLI commands ("Run `argus snapshot -i`"); an agent calls tools, so each
- * becomes the tool call that does the same ("Run `argus_snapshot {"interactive":true}`").
+ * becomes the tool call that does the same ("Run `argus_snapshot {"interactive":true}`"). With
+ * `reach`, a tool this server does not list is never offered as one to call: the CLI command stays,
+ * and a tool the message names itself ("MCP: argus_handoff") is kept, each said once to be missing
+ * from the agent's tools with the argus-mcp option that adds it (ToolReach).
  */
-export function withToolNames(message: string): string {
-  const tools = message.replace(/`(argus [^`]+)`/g, (whole, line: string) => toolCallFor(line) ?? whole);
+export function withToolNames(message: string, reach?: ToolReach): string {
+  const noted = new Set<string>();
+  const lines = message.replace(/`(argus [^`]+)`/g, (whole, line: string) => {
+    const call = toolCallFor(line);
+    const tool = call === undefined ? undefined : /^`(argus_\w+)/.exec(call)?.[1];
+    if (call === undefined || !reach || !tool || reach.has(tool)) return call ?? whole;
+    noted.add(tool);
+    return `${whole} (a CLI command; the tool ${tool} is ${reach.missing(tool)})`;
+  });
+  const tools = reach
+    ? lines.replace(/`(argus_\w+)[^`]*`|\bargus_\w+/g, (whole, quoted: string | undefined) => {
+        const tool = quoted ?? whole;
+        if (reach.has(tool) || noted.has(tool) || !commandByTool(tool)) return whole;
+        noted.add(tool);
+        return `${whole} (${reach.missing(tool)})`;
+      })
+    : lines;
   // a CLI flag named outside a command ("retry with a longer --timeout-ms") is the tool's argument
   // (`timeoutMs`); inside backticks (a CLI command left as one) it stays
   return tools
@@ -77,8 +96,8 @@ export function quotesPage(error: ArgusError): boolean {
  * (a button named "IGNORE ALL PREVIOUS INSTRUCTIONS…") goes between the session's page markers,
  * after the code, as any page content does.
  */
-export function errorText(error: ArgusError, envelope?: ContentEnvelope): string {
-  const message = withToolNames(error.message);
+export function errorText(error: ArgusError, envelope?: ContentEnvelope, reach?: ToolReach): string {
+  const message = withToolNames(error.message, reach);
   return envelope && quotesPage(error)
     ? `error[${error.code}]:\n${envelope.wrap(message)}`
     : `error[${error.code}]: ${message}`;

@@ -37,6 +37,7 @@ export function createMcpHttpEndpoint(): McpHttpEndpoint {
         options: { profile: 'full', tools: undefined, untrustedEnvelope: true },
         caller: { call: (command, input) => session.call(command.name, input) },
         specs: allowed,
+        unlisted: () => "not allowed for this shared token: ask the daemon's owner for a token that allows it",
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

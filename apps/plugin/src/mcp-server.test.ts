@@ -102,4 +102,23 @@ describe('MCP server (in memory, fake daemon)', () => {
     // the SDK sent notifications/cancelled; the server's handler aborted the daemon call's signal
     await expect.poll(() => seen?.aborted).toBe(true);
   });
+
+  it('never offers a tool the profile lacks in an error hint: it says which option adds it', async () => {
+    const client = await connect({
+      async call() {
+        throw new ArgusError(
+          'timeout',
+          'A download did not finish within 500 ms (none started). Retry with a longer --timeout-ms, or check `argus downloads`; `argus snapshot` shows the page.',
+        );
+      },
+    });
+    const failed = await client.callTool({ name: 'argus_wait', arguments: { download: true } });
+    const text = (failed.content as Array<{ text: string }>)[0]!.text;
+    expect(text).not.toContain('`argus_downloads');
+    expect(text).toContain(
+      "check `argus downloads` (a CLI command; the tool argus_downloads is not in this server's core profile: starting argus-mcp with `--tools core,downloads` or `--profile full` adds it)",
+    );
+    // a tool the profile has is still offered as the call
+    expect(text).toContain('`argus_snapshot` shows the page');
+  });
 });

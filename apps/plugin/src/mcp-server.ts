@@ -12,6 +12,7 @@ import { ContentEnvelope, ENVELOPE_RULE } from '@argus/security';
 import { type ApprovalSource, ApprovalElicitor } from './approvals-elicit.js';
 import { drivesBrowser } from './prestart.js';
 import { selectTools } from './profiles.js';
+import { ToolReach, selectionReach } from './tool-reach.js';
 import { type CommandCaller, type ToolOutcome, runTool } from './run-tool.js';
 import { type ToolSpec, allToolSpecs } from './tool-specs.js';
 import type { PluginOptions } from './options.js';
@@ -66,6 +67,11 @@ export interface McpServerOptions {
    * loading launches Chromium now (DaemonLink.cueBrowser; default: the early daemon process's cue).
    */
   cueBrowser?: (() => void) | undefined;
+  /**
+   * What an error's hint says of a tool this server does not list (default: the argus-mcp option
+   * that adds it, selectionReach), instead of offering the agent a tool it cannot call.
+   */
+  unlisted?: ((tool: string) => string) | undefined;
 }
 
 /** The manifest commands a skill tool and a skill save go through. */
@@ -87,9 +93,11 @@ export function createMcpServer({
   skills,
   inbox,
   cueBrowser = cueBrowserLaunch,
+  unlisted,
 }: McpServerOptions): Server {
   const tools = selectTools(specs, options);
   const byName = new Map(tools.map((spec) => [spec.name, spec]));
+  const reach = unlisted ? new ToolReach(byName.keys(), unlisted) : selectionReach(byName.keys(), options);
   const listed = tools.map(mcpTool);
   const envelope = options.untrustedEnvelope ? new ContentEnvelope() : undefined;
   // an exact --tools list means exactly those tools
@@ -128,7 +136,7 @@ export function createMcpServer({
       await elicitor?.ensure();
       // the daemon reads the file again and is the authority on its scope and parameters
       const input = { name: skill.name, params: request.params.arguments ?? {}, start: skill.data.startUrl !== null };
-      return withHint(mcpResult(await runTool(runSpec, input, { caller, envelope, signal })));
+      return withHint(mcpResult(await runTool(runSpec, input, { caller, envelope, signal, reach })));
     }
     if (!spec) {
       const known = [...byName.keys(), ...(skillTools?.tools().map((tool) => tool.name) ?? [])];
@@ -136,7 +144,7 @@ export function createMcpServer({
       return { isError: true, content: [{ type: 'text', text }] };
     }
     await elicitor?.ensure();
-    const outcome = await runTool(spec, request.params.arguments, { caller, envelope, signal });
+    const outcome = await runTool(spec, request.params.arguments, { caller, envelope, signal, reach });
     // this agent saved a skill: its tool is there at once, not only when the file watcher fires
     if (outcome.ok && SKILL_CHANGES.has(spec.command.name) && skillTools?.refresh()) announce();
     if (outcome.ok && spec.command.name === INBOX_CONSUME) notifier?.consumed();

@@ -1,6 +1,7 @@
 import { type ToolDefinition, type ToolResult, tool } from '@opencode-ai/plugin/tool';
 import { ContentEnvelope } from '@argus/security';
 import { type ToolSelection, selectTools } from './profiles.js';
+import { selectionReach } from './tool-reach.js';
 import { type CommandCaller, runTool } from './run-tool.js';
 import { type JsonSchema, type ToolSpec, allToolSpecs } from './tool-specs.js';
 
@@ -69,7 +70,13 @@ export function openCodeTools({
   ...selection
 }: OpenCodeToolsOptions): Record<string, ToolDefinition> {
   const envelope = untrustedEnvelope ? new ContentEnvelope() : undefined;
-  const entries = selectTools(specs, selection).map((spec) => {
+  const selected = selectTools(specs, selection);
+  const reach = selectionReach(
+    selected.map((spec) => spec.name),
+    selection,
+    'opencode',
+  );
+  const entries = selected.map((spec) => {
     const definition = tool({
       description: spec.description,
       args: openCodeArgs(spec),
@@ -79,7 +86,7 @@ export function openCodeTools({
           Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined),
         );
         // OpenCode aborts a tool call the user interrupted: the daemon stops the command
-        const outcome = await runTool(spec, input, { caller, envelope, signal: context.abort });
+        const outcome = await runTool(spec, input, { caller, envelope, signal: context.abort, reach });
         if (!outcome.ok) throw new Error(outcome.text);
         if (!outcome.image) return outcome.text;
         const { data, mimeType, path } = outcome.image;

@@ -203,6 +203,38 @@ describe('hints in the agent words', () => {
     expect(withToolNames('Ask the user to run `argus share`.')).toBe('Ask the user to run `argus share`.');
   });
 
+  it('says how to get a tool the agent lacks instead of offering it (core, --tools, OpenCode)', async () => {
+    const { withToolNames } = await import('./errors.js');
+    const { selectionReach } = await import('./tool-reach.js');
+    const core = selectionReach(['argus_snapshot', 'argus_goto'], { profile: 'core' });
+    expect(withToolNames('Run `argus snapshot -i`, then `argus frame main`.', core)).toBe(
+      'Run `argus_snapshot {"interactive":true}`, then `argus frame main` (a CLI command; the tool argus_frame is ' +
+        "not in this server's core profile: starting argus-mcp with `--tools core,frame` or `--profile full` adds it).",
+    );
+    // a tool the daemon names itself is said once to be missing, wherever it appears
+    expect(
+      withToolNames('Hand the tab over: `argus handoff --wait` (MCP: argus_handoff), then argus_handoff again.', core),
+    ).toBe(
+      'Hand the tab over: `argus handoff --wait` (a CLI command; the tool argus_handoff is not in ' +
+        "this server's core profile: starting argus-mcp with `--tools core,handoff` or `--profile full` adds it) " +
+        '(MCP: argus_handoff), then argus_handoff again.',
+    );
+    expect(withToolNames('Resume it with argus_resume.', core)).toBe(
+      "Resume it with argus_resume (not in this server's core profile: starting argus-mcp with " +
+        '`--tools core,resume` or `--profile full` adds it).',
+    );
+    const listed = selectionReach(['argus_click'], { tools: ['click', 'fill'] });
+    expect(withToolNames('Run `argus tabs`.', listed)).toBe(
+      "Run `argus tabs` (a CLI command; the tool argus_tabs is not in this server's `--tools` list: starting " +
+        'argus-mcp with `--tools click,fill,tabs` or `--profile full` adds it).',
+    );
+    const openCode = selectionReach([], { profile: 'core' }, 'opencode');
+    expect(withToolNames('Run `argus tabs`.', openCode)).toBe(
+      "Run `argus tabs` (a CLI command; the tool argus_tabs is not in this plugin's core profile: its " +
+        'opencode.json options `"tools": ["core","tabs"]` or `"profile": "full"` adds it).',
+    );
+  });
+
   it('names a CLI flag outside a command as the tool argument it is', async () => {
     const { withToolNames } = await import('./errors.js');
     expect(withToolNames('Retry with a longer --timeout-ms; pass --overwrite (--max-chars too).')).toBe(

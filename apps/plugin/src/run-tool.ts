@@ -6,6 +6,7 @@ import { envelopeOutput } from './envelope.js';
 import { asArgusError, errorText, invalidArguments } from './errors.js';
 import { type OutputOf, renderCommand } from '@argus/protocol/render';
 import { type OutputObject, agentContext, renderOutput } from './render.js';
+import type { ToolReach } from './tool-reach.js';
 import type { ToolSpec } from './tool-specs.js';
 
 /** What a tool call produced, independent of MCP or OpenCode. */
@@ -33,6 +34,8 @@ export interface RunToolContext {
    * daemon cancels the command, so a long wait or type stops and the tab's next command runs.
    */
   signal?: AbortSignal | undefined;
+  /** The tools the agent has: an error's hint never offers one it lacks (withToolNames). */
+  reach?: ToolReach | undefined;
 }
 
 /** Validates arguments locally (fast, precise errors; no daemon start for a typo) and rejects unknown names. */
@@ -103,6 +106,6 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     return { ok: true, text: renderOutput(spec.command, output, context.envelope, input), structured };
   } catch (error) {
     const failure = asArgusError(error);
-    return { ok: false, text: errorText(failure, context.envelope), error: failure };
+    return { ok: false, text: errorText(failure, context.envelope, context.reach), error: failure };
   }
 }
