@@ -72,7 +72,7 @@ interface StoredSnapshot {
   url: string;
   title: string;
   refs: number;
-  baseline?: 'previous' | 'none';
+  baseline?: SnapshotResult['baseline'];
   /** The page's document (Page.epoch) it was taken of: a cursor into it dies with that document. */
   epoch: number;
   /** How it was taken, for a continuation that asks for another view. */
