@@ -33,7 +33,7 @@ export const GLOBAL_OPTIONS: ReadonlyArray<readonly [flag: string, description: 
   ['--profile NAME', 'start the browser with a persistent profile (env ARGUS_PROFILE)'],
   ['--lease ID', 'present a lease from `argus tab lease` (env ARGUS_LEASE)'],
   ['--lease-wait 30s', "wait this long for another client's tab lease (env ARGUS_LEASE_WAIT)"],
-  ['--tab TAB', 'the tab a command acts on: index or short id from `argus tabs` (before or after the verb)'],
+  ['--tab TAB', 'the tab to act on: its index or short id from `argus tabs`'],
   ['-h, --help', 'help (`argus <verb> --help` for one verb)'],
   ['-V, --version', 'print the version'],
 ];

@@ -145,8 +145,13 @@ describe('tab leases across clients', () => {
     expect((await cli.argus('text', '--tab', tab)).code).toBe(0);
 
     expect((await cli.argus('--lease', lease, 'eval', '--tab', tab, push('with-lease'))).code).toBe(0);
+    // text names the tab by its short id, as `argus tabs` lists it
+    const { tabs: open } = JSON.parse((await cli.argus('tabs', '--json')).stdout) as {
+      tabs: Array<{ id: string; shortId: string }>;
+    };
+    const short = open.find((each) => each.id === tab)?.shortId;
     const listed = await cli.argus('tab', 'leases');
-    expect(listed.stdout).toContain(`tab ${tab}  held by cli`);
+    expect(listed.stdout).toContain(`tab ${short}  held by cli`);
     expect(listed.stdout).not.toContain(lease);
     expect((await cli.argus('status')).stdout).toMatch(/lease +tab .* held by cli/);
 
@@ -155,7 +160,7 @@ describe('tab leases across clients', () => {
     expect(error).toBeInstanceOf(ArgusError);
     expect((error as ArgusError).code).toBe('tab_leased');
 
-    expect((await cli.argus('tab', 'release', lease)).stdout).toContain(`released the lease on tab ${tab}`);
+    expect((await cli.argus('tab', 'release', lease)).stdout).toContain(`released the lease on tab ${short}`);
     await other.client.page.eval.mutate({ tab, js: push('other') });
   });
 
