@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ContentEnvelope } from '@argus/security';
-import { AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
+import { AGENT_READ_MAX_CHARS, AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { envelopeOutput } from './envelope.js';
 import { asArgusError, errorText, invalidArguments } from './errors.js';
@@ -91,12 +91,24 @@ export function agentScreenshotInput(input: Record<string, unknown>): Record<str
   return bounded;
 }
 
+/**
+ * An agent's input as the daemon gets it: a screenshot bounded (agentScreenshotInput); a snapshot (or
+ * the next part of one) and a page's text cut at AGENT_READ_MAX_CHARS unless it names a maxChars, so
+ * one call on a huge page cannot fill its context.
+ */
+function agentInput(command: string, input: Record<string, unknown>): Record<string, unknown> {
+  if (command === 'page.screenshot') return agentScreenshotInput(input);
+  if ((command === 'snapshot.take' || command === 'read.text') && input.maxChars === undefined)
+    return { ...input, maxChars: AGENT_READ_MAX_CHARS };
+  return input;
+}
+
 /** Runs one tool: validate, call the daemon command, envelope page content, render. Never throws. */
 export async function runTool(spec: ToolSpec, args: unknown, context: RunToolContext): Promise<ToolOutcome> {
   try {
     // The raw arguments go to the daemon, which validates again with the same schema (it is the authority).
     const checked = checkArguments(spec, args);
-    const input = spec.command.name === 'page.screenshot' ? agentScreenshotInput(checked) : checked;
+    const input = agentInput(spec.command.name, checked);
     const output = await context.caller.call(spec.command, input, { signal: context.signal });
     // the daemon validated the output with the command's schema: typed by the name
     if (spec.command.name === 'page.screenshot') return await screenshotOutcome(output as ScreenshotOutput, input);

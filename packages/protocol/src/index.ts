@@ -25,6 +25,7 @@ export {
   EVAL_MAX_CHARS,
   SCREENSHOT_MAX_EDGE,
 } from './commands/page.js';
+export { AGENT_READ_MAX_CHARS } from './commands/snapshot.js';
 export { SessionName } from './commands/sessions.js';
 export { DEFAULT_POOL_MAX_SESSIONS, PoolState } from './commands/pool.js';
 export { CANVAS_LINT_RULES } from './commands/canvas.js';

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { TabId, Target, Title, UnreportedDialogs } from '../common.js';
 
+/**
+ * How much of a snapshot, or of a page's text, an agent gets when it names no maxChars: about 12,000
+ * tokens. A snapshot cut there ends with its cursor; a scope, a target or a larger maxChars reach more.
+ * (The 24 real pages' full snapshots run to 200 KB; the CLI prints whole ones.)
+ */
+export const AGENT_READ_MAX_CHARS = 50_000;
+
 export const snapshotCommands = {
   take: defineCommand({
     name: 'snapshot.take',

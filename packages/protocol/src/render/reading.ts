@@ -79,7 +79,12 @@ function dataLines(output: OutputOf<'read.data'>): string[] {
 
 export const readRenderers: RenderersOf<'read'> = {
   'read.title': (output) => output.title || '(untitled)',
-  'read.text': (output) => output.text + (output.truncated ? '\n[truncated]' : ''),
+  'read.text': (output, context) => {
+    if (!output.truncated) return output.text;
+    const cut = Number(context.input.maxChars) || 0;
+    const more = context.hint('read.text', { ...context.input, maxChars: Math.min(cut * 4, 10_000_000) });
+    return `${output.text}\n[truncated at ${cut} characters: ${more} reads more; a target reads one part]`;
+  },
   'read.html': (output) => output.html + (output.truncated ? '\n[truncated]' : ''),
   'read.links': (output) => {
     const lines = output.links.map((link) => `${link.text ? `${cut(link.text)}  ` : ''}${link.href}`);
