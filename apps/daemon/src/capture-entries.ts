@@ -13,6 +13,7 @@ export function consoleEntry(record: ConsoleRecord, seq: number) {
     column: record.column ?? null,
     stack: record.stack ?? null,
     timestamp: record.timestamp,
+    page: record.page ?? null,
   };
 }
 

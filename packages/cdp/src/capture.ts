@@ -13,6 +13,8 @@ export interface ConsoleRecord {
   /** 'console' for console.* calls, 'exception' for uncaught errors, 'log' for browser log entries. */
   source: 'console' | 'exception' | 'log';
   timestamp: number;
+  /** the tab's URL when it was logged: messages of an earlier page stay in the buffer, marked as such */
+  page?: string | undefined;
 }
 
 export interface DialogRecord {
@@ -109,7 +111,11 @@ export class PageCapture {
   private reportedSeq = 0;
   private readonly consoleListeners = new Set<(record: ConsoleRecord, seq: number) => void>();
 
-  constructor(options: CaptureOptions = {}) {
+  constructor(
+    options: CaptureOptions = {},
+    /** the tab's URL now (Page.url), stamped on each console record */
+    private readonly pageUrl: () => string | undefined = () => undefined,
+  ) {
     this.console = new RingBuffer(options.capacity ?? 5_000);
     this.dialogs = new RingBuffer(Math.min(options.capacity ?? 5_000, 1_000));
   }
@@ -172,7 +178,8 @@ export class PageCapture {
   }
 
   private addConsole(record: ConsoleRecord): void {
-    const seq = this.console.push(record);
+    const page = this.pageUrl();
+    const seq = this.console.push(page === undefined ? record : { ...record, page });
     for (const listener of this.consoleListeners) listener(record, seq);
   }
 

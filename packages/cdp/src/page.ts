@@ -70,7 +70,7 @@ export class Page {
   ) {
     this.url = info.url;
     this.title = info.title;
-    this.capture = new PageCapture(captureOptions);
+    this.capture = new PageCapture(captureOptions, () => this.url);
     this.interception = new PageInterception(targetId, guard, sharedRoutes);
     this.network = new NetworkCapture(captureOptions);
     this.titles = new PageTitle(session, this);

@@ -19,6 +19,7 @@ export const ConsoleEntry = z.object({
   column: z.number().nullable(),
   stack: z.string().nullable().describe('Stack trace (errors, exceptions, console.trace)'),
   timestamp: z.number().describe('Milliseconds since the epoch'),
+  page: z.string().nullable().describe('The URL the tab was at when it was logged'),
 });
 
 export const NetworkEntry = z.object({

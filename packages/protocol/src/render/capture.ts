@@ -13,6 +13,23 @@ export function consoleLine(entry: ConsoleEntry): string {
   return entry.stack && entry.level === 'error' ? `${head}\n${entry.stack.replace(/^(?! {4})/gm, '    ')}` : head;
 }
 
+/**
+ * Messages as lines; where the list spans more than one page, each page's run starts with the URL
+ * the tab was at (`-- at https://… --`), so an error of the page before is not read as this one's.
+ */
+function consoleLines(entries: readonly ConsoleEntry[]): string[] {
+  const pages = new Set(entries.map((entry) => entry.page ?? ''));
+  if (pages.size < 2) return entries.map(consoleLine);
+  const lines: string[] = [];
+  let page: string | null | undefined;
+  for (const entry of entries) {
+    if (entry.page !== page) lines.push(`-- at ${entry.page ?? '(unknown page)'} --`);
+    page = entry.page;
+    lines.push(consoleLine(entry));
+  }
+  return lines;
+}
+
 /** `#3 GET 200 Fetch 12 ms 1.2 kB http://...` */
 export function networkLine(entry: NetworkEntry): string {
   const status = entry.state === 'failed' ? 'FAILED' : entry.status === null ? '...' : String(entry.status);
@@ -64,7 +81,7 @@ function armedReply(armed: Armed): string {
 export const captureRenderers: RenderersOf<'capture'> = {
   'capture.console': (output, context) =>
     [
-      ...(output.messages.length ? output.messages.map(consoleLine) : [`(${consoleNoun(context.input)})`]),
+      ...(output.messages.length ? consoleLines(output.messages) : [`(${consoleNoun(context.input)})`]),
       ...tail(output, 'messages', output.messages.length),
     ].join('\n'),
   'capture.consoleFollow': consoleLine,
