@@ -9,6 +9,7 @@ export default defineConfig({
     'src/errors.ts',
     'src/daemon-state.ts',
     'src/snapshot-refs.ts',
+    'src/tab-ids.ts',
     'src/render/index.ts',
   ],
   format: ['esm'],

@@ -4,22 +4,10 @@
  * (`closetab`, a click that opened a tab, `route`, `tab-each`, `watch`, …). `--json` keeps the full ids.
  */
 
+import { shortIds } from '@argus/protocol/tab-ids';
+
 /** A CDP target id: 32 hex digits. */
 const TARGET_ID = /^[0-9A-F]{32}$/;
-
-/** The least a short id is; the same rule as the daemon's `shortIds` (apps/daemon/src/tab-refs.ts). */
-const MIN_SHORT_ID = 4;
-
-/** Each id's shortest prefix (at least MIN_SHORT_ID characters) that no other id in the list shares. */
-export function shortIds(ids: readonly string[]): Map<string, string> {
-  const result = new Map<string, string>();
-  for (const id of ids) {
-    let length = Math.min(MIN_SHORT_ID, id.length);
-    while (length < id.length && ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))) length++;
-    result.set(id, id.slice(0, length));
-  }
-  return result;
-}
 
 /** Every string in a result that is a target id. */
 function targetIds(value: unknown, found = new Set<string>()): Set<string> {

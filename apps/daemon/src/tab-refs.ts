@@ -1,24 +1,13 @@
 import { ArgusError } from '@argus/protocol';
+import { MIN_SHORT_ID, shortIds } from '@argus/protocol/tab-ids';
 
-/** The least a short id is: long enough to stay unique as tabs come and go, short enough to type. */
-export const MIN_SHORT_ID = 4;
+export { MIN_SHORT_ID, shortIds };
 
 /** Below this many characters an all-digit reference is an index; target ids are 32 hex characters. */
 const INDEX_DIGITS = MIN_SHORT_ID;
 
 interface TabLike {
   id: string;
-}
-
-/** Each id's shortest prefix (at least MIN_SHORT_ID characters) that no other id in the list shares. */
-export function shortIds(ids: readonly string[]): Map<string, string> {
-  const result = new Map<string, string>();
-  for (const id of ids) {
-    let length = Math.min(MIN_SHORT_ID, id.length);
-    while (length < id.length && ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))) length++;
-    result.set(id, id.slice(0, length));
-  }
-  return result;
 }
 
 // index and short id only: titles and URLs are page content and stay out of error messages

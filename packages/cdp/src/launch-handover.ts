@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { isZombie } from '@argus/protocol/daemon-state';
 import {
   type LaunchOptions,
   launchKey,
@@ -208,17 +209,6 @@ function whenGone(pid: number, onGone: () => void): void {
     setTimeout(check, GONE_CHECK_MS).unref();
   };
   check();
-}
-
-/** Linux: the process has exited and waits to be reaped (state Z in /proc); false where there is no /proc. */
-function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // `pid (comm) S ...`: the state follows the last `)` (comm may hold one)
-    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
-  } catch {
-    return false;
-  }
 }
 
 function killGroup(pid: number): void {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '@argus/security/paths';
-import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
+import { type DaemonState, STATE_FILE, isZombie } from '@argus/protocol/daemon-state';
 import { quickStateDir } from '@argus/protocol/config-files';
 
 export type { DaemonState } from '@argus/protocol/daemon-state';
@@ -57,19 +57,4 @@ export function isProcessAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
   return !isZombie(pid);
-}
-
-/**
- * A process that has exited but is not yet reaped (a zombie) still answers signal 0. A daemon whose
- * starter has gone is reparented to init, and an init that reaps late (a container's) kept
- * `argus stop` waiting seconds after the daemon had exited. Linux only (/proc); elsewhere false.
- */
-function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // `pid (comm) S ...`: the state follows the last `)` (comm may hold one)
-    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
-  } catch {
-    return false;
-  }
 }

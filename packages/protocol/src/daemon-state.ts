@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * How clients find the daemon: the state file it writes (mode 0600) in the workspace's state dir,
  * and the line it prints on stdout once it serves. Shared by the daemon (writer) and the client
@@ -37,3 +39,18 @@ export const DAEMON_READY_LINE = 'argus-daemon ready';
  */
 export const LAUNCH_CUE_ENV = 'ARGUS_LAUNCH_CUE';
 export const LAUNCH_CUE_FD = 3;
+
+/**
+ * Whether a process has exited and waits to be reaped (a zombie, state Z in /proc): it still
+ * answers signal 0, and an init that reaps late (a container's, or a daemon reparented once its
+ * starter has gone) kept waits for it seconds after it had exited. Linux only; elsewhere false.
+ */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) S ...`: the state follows the last `)` (comm may hold one)
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch {
+    return false;
+  }
+}
