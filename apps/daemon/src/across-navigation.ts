@@ -1,16 +1,5 @@
-import { NavigationTimeoutError, NavigationWatcher, type Page, ProtocolError } from '@argus/cdp';
+import { NavigationTimeoutError, NavigationWatcher, type Page, isDocumentGone } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-
-/** Chrome's answer to a call still awaited in a document the page left (an awaited script, a wait's promise). */
-export const NAVIGATED_AWAY = /Inspected target navigated or closed|Execution context was destroyed/;
-
-/**
- * Chrome's answers to a call whose document went away under it: one still awaited in it
- * (NAVIGATED_AWAY), or one sent with the old document's context (a cached isolated world).
- */
-const DOCUMENT_GONE = new RegExp(
-  `${NAVIGATED_AWAY.source}|Cannot find context with specified id|Cannot find default execution context`,
-);
 
 /** How long a read with no deadline of its own waits for the next document (snapshot, text). */
 export const NEXT_DOCUMENT_WAIT_MS = 10_000;
@@ -44,10 +33,6 @@ export async function acrossNavigation<T>(
       watcher.dispose();
     }
   }
-}
-
-function isDocumentGone(error: unknown): boolean {
-  return error instanceof ProtocolError && DOCUMENT_GONE.test(error.message);
 }
 
 /** What changes when the main frame's document does: the page's epoch and its contexts there. */

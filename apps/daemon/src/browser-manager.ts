@@ -10,6 +10,7 @@ import {
   type Page,
   PageUnresponsiveError,
   BetweenDocumentsError,
+  NAVIGATED_AWAY,
   ProtocolError,
   type Transport,
   TransportClosedError,
@@ -35,7 +36,6 @@ import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
 import { resolveTabRef } from './tab-refs.js';
 import { unresponsive } from './page-unresponsive.js';
-import { NAVIGATED_AWAY } from './across-navigation.js';
 import { BrowserPool, DEFAULT_OWNER, type PoolOptions } from './pool/browser-pool.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension' | 'pool';

@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, isDocumentGone } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
@@ -65,6 +65,11 @@ const TEXT_MAX = 100;
 const KEPT_SNAPSHOTS = 4;
 /** Documents a locator or selector is resolved in when the page moves on meanwhile (a redirect chain). */
 const MAX_DOCUMENTS = 3;
+/**
+ * How long a call that Chrome failed because its document went away waits for the page's commit of
+ * the next one to arrive (the answer can come before the frameNavigated event): event driven.
+ */
+const COMMIT_WAIT_MS = 2_000;
 
 interface StoredSnapshot {
   id: number;
@@ -428,11 +433,27 @@ export class SnapshotEngine {
       try {
         return await read();
       } catch (error) {
+        // Chrome said the document went away: its commit may still be on the way
+        if (this.page.epoch === epoch && isDocumentGone(error)) await this.nextEpoch(epoch);
         if (this.page.epoch === epoch || tries >= MAX_DOCUMENTS || this.page.closed) throw error;
         // a page that does not answer, or a caller that left, is not a page that moved on
         if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
       }
     }
+  }
+
+  /** Resolves once the page is past document `epoch`, or after COMMIT_WAIT_MS (whichever comes first). */
+  private nextEpoch(epoch: number): Promise<void> {
+    if (this.page.epoch !== epoch) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        off();
+        resolve();
+      };
+      const timer = setTimeout(done, COMMIT_WAIT_MS);
+      const off = this.page.onEpoch(done);
+    });
   }
 
   /**
