@@ -74,7 +74,7 @@ export const inputCommands = {
     summary: 'Type text as key presses into the focused element (or focus a target first).',
     input: () =>
       z.object({
-        // every character is a key press (two CDP round trips): 10,000 keeps a call within seconds
+        // every character is a keyDown and a keyUp (sent 64 characters at a time): 10,000 keeps a call within seconds
         text: z.string().min(1).max(10_000).describe('The text (fill sets long values faster)'),
         target: Target.optional().describe('Focus this element first'),
         diff: IncludeDiff,
