@@ -38,6 +38,8 @@ interface HandedChrome {
   userDataDir: string;
   executablePath: string;
   key: string;
+  /** SpawnedChrome.otherProfile: a profile of the flags' own, which its close waits to be written */
+  otherProfile?: boolean;
 }
 
 export interface ChromeHandOver {
@@ -79,7 +81,7 @@ export function launchForHandOver(requested: LaunchOptions): ChromeHandOver | un
   const watchdogStdin = watchdog.stdin;
   unrefStream(pipe.toChrome);
   unrefStream(pipe.fromChrome);
-  const handed: HandedChrome = { pid, userDataDir, executablePath, key };
+  const handed: HandedChrome = { pid, userDataDir, executablePath, key, otherProfile: spawned.otherProfile };
   return {
     stdio: [stderr, watchdogStdin, pipe.toChrome, pipe.fromChrome],
     env: { [HANDED_CHROME_ENV]: JSON.stringify(handed) },
@@ -164,6 +166,7 @@ export function adoptHandedChrome(env: NodeJS.ProcessEnv = process.env): boolean
     executablePath: handed.executablePath,
     userDataDir: handed.userDataDir,
     persistent: false,
+    otherProfile: handed.otherProfile === true,
     stderr,
     pipe,
     exited,

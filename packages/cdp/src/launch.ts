@@ -242,6 +242,11 @@ export interface SpawnedChrome {
   executablePath: string;
   userDataDir: string;
   persistent: boolean;
+  /**
+   * A `--user-data-dir` among the extra flags (ARGUS_CHROME_FLAGS): Chromium uses that one (the last
+   * wins), a profile that outlives this Chrome, so its close waits for it to write its cookies.
+   */
+  otherProfile: boolean;
   /** Its DevTools pipe (this process's ends), when spawned with `pipe`. */
   pipe: CdpPipe | undefined;
 }
@@ -268,7 +273,15 @@ export function spawnChrome(options: LaunchOptions): SpawnedChrome {
       stdio: options.pipe === true ? ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'ignore', 'pipe'],
       env: options.env ?? process.env,
     });
-    return { child, executablePath, userDataDir, persistent, pipe: options.pipe === true ? pipeOf(child) : undefined };
+    const otherProfile = (options.extraFlags ?? []).some((flag) => flag.startsWith('--user-data-dir'));
+    return {
+      child,
+      executablePath,
+      userDataDir,
+      persistent,
+      otherProfile,
+      pipe: options.pipe === true ? pipeOf(child) : undefined,
+    };
   } catch (error) {
     if (!persistent && options.tempProfile === undefined) removeProfile(userDataDir);
     throw new ArgusError('browser_not_found', `Could not start ${executablePath}: ${(error as Error).message}`, {
@@ -285,6 +298,8 @@ export interface RunningChrome {
   executablePath: string;
   userDataDir: string;
   persistent: boolean;
+  /** See SpawnedChrome.otherProfile. */
+  otherProfile?: boolean | undefined;
   /** Chrome's stderr: the DevTools line is read from it, then it is drained. */
   stderr: Readable | null;
   /** Its DevTools pipe, when launched with one (no DevTools line then). */
@@ -362,7 +377,7 @@ export async function superviseChrome(running: RunningChrome): Promise<AnyChrome
     // only a profile that outlives this Chrome (persistent, or kept for the next launch) needs its own
     // exit to write cookies and state; a temporary one is removed with it, and waiting for Chrome's
     // shutdown held `argus stop` 2-3.5 s under load
-    const flushes = persistent || kept;
+    const flushes = persistent || kept || running.otherProfile === true;
     if (flushes && !running.isExited()) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
