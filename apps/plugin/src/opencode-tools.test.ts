@@ -1,4 +1,5 @@
 import { tool } from '@opencode-ai/plugin/tool';
+import { AGENT_READ_MAX_CHARS } from '@argus/protocol';
 import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
 import { openCodeArgs, openCodeTools } from './opencode-tools.js';
@@ -42,7 +43,8 @@ describe('OpenCode tools', () => {
     };
     const tools = openCodeTools({ caller, tools: ['text'], untrustedEnvelope: false });
     await expect(tools.argus_text!.execute({ target: undefined } as never, context)).resolves.toBe('Hello');
-    expect(calls).toEqual([{}]);
+    // no undefined target; an agent's text is bounded unless it names a size
+    expect(calls).toEqual([{ maxChars: AGENT_READ_MAX_CHARS }]);
     await expect(tools.argus_text!.execute({ target: 'gone' } as never, context)).rejects.toThrow(
       'error[ref_stale]: Ref is stale.',
     );
