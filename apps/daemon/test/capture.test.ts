@@ -280,13 +280,17 @@ describe('streams', () => {
     const listeners = () => (page.capture as unknown as { consoleListeners: Set<unknown> }).consoleListeners.size;
     const ws = createArgusClient({ url: `http://127.0.0.1:${h.daemon.port}`, token: h.daemon.token, WebSocket });
     const lines: string[] = [];
+    const pages: Array<string | null> = [];
     let started!: () => void;
     const ready = new Promise<void>((resolve) => (started = resolve));
     const subscription = ws.client.capture.consoleFollow.subscribe(
       { errors: false },
       {
         onStarted: () => started(),
-        onData: (entry) => lines.push(entry.text),
+        onData: (entry) => {
+          lines.push(entry.text);
+          pages.push(entry.page);
+        },
         onError: (error) => lines.push(`error: ${String(error)}`),
       },
     );
@@ -295,6 +299,8 @@ describe('streams', () => {
     await h.client.input.click.mutate({ target: '#log' });
     await h.client.page.eval.mutate({ js: "console.warn('streamed warning')" });
     await vi.waitFor(() => expect(lines).toEqual(['console.html: click 1', 'streamed warning']));
+    // a streamed message names its page as a listed one does
+    expect(pages).toEqual([h.server.urlFor('/console.html'), h.server.urlFor('/console.html')]);
     subscription.unsubscribe();
     await vi.waitFor(() => expect(listeners()).toBe(0));
     await h.client.page.eval.mutate({ js: "console.log('after the end')" });

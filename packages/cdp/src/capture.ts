@@ -179,8 +179,9 @@ export class PageCapture {
 
   private addConsole(record: ConsoleRecord): void {
     const page = this.pageUrl();
-    const seq = this.console.push(page === undefined ? record : { ...record, page });
-    for (const listener of this.consoleListeners) listener(record, seq);
+    const stamped = page === undefined ? record : { ...record, page };
+    const seq = this.console.push(stamped);
+    for (const listener of this.consoleListeners) listener(stamped, seq);
   }
 
   attach(session: Session): () => void {
