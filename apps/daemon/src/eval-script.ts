@@ -1,5 +1,5 @@
 import { Script } from 'node:vm';
-import type { Page, Session } from '@argus/cdp';
+import { type Page, type Session, isDocumentGone } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { type EvalValue, SERIALIZE_VALUE, pageResult } from '@argus/snapshot';
 
@@ -94,8 +94,8 @@ async function valueOf(page: Page, expression: string, options: EvalOptions): Pr
  */
 const SERIALIZERS = new WeakMap<Session, Map<number | 'default', string>>();
 const SERIALIZER_GROUP = 'argus-serializer';
-const STALE_HANDLE =
-  /Could not find object with given id|Cannot find context|belong to the same JavaScript world|Inspected target navigated or closed/;
+/** Chrome's answers about a handle itself: gone with its context, or of another context than the value */
+const STALE_HANDLE = /Could not find object with given id|belong to the same JavaScript world/;
 
 async function serializeBoxed(
   session: Session,
@@ -117,7 +117,7 @@ async function serializeBoxed(
   const held = known.get(key);
   if (held !== undefined) {
     const answer = await call(held).catch((error: unknown) => {
-      if (error instanceof Error && STALE_HANDLE.test(error.message)) return undefined;
+      if (isDocumentGone(error) || (error instanceof Error && STALE_HANDLE.test(error.message))) return undefined;
       throw error;
     });
     if (answer !== undefined) return answer.result.value;
