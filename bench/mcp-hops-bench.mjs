@@ -2,6 +2,9 @@
 // Where an agent's call spends its time: each operation three ways on the small form page, in turns,
 // medians of --runs:
 //   raw     the CDP call itself (chrome-remote-interface) in a Chromium launched here with the same flags;
+//   own     the same CDP call in the daemon's own Chromium (another tab of it, on the same page, reached
+//           through a debugging port the bench adds to the daemon's flags): the floor without a second
+//           browser competing for the two cores, which the raw series pays in turns with the others;
 //   daemon  the manifest command straight to the daemon (no MCP) from this process, over one
 //           WebSocket held open (ClientHandle.call with calls: 'ws'), as a sharing server sends it;
 //   mcp     the tool through argus-mcp with the official SDK client (stdio), as an agent calls it:
@@ -19,8 +22,11 @@
 // alone) against the hosting argus-mcp's (its utime + stime from /proc over its calls alone: the MCP
 // server, the router, the journal and its CDP client, in one process), and the sharing server's
 // (MCP work only; its daemon's is counted in the hosting process's).
-//   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31]
-import { mkdtempSync, rmSync } from 'node:fs';
+// --warmup N: calls of each series before the timed ones (3 by default: a fresh server's first calls,
+// still running unoptimised code; an agent's session of hundreds of calls runs at the steady state a
+// few hundred give, see the CPU note below).
+//   pnpm build && node bench/mcp-hops-bench.mjs [--runs 31] [--warmup 3]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +40,7 @@ import { benchOptions } from './lib-args.mjs';
 import { processCpuMs } from './lib-proc.mjs';
 import { median } from './lib-stats.mjs';
 
-const { runs } = benchOptions({ runs: 31 });
+const { runs, warmup } = benchOptions({ runs: 31, warmup: 3 });
 const pluginDir = fileURLToPath(new URL('../apps/plugin/', import.meta.url));
 const require = createRequire(`${pluginDir}package.json`);
 const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
@@ -43,12 +49,14 @@ const { agentScreenshotInput } = await import(`${pluginDir}dist/index.js`);
 const { WebSocket } = require('ws');
 
 const FLAGS = '--proxy-server=http://127.0.0.1:9';
+// the daemon's browser also listens on a debugging port, for the `own` series (its DevToolsActivePort file)
+const OWN_FLAGS = `${FLAGS} --remote-debugging-port=0`;
 const fixtures = await startFixtureServer();
 const workspace = mkdtempSync(join(tmpdir(), 'argus-hops-bench-'));
 const stateDir = join(workspace, '.argus');
 const env = {
   ARGUS_STATE_DIR: stateDir,
-  ARGUS_CHROME_FLAGS: FLAGS,
+  ARGUS_CHROME_FLAGS: OWN_FLAGS,
   PATH: process.env.PATH ?? '',
   ...(process.env.CHROME_PATH ? { CHROME_PATH: process.env.CHROME_PATH } : {}),
   ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
@@ -69,6 +77,26 @@ async function mcpServer(extraEnv = {}) {
   return client;
 }
 const serverPids = new Map();
+/**
+ * A CDP client on a new tab of the daemon's own Chromium: its profile dir from the browser's command
+ * line, its port from the DevToolsActivePort file Chromium writes there.
+ */
+async function ownBrowserClient(handle) {
+  const { browser } = await handle.call('daemon.status', 'query', {});
+  const args = readFileSync(`/proc/${browser.pid}/cmdline`, 'utf8').split('\0');
+  const profile = args.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+  if (!profile) throw new Error("the daemon's Chromium has no --user-data-dir");
+  const port = Number(readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0]);
+  // a window of its own, as the daemon opens its tabs: a tab in the daemon's window would make the
+  // daemon's a background tab, whose captures wait for frames that do not come
+  const browserClient = await CDP({ host: '127.0.0.1', port });
+  try {
+    const { targetId } = await browserClient.Target.createTarget({ url: 'about:blank', newWindow: true });
+    return await CDP({ host: '127.0.0.1', port, target: targetId });
+  } finally {
+    await browserClient.close();
+  }
+}
 /** CPU ms per call of `fn`, `count` calls in a row: this process's own (pid undefined) or another's. */
 async function cpuPerCall(fn, count, pid) {
   const before = pid === undefined ? process.cpuUsage() : processCpuMs(pid);
@@ -83,6 +111,7 @@ const mcp = await mcpServer();
 let shared;
 const chrome = await launchChrome({ extraFlags: [FLAGS] });
 let raw;
+let own;
 try {
   await mcp.callTool({ name: 'argus_goto', arguments: { url } });
   // started once the first server hosts the daemon: it finds it running and shares it
@@ -106,10 +135,13 @@ try {
 
   const { port } = new URL(chrome.wsEndpoint);
   raw = await CDP({ host: '127.0.0.1', port, target: await CDP.New({ host: '127.0.0.1', port }) });
-  await raw.Page.enable();
-  const loaded = raw.Page.loadEventFired();
-  await raw.Page.navigate({ url });
-  await loaded;
+  own = await ownBrowserClient(handle);
+  for (const client of [raw, own]) {
+    await client.Page.enable();
+    const loaded = client.Page.loadEventFired();
+    await client.Page.navigate({ url });
+    await loaded;
+  }
 
   // the agent's screenshot exactly as argus-mcp asks for it (JPEG, pixel budget, inline and kept as a file)
   const shot = agentScreenshotInput({});
@@ -117,24 +149,28 @@ try {
     [
       'snapshot',
       () => raw.Accessibility.getFullAXTree({}),
+      () => own.Accessibility.getFullAXTree({}),
       () => daemon('snapshot.take', {}),
       ...tool('argus_snapshot', {}),
     ],
     [
       'eval document.title',
       () => raw.Runtime.evaluate({ expression: 'document.title', returnByValue: true }),
+      () => own.Runtime.evaluate({ expression: 'document.title', returnByValue: true }),
       () => daemon('page.eval', { js: 'document.title' }),
       ...tool('argus_eval', { js: 'document.title' }),
     ],
     [
       'screenshot (jpeg)',
       () => raw.Page.captureScreenshot({ format: 'jpeg', quality: AGENT_SCREENSHOT_QUALITY }),
+      () => own.Page.captureScreenshot({ format: 'jpeg', quality: AGENT_SCREENSHOT_QUALITY }),
       () => daemon('page.screenshot', shot),
       ...tool('argus_screenshot', {}),
     ],
     [
       'tabs.list (no browser)',
       () => raw.Target.getTargets(),
+      () => own.Target.getTargets(),
       () => daemon('tabs.list', {}, 'query'),
       ...tool('argus_tabs', {}),
     ],
@@ -144,23 +180,28 @@ try {
     await fn();
     return performance.now() - started;
   };
-  console.log(`medians of ${runs} in turns, /form.html (load ${loadavg()[0].toFixed(1)})`);
   console.log(
-    'operation                     raw    daemon       mcp    shared   daemon-raw  mcp-daemon   mcp/raw  shared/raw',
+    `medians of ${runs} in turns after ${warmup} warm-up calls of each, /form.html (load ${loadavg()[0].toFixed(1)})`,
+  );
+  console.log(
+    'operation                     raw       own    daemon       mcp    shared   daemon-own  mcp-daemon   mcp/raw   mcp/own  shared/own',
   );
   for (const [name, ...fns] of rows) {
-    for (let i = 0; i < 3; i++) for (const fn of fns) await fn(); // warm-up (domains enabled, JIT)
+    for (let i = 0; i < warmup; i++) for (const fn of fns) await fn(); // domains enabled, JIT
     const samples = fns.map(() => []);
-    // raw CDP (another Chromium) between the two Argus calls: consecutive screenshots of one tab would
-    // otherwise wait for the compositor's next frame and charge that to the second
+    // the two raw calls (another Chromium, another tab of the daemon's) before each Argus call:
+    // consecutive screenshots of one tab would otherwise wait for the compositor's next frame and
+    // charge that to the second
     for (let i = 0; i < runs; i++)
-      for (const k of [1, 2, 3]) {
+      for (const k of [2, 3, 4]) {
         samples[0].push(await time(fns[0]));
+        samples[1].push(await time(fns[1]));
         samples[k].push(await time(fns[k]));
       }
-    const [r, d, m, sh] = samples.map(median);
+    const [r, o, d, m, sh] = samples.map(median);
+    const cell = (value, width) => value.toFixed(2).padStart(width);
     console.log(
-      `${name.padEnd(24)} ${r.toFixed(2).padStart(8)} ${d.toFixed(2).padStart(9)} ${m.toFixed(2).padStart(9)} ${sh.toFixed(2).padStart(9)} ${(d - r).toFixed(2).padStart(12)} ${(m - d).toFixed(2).padStart(11)} ${(m / r).toFixed(2).padStart(8)}x ${(sh / r).toFixed(2).padStart(10)}x`,
+      `${name.padEnd(24)} ${cell(r, 8)} ${cell(o, 9)} ${cell(d, 9)} ${cell(m, 9)} ${cell(sh, 9)} ${cell(d - o, 12)} ${cell(m - d, 11)} ${cell(m / r, 8)}x ${cell(m / o, 8)}x ${cell(sh / o, 10)}x`,
     );
   }
   // CPU per call, each series alone (another's calls would be counted in the same process), after as
@@ -170,7 +211,7 @@ try {
     `\nCPU per call (ms), ${runs * 5} calls of each series in a row (screenshots ${runs * 2}), after as many`,
   );
   console.log('operation                raw client  argus-mcp (hosting)  argus-mcp (sharing)   hosting/raw');
-  for (const [name, rawCall, , hostedCall, sharedCall] of rows) {
+  for (const [name, rawCall, , , hostedCall, sharedCall] of rows) {
     const count = name.startsWith('screenshot') ? runs * 2 : runs * 5;
     const measure = async (fn, pid) => {
       await cpuPerCall(fn, count, pid);
@@ -186,6 +227,7 @@ try {
   handle.close();
 } finally {
   await raw?.close().catch(() => undefined);
+  await own?.close().catch(() => undefined);
   await chrome.kill();
   const state = readState(stateDir);
   if (state && isProcessAlive(state.pid)) {
