@@ -145,6 +145,28 @@ export function missedLanding(
   );
 }
 
+/**
+ * The press reached the element, its release did not: the element moved, was covered or was replaced
+ * as it was pressed, so the page's click went to a common ancestor or nowhere. The page saw the
+ * press (it may have acted on it), so it is not sent again.
+ */
+export function releasedElsewhere(handle: ElementHandle, release: NonNullable<Landing['release']>): ArgusError {
+  const details = {
+    element: handle.label,
+    reason: 'released_elsewhere',
+    releasedOn: release.on,
+    elementGone: release.elementGone,
+  };
+  const what = release.elementGone
+    ? `${handle.label} was removed from the page as it was pressed (replaced by a new element?), and the release landed on ${release.on}`
+    : `${handle.label} was pressed, but the release landed on ${release.on}: it moved or was covered as it was pressed`;
+  return new ArgusError(
+    'element_obscured',
+    `${what}, so the page got no click on it. The press did reach it (the page may have acted on the press), so it was not pressed again. Run \`argus snapshot -i\` to see the page now, then click again only if it is still needed.`,
+    { details },
+  );
+}
+
 export function notActionable(
   handle: ElementHandle,
   reason: ActionableResult['reason'],

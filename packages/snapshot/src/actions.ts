@@ -6,6 +6,7 @@ import {
   ensureActionable,
   landing,
   missedLanding,
+  releasedElsewhere,
   sessionOffset,
 } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
@@ -80,6 +81,9 @@ const LANDING_RETRY_MS = [0, 20, 50, 100, 250];
  * a press that would land elsewhere is stopped before the page sees it. Then the element is found
  * again and the input sent again, within the action's timeout, after which it fails with
  * `element_obscured` naming what was hit instead. A landing costs one round trip (reading the guard).
+ * A press that reached the element but whose release did not (the element moved or was replaced on
+ * mousedown: the page's click went to a common ancestor or nowhere) fails at once, without a second
+ * press, saying where the release went.
  */
 async function pointerAction(
   engine: SnapshotEngine,
@@ -96,6 +100,8 @@ async function pointerAction(
     });
     await send(point);
     const landed = await landing(engine.page, handle, point);
+    // the press reached the page: never pressed again
+    if (landed.release) throw releasedElsewhere(handle, landed.release);
     if (landed.landed !== false) return;
     // a press that went elsewhere unstopped (another frame) is not sent again
     if (action === 'click' && !landed.blocked) throw missedLanding(handle, landed, action, timeoutMs);

@@ -228,7 +228,9 @@ export function hitCheck(this: Element, hit: Element | null): { ok: boolean; cov
   };
   // name the outermost ancestor that still sits at this point: the modal, not its inner span
   let cover: Element = hit;
+  // (an element no longer in the page names what is at the point itself)
   while (
+    el.isConnected &&
     cover.parentElement &&
     cover.parentElement !== document.body &&
     cover.parentElement !== document.documentElement &&
@@ -247,6 +249,11 @@ export interface Landing {
   covering?: string;
   /** the events were kept from the page (a press that would land elsewhere); a mouse move is not stopped */
   blocked?: boolean;
+  /**
+   * a press that reached the element whose release did not (it moved, was covered or was replaced as
+   * it was pressed): what the release reached, and whether the element is still in the page
+   */
+  release?: { on: string; elementGone: boolean };
 }
 
 /**
@@ -255,8 +262,12 @@ export interface Landing {
  * trusted event of the kind by what it reached (`hitTest`, hitCheck bound in by the caller): that is
  * after the mouse move and whatever it set off ran, so a hover effect that moves the element (a
  * tooltip that collapses, a menu that opens and shifts the layout) is seen. A press that would land
- * elsewhere is stopped here, so none of its events reach the page. Read and ended by takeLanding;
- * one never read ends by itself after a few seconds, or when the next one is armed.
+ * elsewhere is stopped here, so none of its events reach the page. A press that reached the element
+ * has its release judged too (the first pointerup or mouseup): the page may move or replace the
+ * element on mousedown, and then the click goes to a common ancestor or nowhere. That release is not
+ * stopped (the page saw the press), only reported. A release the page itself took (pointer capture)
+ * and that of a right press (the contextmenu fires on the press) count as reached. Read and ended by
+ * takeLanding; one never read ends by itself after a few seconds, or when the next one is armed.
  */
 export function armLanding(
   this: Element,
@@ -264,7 +275,8 @@ export function armLanding(
   hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
 ): void {
   const el = this;
-  type Guard = { el: Element; take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  type Seen = { ok: boolean; covering?: string; blocked: boolean; release?: { ok: boolean; covering?: string } | null };
+  type Guard = { el: Element; take(): Seen | undefined };
   // one guard at a time in this world: one left armed (its command cancelled before reading it)
   // would otherwise stop the next action's press on another element
   const key = Symbol.for('argus.landing');
@@ -275,12 +287,25 @@ export function armLanding(
       ? ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']
       : ['pointermove', 'mousemove', 'pointerover', 'mouseover'];
   let verdict: { ok: boolean; covering?: string } | undefined;
+  // the press's release, once seen (null: not judged, a move or a right press)
+  let release: { ok: boolean; covering?: string } | null | undefined = kind === 'press' ? undefined : null;
   const listener = (event: Event) => {
     if (!event.isTrusted) return;
+    // not `instanceof Element`: a frame's element may come from another realm
+    const hit = event.composedPath()[0] as Node | undefined;
+    const target = hit && hit.nodeType === 1 ? (hit as Element) : null;
     if (!verdict) {
-      // not `instanceof Element`: a frame's element may come from another realm
-      const hit = event.composedPath()[0] as Node | undefined;
-      verdict = hitTest.call(el, hit && hit.nodeType === 1 ? (hit as Element) : null);
+      verdict = hitTest.call(el, target);
+      if (kind === 'press' && (event as MouseEvent).button === 2) release = null;
+    } else if (
+      kind === 'press' &&
+      verdict.ok &&
+      release === undefined &&
+      (event.type === 'pointerup' || event.type === 'mouseup')
+    ) {
+      const pointerId = (event as PointerEvent).pointerId;
+      const captured = event.type === 'pointerup' && target !== null && target.hasPointerCapture(pointerId);
+      release = captured ? { ok: true } : hitTest.call(el, target);
     }
     if (!verdict.ok && kind === 'press') {
       event.preventDefault();
@@ -291,7 +316,7 @@ export function armLanding(
     for (const type of types) removeEventListener(type, listener, true);
     clearTimeout(timer);
     if (scope[key] === guard) scope[key] = undefined;
-    return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok };
+    return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok, release };
   };
   const guard: Guard = { el, take };
   const timer = setTimeout(take, 3_000);
@@ -302,27 +327,39 @@ export function armLanding(
 /**
  * Ends the element's landing guard and says what it saw. When it saw no event (the input went into
  * another frame, or a listener of the page stopped it before ours), the point (frame viewport, when
- * known) is hit-tested now instead.
+ * known) is hit-tested now instead; so is a press that landed and whose release was not seen.
  */
 export function takeLanding(
   this: Element,
   point: { x: number; y: number } | null,
   hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
-): { landed: boolean | null; covering?: string; blocked?: boolean } {
+): Landing {
   const el = this;
-  type Guard = { el: Element; take(): { ok: boolean; covering?: string; blocked: boolean } | undefined };
+  type Seen = { ok: boolean; covering?: string; blocked: boolean; release?: { ok: boolean; covering?: string } | null };
+  type Guard = { el: Element; take(): Seen | undefined };
   const guard = (globalThis as unknown as Record<symbol, Guard | undefined>)[Symbol.for('argus.landing')];
   const seen = guard?.el === el ? guard.take() : undefined;
-  if (seen) return seen.ok ? { landed: true } : { landed: false, covering: seen.covering, blocked: seen.blocked };
-  if (!point || !el.isConnected) return { landed: null };
-  let hit = document.elementFromPoint(point.x, point.y);
-  for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
-    const inner = hit.shadowRoot.elementFromPoint(point.x, point.y);
-    if (!inner || inner === hit) break;
-    hit = inner;
+  const now = () => {
+    if (!point) return { ok: true };
+    let hit = document.elementFromPoint(point.x, point.y);
+    for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
+      const inner = hit.shadowRoot.elementFromPoint(point.x, point.y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hitTest.call(el, hit);
+  };
+  if (seen && !seen.ok) return { landed: false, covering: seen.covering, blocked: seen.blocked };
+  if (seen) {
+    // a press's release: judged when seen, else where the point is now (into a frame?)
+    const release = seen.release === undefined ? now() : seen.release;
+    return release && !release.ok
+      ? { landed: true, release: { on: release.covering ?? 'another element', elementGone: !el.isConnected } }
+      : { landed: true };
   }
-  const now = hitTest.call(el, hit);
-  return now.ok ? { landed: null } : { landed: false, covering: now.covering, blocked: false };
+  if (!point || !el.isConnected) return { landed: null };
+  const there = now();
+  return there.ok ? { landed: null } : { landed: false, covering: there.covering, blocked: false };
 }
 
 /** Describes an element for messages (used for a covering element from another frame). */

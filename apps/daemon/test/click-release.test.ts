@@ -1,0 +1,49 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { failure, useHarness } from './harness.js';
+
+const h = useHarness();
+
+const js = async <T>(code: string): Promise<T> => (await h.client.page.eval.mutate({ js: code })).value as T;
+
+/** The page's own record of pointer and mouse events, as `type:id`, and of the buttons it saw clicked. */
+const seen = () => js<{ log: string[]; clicked: string[] }>('({ log: window.log, clicked: window.clicked })');
+
+describe('a click whose release lands elsewhere than its press', () => {
+  beforeEach(async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/press-release.html') });
+  });
+
+  it('fails when the element jumps away as it is pressed, naming where the release went, and presses once', async () => {
+    const error = await failure(h.client.input.click.mutate({ target: '#jumpy' }));
+    expect(error.code).toBe('element_obscured');
+    expect(error.message).toMatch(/pressed, but the release landed on button#under \("Under"\)/);
+    expect(error.message).toMatch(/not pressed again/);
+    expect(error.details).toMatchObject({ reason: 'released_elsewhere', releasedOn: 'button#under ("Under")' });
+    const { log, clicked } = await seen();
+    // one press, on the element; no second try
+    expect(log.filter((entry) => entry.startsWith('mousedown'))).toEqual(['mousedown:jumpy']);
+    expect(log).toContain('mouseup:under');
+    expect(clicked).not.toContain('jumpy');
+  });
+
+  it('fails when the element is replaced by a new one as it is pressed (a re-render on mousedown)', async () => {
+    const error = await failure(h.client.input.click.mutate({ target: '#swapped' }));
+    expect(error.code).toBe('element_obscured');
+    expect(error.message).toMatch(/was removed from the page as it was pressed/);
+    expect(error.details).toMatchObject({ reason: 'released_elsewhere', elementGone: true });
+    const { log, clicked } = await seen();
+    expect(log.filter((entry) => entry.startsWith('mousedown'))).toEqual(['mousedown:swapped']);
+    expect(clicked).toEqual([]);
+  });
+
+  it('still reports done a click released where it was pressed, one the page captures, and a right click that opens a menu', async () => {
+    await h.client.input.click.mutate({ target: '#steady' });
+    expect((await seen()).clicked).toEqual(['steady']);
+    // the page took the pointer to the track on press: the release goes there by its own design
+    await h.client.input.click.mutate({ target: '#knob' });
+    expect((await seen()).log).toContain('pointerup:track');
+    // contextmenu fires on the press; the page's menu then takes the release
+    await h.client.input.click.mutate({ target: '#menu-owner', button: 'right' });
+    expect(await js('!!document.getElementById("context-menu")')).toBe(true);
+  });
+});
