@@ -48,6 +48,36 @@ describe('long text into fields', () => {
     expect(await js('document.getElementById("password").value.length')).toBe(600);
   });
 
+  it('fill puts 50,000 characters of many lines in a textarea in one go: the page sees one trusted beforeinput, a few inputs, one change', async () => {
+    await js(`(() => {
+      window.events = [];
+      for (const type of ['beforeinput', 'input', 'change'])
+        document.getElementById('bio').addEventListener(type, (e) => events.push({ type, trusted: e.isTrusted, length: e.target.value.length }));
+    })()`);
+    const line = 'Dear team, the report (v2) is ready: 42% done!\n';
+    const text = line.repeat(Math.ceil(50_000 / line.length)).slice(0, 50_000);
+    const started = Date.now();
+    const result = await h.client.input.fill.mutate({ target: '#bio', text });
+    const took = Date.now() - started;
+    expect(result).toMatchObject({ value: text.slice(0, 200), length: 50_000, truncated: true, matches: true });
+    expect(await js('document.getElementById("bio").value === ' + JSON.stringify(text))).toBe(true);
+    const events = await js<{ type: string; trusted: boolean; length: number }[]>('events');
+    // Input.insertText of the whole text fired an input per line break and per line (2,128 here) and
+    // took seconds of the page's main thread (page_unresponsive under load)
+    expect(events.length).toBeLessThan(10);
+    expect(events[0]).toMatchObject({ type: 'beforeinput', trusted: true });
+    expect(events.filter((e) => e.type === 'input').every((e) => e.trusted)).toBe(true);
+    expect(events.at(-2)).toMatchObject({ type: 'input', length: 50_000 });
+    expect(events.at(-1)).toMatchObject({ type: 'change', length: 50_000 });
+    expect(took).toBeLessThan(4_000);
+  });
+
+  it('a textarea with a maxlength keeps it for a text of many lines', async () => {
+    await js('document.getElementById("bio").maxLength = 300');
+    const result = await h.client.input.fill.mutate({ target: '#bio', text: 'line\n'.repeat(100) });
+    expect(result).toMatchObject({ length: 300, truncated: true, matches: false });
+  });
+
   it('type presses a key for each character of a long text: keydown, keypress, input and keyup each', async () => {
     await js(`(() => {
       window.counts = { keydown: 0, keypress: 0, input: 0, keyup: 0 };

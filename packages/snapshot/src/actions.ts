@@ -13,13 +13,17 @@ import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, callWalker, documentContext, evalValue } from './frame-eval.js';
 import {
+  type FillEcho,
+  fillEcho,
   finishFill,
   focusedForTyping,
   pickOptions,
   prepareFill,
+  presetLines,
   readHtml,
   readText,
   setNativeValue,
+  textDigest,
 } from './page-actions.js';
 
 export interface ActionOptions {
@@ -118,6 +122,13 @@ async function pointerAction(
  */
 export const FILL_ECHO_CHARS = 200;
 
+const SET_NATIVE_FN = `function (text, max, expected) {
+  return (${fillEcho.toString()})((${setNativeValue.toString()}).call(this, text), max, expected, ${textDigest.toString()});
+}`;
+const FINISH_FN = `function (max, expected) {
+  return (${fillEcho.toString()})((${finishFill.toString()}).call(this), max, expected, ${textDigest.toString()});
+}`;
+
 /** What `fill` reports: the field's value (cut to FILL_ECHO_CHARS), masked for a password field. */
 export interface FillResult {
   element: string;
@@ -144,10 +155,25 @@ export async function fill(
     handle.objectId,
     prepareFill.toString(),
   );
-  let value: string;
+  // the echo is cut in the page: a long value does not come back whole
+  const expected = { length: text.length, digest: textDigest(text) };
+  let echo: FillEcho;
   if (prepared.kind === 'native' || (text === '' && prepared.kind === 'input')) {
-    value = await callOnElement<string>(handle.session, handle.objectId, setNativeValue.toString(), [text]);
+    echo = await callOnElement<FillEcho>(handle.session, handle.objectId, SET_NATIVE_FN, [
+      text,
+      FILL_ECHO_CHARS,
+      expected,
+    ]);
   } else {
+    let insert = text;
+    const lastBreak = prepared.type === 'textarea' ? text.lastIndexOf('\n') : -1;
+    if (
+      lastBreak > 0 &&
+      (await callOnElement<boolean>(handle.session, handle.objectId, presetLines.toString(), [
+        text.slice(0, lastBreak),
+      ]))
+    )
+      insert = text.slice(lastBreak);
     if (text === '')
       await handle.session.send('Input.dispatchKeyEvent', {
         type: 'rawKeyDown',
@@ -155,20 +181,12 @@ export async function fill(
         code: 'Delete',
         windowsVirtualKeyCode: 46,
       });
-    else await handle.session.send('Input.insertText', { text });
-    value = await callOnElement<string>(handle.session, handle.objectId, finishFill.toString());
+    else await handle.session.send('Input.insertText', { text: insert });
+    echo = await callOnElement<FillEcho>(handle.session, handle.objectId, FINISH_FN, [FILL_ECHO_CHARS, expected]);
   }
   if (prepared.type === 'password') return { element: handle.label, value: '••••' };
-  if (value.length <= FILL_ECHO_CHARS) return { element: handle.label, value };
-  // not cut inside a surrogate pair
-  const cut = /[\uD800-\uDBFF]/.test(value.charAt(FILL_ECHO_CHARS - 1)) ? FILL_ECHO_CHARS - 1 : FILL_ECHO_CHARS;
-  return {
-    element: handle.label,
-    value: value.slice(0, cut),
-    length: value.length,
-    truncated: true,
-    matches: value === text,
-  };
+  if (!echo.truncated) return { element: handle.label, value: echo.value };
+  return { element: handle.label, value: echo.value, length: echo.length, truncated: true, matches: echo.matches };
 }
 
 /** An option as `select` reports it. */

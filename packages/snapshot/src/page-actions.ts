@@ -391,6 +391,45 @@ export function prepareFill(this: Element): { kind: 'input' | 'editable' | 'nati
   return { kind: 'input', type };
 }
 
+/** What `fill` reads back of a field: at most `max` characters of its value, its length, whether it is the text given. */
+export interface FillEcho {
+  value: string;
+  length: number;
+  truncated: boolean;
+  /** the whole value is the text given (compared by length and textDigest, so the text need not cross CDP again) */
+  matches: boolean;
+}
+
+/**
+ * A 64-bit digest of a string (two 32-bit FNV-1a style hashes), as hex. Runs in Node and in the page
+ * (bound into fill's page functions): `fill` tells whether a long field value is the text given
+ * without sending either of them across CDP a second time.
+ */
+export function textDigest(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The echo of a field's value, cut in the page (not inside a surrogate pair). */
+export function fillEcho(
+  value: string,
+  max: number,
+  expected: { length: number; digest: string },
+  digest: (text: string) => string,
+): FillEcho {
+  const matches = value.length === expected.length && digest(value) === expected.digest;
+  if (value.length <= max) return { value, length: value.length, truncated: false, matches };
+  const cut = /[\uD800-\uDBFF]/.test(value.charAt(max - 1)) ? max - 1 : max;
+  return { value: value.slice(0, cut), length: value.length, truncated: true, matches };
+}
+
 /** Sets a value through the native setter (what frameworks listen to) and fires input + change. */
 export function setNativeValue(this: Element, value: string): string {
   const el = this as HTMLInputElement;
@@ -399,6 +438,23 @@ export function setNativeValue(this: Element, value: string): string {
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
   return el.value;
+}
+
+/**
+ * Before a text of many lines goes into a textarea: puts all of it before its last line break in the
+ * field through the native setter, silently (no event), with the caret at the end, so that only the
+ * rest is inserted as typed text (Input.insertText). Inserting every line break is an editing command
+ * of its own, each costing the whole value's layout and firing its own input events: 50,000
+ * characters of 48-character lines took seconds of the renderer's main thread and 2,000 input events.
+ * The page still sees the trusted beforeinput and input of the insertion (and reads the full value
+ * in them). Refused (false) for a field with a maxlength, which a setter would not apply.
+ */
+export function presetLines(this: Element, before: string): boolean {
+  const el = this as HTMLTextAreaElement;
+  if (el.tagName !== 'TEXTAREA' || el.maxLength >= 0) return false;
+  Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(el, before);
+  el.setSelectionRange(before.length, before.length);
+  return true;
 }
 
 /**
