@@ -2,15 +2,18 @@ import { CommandCancelledError, type Page, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, frameContext } from './frame-eval.js';
+import { describeElement } from './page-actions.js';
 import {
-  armLanding,
-  describeElement,
-  hitCheck,
-  takeLanding,
-  waitActionable,
+  ARM_LANDING,
+  HIT_CHECK,
+  TAKE_LANDING,
+  WAIT_ACTIONABLE,
   type ActionableResult,
   type Landing,
-} from './page-actions.js';
+} from './page/actionability.js';
+import { type PageFunction, pageResult } from './page/page-function.js';
+
+export type { ActionableResult, Landing };
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
@@ -19,23 +22,16 @@ export interface Point {
   y: number;
 }
 
-const WAIT_FN = waitActionable.toString();
-const HIT_FN = hitCheck.toString();
-const ARM_FN = armLanding.toString();
-/**
- * waitActionable with the in-page scroll and hit test (hitCheck bound in), then, when the element is
- * ready and a `guard` kind is given, armLanding for the input that follows: one round trip for a
- * top-frame element.
- */
-const WAIT_AND_HIT_FN = `function (timeoutMs, needEnabled, needEditable, guard) {
-  return (${WAIT_FN}).call(this, timeoutMs, needEnabled, needEditable, ${HIT_FN}).then((state) => {
-    if (state.ok && guard) (${ARM_FN}).call(this, guard, ${HIT_FN});
-    return state;
-  });
-}`;
-const ARM_WITH_HIT_FN = `function (guard) { (${ARM_FN}).call(this, guard, ${HIT_FN}); }`;
-const TAKE_FN = `function (point) { return (${takeLanding.toString()}).call(this, point, ${HIT_FN}); }`;
 const DESCRIBE_FN = describeElement.toString();
+
+/** Calls an action page function with `this` bound to the element; its answer checked against the function's schema. */
+async function callAction<A extends unknown[], R>(
+  handle: { session: Session; objectId: string },
+  fn: PageFunction<'element', A, R>,
+  ...args: A
+): Promise<R> {
+  return pageResult(fn, await callOnElement<unknown>(handle.session, handle.objectId, fn.source, args));
+}
 
 /**
  * Scrolls the element into view and waits (bounded) until it is visible, enabled (and editable when
@@ -47,19 +43,27 @@ export async function ensureActionable(
   needs: { enabled?: boolean; editable?: boolean } = {},
 ): Promise<ActionableResult> {
   await scrollIntoView(handle);
-  let state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [
+  let state = await callAction(
+    handle,
+    WAIT_ACTIONABLE,
     timeoutMs,
     needs.enabled !== false,
     needs.editable === true,
-  ]);
+    false,
+    null,
+  );
   if (state.ok && !state.inViewport) {
     // it became visible only while we waited, after the first scroll
     await scrollIntoView(handle);
-    state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_FN, [
+    state = await callAction(
+      handle,
+      WAIT_ACTIONABLE,
       timeoutMs,
       needs.enabled !== false,
       needs.editable === true,
-    ]);
+      false,
+      null,
+    );
   }
   if (state.ok) return state;
   throw notActionable(handle, state.reason, timeoutMs);
@@ -83,15 +87,18 @@ export async function actionPoint(
     const state = await ensureActionable(handle, timeoutMs, needs);
     const point = await clickPoint(page, handle, state);
     await assertHit(page, handle, point);
-    if (needs.guard) await callOnElement(handle.session, handle.objectId, ARM_WITH_HIT_FN, [needs.guard]);
+    if (needs.guard) await callAction(handle, ARM_LANDING, needs.guard);
     return point;
   }
-  const state = await callOnElement<ActionableResult>(handle.session, handle.objectId, WAIT_AND_HIT_FN, [
+  const state = await callAction(
+    handle,
+    WAIT_ACTIONABLE,
     timeoutMs,
     needs.enabled !== false,
     false,
+    true,
     needs.guard ?? null,
-  ]);
+  );
   if (state.reason === 'obscured') throw obscured(handle, state.covering ?? 'another element');
   if (!state.ok || !state.point) throw notActionable(handle, state.reason, timeoutMs);
   const scroll = state.scroll ?? { x: 0, y: 0 };
@@ -106,7 +113,7 @@ export async function actionPoint(
 export async function landing(page: Page, handle: ElementHandle, point: ClickPoint): Promise<Landing> {
   const topFrame = handle.frameId === page.mainFrameId && handle.session === page.session;
   try {
-    return await callOnElement<Landing>(handle.session, handle.objectId, TAKE_FN, [topFrame ? point.main : null]);
+    return await callAction(handle, TAKE_LANDING, topFrame ? point.main : null);
   } catch (error) {
     if (error instanceof CommandCancelledError) throw error;
     return { landed: null };
@@ -359,11 +366,11 @@ export async function assertHit(page: Page, handle: ElementHandle, point: ClickP
   });
   const { result } = await ctx.session.send('Runtime.callFunctionOn', {
     objectId: handle.objectId,
-    functionDeclaration: HIT_FN,
+    functionDeclaration: HIT_CHECK.source,
     arguments: [{ objectId: object.objectId }],
     returnByValue: true,
   });
-  const verdict = result.value as { ok: boolean; covering?: string };
+  const verdict = pageResult(HIT_CHECK, result.value);
   if (!verdict.ok) throw obscured(handle, verdict.covering ?? 'another element');
 }
 

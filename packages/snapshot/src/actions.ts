@@ -16,7 +16,6 @@ import {
   type FillEcho,
   fillEcho,
   finishFill,
-  focusedForTyping,
   pickOptions,
   prepareFill,
   presetLines,
@@ -25,6 +24,8 @@ import {
   setNativeValue,
   textDigest,
 } from './page-actions.js';
+import { FOCUSED_FOR_TYPING } from './page/actionability.js';
+import { pageResult } from './page/page-function.js';
 
 export interface ActionOptions {
   /** bound on waiting for the element to be actionable (default 5 s) */
@@ -265,7 +266,7 @@ export async function focus(
 /** Where keys typed now would go: the focused element's label (null: nothing, the page gets them) and whether it takes text. */
 export async function typingTarget(engine: SnapshotEngine): Promise<{ element: string | null; editable: boolean }> {
   const ctx = await documentContext(engine.page, engine.page.mainFrameId);
-  return callWalker(ctx, focusedForTyping.toString(), null, []);
+  return pageResult(FOCUSED_FOR_TYPING, await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []));
 }
 
 export async function scrollIntoView(
