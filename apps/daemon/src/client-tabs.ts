@@ -3,8 +3,8 @@ import type { Browser, Page } from '@argus/cdp';
 import type { Caller } from './caller.js';
 
 /**
- * Tabs of remote clients (shared tokens). A client sees and drives only the tabs it opened; they
- * live in a browser context of its own (separate cookies, storage and cache), so a client cannot
+ * Tabs of remote clients (shared tokens) and named sessions. A client sees and drives only the tabs it
+ * opened and the popups its pages opened; they live in a browser context of its own (separate cookies, storage and cache), so a client cannot
  * ride the operator's logged-in sessions either. The operator (main listener) sees every tab.
  */
 export class ClientTabs {
@@ -14,6 +14,10 @@ export class ClientTabs {
   private readonly actives = new Map<string, string>();
   /** client id -> its browser context */
   private readonly contexts = new Map<string, Promise<string>>();
+  /** browser context id -> client id, once the context exists */
+  private readonly contextOwners = new Map<string, string>();
+  /** Browsers whose new tabs are watched for the clients' popups (adoptPopups). */
+  private readonly watched = new WeakSet<Browser>();
 
   /** `mode`: the daemon's session mode (no client tabs in the user's own browser). */
   constructor(private readonly mode: () => string) {}
@@ -46,6 +50,7 @@ export class ClientTabs {
     for (const [tab, who] of [...this.owners]) if (who === owner) this.owners.delete(tab);
     this.actives.delete(owner);
     this.contexts.delete(owner);
+    for (const [context, who] of [...this.contextOwners]) if (who === owner) this.contextOwners.delete(context);
   }
 
   /** The browser went away: its tabs and contexts with it. */
@@ -53,6 +58,26 @@ export class ClientTabs {
     this.owners.clear();
     this.actives.clear();
     this.contexts.clear();
+    this.contextOwners.clear();
+  }
+
+  /**
+   * A tab a client's page opens (window.open, target=_blank) is that client's: it lives in the
+   * client's browser context (its cookies) and was reported to it as opened. Before, nobody owned it:
+   * the client could neither list nor switch to it, `closetab` of its opener said "no tabs left" while
+   * it stayed open, and the operator's commands could fall back to it as one of their own tabs.
+   * Watched from the client's first context in this browser, before any of its pages exist.
+   */
+  private adoptPopups(browser: Browser): void {
+    if (this.watched.has(browser)) return;
+    this.watched.add(browser);
+    browser.router.root.on('Target.targetCreated', ({ targetInfo }) => {
+      if (targetInfo.type !== 'page' || this.owners.has(targetInfo.targetId)) return;
+      const owner =
+        (targetInfo.browserContextId ? this.contextOwners.get(targetInfo.browserContextId) : undefined) ??
+        (targetInfo.openerId ? this.owners.get(targetInfo.openerId) : undefined);
+      if (owner) this.owners.set(targetInfo.targetId, owner);
+    });
   }
 
   private notFound(tabId: string): ArgusError {
@@ -71,6 +96,12 @@ export class ClientTabs {
     const activeId = this.actives.get(client.id);
     const active = activeId ? browser.page(activeId) : undefined;
     if (active && !active.closed) return active;
+    // a popup made active (its opener closed) may still be being set up: wait for it rather than open another tab
+    const settling =
+      activeId && !active && browser.tabs().some((tab) => tab.id === activeId)
+        ? await browser.attach(activeId).catch(() => undefined)
+        : undefined;
+    if (settling && !settling.closed) return settling;
     const own = browser
       .attachedPages()
       .filter((page) => !page.closed && this.owners.get(page.id) === client.id)
@@ -107,9 +138,13 @@ export class ClientTabs {
   contextFor(browser: Browser, clientId: string): Promise<string> {
     let context = this.contexts.get(clientId);
     if (!context) {
+      this.adoptPopups(browser);
       context = browser.createContext();
       this.contexts.set(clientId, context);
-      context.catch(() => this.contexts.delete(clientId));
+      context.then(
+        (id) => this.contextOwners.set(id, clientId),
+        () => this.contexts.delete(clientId),
+      );
     }
     return context;
   }
@@ -134,6 +169,7 @@ export class ClientTabs {
     for (const tab of tabs) this.owners.delete(tab);
     const contexts = [...this.contexts].filter(([owner]) => mine(owner));
     for (const [owner] of contexts) this.contexts.delete(owner);
+    for (const [context, owner] of [...this.contextOwners]) if (mine(owner)) this.contextOwners.delete(context);
     for (const owner of [...this.actives.keys()]) if (mine(owner)) this.actives.delete(owner);
     if (!browser) return tabs.length;
     await Promise.all(tabs.map((tab) => browser.closePage(tab).catch(() => undefined)));

@@ -1,3 +1,4 @@
+import { createArgusClient } from '@argus/client';
 import { describe, expect, it } from 'vitest';
 import { codeOf, failure, useHarness } from './harness.js';
 
@@ -98,5 +99,35 @@ describe('tabs of the headless browser', () => {
     for (const { id } of opened)
       expect((await h.client.page.eval.mutate({ tab: id, js: 'document.visibilityState' })).value).toBe('visible');
     for (const { id } of opened) await h.client.tabs.close.mutate({ id });
+  });
+});
+
+describe('a popup a page opens', () => {
+  it("is its session's tab: listed, switched to, and what closetab of its opener leaves active", async () => {
+    const handle = createArgusClient({
+      url: `http://127.0.0.1:${h.daemon.port}`,
+      token: h.daemon.token,
+      session: 'popups',
+    });
+    const session = handle.client;
+    try {
+      const opener = await session.tabs.open.mutate({ url: h.server.urlFor('/popup-opener.html') });
+      const popup = (await session.input.click.mutate({ target: '#open-popup' })).openedTabs[0]!;
+      expect(popup.url).toMatch(/nav-a\.html$/);
+      // the session lists the popup beside its opener (it lives in the session's browser context)
+      const listed = (await session.tabs.list.query({})).tabs.map((tab) => tab.id);
+      expect(listed).toEqual([opener.id, popup.id]);
+      // closing the opener leaves the popup active: the reply names it, and the next command runs there
+      const closed = await session.tabs.close.mutate({});
+      expect(closed).toEqual({ closed: opener.id, activeTab: popup.id });
+      await session.page.wait.mutate({ selector: '#to-b' });
+      expect((await session.page.url.query({})).url).toMatch(/nav-a\.html$/);
+      expect((await session.tabs.list.query({})).tabs.map((tab) => tab.id)).toEqual([popup.id]);
+      // the operator sees it too, but never falls back to it as one of its own tabs
+      expect((await h.client.tabs.list.query({})).tabs.map((tab) => tab.id)).toContain(popup.id);
+      await session.tabs.close.mutate({ id: popup.id });
+    } finally {
+      handle.close();
+    }
   });
 });
