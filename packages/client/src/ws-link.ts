@@ -40,11 +40,34 @@ function lostOrAsIs(error: TRPCClientError<AppRouter>): TRPCClientError<AppRoute
   );
 }
 
+type WsClient = ReturnType<typeof createWSClient>;
+
+/**
+ * The id of the last call `client` made. tRPC keeps it private (`lastRequestId`, 11.x): read at a
+ * trust boundary, and a client without it (another version) stops no call (the socket's close still does).
+ */
+function lastRequestId(client: WsClient): number | undefined {
+  const id = (client as unknown as { lastRequestId?: unknown }).lastRequestId;
+  return typeof id === 'number' ? id : undefined;
+}
+
+/**
+ * Tells the daemon a query or mutation was given up: `{id, method: 'subscription.stop'}`, as WsCalls
+ * sends. tRPC's wsLink (11.x) sends that for subscriptions only and just forgets an aborted query or
+ * mutation, which then ran on at the daemon. A call not sent yet is dropped by tRPC; its stop is ignored.
+ */
+function stopCall(client: WsClient, id: number): void {
+  const connection = client.connection;
+  if (connection?.state === 'open') connection.ws.send(JSON.stringify({ id, method: 'subscription.stop' }));
+}
+
 /**
  * tRPC's wsLink over a socket authenticated at the upgrade: the token rides in the subprotocol list
  * (`argus`, `argus.bearer.<token>`), which every WebSocket implementation can send (tRPC passes the
  * constructor only a URL). tRPC retries a refused upgrade forever; a refusal (an HTTP status instead
- * of 101) instead fails the waiting calls with a typed error, and the next call tries again.
+ * of 101) instead fails the waiting calls with a typed error, and the next call tries again. A query
+ * or mutation given up (its signal aborted) is stopped at the daemon (stopCall), each call of a batch
+ * on its own.
  */
 export function authenticatedWsLink(options: { url: string; token: string; WebSocket: unknown }): AuthenticatedWs {
   const Base = options.WebSocket as typeof globalThis.WebSocket; // the caller's implementation (ws on Node 20)
@@ -79,12 +102,25 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
     return ({ op, next }) =>
       observable((observer) => {
         refusal = undefined;
+        let answered = false;
         const subscription = innerOp({ op, next }).subscribe({
-          next: (value) => observer.next(value),
-          error: (error) => observer.error(refusal ? TRPCClientError.from(refusal) : lostOrAsIs(error)),
+          next: (value) => {
+            answered = true;
+            observer.next(value);
+          },
+          error: (error) => {
+            answered = true;
+            observer.error(refusal ? TRPCClientError.from(refusal) : lostOrAsIs(error));
+          },
           complete: () => observer.complete(),
         });
-        return () => subscription.unsubscribe();
+        // the wire id tRPC just gave the call (it numbers them as they are made, synchronously)
+        const id = op.type === 'subscription' ? undefined : lastRequestId(client);
+        return () => {
+          subscription.unsubscribe();
+          // given up before its answer (its signal aborted): the daemon is told to stop the command
+          if (!answered && id !== undefined) stopCall(client, id);
+        };
       });
   };
   return { link, close: () => void client.close() };
