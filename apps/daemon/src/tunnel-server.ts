@@ -10,12 +10,17 @@ import type { ShareCheck, ShareStore, SharedToken } from './share-store.js';
 
 /** What the MCP endpoint learns about an authenticated shared token. */
 export interface TunnelSession {
+  /** The shared token's id (not secret): an MCP client's cancel is matched among this token's calls. */
+  id: string;
   name: string;
   scope: 'read' | 'write';
   /** Contract paths the token may run (its MCP tools are these). */
   commands: readonly string[];
-  /** Runs a command as this token: allow-list, file policy and tab ownership apply as for tRPC. */
-  call(path: string, input: unknown): Promise<unknown>;
+  /**
+   * Runs a command as this token: allow-list, file policy and tab ownership apply as for tRPC.
+   * `signal` abandons it: the command is cancelled, as one over HTTP is when its request closes.
+   */
+  call(path: string, input: unknown, signal?: AbortSignal): Promise<unknown>;
 }
 
 /**
@@ -160,10 +165,12 @@ export class Tunnel {
       });
     const ctx = contextFor(check.token);
     const session: TunnelSession = {
+      id: check.token.id,
       name: check.token.name,
       scope: check.token.scope,
       commands: check.token.commands,
-      call: (command, input) => callAs(this.options.router(), command, input, ctx),
+      call: (command, input, signal) =>
+        callAs(this.options.router(), command, input, signal ? { ...ctx, signal } : ctx),
     };
     await this.options.mcp.handle(req, res, session).catch((error: unknown) => {
       this.options.log.error('tunnel.mcp_failed', { message: (error as Error).message });
