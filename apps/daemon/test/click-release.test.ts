@@ -36,12 +36,15 @@ describe('a click whose release lands elsewhere than its press', () => {
     expect(clicked).toEqual([]);
   });
 
-  it('still reports done a click released where it was pressed, one the page captures, and a right click that opens a menu', async () => {
+  it('still reports done a click released where it was pressed, one the page captures, one whose press opens a list over it, and a right click that opens a menu', async () => {
     await h.client.input.click.mutate({ target: '#steady' });
     expect((await seen()).clicked).toEqual(['steady']);
     // the page took the pointer to the track on press: the release goes there by its own design
     await h.client.input.click.mutate({ target: '#knob' });
     expect((await seen()).log).toContain('pointerup:track');
+    // the page opens its list over the element on the press: the release on the list is its own doing
+    await h.client.input.click.mutate({ target: '#opener' });
+    expect((await seen()).log).toContain('mouseup:size-list');
     // contextmenu fires on the press; the page's menu then takes the release
     await h.client.input.click.mutate({ target: '#menu-owner', button: 'right' });
     expect(await js('!!document.getElementById("context-menu")')).toBe(true);

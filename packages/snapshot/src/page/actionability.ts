@@ -68,8 +68,9 @@ function hitCheck(this: Element, hit: Element | null): { ok: boolean; covering?:
  * elsewhere is stopped here, so none of its events reach the page. A press that reached the element
  * has its release judged too (the first pointerup or mouseup): the page may move or replace the
  * element on mousedown, and then the click goes to a common ancestor or nowhere. That release is not
- * stopped (the page saw the press), only reported. A release the page itself took (pointer capture)
- * and that of a right press (the contextmenu fires on the press) count as reached. Read and ended by
+ * stopped (the page saw the press), only reported (`moved`: whether the element is still where it
+ * was pressed). A release the page itself took (pointer capture) and that of a right press (the
+ * contextmenu fires on the press) count as reached. Read and ended by
  * takeLanding; one never read ends by itself after a few seconds, or when the next one is armed.
  */
 function armLanding(
@@ -78,7 +79,13 @@ function armLanding(
   hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
 ): void {
   const el = this;
-  type Seen = { ok: boolean; covering?: string; blocked: boolean; release?: { ok: boolean; covering?: string } | null };
+  type Seen = {
+    ok: boolean;
+    covering?: string;
+    blocked: boolean;
+    release?: { ok: boolean; covering?: string } | null;
+    moved: boolean;
+  };
   type Guard = { el: Element; take(): Seen | undefined };
   // one guard at a time in this world: one left armed (its command cancelled before reading it)
   // would otherwise stop the next action's press on another element
@@ -90,6 +97,8 @@ function armLanding(
       ? ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']
       : ['pointermove', 'mousemove', 'pointerover', 'mouseover'];
   let verdict: { ok: boolean; covering?: string } | undefined;
+  // the element's box as the press reached it (before the page's own listeners ran)
+  let pressed: DOMRect | undefined;
   // the press's release, once seen (null: not judged, a move or a right press)
   let release: { ok: boolean; covering?: string } | null | undefined = kind === 'press' ? undefined : null;
   const listener = (event: Event) => {
@@ -99,6 +108,7 @@ function armLanding(
     const target = hit && hit.nodeType === 1 ? (hit as Element) : null;
     if (!verdict) {
       verdict = hitTest.call(el, target);
+      if (kind === 'press') pressed = el.getBoundingClientRect();
       if (kind === 'press' && (event as MouseEvent).button === 2) release = null;
     } else if (
       kind === 'press' &&
@@ -119,7 +129,15 @@ function armLanding(
     for (const type of types) removeEventListener(type, listener, true);
     clearTimeout(timer);
     if (scope[key] === guard) scope[key] = undefined;
-    return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok, release };
+    const box = el.isConnected ? el.getBoundingClientRect() : undefined;
+    const moved =
+      !box ||
+      !pressed ||
+      Math.abs(box.x - pressed.x) >= 1 ||
+      Math.abs(box.y - pressed.y) >= 1 ||
+      Math.abs(box.width - pressed.width) >= 1 ||
+      Math.abs(box.height - pressed.height) >= 1;
+    return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok, release, moved };
   };
   const guard: Guard = { el, take };
   const timer = setTimeout(take, 3_000);
@@ -402,6 +420,7 @@ export const TAKE_LANDING = actionFunction(
       covering?: string;
       blocked: boolean;
       release?: { ok: boolean; covering?: string } | null;
+      moved: boolean;
     };
     type Guard = { el: Element; take(): Seen | undefined };
     const guard = (globalThis as unknown as Record<symbol, Guard | undefined>)[Symbol.for('argus.landing')];
@@ -409,7 +428,11 @@ export const TAKE_LANDING = actionFunction(
     const now = () => (point ? kit.hitCheck.call(el, kit.deepHit(point.x, point.y)) : { ok: true });
     if (seen && !seen.ok) return { landed: false, covering: seen.covering, blocked: seen.blocked };
     if (seen) {
-      // a press's release: judged when seen, else where the point is now (into a frame?)
+      // a press's release: judged when seen, else where the point is now (into a frame?). Missed
+      // only when the element moved or was replaced since the press: one still in place that the
+      // release did not reach was covered by what the page put up in answer to the press (a select
+      // widget opening its menu over itself on mousedown), the page's own doing
+      if (!seen.moved) return { landed: true };
       const release = seen.release === undefined ? now() : seen.release;
       return release && !release.ok
         ? { landed: true, release: { on: release.covering ?? 'another element', elementGone: !el.isConnected } }
