@@ -1,4 +1,4 @@
-import { NavigationTimeoutError, NavigationWatcher, type Page, isDocumentGone } from '@argus/cdp';
+import { NavigationTimeoutError, type Page, TransportClosedError, isDocumentGone } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 
 /** How long a read with no deadline of its own waits for the next document (snapshot, text). */
@@ -20,19 +20,134 @@ export async function acrossNavigation<T>(
   onTimeout: () => ArgusError,
 ): Promise<T> {
   const deadline = performance.now() + timeoutMs;
+  const tab = tabNavigation(page);
   for (;;) {
-    const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
+    const seen = tab.watch();
     const before = documentMark(page);
     try {
       return await read(Math.max(0, deadline - performance.now()));
     } catch (error) {
       if (!isDocumentGone(error) || page.closed) throw error;
-      if (!watcher.requested && documentMark(page) === before) throw error;
-      await nextDocument(page, watcher, deadline, onTimeout);
+      if (!seen.requested && documentMark(page) === before) throw error;
+      await nextDocument(page, tab, seen, deadline, onTimeout);
     } finally {
-      watcher.dispose();
+      tab.unwatch(seen);
     }
   }
+}
+
+/** What the main frame did since one read began (what NavigationWatcher reports of it, for a read). */
+interface Seen {
+  /** a cross-document navigation was requested or started */
+  requested: boolean;
+  /** loaderId of the newest document committed */
+  committedLoader: string | undefined;
+  /** it stopped loading after a request without committing (204, cancelled, download) */
+  stoppedWithoutCommit: boolean;
+  /** loaders that reached DOMContentLoaded */
+  parsed: Set<string>;
+}
+
+/**
+ * The main frame's navigation events of one tab, listened to once for the tab's life (made with its
+ * first read) and told to the reads running at the time. Every snapshot and text read used to make
+ * a NavigationWatcher of its own: eight event subscriptions made and dropped per read.
+ */
+class TabNavigation {
+  private readonly reads = new Set<Seen>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly page: Page) {
+    const session = page.session;
+    const isMain = (frameId: string) => frameId === page.mainFrameId;
+    const offs = [
+      session.on('Page.frameRequestedNavigation', (event) => {
+        // newTab/newWindow dispositions open another tab; `download` never navigates this one
+        if (isMain(event.frameId) && event.disposition === 'currentTab') this.mark((seen) => (seen.requested = true));
+      }),
+      session.on('Page.frameStartedNavigating', (event) => {
+        if (isMain(event.frameId) && !event.navigationType.toLowerCase().includes('samedocument'))
+          this.mark((seen) => (seen.requested = true));
+      }),
+      session.on('Page.frameStoppedLoading', (event) => {
+        if (isMain(event.frameId))
+          this.mark((seen) => {
+            if (seen.requested && seen.committedLoader === undefined) seen.stoppedWithoutCommit = true;
+          });
+      }),
+      session.on('Page.frameNavigated', (event) => {
+        if (event.frame.parentId) return;
+        const loader = event.frame.loaderId;
+        this.mark((seen) => {
+          seen.requested = true;
+          seen.committedLoader = loader;
+          if (event.type === 'BackForwardCacheRestore') seen.parsed.add(loader);
+        });
+      }),
+      session.on('Page.lifecycleEvent', (event) => {
+        if (isMain(event.frameId) && event.name === 'DOMContentLoaded')
+          this.mark((seen) => seen.parsed.add(event.loaderId));
+      }),
+    ];
+    session.onDetach(() => {
+      for (const off of offs) off();
+      tabs.delete(page);
+    });
+  }
+
+  /** Starts telling a read what the main frame does from now on. */
+  watch(): Seen {
+    const seen: Seen = { requested: false, committedLoader: undefined, stoppedWithoutCommit: false, parsed: new Set() };
+    this.reads.add(seen);
+    return seen;
+  }
+
+  unwatch(seen: Seen): void {
+    this.reads.delete(seen);
+  }
+
+  private mark(update: (seen: Seen) => void): void {
+    for (const seen of this.reads) update(seen);
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Resolves when `check()` is true, re-checked on every event; rejects on timeout or when the tab closes. */
+  until(check: () => boolean, timeoutMs: number): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        this.waiters.delete(waiter);
+        clearTimeout(timer);
+        offDetach();
+      };
+      const waiter = () => {
+        if (!check()) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new NavigationTimeoutError('The next document', timeoutMs));
+      }, timeoutMs);
+      const offDetach = this.page.session.onDetach(() => {
+        cleanup();
+        reject(new TransportClosedError('The tab closed during navigation'));
+      });
+      this.waiters.add(waiter);
+    });
+  }
+}
+
+const tabs = new WeakMap<Page, TabNavigation>();
+
+/** The tab's one TabNavigation, made the first time a read runs in it. */
+function tabNavigation(page: Page): TabNavigation {
+  let tab = tabs.get(page);
+  if (!tab) {
+    tab = new TabNavigation(page);
+    tabs.set(page, tab);
+  }
+  return tab;
 }
 
 /** What changes when the main frame's document does: the page's epoch and its contexts there. */
@@ -41,22 +156,20 @@ function documentMark(page: Page): string {
   return `${page.epoch}|${page.frames.mainWorld(frame)}|${page.frames.knownIsolatedWorld(frame)}`;
 }
 
-/** Resolves once the main frame has committed a document since `watcher` started and parsed it (or stopped without one). */
+/** Resolves once the main frame has committed a document since the read began and parsed it (or stopped without one). */
 async function nextDocument(
   page: Page,
-  watcher: NavigationWatcher,
+  tab: TabNavigation,
+  seen: Seen,
   deadline: number,
   onTimeout: () => ArgusError,
 ): Promise<void> {
   const parsed = () => {
-    const loader = watcher.committedLoader;
-    return watcher.stoppedWithoutCommit || (loader !== undefined && watcher.reached(loader, 'DOMContentLoaded'));
+    const loader = seen.committedLoader;
+    return seen.stoppedWithoutCommit || (loader !== undefined && seen.parsed.has(loader));
   };
   try {
-    await page.session.guard(
-      watcher.until(parsed, Math.max(0, deadline - performance.now()), () => 'The next document'),
-      'the next document',
-    );
+    await page.session.guard(tab.until(parsed, Math.max(0, deadline - performance.now())), 'the next document');
   } catch (error) {
     if (error instanceof NavigationTimeoutError) throw onTimeout();
     throw error;
