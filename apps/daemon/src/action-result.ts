@@ -13,7 +13,10 @@ export interface ActionReportOptions {
 export interface ActionReport {
   /** a locator that replays the action after the page is reloaded (`role=button[name="Sign in"]`) */
   locator?: string;
-  /** `+`/`-`/`~` lines of the interactive snapshot, before the action against after it */
+  /**
+   * `+`/`-`/`~` lines of the interactive snapshot, before the action against after it: its controls,
+   * and what its status, alert and live regions say (`+ status: Saved`, each cut to about 100 characters)
+   */
   diff?: string;
   /** what the page the action navigated to asks of a person (login, CAPTCHA, bot check, consent) */
   challenge?: ChallengeReport;

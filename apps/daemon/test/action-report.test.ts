@@ -17,7 +17,7 @@ describe('action results: diff and stable locator', () => {
     const snap = await h.client.snapshot.take.mutate({ interactive: true });
     const result = await h.client.input.click.mutate({ target: refOf(snap.text, /button "Show details"/), diff: true });
     expect(result.locator).toBe('role=button[name="Show details"]');
-    expect(result.diff).toMatch(/^~ button "Show details" e\d+ \[expanded\]$/m);
+    expect(result.diff).toMatch(/^~ button "Show details" \[expanded\] e\d+$/m);
     expect(result.diff).toMatch(/^\+ button "Close details" e\d+$/m);
     // without diff: the locator only
     const again = await h.client.input.click.mutate({ target: 'role=button[name="Close details"]' });
@@ -31,7 +31,7 @@ describe('action results: diff and stable locator', () => {
     expect(filled.diff).toMatch(/^~ textbox "Email" e\d+: ada@example.com$/m);
     const checked = await h.client.input.check.mutate({ target: '#gift', diff: true });
     expect(checked.locator).toBe('label="Gift wrap"');
-    expect(checked.diff).toMatch(/^~ checkbox "Gift wrap" e\d+ \[checked\]$/m);
+    expect(checked.diff).toMatch(/^~ checkbox "Gift wrap" \[checked\] e\d+$/m);
     const pressed = await h.client.input.press.mutate({ key: 'Tab', diff: true });
     expect(typeof pressed.diff).toBe('string');
   });
@@ -50,6 +50,23 @@ describe('action results: diff and stable locator', () => {
     await h.client.page.reload.mutate({});
     expect(await Promise.all(locators.map(idOf))).toEqual(before);
     expect(before[0]).toBe('row-2');
+  });
+
+  it('a click that makes the page say something (status, alert, aria-live) has that text in its diff, cut to size', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/live-status.html') });
+    const saved = await h.client.input.click.mutate({ target: 'role=button[name="Save"]', diff: true });
+    expect(saved.diff).toBe('+ status: Saved');
+    const deleted = await h.client.input.click.mutate({ target: 'role=button[name="Delete"]', diff: true });
+    expect(deleted.diff).toBe('+ alert: Could not delete: the draft is locked by Ada.');
+    const synced = await h.client.input.click.mutate({ target: 'role=button[name="Sync"]', diff: true });
+    expect(synced.diff).toBe('+ status: Synced 3 notes');
+    // 7,000 characters of alert: the reply carries its start, cut
+    const flooded = await h.client.input.click.mutate({ target: 'role=button[name="Flood"]', diff: true });
+    expect(flooded.diff).toMatch(
+      /^- alert: Could not delete: the draft is locked by Ada\.\n\+ alert: Problem number 0 .*…$/,
+    );
+    expect(flooded.diff!.length).toBeLessThan(200);
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/action-report.html') });
   });
 
   it('a click that navigates returns the new page in place of a diff', async () => {

@@ -2,8 +2,8 @@
  * Reading refs out of snapshot text: the one definition of the ref grammar, used by the snapshot
  * package (diff, counts), the client's `findRef`, the CLI demo, the benches and the tests.
  *
- * A snapshot line is `role "name" e12 [checked]: value`; an interactive-mode line may carry a run of
- * same-role siblings: `link "Home" e1, "News" e2`. Elements without a name carry a hint in
+ * A snapshot line is `role "name" [checked] e12: value` (a ref closes its element: states come
+ * before it); an interactive-mode line may carry a run of same-role siblings: `link "Home" e1 "News" e2`. Elements without a name carry a hint in
  * parentheses instead (`button (icon: reply) e7`); refs inside frames carry a frame prefix
  * (`f2e7`). A ref is a whole token outside quoted names and parenthesised hints, so a page that
  * names a button "e9" or "[ref=e9]" cannot plant a ref.
@@ -75,6 +75,9 @@ export function refsInLine(line: string): RefToken[] {
   return out;
 }
 
+/** What may stand between an element's quoted name and its ref: its states (` [checked] `). */
+const STATES_ONLY = /^(?: \[[^\]]*\])* $/;
+
 /** All refs of a snapshot, in order of appearance. */
 export function refsIn(text: string): string[] {
   const out: string[] = [];
@@ -85,8 +88,8 @@ export function refsIn(text: string): string[] {
 /**
  * The ref of the first element matching `pattern` that carries one: the first ref on the same line
  * at or after the end of the match. `pattern` is a RegExp (e.g. `/button "Save"/`) or an exact
- * name (`"Save"`), which matches a quoted name directly followed by its ref, so a heading
- * "Save" without a ref is passed over.
+ * name (`"Save"`), which matches a quoted name followed by its ref (its states, `[expanded=false]`,
+ * may stand between), so a heading "Save" without a ref is passed over.
  */
 export function findRef(text: string, pattern: RegExp | string): string | undefined {
   const exact = typeof pattern === 'string';
@@ -100,7 +103,7 @@ export function findRef(text: string, pattern: RegExp | string): string | undefi
     const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
     const end = match.index + match[0].length - lineStart;
     const token = refsInLine(line).find((candidate) => candidate.index >= end);
-    if (token && (!exact || token.index === end + 1)) return token.ref;
+    if (token && (!exact || STATES_ONLY.test(line.slice(end, token.index)))) return token.ref;
   }
   return undefined;
 }

@@ -3,10 +3,10 @@ import { diffLines, renderDiff } from './diff.js';
 
 describe('diffLines', () => {
   it('reports added, removed and changed-in-place lines', () => {
-    const before = ['main', '  button "Menu" e1 [expanded=false]', '  text: Hello', '  link "Old" e2'];
-    const after = ['main', '  button "Menu" e1 [expanded]', '  text: Hello', '  link "New" e3', '  text: Added'];
+    const before = ['main', '  button "Menu" [expanded=false] e1', '  text: Hello', '  link "Old" e2'];
+    const after = ['main', '  button "Menu" [expanded] e1', '  text: Hello', '  link "New" e3', '  text: Added'];
     expect(diffLines(before, after)).toEqual([
-      { op: '~', line: 'button "Menu" e1 [expanded]' },
+      { op: '~', line: 'button "Menu" [expanded] e1' },
       { op: '-', line: 'link "Old" e2' },
       { op: '+', line: 'link "New" e3' },
       { op: '+', line: 'text: Added' },

@@ -29,9 +29,16 @@ const INTERACTIVE_NAME_LIMIT = 60;
 /** A run of same-role sibling controls shares one line, wrapped after about this many characters. */
 const RUN_WRAP = 400;
 
+/** Roles whose text the page announces as it changes: what an action's result says ("Saved", an error). */
+const LIVE_ROLES = new Set(['status', 'alert', 'log']);
+/** A live region's text is cut to about this many characters (a log keeps its newest end)... */
+const LIVE_TEXT_MAX = 100;
+/** ...and at most this many of them are printed, so a page of many regions stays small. */
+const LIVE_REGIONS_MAX = 5;
+
 interface Entry {
   level: number;
-  kind: 'item' | 'heading' | 'open' | 'label';
+  kind: 'item' | 'heading' | 'open' | 'label' | 'live';
   /** context lines and text labels, already rendered */
   text?: string;
   /** an interactive item or a heading */
@@ -136,6 +143,25 @@ function echoedBy(control: WalkNode | undefined, text: string): boolean {
   );
 }
 
+/** The text a live region holds, outside the controls in it (they print as controls), cut to size. */
+function liveText(region: WalkNode): string {
+  const parts: string[] = [];
+  const visit = (items: Item[]) => {
+    for (const item of items) {
+      if (typeof item === 'string') parts.push(item);
+      else if (!item.ref && item.c) visit(item.c);
+      else if (!item.ref && item.n && item.r !== 'img') parts.push(item.n);
+    }
+  };
+  visit(region.c ?? []);
+  const text = parts.join(' ').replace(/\s+/g, ' ').trim();
+  if (region.r !== 'log' || text.length <= LIVE_TEXT_MAX) return clipWords(text, LIVE_TEXT_MAX);
+  // a log grows at its end: its newest entries are what changed
+  const tail = text.slice(-(LIVE_TEXT_MAX - 1));
+  const space = tail.indexOf(' ');
+  return `…${space >= 0 && space < LIVE_TEXT_MAX * 0.4 ? tail.slice(space + 1) : tail}`;
+}
+
 /** Interactive view: controls only, under the landmarks, widgets and headings that tell them apart. */
 function collectInteractive(items: Item[], level: number, parentRole: string, out: Entry[]): void {
   for (let index = 0; index < items.length; index++) {
@@ -153,6 +179,11 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
       ) {
         out.push({ level, text: `text: ${item.n}`, kind: 'label' });
       }
+      continue;
+    }
+    if (item.ref && item.d) {
+      // the same action as a link printed before it in its card (see WalkNode.d)
+      if (item.c) collectInteractive(item.c, level, parentRole, out);
       continue;
     }
     if (item.ref) {
@@ -177,14 +208,21 @@ function collectInteractive(items: Item[], level: number, parentRole: string, ou
         continue;
       }
     }
+    if (LIVE_ROLES.has(item.r)) {
+      // a status or alert is what the page says after an action ("Saved", an error): its text is kept
+      const text = liveText(item);
+      if (text) out.push({ level, text: `${item.r}: ${text}`, kind: 'live' });
+      if (item.c) collectInteractive(item.c, level, parentRole, out);
+      continue;
+    }
     const isContext =
       CONTEXT_ROLES.has(item.r) && (item.r !== 'group' || Boolean(item.n)) && (item.r !== 'region' || Boolean(item.n));
     if (isContext) {
       const start = out.length;
       out.push({ level, node: item, kind: 'open' });
       collectInteractive(item.c ?? [], level + 1, item.r, out);
-      // a context line that ended up holding no control is dropped, with whatever it collected
-      if (!out.slice(start + 1).some((entry) => entry.kind === 'item')) out.length = start;
+      // a context line that ended up holding no control (nor a live region's text) is dropped, with whatever it collected
+      if (!out.slice(start + 1).some((entry) => entry.kind === 'item' || entry.kind === 'live')) out.length = start;
       continue;
     }
     if (item.c) collectInteractive(item.c, level, item.r === 'generic' ? parentRole : item.r, out);
@@ -199,7 +237,7 @@ function sameText(a: string, b: string): boolean {
   return x === y || (y.length >= 12 && x.startsWith(y)) || (x.length >= 12 && y.startsWith(x));
 }
 
-/** `"name" e1 [checked]` — a node's line without its role. */
+/** `"name" [checked] e1` — a node's line without its role. */
 function body(node: WalkNode, names: Map<string, string>): string {
   const n = node.n ? (names.get(node.n) ?? node.n) : undefined;
   const h = !n && node.h ? clipWords(node.h, INTERACTIVE_NAME_MAX + 6) : undefined;
@@ -209,15 +247,21 @@ function body(node: WalkNode, names: Map<string, string>): string {
 /** Text repeated this often (`Advertisement`, `By`, `Premium`) labels no group in particular. */
 const BOILERPLATE_REPEATS = 3;
 
-/** Drops group labels whose text recurs across the page: they tell no control apart. */
+/**
+ * Drops group labels whose text recurs across the page (they tell no control apart), and live regions
+ * past the first few.
+ */
 function dropBoilerplate(entries: Entry[]): void {
   const counts = new Map<string, number>();
   for (const entry of entries)
     if (entry.kind === 'label' && entry.text) counts.set(entry.text, (counts.get(entry.text) ?? 0) + 1);
   let kept = 0;
-  for (const entry of entries)
-    if (!(entry.kind === 'label' && entry.text && (counts.get(entry.text) ?? 0) >= BOILERPLATE_REPEATS))
-      entries[kept++] = entry;
+  let live = 0;
+  for (const entry of entries) {
+    if (entry.kind === 'label' && entry.text && (counts.get(entry.text) ?? 0) >= BOILERPLATE_REPEATS) continue;
+    if (entry.kind === 'live' && ++live > LIVE_REGIONS_MAX) continue;
+    entries[kept++] = entry;
+  }
   entries.length = kept;
 }
 

@@ -76,7 +76,19 @@ export function hint(text: string): string {
   return `(${text.replace(/[()]/g, '')})`;
 }
 
-/** `role "name" e1 [checked]: value` (the ref grammar: @argus/protocol/snapshot-refs) */
+/**
+ * A state as printed: only word characters, `=` and `-` (`aria-current` is the page's own text; a
+ * space in it could otherwise plant a ref-like token before the element's ref).
+ */
+function stateText(state: string): string {
+  return state.replace(/[^\w=-]/g, '');
+}
+
+/**
+ * `role "name" [checked] e1: value` (the ref grammar: @argus/protocol/snapshot-refs). Everything
+ * about an element comes before its ref, so in a run (`button "Details" [expanded=false] e2 "After"
+ * e3`) the ref closes its element and a state cannot be read as the next one's.
+ */
 export function nodeLine(node: WalkNode): string {
   let line = node.r;
   if (node.n) line += ` ${quoteName(node.n)}`;
@@ -84,8 +96,8 @@ export function nodeLine(node: WalkNode): string {
   // a row context (`in "pay the gas bill"`) is left on a node only where its name does not tell it apart
   const extra = node.x ? (node.h ? `${node.h}, in ${quoteName(node.x)}` : `in ${quoteName(node.x)}`) : node.h;
   if (extra) line += ` ${hint(extra)}`;
+  if (node.s) for (const state of node.s) line += ` [${stateText(state)}]`;
   if (node.ref) line += ` ${node.ref}`;
-  if (node.s) for (const state of node.s) line += ` [${state}]`;
   if (node.v !== undefined) line += `: ${node.v}`;
   return line;
 }

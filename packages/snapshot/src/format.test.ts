@@ -56,12 +56,63 @@ const tree: WalkNode = {
 };
 
 describe('nodeLine', () => {
-  it('renders role, quoted name, ref, states and value', () => {
+  it('renders role, quoted name, states, ref and value: the ref closes the element', () => {
     expect(nodeLine({ r: 'checkbox', n: 'Say "hi"', ref: 'e7', s: ['checked', 'disabled'] })).toBe(
-      'checkbox "Say \\"hi\\"" e7 [checked] [disabled]',
+      'checkbox "Say \\"hi\\"" [checked] [disabled] e7',
     );
     expect(nodeLine({ r: 'textbox', n: 'Email', ref: 'f2e9', v: 'a@b.c' })).toBe('textbox "Email" f2e9: a@b.c');
     expect(nodeLine({ r: 'button', h: 'icon: reply', ref: 'e1' })).toBe('button (icon: reply) e1');
+    // a state is page text only in aria-current: it cannot plant a ref before the element's own
+    const line = nodeLine({ r: 'link', n: 'Home', ref: 'e3', s: ['current=x e9 (y)'] });
+    expect(line).toBe('link "Home" [current=xe9y] e3');
+    expect(refsIn(line)).toEqual(['e3']);
+  });
+});
+
+describe('interactive mode: repeated links, live regions', () => {
+  it('leaves out a link the walker marked as repeating one of its card (WalkNode.d), nothing else', () => {
+    const page: WalkNode = {
+      r: 'root',
+      c: [
+        {
+          r: 'listitem',
+          c: [
+            { r: 'heading', n: 'Whale rescue', s: ['level=3'], c: [{ r: 'link', n: 'Whale rescue', ref: 'e1', i: 1 }] },
+            'A whale in a loch.',
+            { r: 'link', n: 'Whale rescue', ref: 'e2', i: 1, d: 1 },
+          ],
+        },
+        { r: 'listitem', c: [{ r: 'link', n: 'Whale rescue', ref: 'e3', i: 1 }] },
+      ],
+    };
+    expect(formatTree(page, { interactive: true })).toEqual(['link "Whale rescue" e1 "Whale rescue" e3']);
+    expect(refsIn(formatTree(page).join('\n'))).toEqual(['e1', 'e2', 'e3']);
+  });
+
+  it('prints what status, alert and log regions say, cut, at most five, and keeps the controls in them', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `entry ${i}`).join(' ');
+    const page: WalkNode = {
+      r: 'root',
+      c: [
+        { r: 'form', c: [{ r: 'status', c: ['Saved'] }] },
+        { r: 'alert', c: ['Could not send.', { r: 'button', n: 'Retry', ref: 'e1', i: 1 }] },
+        { r: 'status', c: [] },
+        { r: 'log', c: [long] },
+        { r: 'status', c: [long] },
+        ...['a', 'b', 'c'].map((text): WalkNode => ({ r: 'status', c: [text] })),
+      ],
+    };
+    const lines = formatTree(page, { interactive: true });
+    expect(lines).toEqual([
+      'form',
+      ' status: Saved',
+      'alert: Could not send.',
+      'button "Retry" e1',
+      expect.stringMatching(/^log: …entry \d+ .* entry 39$/),
+      expect.stringMatching(/^status: entry 0 entry 1 .*…$/),
+      'status: a',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThan(110);
   });
 });
 
@@ -82,7 +133,7 @@ describe('formatTree', () => {
         '    row',
         '      cell: Cake',
         '      button "Remove" e3',
-        '  textbox "Search" e4 [required]: tea',
+        '  textbox "Search" [required] e4: tea',
         '  button (icon: reply) e5',
         '  heading "Nothing to do here" [level=2]',
         '  text: Just text.',
@@ -101,7 +152,7 @@ describe('formatTree', () => {
         ' table "Items"',
         '  row: Name | Price',
         '  button "Remove" e3',
-        ' textbox "Search" e4 [required]: tea',
+        ' textbox "Search" [required] e4: tea',
         ' button (icon: reply) e5',
       ].join('\n'),
     );
@@ -183,11 +234,11 @@ describe('formatTree', () => {
     expect(formatTree(page, { interactive: true })).toEqual([
       'navigation',
       ' link "Home" e1 "News" e2 "Sport" e3',
-      ' button "Menu" e4 [expanded=false] (icon: search) e5',
+      ' button "Menu" [expanded=false] e4 (icon: search) e5',
       // a value ends the line: it runs to the end of the line
       'textbox "Email" e6: a@b.c',
       'textbox "Name" e7',
-      'checkbox "Terms" e8 [checked]',
+      'checkbox "Terms" [checked] e8',
     ]);
     // the default mode keeps one line per element
     expect(formatTree(page).filter((line) => line.includes('link'))).toEqual([

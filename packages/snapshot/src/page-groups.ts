@@ -61,6 +61,7 @@ export function groupsKit(): GroupsKit {
   function markRow(items: Items, hrefOf: (id: number) => string | undefined): void {
     const texts: Array<{ text: string; from: WalkNode | null }> = [];
     const controls: WalkNode[] = [];
+    const links: WalkNode[] = [];
     let all = 0;
     const visit = (list: Items, owner: WalkNode | null, nested: boolean) => {
       for (const item of list) {
@@ -73,6 +74,7 @@ export function groupsKit(): GroupsKit {
         if (isMarker(item)) continue;
         if (item.i) all++;
         if (item.i && item.x === undefined) controls.push(item);
+        if (item.i && item.r === 'link' && item.n && item.id !== undefined) links.push(item);
         // the text of a row nested in this one (an item of a submenu) is its own, never this row's context
         if (item.n && item.r !== 'img' && !nested) texts.push({ text: item.n, from: item.i ? item : owner });
         if (item.c) visit(item.c, item.i ? item : owner, nested || (!item.i && NESTED_ROWS.has(item.r)));
@@ -81,6 +83,16 @@ export function groupsKit(): GroupsKit {
     visit(items, null, false);
     // a "row" holding many controls is a page section or a menu, not one entry of a collection
     if (all > ROW_CONTROLS_MAX) return;
+    // a card's second link to the same place under the same name (its headline and an overlay link
+    // over the whole card) is one action: the later one is marked, interactive mode leaves it out
+    const destinations = new Set<string>();
+    for (const link of links) {
+      const href = hrefOf(link.id!);
+      if (!href) continue;
+      const key = `${link.n}\u0000${href}`;
+      if (destinations.has(key)) link.d = 1;
+      else destinations.add(key);
+    }
     for (const control of controls) {
       const found = texts.find(
         (entry) => entry.from !== control && entry.text !== control.n && entry.text !== control.h,

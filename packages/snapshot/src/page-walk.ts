@@ -137,6 +137,12 @@ export function walkKit(
     const explicitRole = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || '';
     let role = explicitRole || roles.implicitRole(el, tag) || '';
     if (role === 'presentation' || role === 'none') role = explicitRole && el.hasAttribute('tabindex') ? '' : role;
+    // a live region marked by aria-live alone is what a status or alert role says (the format keeps its text)
+    if (!role) {
+      const live = el.getAttribute('aria-live');
+      if (live === 'polite') role = 'status';
+      else if (live === 'assertive') role = 'alert';
+    }
     // a label standing in for a native checkbox, radio or file input the page hides: that control
     const look = tag === 'LABEL' ? roles.labelled(el) : null;
     const stood = explicitRole ? null : roles.standIn(el, look);

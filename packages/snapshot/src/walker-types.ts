@@ -13,6 +13,11 @@ export interface WalkNode {
   x?: string;
   /** where a link with a row context goes: same-named links to the same place need no context */
   u?: string;
+  /**
+   * 1 on a link that repeats an earlier link of the same row or card: same name, same destination (a
+   * card's overlay link over its headline link). Interactive mode does not print it.
+   */
+  d?: 1;
   /** walker id of the element (interactive elements only) */
   id?: number;
   /** ref assigned by the engine from `id` */

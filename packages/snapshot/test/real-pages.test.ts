@@ -37,8 +37,8 @@ describe('snapshots of real saved pages', () => {
         const interactive = await engine.snapshot({ interactive: true });
         const refs = interactive.text.split('\n').flatMap((line) =>
           refsInLine(line).map(({ ref, index }) => {
-            // every ref follows a quoted name or a parenthesised fallback hint, never an empty name
-            expect(line.slice(0, index), line).toMatch(/[")] $/);
+            // every ref follows a quoted name, a parenthesised fallback hint or a state, never an empty name
+            expect(line.slice(0, index), line).toMatch(/[")\]] $/);
             return ref;
           }),
         );

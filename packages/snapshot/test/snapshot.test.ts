@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refsInLine } from '@argus/protocol/snapshot-refs';
+import { findRef, refsInLine } from '@argus/protocol/snapshot-refs';
 import type { Page } from '@argus/cdp';
 import { SnapshotEngine, click, selectOption } from '../src/index.js';
 import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
@@ -103,10 +103,10 @@ describe('snapshot', () => {
     expect(text).toMatch(/navigation "Main"/);
     expect(text).toMatch(/link "Home" e\d+/);
     expect(text).toMatch(/heading "Settings" \[level=1\]/);
-    expect(text).toMatch(/textbox "Email" e\d+ \[required\]: a@b\.c/);
-    expect(text).toMatch(/checkbox "Dark mode" e\d+ \[checked\]/);
+    expect(text).toMatch(/textbox "Email" \[required\] e\d+: a@b\.c/);
+    expect(text).toMatch(/checkbox "Dark mode" \[checked\] e\d+/);
     expect(text).toMatch(/combobox "Size" e\d+: Medium/);
-    expect(text).toMatch(/button "Locked" e\d+ \[disabled\]/);
+    expect(text).toMatch(/button "Locked" \[disabled\] e\d+/);
     expect(text).not.toContain('Hidden button');
     expect(text).not.toContain('decorative');
     expect(snap.refs).toBeGreaterThan(8);
@@ -144,12 +144,12 @@ describe('snapshot', () => {
   it('gives icon-only controls a fallback name, never an empty one', async () => {
     const engine = new SnapshotEngine(page);
     const { text } = await engine.snapshot({ interactive: true });
-    // buttons side by side share a line in interactive mode: `button "Locked" e5 [disabled] (icon: reply) e6 …`
+    // buttons side by side share a line in interactive mode: `button "Locked" [disabled] e5 (icon: reply) e6 …`
     expect(text).toMatch(/(?:button | )\(icon: reply\) e\d+/);
     expect(text).toMatch(/(?:button | )\(icon: star\) e\d+/);
     // every ref follows a quoted name or a parenthesised hint
     for (const line of text.split('\n'))
-      for (const { index } of refsInLine(line)) expect(line.slice(0, index), line).toMatch(/[")] $/);
+      for (const { index } of refsInLine(line)) expect(line.slice(0, index), line).toMatch(/[")\]] $/);
   });
 
   it('gives refs to onclick divs, pointer spans inside a paragraph, and shadow DOM controls', async () => {
@@ -214,7 +214,7 @@ describe('snapshot', () => {
     const engine = new SnapshotEngine(page);
     const first = await engine.snapshot();
     const second = await engine.snapshot({ interactive: true });
-    const refOf = (text: string, name: string) => new RegExp(`"${name}" (e\\d+)`).exec(text)?.[1];
+    const refOf = (text: string, name: string) => findRef(text, name);
     for (const name of ['Home', 'Email', 'Dark mode', 'Docs', 'Custom action']) {
       expect(refOf(second.text, name)).toBeDefined();
       expect(refOf(second.text, name)).toBe(refOf(first.text, name));
@@ -280,10 +280,10 @@ describe('snapshot', () => {
     const togglePage = await openPage(tb.browser, `${served.origin}/toggle`);
     const engine = new SnapshotEngine(togglePage);
     const before = await engine.snapshot();
-    const ref = /button "Details" (e\d+)/.exec(before.text)?.[1] ?? '';
+    const ref = /button "Details" \[expanded=false\] (e\d+)/.exec(before.text)?.[1] ?? '';
     await click(engine, ref);
     const diff = await engine.snapshot({ diff: true });
-    expect(diff.text).toMatch(new RegExp(`^~ button "Details" ${ref} \\[expanded\\]$`, 'm'));
+    expect(diff.text).toMatch(new RegExp(`^~ button "Details" \\[expanded\\] ${ref}$`, 'm'));
     expect(diff.text).toMatch(/^\+ link "Secret link" e\d+$/m);
     expect(diff.text).not.toContain('Footer text');
     const again = await engine.snapshot({ diff: true });
@@ -313,13 +313,14 @@ describe('snapshot', () => {
     try {
       const engine = new SnapshotEngine(togglePage);
       const before = await engine.snapshot({ interactive: true });
-      // the premise: the three buttons share one line
-      expect(before.text).toMatch(/^button "Before" e\d+ "Details" e\d+ \[expanded=false\] "After" e\d+$/m);
-      const ref = /"Details" (e\d+)/.exec(before.text)?.[1] ?? '';
+      // the premise: the three buttons share one line; the state sits before its own ref, never after
+      // it where it would read as the next button's
+      expect(before.text).toMatch(/^button "Before" e\d+ "Details" \[expanded=false\] e\d+ "After" e\d+$/m);
+      const ref = /"Details" \[expanded=false\] (e\d+)/.exec(before.text)?.[1] ?? '';
       await click(engine, ref);
       const diff = await engine.snapshot({ interactive: true, diff: true });
       expect(diff.text.split('\n')).toEqual([
-        `~ button "Details" ${ref} [expanded]`,
+        `~ button "Details" [expanded] ${ref}`,
         expect.stringMatching(/^\+ link "Secret link" e\d+$/),
       ]);
     } finally {
@@ -382,6 +383,66 @@ describe('snapshot', () => {
         expect(line).not.toMatch(/No script|Template text|scriptText|style-text|Hidden span|Cell noscript/);
     } finally {
       await tb.browser.closePage(unseenPage.id);
+    }
+  });
+});
+
+describe('interactive view: one ref per action, states with their own element, what the page says', () => {
+  it("a card's headline link and its overlay link to the same place are one ref; the same name to another place stays", async () => {
+    const cardsPage = await openPage(tb.browser, served.urlFor('/cards.html'));
+    try {
+      const engine = new SnapshotEngine(cardsPage);
+      const { text } = await engine.snapshot({ interactive: true });
+      const refsNamed = (name: string) =>
+        [...text.matchAll(new RegExp(`"${name}" ((?:f\\d+)?e\\d+)`, 'g'))].map((match) => match[1]);
+      // one per card: the story's own card and the link to it from another section
+      expect(refsNamed('Rescuers rush to…'), text).toHaveLength(2);
+      expect(refsNamed('Nearly 30 whales…'), text).toHaveLength(1);
+      // same name, different destinations: two actions
+      expect(refsNamed('Benny the beluga'), text).toHaveLength(2);
+      // the one kept is the headline link, not the overlay
+      const kept = await engine.resolve(refsNamed('Nearly 30 whales…')[0]!);
+      const { result } = await kept.session.send('Runtime.callFunctionOn', {
+        objectId: kept.objectId,
+        functionDeclaration: 'function () { return this.parentElement.tagName; }',
+        returnByValue: true,
+      });
+      expect(result.value).toBe('H3');
+      // the default view still lists every element
+      expect((await engine.snapshot()).text.match(/link "Nearly 30 whales stranded"/g)).toHaveLength(2);
+    } finally {
+      await tb.browser.closePage(cardsPage.id);
+    }
+  });
+
+  it("a state in a run of controls stands before its own element's ref, not after it where the next name starts", async () => {
+    const statusPage = await openPage(tb.browser, served.urlFor('/live-status.html'));
+    try {
+      const { text } = await new SnapshotEngine(statusPage).snapshot({ interactive: true });
+      expect(text).toMatch(/^ button "Save" e\d+ "Details" \[expanded=false\] e\d+ "Delete" e\d+ /m);
+      expect(findRef(text, 'Details')).toMatch(/^e\d+$/);
+    } finally {
+      await tb.browser.closePage(statusPage.id);
+    }
+  });
+
+  it('prints the text of status, alert and aria-live regions, cut to size; the diff shows what a click made them say', async () => {
+    const statusPage = await openPage(tb.browser, served.urlFor('/live-status.html'));
+    try {
+      const engine = new SnapshotEngine(statusPage);
+      const before = await engine.snapshot({ interactive: true });
+      expect(before.text).not.toMatch(/status:|alert:/);
+      await click(engine, findRef(before.text, 'Save')!);
+      const saved = await engine.snapshot({ interactive: true, diff: true });
+      expect(saved.text).toBe('+ status: Saved');
+      await click(engine, findRef(before.text, 'Sync')!);
+      expect((await engine.snapshot({ interactive: true, diff: true })).text).toBe('+ status: Synced 3 notes');
+      await click(engine, findRef(before.text, 'Flood')!);
+      const flooded = await engine.snapshot({ interactive: true, diff: true });
+      expect(flooded.text).toMatch(/^\+ alert: Problem number 0 with this draft\. .*…$/);
+      expect(flooded.text.length).toBeLessThan(120);
+    } finally {
+      await tb.browser.closePage(statusPage.id);
     }
   });
 });

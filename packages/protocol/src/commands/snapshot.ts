@@ -27,7 +27,7 @@ export const snapshotCommands = {
     kind: 'mutation',
     scope: 'read',
     summary:
-      'Accessibility snapshot of the page as compact text: `role "name" e12 [state]`; the eN after a name is its ref for later commands.',
+      'Accessibility snapshot of the page as compact text: `role "name" [state] e12`; the eN that closes an element is its ref for later commands.',
     input: () =>
       z.object({
         interactive: z
