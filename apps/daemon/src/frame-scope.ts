@@ -31,7 +31,11 @@ export class FrameScopedEngine extends SnapshotEngine {
     const frameId = this.selectedFrame();
     if (!frameId || typeof target !== 'string' || parseRef(target) || parseLocator(target))
       return super.resolve(target);
-    return resolveInFrame(this.page, frameId, target.trim());
+    // as a locator: again in the frame's next document when it navigates while the selector resolves
+    return this.inLatestDocument(async () => {
+      const current = this.selectedFrame();
+      return current ? resolveInFrame(this.page, current, target.trim()) : super.resolve(target);
+    });
   }
 
   protected override locatorFrame(): string {

@@ -38,4 +38,44 @@ describe('targets', () => {
       `button "Save" ${save}`,
     );
   });
+
+  it('a role the page makes up is targetable; a role no element has still fails at once with the nearest roles', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/custom-roles.html') });
+    const hit = () => js<string>('document.getElementById("hit").textContent');
+    await h.client.input.click.mutate({ target: 'role=foo' });
+    expect(await hit()).toBe('foo');
+    // the first token of the attribute, in any case
+    await h.client.input.click.mutate({ target: 'role=tile[name="Tile A"]' });
+    expect(await hit()).toBe('tile-a');
+    // an element with the role, hidden for now, is waited for, not refused
+    await js('setTimeout(() => { document.getElementById("late").style.display = ""; }, 800); true');
+    expect(await codeOf(h.client.input.click.mutate({ target: 'role=late', timeoutMs: 0 }))).toBe('element_not_found');
+    await h.client.input.click.mutate({ target: 'role=late', timeoutMs: 10_000 });
+    expect(await hit()).toBe('late');
+    expect((await h.client.page.wait.mutate({ selector: 'role=foo[name="Foo widget"]' })).matched).toBe(
+      'role=foo[name="Foo widget"]',
+    );
+
+    // nobody has these roles: refused before any wait, with suggestions
+    const started = performance.now();
+    const refused = await h.client.input.click
+      .mutate({ target: 'role=buton[name="Save"]', timeoutMs: 5000 })
+      .catch((error: unknown) => error as { code: string; message: string });
+    expect(refused).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('role=button') });
+    expect(await codeOf(h.client.input.click.mutate({ target: 'role=nosuchrole', timeoutMs: 5000 }))).toBe(
+      'invalid_input',
+    );
+    expect(await codeOf(h.client.page.wait.mutate({ selector: 'role=nosuchrole', timeoutMs: 5000 }))).toBe(
+      'invalid_input',
+    );
+    expect(performance.now() - started).toBeLessThan(4000);
+
+    // the scope is the selected frame: its document has no role=foo, though the top one has
+    await h.client.dom.frame.mutate({ target: '#plain' });
+    try {
+      expect(await codeOf(h.client.input.click.mutate({ target: 'role=foo', timeoutMs: 5000 }))).toBe('invalid_input');
+    } finally {
+      await h.client.dom.frame.mutate({ main: true });
+    }
+  });
 });

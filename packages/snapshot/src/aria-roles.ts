@@ -2,8 +2,8 @@
  * The roles a `role=` locator can name: the WAI-ARIA roles (1.2, and 1.3's additions), the DPUB and
  * graphics modules (`doc-*`, `graphics-*`), and the roles the snapshot gives elements that ARIA has
  * no word for (`iframe`, `legend`). `locate` matches the role the snapshot shows (explicit, else
- * implicit), so a name outside this list matches nothing on any page: it is refused at once instead
- * of waited for.
+ * implicit), so a name outside this list matches only an element whose own role attribute says it
+ * (`<div role="foo">`): when no element has it, it is refused at once instead of waited for.
  */
 const ROLES = new Set([
   'alert',

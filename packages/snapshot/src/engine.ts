@@ -19,6 +19,7 @@ import { type ElementHandle, selectorHandle } from './element-handle.js';
 import { formatSnapshot } from './format.js';
 import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './frame-text.js';
 import { annotateRefs } from './overlay.js';
+import { isKnownRole, nearestRoles } from './aria-roles.js';
 import { describeLocator, parseLocator, roleWordLocator, snapshotLineLocator, type Locator } from './locator.js';
 import { RefRegistry, parseRef, staleError, type RefEntry, type RefNumbering } from './ref-registry.js';
 import type { ArgusPageApi, LocateResult } from './page-walker.js';
@@ -421,38 +422,82 @@ export class SnapshotEngine {
 
   /**
    * Runs a read that names no element of a particular document (a locator, a selector, a wait for
-   * one) again when the main frame's document changed while it ran: whatever it found or failed on
-   * (a ref minted in the old document, "Cannot find context with specified id") belongs to a page
-   * that is gone. Resolution only reads, nothing is dispatched yet, so running it again cannot act
-   * twice. At most MAX_DOCUMENTS documents; a ref is never retried (it names an element of one
-   * document, and is stale after it).
+   * one) again when the locator frame's document changed while it ran: the main frame's, or that of
+   * the frame chosen with `argus frame` (an iframe navigates without the page's epoch moving).
+   * Whatever the read found or failed on (a ref minted in the old document, "Cannot find context
+   * with specified id", a wait cut short) belongs to a document that is gone. Resolution only
+   * reads, nothing is dispatched yet, so running it again cannot act twice. At most MAX_DOCUMENTS
+   * documents; a ref is never retried (it names an element of one document, and is stale after it).
    */
-  private async inLatestDocument<T>(read: () => Promise<T>): Promise<T> {
+  protected async inLatestDocument<T>(read: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries++) {
-      const epoch = this.page.epoch;
+      const mark = this.documentMark();
       try {
         return await read();
       } catch (error) {
         // Chrome said the document went away: its commit may still be on the way
-        if (this.page.epoch === epoch && isDocumentGone(error)) await this.nextEpoch(epoch);
-        if (this.page.epoch === epoch || tries >= MAX_DOCUMENTS || this.page.closed) throw error;
+        if (this.documentMark() === mark && this.documentGone(error)) await this.nextDocument(mark);
+        if (this.documentMark() === mark || tries >= MAX_DOCUMENTS || this.page.closed) throw error;
         // a page that does not answer, or a caller that left, is not a page that moved on
         if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
       }
     }
   }
 
-  /** Resolves once the page is past document `epoch`, or after COMMIT_WAIT_MS (whichever comes first). */
-  private nextEpoch(epoch: number): Promise<void> {
-    if (this.page.epoch !== epoch) return Promise.resolve();
+  /**
+   * What changes when the locator frame's document does: the page's epoch for the main frame; for a
+   * selected frame also the session that owns it (a move to another process) and its main world
+   * (a new document in the same process), which the frame registry updates from CDP's events.
+   */
+  private documentMark(): string {
+    const frameId = this.locatorFrame();
+    if (frameId === this.page.mainFrameId) return String(this.page.epoch);
+    const frame = this.page.frames.get(frameId);
+    return `${this.page.epoch}|${frameId}|${frame ? (frame.session.id ?? 'page') : 'gone'}|${this.page.frames.mainWorld(frameId) ?? '-'}`;
+  }
+
+  /**
+   * Whether a read failed because its document went away: Chrome's answer, or, in a selected frame,
+   * no document to read at all (the frame is between two of them, e.g. moving to another process).
+   */
+  private documentGone(error: unknown): boolean {
+    if (isDocumentGone(error)) return true;
+    return (
+      this.locatorFrame() !== this.page.mainFrameId && error instanceof ArgusError && error.code === 'target_closed'
+    );
+  }
+
+  /**
+   * Resolves once the locator frame's document is not the one `mark` names, or after COMMIT_WAIT_MS
+   * (whichever comes first): event driven, on the page's epoch and on the frame events of the tab's
+   * sessions (the registry, subscribed first, has taken each event in when it is checked here).
+   */
+  private nextDocument(mark: string): Promise<void> {
+    if (this.documentMark() !== mark) return Promise.resolve();
     return new Promise((resolve) => {
+      const offs: Array<() => void> = [];
       const done = () => {
         clearTimeout(timer);
-        off();
+        for (const off of offs) off();
         resolve();
       };
+      const check = () => {
+        if (this.documentMark() !== mark) done();
+      };
       const timer = setTimeout(done, COMMIT_WAIT_MS);
-      const off = this.page.onEpoch(done);
+      offs.push(this.page.onEpoch(done));
+      if (this.locatorFrame() === this.page.mainFrameId) return;
+      const sessions = new Set([this.page.session, ...this.page.frames.all().map((frame) => frame.session)]);
+      for (const session of sessions) {
+        offs.push(
+          session.on('Runtime.executionContextCreated', check),
+          session.on('Runtime.executionContextDestroyed', check),
+          session.on('Runtime.executionContextsCleared', check),
+          session.on('Page.frameNavigated', check),
+          session.on('Page.frameDetached', check),
+          session.on('Target.attachedToTarget', check),
+        );
+      }
     });
   }
 
@@ -472,10 +517,10 @@ export class SnapshotEngine {
         throw error;
       const left = () => Math.max(0, Math.round(timeoutMs - (performance.now() - started)));
       const locator = parseLocator(target);
-      // a wait in a document the page leaves ends with it: the element is waited for in the next one
-      const appeared = await this.inLatestDocument(() =>
-        locator ? this.waitForLocator(locator, left()) : this.waitForSelector(target.trim(), left()),
-      );
+      // a wait in a document the page (or the selected frame) leaves ends with it: it goes on in the next one
+      const appeared = locator
+        ? await this.waitForLocator(locator, left())
+        : await this.inLatestDocument(() => this.waitForSelector(target.trim(), left()));
       if (appeared) return this.resolve(target);
       // the wait watched the locator frame: a late element of an iframe (where a locator also looks) is found now
       return this.resolve(target).catch((again: unknown) => {
@@ -512,11 +557,20 @@ export class SnapshotEngine {
   }
 
   /**
-   * Resolves true once a visible element matches the locator, false after `timeoutMs`. The page
-   * decides (a MutationObserver re-checks on each DOM change), so nothing polls from here.
+   * Resolves true once a visible element matches the locator in the locator frame, false after
+   * `timeoutMs`. The page decides (a MutationObserver re-checks on each DOM change), so nothing
+   * polls from here. A wait the document's end cuts short (the page, or the selected frame,
+   * navigates) goes on in the next document within what is left of `timeoutMs`.
    */
-  waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
-    return this.untilInLocatorFrame(`${locateCall(locator, 1)}.total > 0`, timeoutMs);
+  async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    return this.inLatestDocument(async () => {
+      await this.refuseUnusedRole(locator, this.locatorFrame());
+      return this.untilInLocatorFrame(
+        `${locateCall(locator, 1)}.total > 0`,
+        Math.max(0, Math.round(deadline - performance.now())),
+      );
+    });
   }
 
   /**
@@ -531,20 +585,26 @@ export class SnapshotEngine {
   /** The ref of the one visible element a locator matches (see resolveLocator), minted if new. */
   private async locatorRef(locator: Locator, frameId: string): Promise<string> {
     let hits = [{ frameId, found: await this.locateIn(locator, frameId) }];
+    /** what each document searched answered (undefined: a frame with no document right now) */
+    const searched: Array<LocateResult | undefined> = [hits[0]!.found];
     if (hits[0]!.found.total === 0 && frameId === this.page.mainFrameId) {
       // not in the top document: the snapshot shows the iframes' content inline, so their documents
       // count too (a frame that has no document right now has nothing to match)
       const others = this.page.frames.all().filter((frame) => frame.id !== frameId);
-      hits = await Promise.all(
+      const answers = await Promise.all(
         others.map(async (frame) => ({
           frameId: frame.id,
           found: await this.locateIn(locator, frame.id).catch(() => undefined),
         })),
-      ).then((found) => found.filter((hit): hit is (typeof hits)[number] => (hit.found?.total ?? 0) > 0));
+      );
+      searched.push(...answers.map((hit) => hit.found));
+      hits = answers.filter((hit): hit is (typeof hits)[number] => (hit.found?.total ?? 0) > 0);
     }
     const described = describeLocator(locator);
     const total = hits.reduce((sum, hit) => sum + hit.found.total, 0);
     if (total === 0) {
+      // a role that is no ARIA role and that no element searched has: nothing to wait for
+      if (unknownRole(locator) && searched.every((found) => found?.carried === false)) throw unusedRoleError(locator);
       throw new ArgusError(
         'element_not_found',
         `No visible element matches ${described}. Run \`argus snapshot -i\` and use a ref, or loosen the locator (name*= / text= without quotes match part of the text).`,
@@ -572,6 +632,24 @@ export class SnapshotEngine {
       );
     }
     return candidates[0]!.ref;
+  }
+
+  /**
+   * Fails at once (`invalid_input`, with the nearest roles) for a role locator whose role is no ARIA
+   * role and that no element of the frame's document has, nor (from the top document) of any frame:
+   * nothing can match it, so waiting would only spend the whole timeout. A made-up role the page
+   * does use (`<div role="foo">`) is waited for like any other.
+   */
+  private async refuseUnusedRole(locator: Locator, frameId: string): Promise<void> {
+    if (!unknownRole(locator)) return;
+    const found = await this.locateIn(locator, frameId);
+    if (found.total > 0 || found.carried !== false) return;
+    if (frameId === this.page.mainFrameId) {
+      const others = this.page.frames.all().filter((frame) => frame.id !== frameId);
+      const answers = await Promise.all(others.map((frame) => this.locateIn(locator, frame.id).catch(() => undefined)));
+      if (!answers.every((answer) => answer?.carried === false)) return;
+    }
+    throw unusedRoleError(locator);
   }
 
   /** What a locator matches in one frame's document (the first few, with ids for refs). */
@@ -639,6 +717,32 @@ export class SnapshotEngine {
     this.page.assertOpen();
     return annotateRefs(this.page, this.lastRefs);
   }
+}
+
+/** Whether a locator names a role that is no ARIA role (aria-roles.ts): only a page's own element can have it. */
+function unknownRole(locator: Locator): boolean {
+  return locator.kind === 'role' && locator.role !== undefined && !isKnownRole(locator.role);
+}
+
+/**
+ * A role locator that can match nothing: its role is not an ARIA role (aria-roles.ts) and no element
+ * searched has it. Names the nearest roles.
+ */
+function unusedRoleError(locator: Locator): ArgusError {
+  const role = locator.role ?? '';
+  const target = describeLocator(locator);
+  if (role === 'clickable')
+    return new ArgusError(
+      'invalid_input',
+      `"${target}": clickable is the snapshot's word for an element with a click handler and no role; no locator matches it. Use its ref, or text="…" with its text.`,
+      { details: { role } },
+    );
+  const near = nearestRoles(role);
+  return new ArgusError(
+    'invalid_input',
+    `"${target}": ${role} is not an ARIA role and no element here has role="${role}", so it matches nothing. Did you mean ${near.map((known) => `role=${known}`).join(', ')}? Roles are the words \`argus snapshot\` prints before a name.`,
+    { details: { role, suggestions: near } },
+  );
 }
 
 /** The walker's `locate` call for a locator, with `a` bound to the walker's API in the page. */

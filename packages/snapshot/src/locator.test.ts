@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isKnownRole, nearestRoles } from './aria-roles.js';
 import { describeLocator, parseLocator, roleWordLocator, snapshotLineLocator } from './locator.js';
 import { parseRef } from './ref-registry.js';
 
@@ -40,22 +41,24 @@ describe('parseLocator', () => {
     }
   });
 
-  it('refuses a role no element has, naming the nearest roles', () => {
-    const refused = (target: string) => {
-      try {
-        parseLocator(target);
-      } catch (error) {
-        return error as { code: string; message: string; details: { suggestions?: string[] } };
-      }
-      throw new Error(`${target} was accepted`);
-    };
-    expect(refused('role=nosuchrole')).toMatchObject({ code: 'invalid_input' });
-    expect(refused('role=buton[name="Save"]').details.suggestions).toContain('button');
-    expect(refused('role=nav').details.suggestions).toEqual(['navigation']);
-    expect(refused('role=input').message).toContain('role=textbox');
-    expect(refused('role=clickable').message).toMatch(/click handler/);
+  it("reads any role word, an ARIA role or the page's own (refused in the engine only when no element has it)", () => {
     for (const role of ['button', 'navigation', 'contentinfo', 'iframe', 'doc-footnote', 'graphics-symbol', 'NONE'])
       expect(parseLocator(`role=${role}`)).toMatchObject({ kind: 'role', role: role.toLowerCase() });
+    expect(parseLocator('role=foo')).toEqual({ kind: 'role', role: 'foo', exact: false });
+    expect(parseLocator('role=My_Widget2[name="Go"]')).toEqual({
+      kind: 'role',
+      role: 'my_widget2',
+      value: 'Go',
+      exact: true,
+    });
+  });
+
+  it('names the nearest roles for one that is no ARIA role', () => {
+    expect(isKnownRole('nosuchrole')).toBe(false);
+    expect(nearestRoles('buton')).toContain('button');
+    expect(nearestRoles('nav')).toEqual(['navigation']);
+    expect(nearestRoles('input')).toContain('textbox');
+    expect(nearestRoles('zzzzzzzzzzzz')).toContain('button');
   });
 
   it('reads a snapshot line or a bare role word as a role locator (for --scope)', () => {

@@ -1,13 +1,14 @@
 import { ArgusError } from '@argus/protocol';
 import { quoteName } from '@argus/protocol/snapshot-refs';
-import { isKnownRole, nearestRoles } from './aria-roles.js';
+import { isKnownRole } from './aria-roles.js';
 
 /**
  * A semantic locator: a target named by what a person sees rather than by the page's markup.
  *
  * - `role=button[name="Sign up"]`: role and exact accessible name; `[name*="sign"]`: name contains
- *   (case-insensitive); `role=button` alone: any name. The role must be one the snapshot can show
- *   (aria-roles.ts): an unknown one is `invalid_input` at once, with the nearest roles.
+ *   (case-insensitive); `role=button` alone: any name. A role that is no ARIA role (aria-roles.ts)
+ *   matches the page's own (`<div role="foo">`); when no element has it, resolving it is
+ *   `invalid_input` at once, with the nearest roles, instead of a wait for the timeout.
  * - `text=Sign up`: the innermost visible element whose text contains it (case-insensitive);
  *   `text="Sign up"`: whose whole text is exactly that.
  * - `label=Email`: the form field whose label (or aria-label, placeholder, title) contains it;
@@ -45,14 +46,16 @@ export function parseLocator(target: string): Locator | undefined {
   const kind = match[1] as Locator['kind'];
   const rest = match[2]!.trim();
   if (kind === 'role') {
-    const role = /^([a-z][a-z-]*)(?:\[name(\*?)=("(?:[^"\\]|\\.)*")\])?$/i.exec(rest);
+    const role = /^([a-z][\w-]*)(?:\[name(\*?)=("(?:[^"\\]|\\.)*")\])?$/i.exec(rest);
     if (!role) {
       throw new ArgusError(
         'invalid_input',
         `"${target}" is not a role locator. Write role=button, role=button[name="Sign up"] (exact name) or role=button[name*="sign"] (name contains).`,
       );
     }
-    const roleName = checkedRole(role[1]!.toLowerCase(), target);
+    // any role word parses: one that is no ARIA role (aria-roles.ts) may be the page's own
+    // (`<div role="foo">`); the engine refuses it at once only when no element has it
+    const roleName = role[1]!.toLowerCase();
     if (role[3] === undefined) return { kind, role: roleName, exact: false };
     const name = clean(unquote(role[3]).value);
     if (!name)
@@ -67,26 +70,6 @@ export function parseLocator(target: string): Locator | undefined {
       `"${target}" names no text. Write ${kind}=Sign up (contains) or ${kind}="Sign up" (exact).`,
     );
   return { kind, value: text, exact };
-}
-
-/**
- * A role a locator can match, or `invalid_input` naming the nearest ones: no page has an element
- * with an unknown role, so waiting for one would only spend the action's whole timeout.
- */
-function checkedRole(role: string, target: string): string {
-  if (isKnownRole(role)) return role;
-  if (role === 'clickable')
-    throw new ArgusError(
-      'invalid_input',
-      `"${target}": clickable is the snapshot's word for an element with a click handler and no role; no locator matches it. Use its ref, or text="…" with its text.`,
-      { details: { role } },
-    );
-  const near = nearestRoles(role);
-  throw new ArgusError(
-    'invalid_input',
-    `"${target}": ${role} is not an ARIA role, so it matches nothing. Did you mean ${near.map((known) => `role=${known}`).join(', ')}? Roles are the words \`argus snapshot\` prints before a name.`,
-    { details: { role, suggestions: near } },
-  );
 }
 
 /**

@@ -8,6 +8,11 @@ export interface LocateResult {
   total: number;
   ids: number[];
   labels: string[];
+  /**
+   * For `role`: whether any element of the document has the role, shown or not (a made-up role such
+   * as `role="foo"` is one only the page's own elements give it a meaning).
+   */
+  carried?: boolean;
 }
 
 /** Finding elements by what a person reads (role and name, text, label) and naming them in reports. */
@@ -118,6 +123,8 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
     const whole = (text: string) => wanted !== null && !exact && norm(text).trim().toLowerCase() === wanted;
     const found: Element[] = [];
     const wholly = new Set<Element>();
+    let carried = false;
+    const wantedRole = role.toLowerCase();
     const root = document.body || document.documentElement;
     if (kind === 'text') {
       // descend only into elements whose text holds the value; keep the innermost ones
@@ -153,9 +160,12 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
       const seen = new Set<Element>();
       eachElement(root, (el) => {
         const elRole = roleOf(el);
+        // role tokens compare in any case, as browsers read them (`role="Foo"` is role=foo)
+        const roleMatch = kind === 'role' && elRole.toLowerCase() === wantedRole;
+        if (roleMatch) carried = true;
         if (
           kind === 'role'
-            ? elRole !== role
+            ? !roleMatch
             : !(
                 el.tagName === 'INPUT' ||
                 el.tagName === 'SELECT' ||
@@ -188,7 +198,13 @@ export function locateKit(names: NamesKit, roles: RolesKit, itemKit: ItemsKit, i
       });
     }
     const kept = wholly.size ? found.filter((el) => wholly.has(el)) : found;
-    return { total: kept.length, ids: kept.slice(0, max).map(idOf), labels: kept.slice(0, max).map(label) };
+    const result: LocateResult = {
+      total: kept.length,
+      ids: kept.slice(0, max).map(idOf),
+      labels: kept.slice(0, max).map(label),
+    };
+    if (kind === 'role') result.carried = carried;
+    return result;
   }
 
   return { label, roleOf, nameOf, coverage, locate };
