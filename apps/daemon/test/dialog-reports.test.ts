@@ -9,12 +9,24 @@ const page = (query = '') => h.server.urlFor(`/dialog-timing.html${query}`);
 /** The page's own note of how its last dialog was answered. */
 const result = async () => (await h.client.read.text.query({ target: '#dialog-result' })).text;
 
-/** Clicks the button whose confirm a timer opens 300 ms later, and waits until the page has its answer. */
+/**
+ * Clicks the button whose confirm a timer opens 300 ms later, and waits until the tab has answered
+ * it. It waits on the daemon's own record of the tab's dialogs, not on a reply: every read an agent
+ * makes (text too) reports the confirm, so polling one would take the report the test looks for.
+ */
 async function lateConfirm(): Promise<void> {
+  const tab = await h.daemon.services.manager.page();
+  const from = tab.capture.dialogs.seq;
   const clicked = await h.client.input.click.mutate({ target: '#late' });
   // the click's reply comes before the confirm opens: it cannot report it
   expect(clicked.dialogs).toEqual([]);
-  await vi.waitFor(async () => expect(await result()).toBe('late confirm: false'), { timeout: 5_000 });
+  await vi.waitFor(
+    () =>
+      expect(tab.capture.dialogs.entries(from).map(({ item }) => `${item.message} ${item.handled}`)).toEqual([
+        'Delete everything? dismissed',
+      ]),
+    { timeout: 5_000 },
+  );
 }
 
 const lateDialog = {
@@ -53,6 +65,27 @@ describe('dialogs opened outside an action are reported by the next reply, once'
 
     await lateConfirm();
     expect((await h.client.page.reload.mutate({})).dialogs).toEqual([lateDialog]);
+  });
+
+  it('in the reads an agent makes next: text, html, title, url, screenshot', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    await lateConfirm();
+    const read = await h.client.read.text.query({ target: '#dialog-result' });
+    expect(read.dialogs).toEqual([lateDialog]);
+    // once: neither the next read nor the next snapshot repeats it
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).dialogs).toBeUndefined();
+    expect((await h.client.snapshot.take.mutate({})).dialogs).toBeUndefined();
+
+    await lateConfirm();
+    expect((await h.client.read.html.query({ target: '#dialog-result' })).dialogs).toEqual([lateDialog]);
+    await lateConfirm();
+    expect((await h.client.read.title.query({})).dialogs).toEqual([lateDialog]);
+    await lateConfirm();
+    expect((await h.client.page.url.query({})).dialogs).toEqual([lateDialog]);
+    await lateConfirm();
+    expect((await h.client.page.screenshot.mutate({ base64: true })).dialogs).toEqual([lateDialog]);
+    expect((await h.client.page.screenshot.mutate({ base64: true })).dialogs).toBeUndefined();
+    expect((await h.client.page.url.query({})).dialogs).toBeUndefined();
   });
 
   it('eval reports the dialogs its script opened', async () => {

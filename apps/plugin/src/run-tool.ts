@@ -4,8 +4,8 @@ import { AGENT_READ_MAX_CHARS, AGENT_SCREENSHOT_PIXELS, AGENT_SCREENSHOT_QUALITY
 import { ArgusError } from '@argus/protocol/errors';
 import { envelopeOutput } from './envelope.js';
 import { asArgusError, errorText, invalidArguments } from './errors.js';
-import { type OutputOf, renderCommand } from '@argus/protocol/render';
-import { type OutputObject, agentContext, renderOutput } from './render.js';
+import type { OutputOf } from '@argus/protocol/render';
+import { type OutputObject, renderOutput } from './render.js';
 import type { ToolReach } from './tool-reach.js';
 import type { ToolSpec } from './tool-specs.js';
 
@@ -55,17 +55,26 @@ type ScreenshotOutput = OutputOf<'page.screenshot'>;
 
 /**
  * A screenshot result: the image itself, never its bytes as text. The daemon sends it inline (no
- * read-back of the file it wrote); the file is read only if an answer came without it.
+ * read-back of the file it wrote); the file is read only if an answer came without it. The text and
+ * structured copy are the rest, page content (the dialogs since the previous reply) between the
+ * markers as in any other reply.
  */
-async function screenshotOutcome(output: ScreenshotOutput, input: Record<string, unknown>): Promise<ToolOutcome> {
+async function screenshotOutcome(
+  spec: ToolSpec,
+  output: ScreenshotOutput,
+  input: Record<string, unknown>,
+  envelope: ContentEnvelope | undefined,
+): Promise<ToolOutcome> {
   const { base64, ...rest } = output;
   const data = base64 ?? (output.path ? (await readFile(output.path)).toString('base64') : undefined);
-  const text = renderCommand('page.screenshot', rest, agentContext(input));
-  if (data === undefined) return { ok: true, text, structured: rest };
+  const text = renderOutput(spec.command, rest, envelope, input);
+  // an object stays an object: envelopeOutput only replaces the values of page-content fields
+  const structured = envelopeOutput(spec.command, rest, envelope) as OutputObject;
+  if (data === undefined) return { ok: true, text, structured };
   return {
     ok: true,
     text,
-    structured: rest,
+    structured,
     image: { data, mimeType: `image/${output.format ?? 'png'}`, path: output.path },
   };
 }
@@ -111,7 +120,8 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     const input = agentInput(spec.command.name, checked);
     const output = await context.caller.call(spec.command, input, { signal: context.signal });
     // the daemon validated the output with the command's schema: typed by the name
-    if (spec.command.name === 'page.screenshot') return await screenshotOutcome(output as ScreenshotOutput, input);
+    if (spec.command.name === 'page.screenshot')
+      return await screenshotOutcome(spec, output as ScreenshotOutput, input, context.envelope);
     const shown = envelopeOutput(spec.command, output, context.envelope);
     const structured: OutputObject =
       shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };

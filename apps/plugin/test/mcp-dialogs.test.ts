@@ -3,6 +3,20 @@ import { callTool, ok, textOf, usePluginWorkspace, waitFor } from './helpers.js'
 
 const w = usePluginWorkspace({ prefix: 'argus-dialogs-', args: ['--profile', 'full'] });
 
+/**
+ * Clicks the button whose confirm a timer opens 300 ms later and waits until the page has its
+ * answer, polling the accessibility tree: a read that reports no dialogs (text, snapshot and
+ * screenshot do), so the confirm is still unreported when this returns.
+ */
+async function lateConfirm(): Promise<void> {
+  await ok(w.plugin.client, 'argus_click', { target: '#late' });
+  await waitFor(
+    async () => (await ok(w.plugin.client, 'argus_accessibility')).includes('late confirm'),
+    5_000,
+    'the late confirm',
+  );
+}
+
 /** The text between a reply's untrusted-content markers. */
 function inside(text: string): string {
   const match = /<<page ([0-9a-f]{12})>>\n[\s\S]*?<<\/page \1>>/.exec(text);
@@ -21,13 +35,24 @@ describe('dialogs an agent did not see open', () => {
       dialogs: expect.stringMatching(/^<<page \w+>>\n.*Welcome back.*\n<<\/page \w+>>$/s),
     });
 
-    // a confirm a timer opens after the click returned: the next snapshot carries it
+    // a confirm a timer opens after the click returned: the agent reads the text next, and a read says so, once
     await ok(w.plugin.client, 'argus_click', { target: '#late' });
+    const reads: string[] = [];
     await waitFor(
-      async () => (await ok(w.plugin.client, 'argus_text', { target: '#dialog-result' })).includes('late confirm'),
+      async () => {
+        reads.push(await ok(w.plugin.client, 'argus_text', { target: '#dialog-result' }));
+        return reads.at(-1)?.includes('late confirm') ?? false;
+      },
       5_000,
       'the late confirm',
     );
+    const told = reads.filter((read) => read.includes('Delete everything?'));
+    expect(told).toHaveLength(1);
+    expect(inside(told[0] ?? '')).toContain('dialog confirm "Delete everything?" (dismissed)');
+    expect(await ok(w.plugin.client, 'argus_snapshot', { interactive: true })).not.toContain('Delete everything?');
+
+    // or the next snapshot, when that comes first
+    await lateConfirm();
     const snapshot = await ok(w.plugin.client, 'argus_snapshot', { interactive: true });
     expect(inside(snapshot)).toContain('dialog confirm "Delete everything?" (dismissed)');
     expect(await ok(w.plugin.client, 'argus_snapshot', { interactive: true })).not.toContain('Delete everything?');
@@ -37,6 +62,21 @@ describe('dialogs an agent did not see open', () => {
       'dialog confirm "From eval?" (dismissed)',
     );
     expect(await ok(w.plugin.client, 'argus_wait', { ms: 1 })).not.toContain('<<page');
+  });
+
+  it('a screenshot reply carries them beside the image, inside the boundary, once', async () => {
+    await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/dialog-timing.html') });
+    await lateConfirm();
+    const shot = await callTool(w.plugin.client, 'argus_screenshot');
+    expect(shot.isError).toBeFalsy();
+    expect(shot.content.some((block) => block.type === 'image')).toBe(true);
+    expect(inside(textOf(shot))).toContain('dialog confirm "Delete everything?" (dismissed)');
+    expect(shot.structuredContent).toMatchObject({
+      dialogs: expect.stringMatching(/^<<page \w+>>\n.*Delete everything\?.*\n<<\/page \w+>>$/s),
+    });
+    const again = await callTool(w.plugin.client, 'argus_screenshot');
+    expect(textOf(again)).not.toContain('<<page');
+    expect(again.structuredContent).not.toHaveProperty('dialogs');
   });
 
   it('arming twice answers two dialogs; the reply says how many are armed', async () => {

@@ -47,7 +47,7 @@ export function pageHandlers(services: Services): Handlers['page'] {
       manager.onTab(input.tab, async (page) =>
         withDialogs(page, await withChallenge(page, await page.reload(input.timeoutMs, false))),
       ),
-    url: (input) => manager.onTab(input.tab, async (page) => ({ url: page.url, title: page.title })),
+    url: (input) => manager.onTab(input.tab, async (page) => withDialogs(page, { url: page.url, title: page.title })),
     focus: (input) =>
       manager.onTab(input.tab, async (page) => {
         // the window to the front (headed), and the page told it is visible and focused
@@ -79,7 +79,9 @@ export function pageHandlers(services: Services): Handlers['page'] {
       );
     },
     screenshot: (input, ctx) =>
-      manager.onTab(input.tab, (page) => takeScreenshot(services, ctx, page, manager.engine(page), input)),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(page, await takeScreenshot(services, ctx, page, manager.engine(page), input)),
+      ),
     scroll: (input) =>
       manager.onTab(input.tab, async (page) => {
         if (input.target) {

@@ -2,6 +2,7 @@ import type { Page } from '@argus/cdp';
 import type { Handlers } from '@argus/protocol';
 import { elementHtml } from '@argus/snapshot';
 import { NEXT_DOCUMENT_WAIT_MS, acrossNavigation, stillLoading } from '../across-navigation.js';
+import { withDialogs } from '../capture-entries.js';
 import { selectedFrameRoot } from '../frame-scope.js';
 import type { Services } from '../services.js';
 
@@ -9,19 +10,23 @@ export function readContentHandlers(services: Services): Pick<Handlers['read'], 
   const { manager } = services;
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
+    // both carry the dialogs since the previous reply: an agent often reads right after an action
     text: (input) =>
-      manager.onTab(input.tab, (page) =>
-        // a page that navigates by itself during the read: its next document is the one read
-        acrossNavigation(
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(
           page,
-          NEXT_DOCUMENT_WAIT_MS,
-          () => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars),
-          () => stillLoading('text read'),
+          // a page that navigates by itself during the read: its next document is the one read
+          await acrossNavigation(
+            page,
+            NEXT_DOCUMENT_WAIT_MS,
+            () => manager.engine(page).text(input.target ?? frameRoot(page), input.maxChars),
+            () => stillLoading('text read'),
+          ),
         ),
       ),
     html: (input) =>
-      manager.onTab(input.tab, (page) =>
-        elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(page, await elementHtml(manager.engine(page), input.target ?? frameRoot(page), input.maxChars)),
       ),
   };
 }

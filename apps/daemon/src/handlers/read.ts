@@ -2,6 +2,7 @@ import type { Page } from '@argus/cdp';
 import type { Handlers } from '@argus/protocol';
 import { DATA, FORMS, LINKS, MEDIA } from '@argus/snapshot';
 import { formatAxTree } from '../ax-text.js';
+import { withDialogs } from '../capture-entries.js';
 import { frameSession, selectedFrameRoot } from '../frame-scope.js';
 import { callOnElement, runInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
@@ -96,6 +97,6 @@ export function readHandlers(
           wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter }),
         ),
       ),
-    title: (input) => manager.onTab(input.tab, async (page) => ({ title: await page.readTitle() })),
+    title: (input) => manager.onTab(input.tab, async (page) => withDialogs(page, { title: await page.readTitle() })),
   };
 }

@@ -104,7 +104,7 @@ export const pageCommands = {
     scope: 'read',
     summary: 'Print the URL of a tab (--json: with its title).',
     input: () => z.object({ tab: TabId.optional() }),
-    output: () => PageInfo,
+    output: () => PageInfo.extend({ dialogs: UnreportedDialogs }),
   }),
   wait: defineCommand({
     name: 'page.wait',
@@ -262,6 +262,7 @@ export const pageCommands = {
           .optional()
           .describe('With annotate'),
         base64: z.string().optional().describe('The image, base64-encoded (with --base64)'),
+        dialogs: UnreportedDialogs,
       }),
   }),
   scroll: defineCommand({

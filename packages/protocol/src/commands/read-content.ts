@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId, Target } from '../common.js';
+import { TabId, Target, UnreportedDialogs } from '../common.js';
 
 export const readContentCommands = {
   text: defineCommand({
@@ -22,7 +22,7 @@ export const readContentCommands = {
           .describe('Cut the text after this many characters'),
         tab: TabId.optional(),
       }),
-    output: () => z.object({ text: z.string(), truncated: z.boolean() }),
+    output: () => z.object({ text: z.string(), truncated: z.boolean(), dialogs: UnreportedDialogs }),
     pageContent: ['text'],
   }),
   html: defineCommand({
@@ -44,7 +44,7 @@ export const readContentCommands = {
           .describe('Truncate after this many characters'),
         tab: TabId.optional(),
       }),
-    output: () => z.object({ html: z.string(), truncated: z.boolean() }),
+    output: () => z.object({ html: z.string(), truncated: z.boolean(), dialogs: UnreportedDialogs }),
     pageContent: ['html'],
   }),
 };

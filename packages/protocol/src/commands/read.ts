@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId, Target } from '../common.js';
+import { TabId, Target, UnreportedDialogs } from '../common.js';
 
 const MaxItems = z.number().int().min(1).max(100_000).default(1_000).describe('Return at most this many items');
 const Within = Target.optional().describe('Only inside this element (ref or CSS selector); default the whole page');
@@ -200,7 +200,7 @@ export const readCommands = {
     scope: 'read',
     summary: 'The document title of a tab.',
     input: () => z.object({ tab: TabId.optional() }),
-    output: () => z.object({ title: z.string() }),
+    output: () => z.object({ title: z.string(), dialogs: UnreportedDialogs }),
     pageContent: ['title'],
   }),
 };

@@ -31,6 +31,32 @@ describe('dialogs in replies other than an action', () => {
   });
 });
 
+describe('dialogs in the reads an agent makes next', () => {
+  it('text and html list them before the content (a long one must not bury them)', () => {
+    expect(renderCommand('read.text', { text: 'Hello', truncated: false, dialogs: [confirm] }, cli)).toBe(
+      'dialog confirm "Delete everything?" (dismissed)\nHello',
+    );
+    expect(renderCommand('read.text', { text: 'Hello', truncated: false }, cli)).toBe('Hello');
+    expect(renderCommand('read.html', { html: '<p>Hi</p>', truncated: true, dialogs: [confirm] }, cli)).toBe(
+      'dialog confirm "Delete everything?" (dismissed)\n<p>Hi</p>\n[truncated]',
+    );
+  });
+
+  it('title, url and screenshot list them after their one line', () => {
+    expect(renderCommand('read.title', { title: 'X', dialogs: [confirm] }, cli)).toBe(
+      'X\ndialog confirm "Delete everything?" (dismissed)',
+    );
+    expect(renderCommand('page.url', { url: 'http://x/', title: 'X', dialogs: [confirm] }, cli)).toBe(
+      'http://x/\ndialog confirm "Delete everything?" (dismissed)',
+    );
+    expect(renderCommand('page.url', { url: 'http://x/', title: 'X' }, cli)).toBe('http://x/');
+    const shot = { path: '/tmp/a.png', format: 'png' as const, width: 2, height: 1, bytes: 9 };
+    expect(renderCommand('page.screenshot', { ...shot, dialogs: [confirm] }, cli)).toBe(
+      '/tmp/a.png (png 2x1, 9 bytes)\ndialog confirm "Delete everything?" (dismissed)',
+    );
+  });
+});
+
 describe('armed answers', () => {
   it('the reply to arming says which dialog it is for and how many are armed', () => {
     expect(renderCommand('capture.dialogAccept', { armed: [answer(true, 'Ada')] }, cli)).toMatch(

@@ -14,6 +14,18 @@ const nav = (output: Nav) =>
 const withDialogs = (text: string, output: { dialogs?: Nav['dialogs'] }) =>
   [text, ...dialogLines(output.dialogs)].join('\n');
 
+/** Where the image went (or the image itself, as base64, when it went nowhere), its size and scale. */
+function screenshotLine(output: OutputOf<'page.screenshot'>): string {
+  const labels = output.annotated
+    ? `, ${output.annotated.refs} ref label(s)${output.annotated.snapshotTaken ? ' from a snapshot taken first' : ''}`
+    : '';
+  const scaled = `${output.scale === undefined ? '' : `, scaled to ${Math.round(output.scale * 100)}%`}${labels}`;
+  return output.path === null
+    ? (output.base64 ??
+        `image (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes${scaled}; not written to a file)`)
+    : `${output.path} (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes${scaled})`;
+}
+
 /** An evaluation's value: strings as they are for people, JSON for agents (so "42" and 42 differ). */
 function value(output: OutputOf<'page.eval'>, context: RenderContext): string {
   if (output.type === 'undefined') return 'undefined';
@@ -36,21 +48,12 @@ export const pageRenderers: RenderersOf<'page'> = {
   'page.back': nav,
   'page.forward': nav,
   'page.reload': nav,
-  'page.url': (output) => output.url,
+  'page.url': (output) => withDialogs(output.url, output),
   'page.focus': (output) => `tab ${output.id} in front: ${titled(output.title, output.url)}`,
   'page.eval': (output, context) => withDialogs(value(output, context), output),
   'page.wait': (output) => withDialogs(`${output.matched} after ${duration(output.waitedMs)}`, output),
   'page.scroll': (output) => `scrolled to ${output.scrollX},${output.scrollY}`,
-  'page.screenshot': (output) => {
-    const labels = output.annotated
-      ? `, ${output.annotated.refs} ref label(s)${output.annotated.snapshotTaken ? ' from a snapshot taken first' : ''}`
-      : '';
-    const scaled = `${output.scale === undefined ? '' : `, scaled to ${Math.round(output.scale * 100)}%`}${labels}`;
-    return output.path === null
-      ? (output.base64 ??
-          `image (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes${scaled}; not written to a file)`)
-      : `${output.path} (${output.format ?? 'png'} ${output.width}x${output.height}, ${output.bytes} bytes${scaled})`;
-  },
+  'page.screenshot': (output) => withDialogs(screenshotLine(output), output),
 };
 
 export const snapshotRenderers: RenderersOf<'snapshot'> = {

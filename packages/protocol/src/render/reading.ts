@@ -1,5 +1,6 @@
+import { dialogLines } from './effects.js';
 import { cut, ms, str } from './format.js';
-import type { OutputOf, RenderersOf } from './types.js';
+import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
 type Declaration = OutputOf<'inspect.element'>['inline'][number];
 
@@ -77,15 +78,20 @@ function dataLines(output: OutputOf<'read.data'>): string[] {
   return lines;
 }
 
+/** A page's text, and how to read more when it was cut. */
+function textBody(output: OutputOf<'read.text'>, context: RenderContext): string {
+  if (!output.truncated) return output.text;
+  const cut = Number(context.input.maxChars) || 0;
+  const more = context.hint('read.text', { ...context.input, maxChars: Math.min(cut * 4, 10_000_000) });
+  return `${output.text}\n[truncated at ${cut} characters: ${more} reads more; a target reads one part]`;
+}
+
 export const readRenderers: RenderersOf<'read'> = {
-  'read.title': (output) => output.title || '(untitled)',
-  'read.text': (output, context) => {
-    if (!output.truncated) return output.text;
-    const cut = Number(context.input.maxChars) || 0;
-    const more = context.hint('read.text', { ...context.input, maxChars: Math.min(cut * 4, 10_000_000) });
-    return `${output.text}\n[truncated at ${cut} characters: ${more} reads more; a target reads one part]`;
-  },
-  'read.html': (output) => output.html + (output.truncated ? '\n[truncated]' : ''),
+  'read.title': (output) => [output.title || '(untitled)', ...dialogLines(output.dialogs)].join('\n'),
+  // the dialogs since the previous reply before the text, as in a snapshot: a long text must not bury them
+  'read.text': (output, context) => [...dialogLines(output.dialogs), textBody(output, context)].join('\n'),
+  'read.html': (output) =>
+    [...dialogLines(output.dialogs), output.html + (output.truncated ? '\n[truncated]' : '')].join('\n'),
   'read.links': (output) => {
     const lines = output.links.map((link) => `${link.text ? `${cut(link.text)}  ` : ''}${link.href}`);
     if (output.truncated) lines.push(`[${output.links.length} of ${output.total} links; raise --max-items for more]`);
