@@ -9,6 +9,7 @@ import {
   waitForExit,
 } from '@argus/client';
 import { daemonEntry } from '@argus/plugin/daemon-entry';
+import { startNextDaemon } from './restart-browser.js';
 
 /** After `daemon.stop`: waits (bounded) until the daemon process has exited, its browser closed with it. */
 export async function waitForDaemonExit(pid: number, warn: (line: string) => void): Promise<void> {
@@ -17,10 +18,12 @@ export async function waitForDaemonExit(pid: number, warn: (line: string) => voi
 
 /**
  * After `daemon.restart`: waits for the old daemon to exit, then starts the new one (which reopens
- * the saved session) and answers with its pid.
+ * the saved session) with the browser launched for it at the CLI's start, if any (restart-browser.ts),
+ * and answers with its pid.
  */
 export async function waitForRestart(oldPid: number, warn: (line: string) => void): Promise<number> {
   await waitForDaemonExit(oldPid, warn);
+  startNextDaemon();
   const connection = await connect(() => warn('argus: starting the new daemon and Chromium…'));
   return connection.state.pid;
 }

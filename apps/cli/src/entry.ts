@@ -1,6 +1,7 @@
 import { daemonEntry } from '@argus/plugin/daemon-entry';
 import { startDaemonEarly } from '@argus/client/daemon-spawn';
-import { chromeForDaemon } from '@argus/daemon/early-launch';
+import { chromeForDaemon, chromeForNextDaemon } from '@argus/daemon/early-launch';
+import { holdNextBrowser } from './restart-browser.js';
 import verbs from './generated/verbs.json' with { type: 'json' };
 
 /*
@@ -34,6 +35,13 @@ export function wantsEarlyDaemon(argv: readonly string[]): boolean {
   return !argv.some((arg) => LATE_FLAGS.test(arg));
 }
 
-if (wantsEarlyDaemon(process.argv.slice(2)))
-  startDaemonEarly({ daemonEntry: daemonEntry(), handOver: () => chromeForDaemon() });
+const argv = process.argv.slice(2);
+const early = wantsEarlyDaemon(argv);
+// with a daemon running, `argus restart` launches its successor's browser now, while it stops (restart-browser.ts)
+if (
+  early &&
+  !startDaemonEarly({ daemonEntry: daemonEntry(), handOver: () => chromeForDaemon() }) &&
+  argv[0] === 'restart'
+)
+  holdNextBrowser(chromeForNextDaemon());
 await import('./main.js');

@@ -144,3 +144,16 @@ export function chromeForDaemon(env: NodeJS.ProcessEnv = process.env): ChromeHan
   const options = earlyLaunchOptions(env);
   return options ? launchForHandOver(options) : undefined;
 }
+
+/**
+ * For `argus restart`, in the CLI: the next daemon's browser, launched while the old daemon still
+ * saves its session and shuts down (its Chromium start then runs alongside that, instead of after),
+ * to be handed to the new daemon like chromeForDaemon's. Only with a temporary profile of its own: a
+ * profile directory among the flags (`--user-data-dir`) is still the old Chrome's, locked by it and
+ * written at its exit (its cookies), so that launch waits for the new daemon as before.
+ */
+export function chromeForNextDaemon(env: NodeJS.ProcessEnv = process.env): ChromeHandOver | undefined {
+  const options = earlyLaunchOptions(env);
+  if (!options || options.extraFlags?.some((flag) => /^--?user-data-dir(=|$)/.test(flag))) return undefined;
+  return launchForHandOver(options);
+}
