@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Browser, Page } from '@argus/cdp';
 import type { CallContext } from '@argus/protocol';
 import type { SessionMode } from './browser-manager.js';
 import { RESTORING_CALLER } from './caller-log.js';
@@ -90,20 +91,61 @@ export async function resumeAfterRestart(services: Services): Promise<void> {
     const browser = await manager.ensure();
     // the tab Chrome opens at launch is replaced by the reopened ones
     const blank = browser.attachedPages().filter((page) => page.url === 'about:blank');
+    // our own file, written by state save in prepareRestart
+    const saved = JSON.parse(readFileSync(join(services.stateDir, 'states', `${marker.state}.json`), 'utf8')) as {
+      tabs?: string[];
+    };
+    // cookies and local storage; the tabs are reopened below, all at once
     const loaded = (await services.dispatch(
       'state.load',
-      { name: marker.state, restoreTabs: true, timeoutMs: TAB_LOAD_MS },
+      { name: marker.state, restoreTabs: false, timeoutMs: TAB_LOAD_MS },
       ctx,
-    )) as { tabsOpened: string[]; warnings: string[] };
-    if (loaded.tabsOpened.length) for (const page of blank) await browser.closePage(page.id).catch(() => undefined);
+    )) as { warnings: string[] };
+    const tabsOpened = await manager.structural((running) =>
+      reopenTabs(services, running, saved.tabs ?? [], ctx, loaded.warnings),
+    );
+    if (tabsOpened.length) for (const page of blank) await browser.closePage(page.id).catch(() => undefined);
     const active =
-      browser.attachedPages().find((page) => page.url === marker.active) ?? browser.page(loaded.tabsOpened[0] ?? '');
+      browser.attachedPages().find((page) => page.url === marker.active) ?? browser.page(tabsOpened[0] ?? '');
     if (active) manager.activeTabId = active.id;
-    services.log.info('daemon.restored', { tabs: loaded.tabsOpened.length, warnings: loaded.warnings });
+    services.log.info('daemon.restored', { tabs: tabsOpened.length, warnings: loaded.warnings });
   } catch (error) {
     services.log.warn('daemon.restore_failed', { message: (error as Error).message });
   } finally {
     rmSync(file, { force: true });
     rmSync(join(services.stateDir, 'states', `${RESTART_STATE}.json`), { force: true });
   }
+}
+
+/**
+ * Opens the saved tabs that are not open, in their order, and loads them all at once: the new daemon
+ * answers its starter only once they are back, and one after the other (as `state load` does) a
+ * restart waited for the sum of their loads, up to TAB_LOAD_MS each, instead of the longest.
+ */
+async function reopenTabs(
+  services: Services,
+  browser: Browser,
+  urls: string[],
+  ctx: CallContext,
+  warnings: string[],
+): Promise<string[]> {
+  const open = new Set(browser.attachedPages().map((page) => page.url));
+  const opened: Array<{ url: string; page: Page }> = [];
+  for (const url of urls) {
+    if (open.has(url)) continue;
+    const refusal = services.access.urlRefusal(url, ctx);
+    if (refusal !== undefined) {
+      warnings.push(`tab ${url}: not restored, ${refusal}`);
+      continue;
+    }
+    opened.push({ url, page: await services.manager.newTab(browser) });
+  }
+  await Promise.all(
+    opened.map(({ url, page }) =>
+      page
+        .navigate(url, { timeoutMs: TAB_LOAD_MS })
+        .catch((error: unknown) => warnings.push(`tab ${url}: ${(error as Error).message}`)),
+    ),
+  );
+  return opened.map(({ page }) => page.id);
 }

@@ -66,3 +66,30 @@ describe('idle stop and restart', () => {
     }
   });
 });
+
+describe('restart', () => {
+  it('reopens the saved tabs all at once, not one load after the other', async () => {
+    const first = await startHarness();
+    let second: Harness | undefined;
+    // each tab's page answers once both are loading at the same time ("met"), else after 2.5 s ("alone")
+    const barrier = (tab: number) =>
+      first.server.urlFor(`/barrier?name=restart-${process.pid}&count=2&ms=2500&tab=${tab}`);
+    try {
+      await first.client.page.goto.mutate({ url: barrier(1) });
+      await first.client.tabs.open.mutate({ url: barrier(2) });
+      await first.client.daemon.restart.mutate({});
+      await first.daemon.stopped;
+      second = await startHarness({}, { stateDir: first.daemon.stateDir, workspace: first.workspace });
+      const tabs = (await second.client.tabs.list.query({})).tabs;
+      expect(tabs.map((tab) => tab.url)).toEqual([barrier(1), barrier(2)]);
+      for (const tab of tabs)
+        expect(
+          (await second.client.page.eval.mutate({ tab: tab.id, js: "document.querySelector('#barrier').textContent" }))
+            .value,
+        ).toBe('met');
+    } finally {
+      await second?.close();
+      await first.close();
+    }
+  });
+});
