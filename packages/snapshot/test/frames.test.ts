@@ -17,7 +17,7 @@ let page: Page;
 let engine: SnapshotEngine;
 
 function refOf(text: string, pattern: string): string {
-  const ref = new RegExp(`${pattern} ((?:f\\d+)?e\\d+)`).exec(text)?.[1];
+  const ref = new RegExp(`${pattern}(?: \\[[^\\]]*\\])* ((?:f\\d+)?e\\d+)`).exec(text)?.[1];
   if (!ref) throw new Error(`no ref for ${pattern} in:\n${text}`);
   return ref;
 }
