@@ -243,7 +243,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       shares.flush();
       await server?.close();
       // after the server: the last commands (stop itself) are in the queue
-      journal.close();
+      await journal.close();
       log.info('daemon.stopped', { reason });
       // the log is asynchronous: everything up to here is on disk before anyone hears "stopped"
       await log.close();

@@ -55,21 +55,31 @@ export class Journal {
   private written = 0;
   private dropped = 0;
   private closed = false;
-  private readonly opening: Promise<void>;
+  /** The file's opening, started by the first row's flush or a read (ensureOpen). */
+  private opening: Promise<void> | undefined;
   private readonly flushMs: number;
   private readonly maxQueued: number;
+  private readonly retention: Retention;
 
   constructor(private readonly options: JournalOptions) {
     this.path = join(options.stateDir, 'journal.db');
     this.flushMs = options.flushMs ?? 100;
     this.maxQueued = options.maxQueued ?? 10_000;
-    const retention = { ...DEFAULT_RETENTION, ...options.retention };
-    this.opening = JournalDb.open(this.path).then(
+    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+  }
+
+  /**
+   * Opens the file once, when there is first something to write or read, never at the daemon's start:
+   * loading the SQLite driver, opening the file and applying retention is CPU the daemon's cold start
+   * would otherwise spend while its Chromium starts on the same cores (issue 16). Rows queue meanwhile.
+   */
+  private ensureOpen(): Promise<void> {
+    this.opening ??= JournalDb.open(this.path).then(
       (db) => {
         if (this.closed) return db.close();
         this.db = db;
         try {
-          db.applyRetention(retention);
+          db.applyRetention(this.retention);
         } catch (error) {
           this.fail(`retention failed: ${(error as Error).message}`);
         }
@@ -77,11 +87,12 @@ export class Journal {
       },
       (error: unknown) => this.fail(`cannot open ${this.path}: ${(error as Error).message}`),
     );
+    return this.opening;
   }
 
-  /** Resolves once the file is open (or failed to open): tests and `journal` reads wait on it. */
+  /** Opens the file (or finds it failed to open): tests and `journal` reads wait on it. */
   ready(): Promise<void> {
-    return this.opening;
+    return this.ensureOpen();
   }
 
   /** The router's observer: notes the start, then queues one row when the call settles. */
@@ -127,7 +138,8 @@ export class Journal {
   }
 
   private schedule(): void {
-    if (this.timer || this.queue.length === 0 || !this.db) return;
+    if (this.timer || this.queue.length === 0) return;
+    // the first rows open the file at their flush, after the command that made them has answered
     this.timer = setTimeout(() => this.flush(), this.flushMs);
     this.timer.unref();
   }
@@ -136,7 +148,12 @@ export class Journal {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.db || this.queue.length === 0) return;
+    if (this.queue.length === 0) return;
+    if (!this.db) {
+      // once open, the opening schedules the rows' flush; a file that cannot open keeps them counted as queued
+      if (!this.opening) void this.ensureOpen();
+      return;
+    }
     const rows = this.queue;
     this.queue = [];
     try {
@@ -157,8 +174,9 @@ export class Journal {
   state(): JournalState {
     return {
       path: this.path,
-      ok: this.db !== undefined && this.error === null,
-      error: this.db === undefined && this.error === null ? 'opening' : this.error,
+      // not open yet (nothing written so far) is not a fault
+      ok: this.error === null,
+      error: this.error,
       written: this.written,
       dropped: this.dropped,
       queued: this.queue.length,
@@ -167,13 +185,15 @@ export class Journal {
 
   /** Reads rows (after writing what is queued, so a client sees its own last command). */
   async read(filter: JournalQuery): Promise<StoredRow[] | undefined> {
-    await this.opening;
+    await this.ensureOpen();
     this.flush();
     return this.db?.query(filter);
   }
 
-  /** Writes what is queued and closes the file (daemon stop). */
-  close(): void {
+  /** Writes what is queued (opening the file for it when no row came before) and closes the file (daemon stop). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.queue.length > 0 && !this.db) await this.ensureOpen();
     if (this.closed) return;
     this.flush();
     this.closed = true;
