@@ -130,6 +130,39 @@ describe('the command journal (real daemon, real SQLite)', () => {
   });
 });
 
+describe('the journal file', () => {
+  it("is not opened at the daemon's start, and a command answered just before a stop is still written", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
+    const stateDir = join(workspace, '.argus');
+    const daemon = await startDaemon({
+      stateDir,
+      workspace,
+      env: { ...process.env, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS },
+    });
+    const handle = createArgusClient({ url: `http://127.0.0.1:${daemon.port}`, token: daemon.token });
+    try {
+      // the SQLite driver and file wait for the first row (cold-start CPU stays with Chromium's start)
+      expect(existsSync(join(stateDir, 'journal.db'))).toBe(false);
+      expect((await handle.client.daemon.status.query()).journal).toMatchObject({ ok: true, error: null });
+      await handle.client.page.goto.mutate({ url: 'data:text/html,<title>t</title>' });
+    } finally {
+      handle.close();
+      // at once: before the queue's first flush (100 ms) would have opened the file
+      await daemon.stop('test done');
+    }
+    const db = new Database(join(stateDir, 'journal.db'), { readonly: true });
+    try {
+      const commands = (db.prepare('SELECT command FROM commands ORDER BY id').all() as { command: string }[]).map(
+        (row) => row.command,
+      );
+      expect(commands).toEqual(['daemon.status', 'page.goto']);
+    } finally {
+      db.close();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a broken journal', () => {
   it('does not fail commands and shows in status', async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
