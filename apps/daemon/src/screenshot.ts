@@ -1,5 +1,13 @@
 import { extname } from 'node:path';
-import { type CapturedImage, type ClipRect, type ImageFormat, type Page, captureArea, captureImage } from '@argus/cdp';
+import {
+  type CapturedImage,
+  type ClipRect,
+  type ImageFormat,
+  type Page,
+  type WhenHidden,
+  captureArea,
+  captureImage,
+} from '@argus/cdp';
 import {
   ArgusError,
   type CallContext,
@@ -48,6 +56,17 @@ export function parseClip(text: string): { x: number; y: number; width: number; 
     );
   }
   return { x: x!, y: y!, width: width!, height: height! };
+}
+
+/**
+ * What a capture of a hidden tab does (see WhenHidden): Argus's own headless browser has no one
+ * looking at it, so its tab is brought to the front; a headed, connected, pooled or extension
+ * browser may be in front of a person, whose tab a screenshot must not switch, so it is refused with
+ * the command that brings the tab forward.
+ */
+export function captureWhenHidden(services: Services): WhenHidden {
+  const manager = services.manager;
+  return manager.mode === 'managed' && manager.headless ? 'bringToFront' : 'refuse';
 }
 
 /** `page.screenshot`: viewport, full page, element or clip; PNG/JPEG/WebP; to a file and/or base64. */
@@ -102,9 +121,11 @@ export async function takeScreenshot(
   if (snapshotTaken) await engine.snapshot({ interactive: true });
   // labels drawn for the capture only; the overlay is removed on every path
   const removeOverlay = input.annotate ? await engine.annotate() : undefined;
+  const whenHidden = captureWhenHidden(services);
   const capture = () =>
     captureImage(page, {
       format,
+      whenHidden,
       full: input.full,
       ...(fit ? { clip: fit.area, scale: fit.scale } : clip ? { clip } : {}),
       ...(input.quality === undefined ? {} : { quality: input.quality }),

@@ -23,13 +23,29 @@ export interface CapturedImage {
 }
 
 /**
+ * What a capture does when its tab turns out to be hidden (a background tab of its window, or a
+ * minimized window), for which Chrome draws no frames, so `Page.captureScreenshot` would wait for one
+ * until the command's deadline: `bringToFront` shows it (a browser nobody looks at: Argus's own
+ * headless one), `refuse` fails at once with the way to bring it forward (a browser a person may be
+ * looking at: switching their tab is theirs or the agent's explicit call, never a capture's side effect).
+ */
+export type WhenHidden = 'bringToFront' | 'refuse';
+
+export interface ImageCaptureOptions {
+  format?: ImageFormat;
+  quality?: number;
+  clip?: ClipRect;
+  full?: boolean;
+  scale?: number;
+  /** Default `refuse`. */
+  whenHidden?: WhenHidden;
+}
+
+/**
  * Page.captureScreenshot in any format. `clip` is in CSS pixels of the document (captured beyond
  * the viewport); `full` captures the whole scrollable page; `scale` (with a clip) downscales it.
  */
-export async function captureImage(
-  page: Page,
-  options: { format?: ImageFormat; quality?: number; clip?: ClipRect; full?: boolean; scale?: number } = {},
-): Promise<CapturedImage> {
+export async function captureImage(page: Page, options: ImageCaptureOptions = {}): Promise<CapturedImage> {
   page.assertOpen();
   const format = options.format ?? 'png';
   let clip = options.clip;
@@ -45,11 +61,19 @@ export async function captureImage(
     params.clip = { ...clip, scale: options.scale ?? 1 };
     params.captureBeyondViewport = true;
   }
-  const data = await captureScreenshot(page.session, params);
+  const data = await captureScreenshot(page, params, options.whenHidden ?? 'refuse');
   const buffer = Buffer.from(data, 'base64');
   const size = imageSize(buffer);
   return { data: buffer, base64: data, format, width: size?.width ?? 0, height: size?.height ?? 0 };
 }
+
+/**
+ * A capture still unanswered after this long asks whether its tab is hidden (a visible tab's is
+ * answered well within it), and again every HIDDEN_RECHECK_MS while it waits: the tab can
+ * be pushed to the background while a slow capture waits.
+ */
+const HIDDEN_CHECK_MS = 250;
+const HIDDEN_RECHECK_MS = 2_000;
 
 /**
  * Page.captureScreenshot (the image's base64), sent again when the main frame commits a new
@@ -60,29 +84,94 @@ export async function captureImage(
  * after the commit was answered every time). So a commit seen while it is pending abandons it (its
  * late answer, if any, is dropped) and captures the new document; each further commit does the
  * same, within the command's deadline.
+ *
+ * Nor does a hidden tab draw frames: another client's `Target.createTarget` in the tab's window (or
+ * the person opening a tab there) makes it a background tab, and its captures were answered for a
+ * while and then not at all (Chromium 156 headless: the third of a row of captures and every one
+ * after hung). Only a capture still pending after HIDDEN_CHECK_MS reads `document.visibilityState`
+ * (so a visible tab's capture costs nothing more); a hidden tab is brought to the front, after which
+ * the same pending capture is answered (in ~40 ms), or the capture is refused (`whenHidden`).
  */
 export async function captureScreenshot(
-  session: Session,
+  page: Page,
   params: Protocol.Page.CaptureScreenshotRequest,
+  whenHidden: WhenHidden = 'refuse',
 ): Promise<string> {
+  const session = page.session;
+  let broughtForward = false;
   for (;;) {
     const abandon = new AbortController();
+    const round = new AbortController();
     let offCommit = () => {};
-    const committed = new Promise<undefined>((resolve) => {
+    const committed = new Promise<'committed'>((resolve) => {
       offCommit = session.on('Page.frameNavigated', ({ frame }) => {
-        if (!frame.parentId) resolve(undefined);
+        if (!frame.parentId) resolve('committed');
       });
     });
     const capture = runAbandonable(abandon.signal, () => session.send('Page.captureScreenshot', params));
     try {
-      const answer = await Promise.race([capture, committed]);
-      if (answer) return answer.data;
+      let answer = await Promise.race([capture, committed, hiddenWhileWaiting(page, round.signal)]);
+      while (answer === 'hidden') {
+        if (whenHidden === 'refuse' || broughtForward) throw hiddenTabError(page, broughtForward);
+        broughtForward = true;
+        await session.send('Page.bringToFront');
+        answer = await Promise.race([capture, committed, hiddenWhileWaiting(page, round.signal)]);
+      }
+      if (answer !== 'committed') return answer.data;
+    } catch (error) {
+      abandon.abort();
+      capture.catch(() => undefined);
+      throw error;
     } finally {
       offCommit();
+      round.abort();
     }
     abandon.abort();
     capture.catch(() => undefined);
   }
+}
+
+/**
+ * Settles with 'hidden' once the tab is found hidden (looked at after HIDDEN_CHECK_MS, then every
+ * HIDDEN_RECHECK_MS) and never otherwise; `stop` ends the looking.
+ */
+function hiddenWhileWaiting(page: Page, stop: AbortSignal): Promise<'hidden'> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const look = (): void => {
+      timer = undefined;
+      void page.isHidden().then(
+        (hidden) => {
+          if (stop.aborted) return;
+          if (hidden) resolve('hidden');
+          else timer = setTimeout(look, HIDDEN_RECHECK_MS);
+        },
+        // a page between documents answers nothing; the commit ends this round anyway
+        () => {
+          if (!stop.aborted) timer = setTimeout(look, HIDDEN_RECHECK_MS);
+        },
+      );
+    };
+    timer = setTimeout(look, HIDDEN_CHECK_MS);
+    stop.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  });
+}
+
+function hiddenTabError(page: Page, broughtForward: boolean): ArgusError {
+  const tab = page.id.slice(0, 8);
+  const details = { tab: page.id, reason: 'tab_hidden', retryable: false };
+  if (broughtForward) {
+    return new ArgusError(
+      'unsupported',
+      `Tab ${tab} is still hidden after it was brought to the front (its window may be minimized), and Chrome draws no frames for a hidden tab, so it cannot be captured. Show its window, then take the screenshot again.`,
+      { details },
+    );
+  }
+  return new ArgusError(
+    'unsupported',
+    `Tab ${tab} is a background tab of its window (another tab is in front of it), and Chrome draws no frames for a hidden tab, so it cannot be captured. Bring it to the front with \`argus tab ${tab}\` (this switches the tab shown in that window), then take the screenshot again.`,
+    { details },
+  );
 }
 
 /** Pixel size from a PNG, JPEG or WebP header; undefined when the bytes are none of those. */

@@ -389,6 +389,19 @@ export class Page {
 
   // ---------------------------------------------------------------- capture
 
+  /**
+   * Whether the tab is hidden (a background tab of its window, or a minimized window): Chrome draws
+   * no frames for it. Read in Argus's isolated world, where the page cannot redefine the getter.
+   */
+  async isHidden(): Promise<boolean> {
+    const world = await this.frames.isolatedWorld(this.mainFrameId).catch(() => undefined);
+    const state = await this.evaluate<string>('document.visibilityState', {
+      awaitPromise: false,
+      ...(world === undefined ? {} : { contextId: world }),
+    });
+    return state === 'hidden';
+  }
+
   async screenshot(
     options: { full?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {},
   ): Promise<{ data: Buffer; width: number; height: number }> {
@@ -399,7 +412,7 @@ export class Page {
       const size = metrics.cssContentSize;
       clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
     }
-    const data = await captureScreenshot(this.session, {
+    const data = await captureScreenshot(this, {
       format: 'png',
       ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}),
     });

@@ -1,0 +1,113 @@
+// A tab another CDP client (or, in a browser someone uses, the person) pushes to the background of
+// its window draws no frames, and Page.captureScreenshot on it was answered for a while and then
+// never: the daemon sat until the command's 60 s deadline. Argus's own headless browser brings its
+// tab to the front; a connected browser (someone may be looking at it) is refused at once with the
+// command that brings the tab forward, and its tabs are left as they are.
+import { type Browser, connectCri, launchChrome } from '@argus/cdp';
+import { ArgusError } from '@argus/protocol/errors';
+import { describe, expect, it } from 'vitest';
+import { TEST_CHROME_FLAGS, startHarness, useHarness } from './harness.js';
+
+/** Far below the 60 s the hang took, far above a capture on a loaded machine. */
+const ANSWER_MS = 10_000;
+
+/** `work`'s result, or a failure naming `what` when it takes longer than ANSWER_MS. */
+async function answered<T>(what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} was not answered within ${ANSWER_MS} ms`)), ANSWER_MS);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Send = (method: string, params: object) => Promise<unknown>;
+
+/** Opens a blank tab in the window that holds `tab` (Target.createTarget without newWindow), in front of it. */
+async function openTabInFront(send: Send, tab: string): Promise<string> {
+  const { targetId } = (await send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
+  const windowOf = async (targetId: string) =>
+    ((await send('Browser.getWindowForTarget', { targetId })) as { windowId: number }).windowId;
+  expect(await windowOf(targetId)).toBe(await windowOf(tab));
+  return targetId;
+}
+
+describe("Argus's own headless browser", () => {
+  const h = useHarness();
+
+  it('brings its tab to the front when another client opened a tab in its window, and every capture is answered', async () => {
+    const tab = (await h.client.tabs.open.mutate({ url: h.server.urlFor('/form.html') })).id;
+    const browser = h.daemon.services.manager.current as Browser;
+    const send: Send = (method, params) => browser.transport.send(method, params, undefined);
+    const other = await openTabInFront(send, tab);
+    const visibility = async () => (await h.client.page.eval.mutate({ tab, js: 'document.visibilityState' })).value;
+    expect(await visibility()).toBe('hidden');
+    try {
+      // a row of captures: before, the first one or two were answered and the rest hung
+      for (const format of ['png', 'jpeg', 'png', 'webp'] as const) {
+        const shot = await answered(
+          `screenshot (${format})`,
+          h.client.page.screenshot.mutate({ tab, format, base64: true }),
+        );
+        expect(shot.base64?.length).toBeGreaterThan(100);
+      }
+      expect(await visibility()).toBe('visible');
+      // pushed back again: the next capture brings it forward again
+      const third = await openTabInFront(send, tab);
+      expect(await visibility()).toBe('hidden');
+      const shot = await answered('screenshot after a second new tab', h.client.page.screenshot.mutate({ tab }));
+      expect(shot.width).toBeGreaterThan(0);
+      await send('Target.closeTarget', { targetId: third });
+    } finally {
+      await send('Target.closeTarget', { targetId: other });
+    }
+  });
+});
+
+describe('a connected browser', () => {
+  it("refuses a hidden tab's capture at once, says how to bring it forward, and leaves the person's tabs as they are", async () => {
+    const chrome = await launchChrome({ extraFlags: [TEST_CHROME_FLAGS] });
+    const h = await startHarness();
+    const raw = await connectCri(chrome.wsEndpoint);
+    try {
+      await h.client.session.connect.mutate({ cdp: chrome.wsEndpoint });
+      const tab = (await h.client.tabs.open.mutate({ url: h.server.urlFor('/form.html') })).id;
+      const send: Send = (method, params) => raw.send(method, params, undefined);
+      // the person (here: another CDP client) opens a tab in the same window
+      await openTabInFront(send, tab);
+      const visibility = async () => (await h.client.page.eval.mutate({ tab, js: 'document.visibilityState' })).value;
+      expect(await visibility()).toBe('hidden');
+      // Chrome answers some captures of a hidden tab (the first ones, now and then a later one) and
+      // then none: each capture is answered or refused at once, never left waiting, and in a row of
+      // them one is refused
+      let refused: ArgusError | undefined;
+      for (let attempt = 0; attempt < 6 && !refused; attempt++) {
+        const started = performance.now();
+        refused = await answered('screenshot of a hidden tab', h.client.page.screenshot.mutate({ tab })).then(
+          () => undefined,
+          (error: unknown) => {
+            if (!(error instanceof ArgusError)) throw error;
+            return error;
+          },
+        );
+        if (refused) expect(performance.now() - started).toBeLessThan(5_000);
+      }
+      expect(refused).toMatchObject({ code: 'unsupported', details: { reason: 'tab_hidden', tab } });
+      expect(refused?.message).toContain(`argus tab ${tab.slice(0, 8)}`);
+      // nothing was switched behind the person's back
+      expect(await visibility()).toBe('hidden');
+      // the command the message names brings it forward, and the capture works
+      await h.client.tabs.select.mutate({ id: tab });
+      expect(await visibility()).toBe('visible');
+      const shot = await answered('screenshot after `argus tab`', h.client.page.screenshot.mutate({ tab }));
+      expect(shot.width).toBeGreaterThan(0);
+    } finally {
+      await raw.close();
+      await h.close();
+      await chrome.close();
+    }
+  });
+});
