@@ -217,37 +217,43 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     },
   });
 
+  /**
+   * One step of the stop: a failure is logged and the next steps still run, so the daemon always
+   * ends (a step that threw used to leave it half-stopped and listening, deaf to SIGTERM too).
+   */
+  const stopStep = async (name: string, step: () => unknown): Promise<void> => {
+    try {
+      await step();
+    } catch (error) {
+      log.error(`${name}.close_failed`, { message: (error as Error).message });
+    }
+  };
   const stop = (reason = 'requested'): Promise<void> => {
     stopping ??= (async () => {
       log.info('daemon.stopping', { reason });
       clearTimeout(idleTimer);
-      approvals.close();
-      canvasSync.close();
-      panel.stop();
-      removeStateFile(options.stateDir, process.pid);
-      handoff.close();
-      // before the browser goes: recordings write their manifests
-      await watch
-        .close()
-        .catch((error: unknown) => log.error('watch.close_failed', { message: (error as Error).message }));
       try {
-        await manager.close();
-      } catch (error) {
-        log.error('browser.close_failed', { message: (error as Error).message });
+        await stopStep('approvals', () => approvals.close());
+        await stopStep('canvas', () => canvasSync.close());
+        await stopStep('panel', () => panel.stop());
+        await stopStep('state_file', () => removeStateFile(options.stateDir, process.pid));
+        await stopStep('handoff', () => handoff.close());
+        // before the browser goes: recordings write their manifests
+        await stopStep('watch', () => watch.close());
+        await stopStep('browser', () => manager.close());
+        await stopStep('relay', () => relay.close());
+        await stopStep('tunnel', () => tunnel.close());
+        await stopStep('web', () => web.close());
+        await stopStep('shares', () => shares.flush());
+        await stopStep('server', () => server?.close());
+        // after the server: the last commands (stop itself) are in the queue
+        await stopStep('journal', () => journal.close());
+        log.info('daemon.stopped', { reason });
+        // the log is asynchronous: everything up to here is on disk before anyone hears "stopped"
+        await log.close().catch(() => undefined);
+      } finally {
+        resolveStopped();
       }
-      await relay
-        .close()
-        .catch((error: unknown) => log.error('relay.close_failed', { message: (error as Error).message }));
-      await tunnel.close();
-      await web.close().catch((error: unknown) => log.error('web.close_failed', { message: (error as Error).message }));
-      shares.flush();
-      await server?.close();
-      // after the server: the last commands (stop itself) are in the queue
-      await journal.close();
-      log.info('daemon.stopped', { reason });
-      // the log is asynchronous: everything up to here is on disk before anyone hears "stopped"
-      await log.close();
-      resolveStopped();
     })();
     return stopping;
   };

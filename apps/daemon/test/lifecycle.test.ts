@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startDaemon } from '../src/index.js';
 import { type Harness, TEST_CHROME_FLAGS, startHarness } from './harness.js';
 
 describe('stopping the daemon closes Chrome gracefully', () => {
@@ -91,5 +92,34 @@ describe('restart', () => {
       await second?.close();
       await first.close();
     }
+  });
+});
+
+describe('a stop whose state dir is gone', () => {
+  it('still ends: each step that fails is logged, the rest run, and `stopped` resolves', async () => {
+    // a test's clean-up (or a person) deleting the state dir while the daemon stops: the shares file
+    // could not be written, the stop threw half-way and the daemon stayed up listening for ever,
+    // deaf to SIGTERM too (its stop was already under way)
+    const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
+    const stateDir = join(workspace, '.argus');
+    const daemon = await startDaemon({
+      stateDir,
+      workspace,
+      env: { ...process.env, ARGUS_CHROME_FLAGS: TEST_CHROME_FLAGS },
+    });
+    // a shared token just used: its last-use time waits to be written, which the stop does
+    const minted = daemon.services.shares.mint({ name: 'agent', scope: 'read', commands: [], ttlMs: 60_000 });
+    expect(daemon.services.shares.check(minted?.secret).ok).toBe(true);
+    rmSync(workspace, { recursive: true, force: true });
+    const outcome = await Promise.race([
+      daemon.stop('test done').then(
+        () => 'stopped',
+        (error: unknown) => `stop threw: ${(error as Error).message}`,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still stopping after 10 s'), 10_000).unref()),
+    ]);
+    expect(outcome).toBe('stopped');
+    await daemon.stopped;
+    expect(daemon.stopping()).toBe(true);
   });
 });
