@@ -31,24 +31,34 @@ export async function runEval(
 ): Promise<Omit<EvalValue, 'unserializable'>> {
   // `el` only exists in the function form
   const plan = planScript(source, options.element === undefined);
-  let raw: unknown;
-  try {
-    if (options.element) {
-      raw = await page.callOn(
+  const run = async (): Promise<unknown> => {
+    if (options.element)
+      return page.callOn(
         options.element.objectId,
         `async function (maxChars) { return (${SERIALIZE_VALUE.source})(await (${functionOf(plan)})(this), maxChars); }`,
         [options.maxChars],
         options.element.session,
       );
-    } else {
-      const value =
-        plan.kind === 'function'
-          ? `await (${plan.fn})(undefined)`
-          : // a direct eval in a function of its own: the script's completion value, its `var`s kept local
-            `(function (__argusScript) { return eval(__argusScript); })(${JSON.stringify(plan.script)})`;
-      raw = await valueOf(page, `(async () => ${boxed(value, options.maxChars)})()`, options);
-    }
+    const value =
+      plan.kind === 'function'
+        ? `await (${plan.fn})(undefined)`
+        : // a direct eval in a function of its own: the script's completion value, its `var`s kept local
+          `(function (__argusScript) { return eval(__argusScript); })(${JSON.stringify(plan.script)})`;
+    return valueOf(page, `(async () => ${boxed(value, options.maxChars)})()`, options);
+  };
+  const started = performance.now();
+  let raw: unknown;
+  try {
+    raw = await withinScriptTimeout(run(), options.timeoutMs);
   } catch (error) {
+    // Chrome stops a script still running at Runtime.evaluate's `timeout` and answers "Internal error"
+    if (
+      options.timeoutMs !== undefined &&
+      performance.now() - started >= options.timeoutMs &&
+      error instanceof Error &&
+      /Internal error|Execution was terminated/.test(error.message)
+    )
+      throw scriptTimeout(options.timeoutMs, 'ran');
     throw unserializable(error);
   }
   const { unserializable: reason, ...result } = pageResult(SERIALIZE_VALUE, raw);
@@ -131,6 +141,41 @@ async function serializeBoxed(
   if (result.objectId === undefined) throw new ArgusError('internal', 'The page could not hold the eval serializer.');
   known.set(key, result.objectId);
   return (await call(result.objectId)).result.value;
+}
+
+/**
+ * The script's whole run, its awaited promises included, bounded by its timeoutMs: Chrome's own
+ * `timeout` stops only a script that is still running, and a promise that never settles was waited
+ * for until the command's CDP deadline (60 s, whatever timeoutMs said). The evaluation left waiting in
+ * the page costs nothing; its late answer is dropped.
+ */
+/** How long after timeoutMs the daemon stops waiting for a script Chrome did not stop itself. */
+const SCRIPT_TIMEOUT_GRACE_MS = 500;
+
+async function withinScriptTimeout<T>(running: Promise<T>, timeoutMs: number | undefined): Promise<T> {
+  if (timeoutMs === undefined) return running;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    // a little after Chrome's own `timeout`, so a script still running is reported as Chrome stopped it
+    timer = setTimeout(() => reject(scriptTimeout(timeoutMs, 'waited')), timeoutMs + SCRIPT_TIMEOUT_GRACE_MS);
+  });
+  // a late failure of the abandoned evaluation is nobody's to report
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function scriptTimeout(timeoutMs: number, how: 'ran' | 'waited'): ArgusError {
+  return new ArgusError(
+    'timeout',
+    how === 'ran'
+      ? `The script ran for ${timeoutMs} ms without finishing and was stopped (a loop that never ends?). Pass a larger timeoutMs if it needs longer.`
+      : `The script did not finish within ${timeoutMs} ms: a promise it awaits or returns is still pending (a request that never answers, an event that never fires). Pass a larger timeoutMs, or do not wait for it.`,
+    { details: { timeoutMs, reason: how === 'ran' ? 'script_running' : 'promise_pending' } },
+  );
 }
 
 function unserializable(cause: unknown): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 
 const h = useHarness();
 
@@ -159,5 +159,28 @@ describe('eval turns any value into JSON in the page', () => {
     // `var` in statement code is the script's own, as in the function form, not a new global of the page
     expect(await valueOf('var argusLeak = 1;\nfor (const x of [1]) { argusLeak += x }')).toBe(2);
     expect(await valueOf('typeof argusLeak')).toBe('undefined');
+  });
+});
+
+describe("eval's timeoutMs bounds the whole script", () => {
+  it('a promise that never settles fails typed at timeoutMs, not at the CDP deadline (60 s)', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+    for (const js of ['new Promise(() => {})', 'await new Promise(() => {}); 1']) {
+      const started = Date.now();
+      const error = await failure(h.client.page.eval.mutate({ js, timeoutMs: 1_500 }));
+      expect(error.code).toBe('timeout');
+      expect(error.details).toMatchObject({ timeoutMs: 1_500, reason: 'promise_pending' });
+      expect(error.message).toMatch(/did not finish within 1500 ms/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }
+    // the tab goes on as before
+    expect(await valueOf('document.title')).toBe('Sign up');
+  });
+
+  it('a loop that never ends is stopped at timeoutMs and said so, not "Internal error"', async () => {
+    const error = await failure(h.client.page.eval.mutate({ js: 'while (true) {}', timeoutMs: 1_000 }));
+    expect(error.code).toBe('timeout');
+    expect(error.details).toMatchObject({ reason: 'script_running' });
+    expect(await valueOf('1 + 1')).toBe(2);
   });
 });
