@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { pageFunctionWith } from './page-function.js';
 
+/** What the landing guard saw of a press (and its release), as the guard's page function and takeLanding share it (types only: nothing shipped). */
+type Seen = {
+  ok: boolean;
+  covering?: string;
+  blocked: boolean;
+  release?: { ok: boolean; covering?: string } | null;
+  moved: boolean;
+};
+/** The armed landing guard, kept under Symbol.for('argus.landing') in Argus's world. */
+type Guard = { el: Element; take(): Seen | undefined };
+
 /*
  * The page functions of pointer and keyboard actions: the actionability wait with its hit test, the
  * click landing guard, where typed keys go. Helpers they share (the hit test through shadow roots,
@@ -79,14 +90,6 @@ function armLanding(
   hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
 ): void {
   const el = this;
-  type Seen = {
-    ok: boolean;
-    covering?: string;
-    blocked: boolean;
-    release?: { ok: boolean; covering?: string } | null;
-    moved: boolean;
-  };
-  type Guard = { el: Element; take(): Seen | undefined };
   // one guard at a time in this world: one left armed (its command cancelled before reading it)
   // would otherwise stop the next action's press on another element
   const key = Symbol.for('argus.landing');
@@ -415,14 +418,6 @@ export const TAKE_LANDING = actionFunction(
   Landing,
   function (this: Element, kit, point: { x: number; y: number } | null): Landing {
     const el = this;
-    type Seen = {
-      ok: boolean;
-      covering?: string;
-      blocked: boolean;
-      release?: { ok: boolean; covering?: string } | null;
-      moved: boolean;
-    };
-    type Guard = { el: Element; take(): Seen | undefined };
     const guard = (globalThis as unknown as Record<symbol, Guard | undefined>)[Symbol.for('argus.landing')];
     const seen = guard?.el === el ? guard.take() : undefined;
     const now = () => (point ? kit.hitCheck.call(el, kit.deepHit(point.x, point.y)) : { ok: true });
