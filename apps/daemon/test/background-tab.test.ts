@@ -65,6 +65,23 @@ describe("Argus's own headless browser", () => {
       await send('Target.closeTarget', { targetId: other });
     }
   });
+
+  it('responsive shots bring it forward too', async () => {
+    const tab = (await h.client.tabs.open.mutate({ url: h.server.urlFor('/form.html') })).id;
+    const browser = h.daemon.services.manager.current as Browser;
+    const send: Send = (method, params) => browser.transport.send(method, params, undefined);
+    const other = await openTabInFront(send, tab);
+    try {
+      expect((await h.client.page.eval.mutate({ tab, js: 'document.visibilityState' })).value).toBe('hidden');
+      const { shots } = await answered(
+        'responsive',
+        h.client.visual.responsive.mutate({ tab, prefix: `${h.workspace}/shots/` }),
+      );
+      expect(shots.length).toBeGreaterThan(1);
+    } finally {
+      await send('Target.closeTarget', { targetId: other });
+    }
+  });
 });
 
 describe('a connected browser', () => {

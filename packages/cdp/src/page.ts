@@ -1,7 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
 import { ArgusError } from '@argus/protocol';
 import { FrameRegistry } from './frames.js';
-import { captureScreenshot } from './image-capture.js';
+import { type WhenHidden, captureScreenshot } from './image-capture.js';
 import { pressCombo, typeKeys } from './page-keyboard.js';
 import {
   type ActOptions,
@@ -403,7 +403,12 @@ export class Page {
   }
 
   async screenshot(
-    options: { full?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {},
+    options: {
+      full?: boolean;
+      clip?: { x: number; y: number; width: number; height: number };
+      /** what a capture of a hidden tab does (captureScreenshot); refused by default */
+      whenHidden?: WhenHidden;
+    } = {},
   ): Promise<{ data: Buffer; width: number; height: number }> {
     this.assertOpen();
     let clip = options.clip;
@@ -412,10 +417,14 @@ export class Page {
       const size = metrics.cssContentSize;
       clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
     }
-    const data = await captureScreenshot(this, {
-      format: 'png',
-      ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}),
-    });
+    const data = await captureScreenshot(
+      this,
+      {
+        format: 'png',
+        ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}),
+      },
+      options.whenHidden,
+    );
     const buffer = Buffer.from(data, 'base64');
     // PNG IHDR: width and height are big-endian u32 at bytes 16 and 20
     return { data: buffer, width: buffer.readUInt32BE(16), height: buffer.readUInt32BE(20) };

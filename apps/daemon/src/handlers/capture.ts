@@ -6,6 +6,7 @@ import { consoleEntry, dialogEntry, networkEntry, shownHeaders } from '../captur
 import { eventStream } from '../event-stream.js';
 import { type OutputTarget, openTarget, outputTarget, stamp, writeTarget } from '../output-path.js';
 import type { Services } from '../services.js';
+import { captureWhenHidden } from '../screenshot.js';
 
 const since = (value: number | undefined) => (value === undefined ? 0 : value + 1);
 
@@ -179,7 +180,11 @@ export function captureHandlers(services: Services): Handlers['capture'] {
           let screenshot: string | null = null;
           let screenshotError: string | null = null;
           try {
-            await writeTarget(shotTarget, (await page.screenshot()).data, 0o600);
+            await writeTarget(
+              shotTarget,
+              (await page.screenshot({ whenHidden: captureWhenHidden(services) })).data,
+              0o600,
+            );
             screenshot = shotTarget.path;
           } catch (error) {
             screenshotError = manager.translate(error, page).message;

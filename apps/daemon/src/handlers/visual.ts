@@ -6,6 +6,7 @@ import { PAPER, parseMargins } from '../pdf-options.js';
 import type { Services } from '../services.js';
 import type { MetricsOverride } from '../tab-state.js';
 import { evaluateInPage } from '../page-eval.js';
+import { captureWhenHidden } from '../screenshot.js';
 import { NEXT_FRAME, VIEWPORT_SIZE } from '@argus/snapshot';
 
 /** The viewports `responsive` captures, in order (phone, tablet, desktop). */
@@ -121,11 +122,13 @@ export function visualHandlers(services: Services): Handlers['visual'] {
               : outputTarget(services, ctx, name, { stem: 'responsive', ext: 'png', overwrite: input.overwrite });
           return { viewport, size, target };
         });
+        // a hidden tab of Argus's own headless browser is brought forward, as for `screenshot`
+        const whenHidden = captureWhenHidden(services);
         return withViewports(page, manager.tabState(page).metricsOverride, async (apply) => {
           const shots = [];
           for (const { viewport, size, target } of planned) {
             await apply(viewport.width, viewport.height, viewport.mobile);
-            const shot = await captureImage(page, { format: 'png', full: input.full });
+            const shot = await captureImage(page, { format: 'png', full: input.full, whenHidden });
             await writeTarget(target, shot.data);
             shots.push({
               viewport: size,
