@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,18 +103,30 @@ export async function waitFor(
 export async function stopDaemon(stateDir: string): Promise<void> {
   const state = readState(stateDir);
   if (!state || !isProcessAlive(state.pid)) return;
+  const stoppedBefore = stoppedInLog(stateDir);
   const connection = await connectToDaemon({ stateDir });
   try {
     await connection.client.daemon.stop.mutate({});
   } finally {
     connection.close();
   }
-  // a daemon argus-mcp hosts stops without its process exiting: gone once its state file is
+  // a daemon argus-mcp hosts stops without its process exiting, and its state file goes first in
+  // its stop: it is done once its log says so (its last write to the state dir), so a test removing
+  // the workspace next does not race its last files
   await waitFor(
-    () => !isProcessAlive(state.pid) || readState(stateDir)?.startedAt !== state.startedAt,
+    () => !isProcessAlive(state.pid) || stoppedInLog(stateDir) > stoppedBefore,
     15_000,
     `daemon pid ${state.pid} to stop`,
   );
+}
+
+/** How many stops the state dir's daemon log records. */
+function stoppedInLog(stateDir: string): number {
+  try {
+    return readFileSync(join(stateDir, 'daemon.log'), 'utf8').split('"event":"daemon.stopped"').length - 1;
+  } catch {
+    return 0;
+  }
 }
 
 /** A fixture server, a fresh workspace and one `argus-mcp` server in it, shared by a test file. */
