@@ -55,7 +55,7 @@ export class Journal {
   private written = 0;
   private dropped = 0;
   private closed = false;
-  /** The file's opening, started by the first row's flush or a read (ensureOpen). */
+  /** The file's opening, started by the first row's flush or a read (ready). */
   private opening: Promise<void> | undefined;
   private readonly flushMs: number;
   private readonly maxQueued: number;
@@ -72,8 +72,9 @@ export class Journal {
    * Opens the file once, when there is first something to write or read, never at the daemon's start:
    * loading the SQLite driver, opening the file and applying retention is CPU the daemon's cold start
    * would otherwise spend while its Chromium starts on the same cores (issue 16). Rows queue meanwhile.
+   * Resolves once it is open or failed to open: tests and `journal` reads wait on it.
    */
-  private ensureOpen(): Promise<void> {
+  ready(): Promise<void> {
     this.opening ??= JournalDb.open(this.path).then(
       (db) => {
         if (this.closed) return db.close();
@@ -88,11 +89,6 @@ export class Journal {
       (error: unknown) => this.fail(`cannot open ${this.path}: ${(error as Error).message}`),
     );
     return this.opening;
-  }
-
-  /** Opens the file (or finds it failed to open): tests and `journal` reads wait on it. */
-  ready(): Promise<void> {
-    return this.ensureOpen();
   }
 
   /** The router's observer: notes the start, then queues one row when the call settles. */
@@ -151,7 +147,7 @@ export class Journal {
     if (this.queue.length === 0) return;
     if (!this.db) {
       // once open, the opening schedules the rows' flush; a file that cannot open keeps them counted as queued
-      if (!this.opening) void this.ensureOpen();
+      void this.ready();
       return;
     }
     const rows = this.queue;
@@ -185,7 +181,7 @@ export class Journal {
 
   /** Reads rows (after writing what is queued, so a client sees its own last command). */
   async read(filter: JournalQuery): Promise<StoredRow[] | undefined> {
-    await this.ensureOpen();
+    await this.ready();
     this.flush();
     return this.db?.query(filter);
   }
@@ -193,7 +189,7 @@ export class Journal {
   /** Writes what is queued (opening the file for it when no row came before) and closes the file (daemon stop). */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.queue.length > 0 && !this.db) await this.ensureOpen();
+    if (this.queue.length > 0 && !this.db) await this.ready();
     if (this.closed) return;
     this.flush();
     this.closed = true;
