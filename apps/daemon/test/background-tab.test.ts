@@ -4,7 +4,7 @@
 // tab to the front; a connected browser (someone may be looking at it) is refused at once with the
 // command that brings the tab forward, and its tabs are left as they are.
 import { type Browser, connectCri, launchChrome } from '@argus/cdp';
-import { ArgusError } from '@argus/protocol/errors';
+import { ArgusError, isRetryable } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
 import { TEST_CHROME_FLAGS, startHarness, useHarness } from './harness.js';
 
@@ -112,7 +112,9 @@ describe('a connected browser', () => {
         );
         if (refused) expect(performance.now() - started).toBeLessThan(5_000);
       }
-      expect(refused).toMatchObject({ code: 'unsupported', details: { reason: 'tab_hidden', tab } });
+      // its own code (not `unsupported`: the command is supported, the tab's state blocks it), not retryable as it stands
+      expect(refused).toMatchObject({ code: 'tab_hidden', details: { tab } });
+      expect(refused && isRetryable(refused)).toBe(false);
       expect(refused?.message).toContain(`argus tab ${tab.slice(0, 8)}`);
       // nothing was switched behind the person's back
       expect(await visibility()).toBe('hidden');

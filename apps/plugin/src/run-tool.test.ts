@@ -187,6 +187,20 @@ describe('error text for agents', () => {
       'error[ref_stale]: Ref e1 is stale. Run `argus_snapshot` and use the new ref; `argus status` shows the daemon.',
     );
   });
+
+  it('says a hidden tab is tab_hidden and names the tool call that brings it forward', async () => {
+    const caller = fakeCaller(() => {
+      throw new ArgusError(
+        'tab_hidden',
+        'Tab 3F2A9B1C is a background tab of its window (another tab is in front of it). Bring it to the front with `argus tab 3F2A9B1C`, then take the screenshot again.',
+        { details: { tab: '3F2A9B1C0D' } },
+      );
+    });
+    const outcome = await runTool(spec('argus_screenshot'), {}, { caller, envelope: undefined });
+    expect(outcome.text).toBe(
+      'error[tab_hidden]: Tab 3F2A9B1C is a background tab of its window (another tab is in front of it). Bring it to the front with `argus_tab {"id":"3F2A9B1C"}`, then take the screenshot again.',
+    );
+  });
 });
 
 describe('hints in the agent words', () => {

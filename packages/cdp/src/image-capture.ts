@@ -159,16 +159,16 @@ function hiddenWhileWaiting(page: Page, stop: AbortSignal): Promise<'hidden'> {
 
 function hiddenTabError(page: Page, broughtForward: boolean): ArgusError {
   const tab = page.id.slice(0, 8);
-  const details = { tab: page.id, reason: 'tab_hidden', retryable: false };
+  const details = { tab: page.id };
   if (broughtForward) {
     return new ArgusError(
-      'unsupported',
+      'tab_hidden',
       `Tab ${tab} is still hidden after it was brought to the front (its window may be minimized), and Chrome draws no frames for a hidden tab, so it cannot be captured. Show its window, then take the screenshot again.`,
       { details },
     );
   }
   return new ArgusError(
-    'unsupported',
+    'tab_hidden',
     `Tab ${tab} is a background tab of its window (another tab is in front of it), and Chrome draws no frames for a hidden tab, so it cannot be captured. Bring it to the front with \`argus tab ${tab}\` (this switches the tab shown in that window), then take the screenshot again.`,
     { details },
   );

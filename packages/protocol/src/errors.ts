@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   file_exists: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   screenshot_too_large: 'PAYLOAD_TOO_LARGE', // past an agent's image budget: capture the viewport, an element (ref) or a clip
+  tab_hidden: 'PRECONDITION_FAILED', // a background tab of its window (or a hidden window) draws no frames to capture: bring it forward with `argus tab <id>` (`details.tab`), or show its window
   unsupported: 'NOT_IMPLEMENTED',
   daemon_unreachable: 'SERVICE_UNAVAILABLE',
   daemon_lost: 'SERVICE_UNAVAILABLE',
@@ -79,7 +80,9 @@ export const ERROR_CODES = {
 
 /**
  * Whether trying the same call again later can succeed, by code. A provider error carries its own
- * answer in `details.retryable` (a 503 is retryable, a 501 is not); this is the default.
+ * answer in `details.retryable` (a 503 is retryable, a 501 is not); this is the default. A code
+ * whose fix is another call first (`ref_stale`: a new snapshot; `tab_hidden`: `argus tab <id>`) is
+ * not retryable: the same call alone fails the same way.
  */
 const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'timeout',

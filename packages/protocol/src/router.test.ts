@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgusError, ERROR_CODES, isErrorCode, trpcCodeFor } from './errors.js';
+import { ArgusError, ERROR_CODES, isErrorCode, isRetryable, trpcCodeFor } from './errors.js';
 import { toArgusErrorData } from './router.js';
 import { TRPCError } from '@trpc/server';
 
@@ -18,11 +18,15 @@ describe('error table', () => {
       'browser_crashed',
       'unauthorized',
       'daemon_unreachable',
+      'tab_hidden',
     ]) {
       expect(isErrorCode(code), code).toBe(true);
     }
     expect(trpcCodeFor('unauthorized')).toBe('UNAUTHORIZED');
     expect(trpcCodeFor('invalid_input')).toBe('BAD_REQUEST');
+    // a hidden tab is a state the caller can change (`argus tab <id>`), not a missing feature
+    expect(trpcCodeFor('tab_hidden')).toBe('PRECONDITION_FAILED');
+    expect(isRetryable(new ArgusError('tab_hidden', 'Tab 3f2a is a background tab'))).toBe(false);
     expect(Object.keys(ERROR_CODES).length).toBeGreaterThan(12);
   });
 
