@@ -1,4 +1,4 @@
-import { NavigationTimeoutError, type Page, TransportClosedError, isDocumentGone } from '@argus/cdp';
+import { EventWaiters, NavigationTimeoutError, type Page, isDocumentGone } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 
 /** How long a read with no deadline of its own waits for the next document (snapshot, text). */
@@ -55,10 +55,11 @@ interface Seen {
  */
 class TabNavigation {
   private readonly reads = new Set<Seen>();
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters: EventWaiters;
 
-  constructor(private readonly page: Page) {
+  constructor(page: Page) {
     const session = page.session;
+    this.waiters = new EventWaiters(session);
     const isMain = (frameId: string) => frameId === page.mainFrameId;
     const offs = [
       session.on('Page.frameRequestedNavigation', (event) => {
@@ -108,33 +109,12 @@ class TabNavigation {
 
   private mark(update: (seen: Seen) => void): void {
     for (const seen of this.reads) update(seen);
-    for (const waiter of [...this.waiters]) waiter();
+    this.waiters.notify();
   }
 
   /** Resolves when `check()` is true, re-checked on every event; rejects on timeout or when the tab closes. */
   until(check: () => boolean, timeoutMs: number): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const cleanup = () => {
-        this.waiters.delete(waiter);
-        clearTimeout(timer);
-        offDetach();
-      };
-      const waiter = () => {
-        if (!check()) return;
-        cleanup();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new NavigationTimeoutError('The next document', timeoutMs));
-      }, timeoutMs);
-      const offDetach = this.page.session.onDetach(() => {
-        cleanup();
-        reject(new TransportClosedError('The tab closed during navigation'));
-      });
-      this.waiters.add(waiter);
-    });
+    return this.waiters.until(check, timeoutMs, () => 'The next document');
   }
 }
 

@@ -14,6 +14,7 @@ export * from './network-capture.js';
 export * from './ring-buffer.js';
 export * from './keys.js';
 export * from './navigation.js';
+export * from './event-waiters.js';
 export * from './document-gone.js';
 export * from './image-capture.js';
 export * from './navigation-guard.js';

@@ -1,5 +1,5 @@
 import type { Session } from './session.js';
-import { TransportClosedError } from './transport.js';
+import { EventWaiters } from './event-waiters.js';
 
 /** A tab opened by the watched page during an action (a `target=_blank` link, `window.open`). */
 export interface OpenedTab {
@@ -32,15 +32,16 @@ export class NavigationWatcher {
   /** A `window.open` URL seen before its target was announced. */
   private pendingOpenUrl: string | undefined;
   private readonly lifecycle = new Map<string, Set<string>>();
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters: EventWaiters;
   private readonly offs: Array<() => void>;
 
   constructor(
-    private readonly session: Session,
+    session: Session,
     private readonly mainFrameId: () => string,
     /** The browser (root) session, to see tabs this page opens; the page's own target id. */
     opener?: { root: Session; targetId: string },
   ) {
+    this.waiters = new EventWaiters(session);
     const isMain = (frameId: string) => frameId === this.mainFrameId();
     this.offs = [
       session.on('Page.frameRequestedNavigation', (event) => {
@@ -139,7 +140,7 @@ export class NavigationWatcher {
 
   private mark(update: () => void): void {
     update();
-    for (const waiter of [...this.waiters]) waiter();
+    this.waiters.notify();
   }
 
   reached(loaderId: string, name: string): boolean {
@@ -151,50 +152,11 @@ export class NavigationWatcher {
    * detach, or when `signal` aborts (the caller went away).
    */
   until(check: () => boolean, timeoutMs: number, describe: () => string, signal?: AbortSignal): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const cleanup = () => {
-        this.waiters.delete(waiter);
-        clearTimeout(timer);
-        offDetach();
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const waiter = () => {
-        if (check()) {
-          cleanup();
-          resolve();
-        }
-      };
-      const onAbort = () => {
-        cleanup();
-        reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new NavigationTimeoutError(describe(), timeoutMs));
-      }, timeoutMs);
-      const offDetach = this.session.onDetach(() => {
-        cleanup();
-        reject(new TransportClosedError('The tab closed during navigation'));
-      });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.add(waiter);
-    });
+    return this.waiters.until(check, timeoutMs, describe, signal);
   }
 
   dispose(): void {
     for (const off of this.offs) off();
     this.waiters.clear();
-  }
-}
-
-export class NavigationTimeoutError extends Error {
-  override readonly name = 'NavigationTimeoutError';
-  constructor(
-    readonly what: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`${what} did not finish within ${timeoutMs} ms`);
   }
 }

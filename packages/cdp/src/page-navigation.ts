@@ -1,6 +1,7 @@
 import { ArgusError } from '@argus/protocol';
 import { CommandCancelledError, outsideCommandScope } from './command-scope.js';
-import { NavigationTimeoutError, NavigationWatcher, type OpenedTab } from './navigation.js';
+import { NavigationTimeoutError } from './event-waiters.js';
+import { NavigationWatcher, type OpenedTab } from './navigation.js';
 import type { DialogReport } from './capture.js';
 import type { Page } from './page.js';
 import { withoutPassword } from './url-display.js';
