@@ -30,8 +30,11 @@ function deepHit(x: number, y: number): Element | null {
   return hit;
 }
 
-/** An <input> of a type that takes typed text (not a button, checkbox, file, range, colour or hidden input). */
-function textInput(el: Element): boolean {
+/**
+ * An <input> of a type that takes typed text (not a button, checkbox, file, range, colour or hidden
+ * input): the one list of them, also what `inspect.is editable` reads (page/element-state.ts).
+ */
+export function textInput(el: Element): boolean {
   const NOT_TEXT = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'];
   return el.tagName === 'INPUT' && !NOT_TEXT.includes((el as HTMLInputElement).type);
 }

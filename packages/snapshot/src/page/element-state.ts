@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { pageFunction } from './page-function.js';
+import { textInput } from './actionability.js';
+import { pageFunction, pageFunctionWith } from './page-function.js';
 
 /**
  * `inspect.is`: whether the element is visible, hidden, enabled, disabled, checked, editable or
  * focused; a string names why the state does not apply (`not_checkable`, `unknown_state`).
  */
-export const ELEMENT_STATE = pageFunction(
+export const ELEMENT_STATE = pageFunctionWith({ textInput })(
   'state',
   z.union([z.boolean(), z.string()]),
-  function (this: Element, state: string): boolean | string {
+  function (this: Element, kit, state: string): boolean | string {
     const el = this as HTMLElement;
     const visible = () => {
       if (!el.isConnected) return false;
@@ -43,15 +44,7 @@ export const ELEMENT_STATE = pageFunction(
         if (el.isContentEditable) return true;
         if (el.tagName === 'TEXTAREA') return !(el as HTMLTextAreaElement).readOnly;
         if (el.tagName === 'SELECT') return true;
-        if (el.tagName === 'INPUT') {
-          const input = el as HTMLInputElement;
-          return (
-            !input.readOnly &&
-            !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'color', 'range'].includes(
-              input.type,
-            )
-          );
-        }
+        if (el.tagName === 'INPUT') return !(el as HTMLInputElement).readOnly && kit.textInput(el);
         const role = el.getAttribute('role');
         return (
           (role === 'textbox' || role === 'searchbox' || role === 'combobox') &&
