@@ -4,6 +4,7 @@ import { ArgusError } from '@argus/protocol';
 import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { z } from 'zod';
 import * as pageFns from '../src/page/index.js';
+import { deepHit } from '../src/page/actionability.js';
 import { pageFunction, pageFunctionWith } from '../src/page/page-function.js';
 import { SnapshotEngine } from '../src/index.js';
 import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
@@ -137,6 +138,26 @@ describe('page functions (packages/snapshot/src/page)', () => {
     );
     expect(forms.forms[0]!.fields.map((field) => field.label)).toEqual(['Your name', 'Agree', '', 'Send']);
     expect(forms.forms[0]!.fields[0]!.walkerId).toEqual(expect.any(Number));
+  });
+
+  it('the hit test looks through an overlay of Argus (the annotate picker glass) and into open shadow roots', async () => {
+    const probe = pageFunctionWith({ deepHit })('probeHit', z.string(), function (this: unknown, kit) {
+      const link = (
+        document.getElementById('host')!.shadowRoot!.querySelector('a') as HTMLElement
+      ).getBoundingClientRect();
+      const glass = document.createElement('div');
+      glass.id = 'glass';
+      glass.setAttribute('style', 'position: fixed; inset: 0; z-index: 2147483647;');
+      document.documentElement.append(glass);
+      const x = link.left + link.width / 2;
+      const y = link.top + link.height / 2;
+      const seen = [kit.deepHit(x, y), kit.deepHit(x, y, glass)].map((el) => (el ? el.id || el.tagName : 'none'));
+      glass.remove();
+      return seen.join(' ');
+    });
+    // without `skip` the glass itself; with it, the link inside the shadow root below it (the picker
+    // once looked through the glass only at the top: a shadow root's elementFromPoint reached the glass again)
+    expect(await run(probe as AnyPageFunction, [])).toBe('glass A');
   });
 
   it('data reads JSON-LD wrapped in CDATA markers and comments, and still reports a block that is not JSON', async () => {

@@ -19,11 +19,17 @@ type Guard = { el: Element; take(): Seen | undefined };
  * so each exists once.
  */
 
-/** What `elementFromPoint` reaches at a frame-viewport point, through open shadow roots. */
-function deepHit(x: number, y: number): Element | null {
-  let hit = document.elementFromPoint(x, y);
+/**
+ * What `elementFromPoint` reaches at a frame-viewport point, through open shadow roots. `skip`: an
+ * overlay of Argus's own that covers the page (the annotate picker's glass), looked through at each
+ * level (a shadow root's hit test also reaches what lies over its host).
+ */
+export function deepHit(x: number, y: number, skip?: Element): Element | null {
+  const at = (root: Document | ShadowRoot) =>
+    skip ? (root.elementsFromPoint(x, y).find((el) => el !== skip) ?? null) : root.elementFromPoint(x, y);
+  let hit = at(document);
   for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    const inner = at(hit.shadowRoot);
     if (!inner || inner === hit) break;
     hit = inner;
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ArgusPageApi } from '../page-walker.js';
 import { findLocator } from '../page-locator.js';
+import { deepHit } from './actionability.js';
 import { pageFunction, pageFunctionWith } from './page-function.js';
 
 /**
@@ -19,10 +20,10 @@ interface PickerGlobal {
   [binding: string]: unknown;
 }
 
-export const PICKER_OPEN = pageFunction(
+export const PICKER_OPEN = pageFunctionWith({ deepHit })(
   'annotatePickerOpen',
   z.object({ opened: z.boolean() }),
-  function (this: unknown, binding: string, prompt: string | null) {
+  function (this: unknown, kit, binding: string, prompt: string | null) {
     const G = globalThis as unknown as PickerGlobal;
     const api = G.__argus;
     if (!api) return { opened: false };
@@ -68,16 +69,8 @@ export const PICKER_OPEN = pageFunction(
     const chosen: Array<{ el: Element; note: string; input: HTMLInputElement }> = [];
     let hovered: Element | null = null;
 
-    /** The page element under a point, below the glass (and inside open shadow roots). */
-    const under = (x: number, y: number): Element | null => {
-      let el = document.elementsFromPoint(x, y).find((candidate) => candidate !== host) ?? null;
-      while (el?.shadowRoot) {
-        const inner = el.shadowRoot.elementFromPoint(x, y);
-        if (!inner || inner === el) break;
-        el = inner;
-      }
-      return el;
-    };
+    /** The page element under a point, below the glass (and inside open shadow roots): the actions' hit test. */
+    const under = (x: number, y: number): Element | null => kit.deepHit(x, y, host);
     const place = (node: HTMLElement, rect: DOMRect) => {
       node.style.left = `${rect.left}px`;
       node.style.top = `${rect.top}px`;
