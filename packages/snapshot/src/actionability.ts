@@ -2,9 +2,9 @@ import { CommandCancelledError, type Page, type Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, frameContext } from './frame-eval.js';
-import { describeElement } from './page-actions.js';
 import {
   ARM_LANDING,
+  DESCRIBE_ELEMENT,
   HIT_CHECK,
   TAKE_LANDING,
   WAIT_ACTIONABLE,
@@ -22,10 +22,8 @@ export interface Point {
   y: number;
 }
 
-const DESCRIBE_FN = describeElement.toString();
-
 /** Calls an action page function with `this` bound to the element; its answer checked against the function's schema. */
-async function callAction<A extends unknown[], R>(
+export async function callAction<A extends unknown[], R>(
   handle: { session: Session; objectId: string },
   fn: PageFunction<'element', A, R>,
   ...args: A
@@ -395,7 +393,7 @@ async function failObscured(
   if (ctx && ctx.session === session) {
     try {
       const { object } = await session.send('DOM.resolveNode', { backendNodeId, executionContextId: ctx.contextId });
-      if (object.objectId) covering = await callOnElement<string>(session, object.objectId, DESCRIBE_FN);
+      if (object.objectId) covering = await callAction({ session, objectId: object.objectId }, DESCRIBE_ELEMENT);
     } catch {
       // keep the generic description
     }

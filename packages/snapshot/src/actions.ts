@@ -3,6 +3,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type ClickPoint,
   actionPoint,
+  callAction,
   ensureActionable,
   landing,
   missedLanding,
@@ -12,19 +13,9 @@ import {
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
 import { callOnElement, callWalker, documentContext, evalValue } from './frame-eval.js';
-import {
-  type FillEcho,
-  fillEcho,
-  finishFill,
-  pickOptions,
-  prepareFill,
-  presetLines,
-  readHtml,
-  readText,
-  setNativeValue,
-  textDigest,
-} from './page-actions.js';
+import { pickOptions, readHtml, readText } from './page-actions.js';
 import { FOCUSED_FOR_TYPING } from './page/actionability.js';
+import { FINISH_FILL, type FillEcho, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from './page/fill.js';
 import { pageResult } from './page/page-function.js';
 
 export interface ActionOptions {
@@ -123,13 +114,6 @@ async function pointerAction(
  */
 export const FILL_ECHO_CHARS = 200;
 
-const SET_NATIVE_FN = `function (text, max, expected) {
-  return (${fillEcho.toString()})((${setNativeValue.toString()}).call(this, text), max, expected, ${textDigest.toString()});
-}`;
-const FINISH_FN = `function (max, expected) {
-  return (${fillEcho.toString()})((${finishFill.toString()}).call(this), max, expected, ${textDigest.toString()});
-}`;
-
 /** What `fill` reports: the field's value (cut to FILL_ECHO_CHARS), masked for a password field. */
 export interface FillResult {
   element: string;
@@ -151,29 +135,16 @@ export async function fill(
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs, { editable: true });
-  const prepared = await callOnElement<{ kind: 'input' | 'editable' | 'native'; type: string }>(
-    handle.session,
-    handle.objectId,
-    prepareFill.toString(),
-  );
+  const prepared = await callAction(handle, PREPARE_FILL);
   // the echo is cut in the page: a long value does not come back whole
   const expected = { length: text.length, digest: textDigest(text) };
   let echo: FillEcho;
   if (prepared.kind === 'native' || (text === '' && prepared.kind === 'input')) {
-    echo = await callOnElement<FillEcho>(handle.session, handle.objectId, SET_NATIVE_FN, [
-      text,
-      FILL_ECHO_CHARS,
-      expected,
-    ]);
+    echo = await callAction(handle, SET_NATIVE_VALUE, text, FILL_ECHO_CHARS, expected);
   } else {
     let insert = text;
     const lastBreak = prepared.type === 'textarea' ? text.lastIndexOf('\n') : -1;
-    if (
-      lastBreak > 0 &&
-      (await callOnElement<boolean>(handle.session, handle.objectId, presetLines.toString(), [
-        text.slice(0, lastBreak),
-      ]))
-    )
+    if (lastBreak > 0 && (await callAction(handle, PRESET_LINES, text.slice(0, lastBreak))))
       insert = text.slice(lastBreak);
     if (text === '')
       await handle.session.send('Input.dispatchKeyEvent', {
@@ -183,7 +154,7 @@ export async function fill(
         windowsVirtualKeyCode: 46,
       });
     else await handle.session.send('Input.insertText', { text: insert });
-    echo = await callOnElement<FillEcho>(handle.session, handle.objectId, FINISH_FN, [FILL_ECHO_CHARS, expected]);
+    echo = await callAction(handle, FINISH_FILL, FILL_ECHO_CHARS, expected);
   }
   if (prepared.type === 'password') return { element: handle.label, value: '••••' };
   if (!echo.truncated) return { element: handle.label, value: echo.value };

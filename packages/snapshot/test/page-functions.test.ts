@@ -4,7 +4,8 @@ import { ArgusError } from '@argus/protocol';
 import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { z } from 'zod';
 import * as pageFns from '../src/page/index.js';
-import { deepHit } from '../src/page/actionability.js';
+import { DESCRIBE_ELEMENT, deepHit } from '../src/page/actionability.js';
+import { FINISH_FILL, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from '../src/page/fill.js';
 import { pageFunction, pageFunctionWith } from '../src/page/page-function.js';
 import { SnapshotEngine } from '../src/index.js';
 import { html, openPage, startBrowser, type TestBrowser } from './harness.js';
@@ -138,6 +139,26 @@ describe('page functions (packages/snapshot/src/page)', () => {
     );
     expect(forms.forms[0]!.fields.map((field) => field.label)).toEqual(['Your name', 'Agree', '', 'Send']);
     expect(forms.forms[0]!.fields[0]!.walkerId).toEqual(expect.any(Number));
+  });
+
+  it('the fill and describe functions run from their source alone, their kits shipped with them', async () => {
+    const expected = { length: 'Grace'.length, digest: textDigest('Grace') };
+    expect(await run(PREPARE_FILL as AnyPageFunction, [], '#name')).toEqual({ kind: 'input', type: 'text' });
+    expect(await run(SET_NATIVE_VALUE as AnyPageFunction, ['Grace', 200, expected], '#name')).toEqual({
+      value: 'Grace',
+      length: 5,
+      truncated: false,
+      matches: true,
+    });
+    // the echo is cut in the page; whether the whole value is the text given is still said
+    expect(await run(FINISH_FILL as AnyPageFunction, [3, expected], '#name')).toEqual({
+      value: 'Gra',
+      length: 5,
+      truncated: true,
+      matches: true,
+    });
+    expect(await run(PRESET_LINES as AnyPageFunction, ['a\nb'], '#name')).toBe(false);
+    expect(await run(DESCRIBE_ELEMENT as AnyPageFunction, [], '#ad')).toBe('div#ad.ads');
   });
 
   it('the hit test looks through an overlay of Argus (the annotate picker glass) and into open shadow roots', async () => {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { pageFunctionWith } from './page-function.js';
 
+/** A hit test's verdict: whether the input reaches the element, and if not what it reaches instead. */
+type Verdict = { ok: boolean; covering?: string };
 /** What the landing guard saw of a press (and its release), as the guard's page function and takeLanding share it (types only: nothing shipped). */
 type Seen = {
   ok: boolean;
   covering?: string;
   blocked: boolean;
-  release?: { ok: boolean; covering?: string } | null;
+  release?: Verdict | null;
   moved: boolean;
 };
 /** The armed landing guard, kept under Symbol.for('argus.landing') in Argus's world. */
@@ -15,8 +17,8 @@ type Guard = { el: Element; take(): Seen | undefined };
 /*
  * The page functions of pointer and keyboard actions: the actionability wait with its hit test, the
  * click landing guard, where typed keys go. Helpers they share (the hit test through shadow roots,
- * what counts as a text input, the landing verdict) are the kit below, serialised with each of them,
- * so each exists once.
+ * what counts as a text input, how an element is named, the landing verdict) are the kit below,
+ * serialised with each of them, so each exists once.
  */
 
 /**
@@ -45,8 +47,22 @@ export function textInput(el: Element): boolean {
   return el.tagName === 'INPUT' && !NOT_TEXT.includes((el as HTMLInputElement).type);
 }
 
-/** Is `hit` (what a click at the point would reach) this element, inside it, or its label? */
-function hitCheck(this: Element, hit: Element | null): { ok: boolean; covering?: string } {
+/**
+ * Names an element in a message: `tag#id.class.class`, with the start of its text when `withText`
+ * (what covers an element in the same frame; one of another frame is named without it).
+ */
+function describeNode(node: Element, withText: boolean): string {
+  let out = node.tagName.toLowerCase();
+  if (node.id) out += '#' + node.id;
+  const cls = typeof node.className === 'string' ? node.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
+  if (cls.length) out += '.' + cls.join('.');
+  const text = withText ? ((node as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim() : '';
+  if (text) out += ` ("${text.length > 40 ? text.slice(0, 39) + '…' : text}")`;
+  return out;
+}
+
+/** Is `hit` (what a click at the point would reach) this element, inside it, or its label? (`describe`: kit.describeNode) */
+function hitCheck(this: Element, hit: Element | null, describe: (node: Element, withText: boolean) => string): Verdict {
   const el = this;
   if (!hit) return { ok: false, covering: 'nothing (the point is outside the page)' };
   for (let node: Node | null = hit; node; node = node.parentNode || (node as ShadowRoot).host || null) {
@@ -54,16 +70,6 @@ function hitCheck(this: Element, hit: Element | null): { ok: boolean; covering?:
   }
   const label = hit.closest('label');
   if (label && (label as HTMLLabelElement).control === el) return { ok: true };
-  const describe = (node: Element) => {
-    let out = node.tagName.toLowerCase();
-    if (node.id) out += '#' + node.id;
-    const cls =
-      typeof node.className === 'string' ? node.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
-    if (cls.length) out += '.' + cls.join('.');
-    const text = ((node as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim();
-    if (text) out += ` ("${text.length > 40 ? text.slice(0, 39) + '…' : text}")`;
-    return out;
-  };
   // name the outermost ancestor that still sits at this point: the modal, not its inner span
   let cover: Element = hit;
   // (an element no longer in the page names what is at the point itself)
@@ -76,13 +82,13 @@ function hitCheck(this: Element, hit: Element | null): { ok: boolean; covering?:
   ) {
     cover = cover.parentElement;
   }
-  return { ok: false, covering: describe(cover) };
+  return { ok: false, covering: describe(cover, true) };
 }
 
 /**
  * Arms a guard for the pointer input about to be sent at the element (the idea of Playwright's hit
  * target interceptor). Capture listeners on the window, in this isolated world, judge the first
- * trusted event of the kind by what it reached (`hitTest`, hitCheck bound in by the caller): that is
+ * trusted event of the kind by what it reached (`judge`, hitCheck bound in by the caller): that is
  * after the mouse move and whatever it set off ran, so a hover effect that moves the element (a
  * tooltip that collapses, a menu that opens and shifts the layout) is seen. A press that would land
  * elsewhere is stopped here, so none of its events reach the page. A press that reached the element
@@ -93,11 +99,7 @@ function hitCheck(this: Element, hit: Element | null): { ok: boolean; covering?:
  * contextmenu fires on the press) count as reached. Read and ended by
  * takeLanding; one never read ends by itself after a few seconds, or when the next one is armed.
  */
-function armLanding(
-  this: Element,
-  kind: 'press' | 'move',
-  hitTest: (this: Element, hit: Element | null) => { ok: boolean; covering?: string },
-): void {
+function armLanding(this: Element, kind: 'press' | 'move', judge: (hit: Element | null) => Verdict): void {
   const el = this;
   // one guard at a time in this world: one left armed (its command cancelled before reading it)
   // would otherwise stop the next action's press on another element
@@ -108,18 +110,18 @@ function armLanding(
     kind === 'press'
       ? ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']
       : ['pointermove', 'mousemove', 'pointerover', 'mouseover'];
-  let verdict: { ok: boolean; covering?: string } | undefined;
+  let verdict: Verdict | undefined;
   // the element's box as the press reached it (before the page's own listeners ran)
   let pressed: DOMRect | undefined;
   // the press's release, once seen (null: not judged, a move or a right press)
-  let release: { ok: boolean; covering?: string } | null | undefined = kind === 'press' ? undefined : null;
+  let release: Verdict | null | undefined = kind === 'press' ? undefined : null;
   const listener = (event: Event) => {
     if (!event.isTrusted) return;
     // not `instanceof Element`: a frame's element may come from another realm
     const hit = event.composedPath()[0] as Node | undefined;
     const target = hit && hit.nodeType === 1 ? (hit as Element) : null;
     if (!verdict) {
-      verdict = hitTest.call(el, target);
+      verdict = judge(target);
       if (kind === 'press') pressed = el.getBoundingClientRect();
       if (kind === 'press' && (event as MouseEvent).button === 2) release = null;
     } else if (
@@ -130,7 +132,7 @@ function armLanding(
     ) {
       const pointerId = (event as PointerEvent).pointerId;
       const captured = event.type === 'pointerup' && target !== null && target.hasPointerCapture(pointerId);
-      release = captured ? { ok: true } : hitTest.call(el, target);
+      release = captured ? { ok: true } : judge(target);
     }
     if (!verdict.ok && kind === 'press') {
       event.preventDefault();
@@ -158,7 +160,7 @@ function armLanding(
 }
 
 /** Helpers the action page functions share (serialised with each of them). */
-export const actionKit = { deepHit, textInput, hitCheck, armLanding };
+export const actionKit = { deepHit, textInput, describeNode, hitCheck, armLanding };
 export type ActionKit = typeof actionKit;
 
 /** Defines an action page function: `kit` the helpers above. */
@@ -336,7 +338,7 @@ export const WAIT_ACTIONABLE = actionFunction(
           if (point) break;
         }
         if (!point) return { ok: false, reason: 'offscreen' };
-        const verdict = kit.hitCheck.call(el, kit.deepHit(point.x, point.y));
+        const verdict = kit.hitCheck.call(el, kit.deepHit(point.x, point.y), kit.describeNode);
         return verdict.ok
           ? { ...result, point }
           : { ok: false, reason: 'obscured', covering: verdict.covering ?? 'another element' };
@@ -392,7 +394,7 @@ export const WAIT_ACTIONABLE = actionFunction(
       check();
     });
     return waited.then((state) => {
-      if (state.ok && guard) kit.armLanding.call(el, guard, kit.hitCheck);
+      if (state.ok && guard) kit.armLanding.call(el, guard, (hit) => kit.hitCheck.call(el, hit, kit.describeNode));
       return state;
     });
   },
@@ -403,7 +405,8 @@ export const ARM_LANDING = actionFunction(
   'armLanding',
   z.undefined(),
   function (this: Element, kit, guard: 'press' | 'move'): undefined {
-    kit.armLanding.call(this, guard, kit.hitCheck);
+    const el = this;
+    kit.armLanding.call(el, guard, (hit) => kit.hitCheck.call(el, hit, kit.describeNode));
     return undefined;
   },
 );
@@ -412,10 +415,15 @@ export const ARM_LANDING = actionFunction(
 export const HIT_CHECK = actionFunction(
   'hitCheck',
   z.object({ ok: z.boolean(), covering: z.string().optional() }),
-  function (this: Element, kit, hit: Element | null): { ok: boolean; covering?: string } {
-    return kit.hitCheck.call(this, hit);
+  function (this: Element, kit, hit: Element | null): Verdict {
+    return kit.hitCheck.call(this, hit, kit.describeNode);
   },
 );
+
+/** Names an element for a message (what covers an element, found in another frame): kit.describeNode, without its text. */
+export const DESCRIBE_ELEMENT = actionFunction('describeElement', z.string(), function (this: Element, kit): string {
+  return kit.describeNode(this, false);
+});
 
 /**
  * Ends the element's landing guard and says what it saw. When it saw no event (the input went into
@@ -429,7 +437,7 @@ export const TAKE_LANDING = actionFunction(
     const el = this;
     const guard = (globalThis as unknown as Record<symbol, Guard | undefined>)[Symbol.for('argus.landing')];
     const seen = guard?.el === el ? guard.take() : undefined;
-    const now = () => (point ? kit.hitCheck.call(el, kit.deepHit(point.x, point.y)) : { ok: true });
+    const now = () => (point ? kit.hitCheck.call(el, kit.deepHit(point.x, point.y), kit.describeNode) : { ok: true });
     if (seen && !seen.ok) return { landed: false, covering: seen.covering, blocked: seen.blocked };
     if (seen) {
       // a press's release: judged when seen, else where the point is now (into a frame?). Missed
