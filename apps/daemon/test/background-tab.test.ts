@@ -3,6 +3,8 @@
 // never: the daemon sat until the command's 60 s deadline. Argus's own headless browser brings its
 // tab to the front; a connected browser (someone may be looking at it) is refused at once with the
 // command that brings the tab forward, and its tabs are left as they are.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Browser, connectCri, launchChrome } from '@argus/cdp';
 import { ArgusError, isRetryable } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +84,31 @@ describe("Argus's own headless browser", () => {
       await send('Target.closeTarget', { targetId: other });
     }
   });
+
+  it('a recording brings it forward too: a hidden tab sent a screencast no frames at all', async () => {
+    const tab = (await h.client.tabs.open.mutate({ url: h.server.urlFor('/form.html') })).id;
+    const browser = h.daemon.services.manager.current as Browser;
+    const send: Send = (method, params) => browser.transport.send(method, params, undefined);
+    const other = await openTabInFront(send, tab);
+    const visibility = async () => (await h.client.page.eval.mutate({ tab, js: 'document.visibilityState' })).value;
+    try {
+      expect(await visibility()).toBe('hidden');
+      const dir = join(h.workspace, 'recordings', 'hidden');
+      await h.client.screencast.start.mutate({ tab, path: dir, fps: 10 });
+      expect(await visibility()).toBe('visible');
+      // each change draws a frame on a shown tab (none on a hidden one: 0 kept before)
+      for (let step = 0; step < 5; step++) {
+        await h.client.page.eval.mutate({ tab, js: `document.body.style.background = 'hsl(${step * 67}, 80%, 50%)'` });
+        await new Promise((done) => setTimeout(done, 150));
+      }
+      const frames = () => readdirSync(dir).filter((name) => name.endsWith('.jpg')).length;
+      await expect.poll(frames, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+      const result = await answered('screencast stop', h.client.screencast.stop.mutate({ tab }));
+      expect(result.frames).toBeGreaterThanOrEqual(3);
+    } finally {
+      await send('Target.closeTarget', { targetId: other });
+    }
+  });
 });
 
 describe('a connected browser', () => {
@@ -116,6 +143,15 @@ describe('a connected browser', () => {
       expect(refused).toMatchObject({ code: 'tab_hidden', details: { tab } });
       expect(refused && isRetryable(refused)).toBe(false);
       expect(refused?.message).toContain(`argus tab ${tab.slice(0, 8)}`);
+      // a recording would get no frames from it: refused the same way, before any directory is made
+      const recordings = join(h.workspace, 'recordings');
+      const recording = await h.client.screencast.start.mutate({ tab, path: join(recordings, 'hidden') }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(recording).toMatchObject({ code: 'tab_hidden', details: { tab } });
+      expect((recording as ArgusError).message).toContain(`argus tab ${tab.slice(0, 8)}`);
+      expect(existsSync(recordings)).toBe(false);
       // nothing was switched behind the person's back
       expect(await visibility()).toBe('hidden');
       // the command the message names brings it forward, and the capture works

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { createArgusClient } from '@argus/client';
 import { startFixtureServer } from '@argus/test-kit';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { commandByName } from '@argus/protocol';
+import { describe, expect, it, vi } from 'vitest';
 import { startDaemon } from '../src/index.js';
+import { Journal } from '../src/journal/journal.js';
 import { JournalDb } from '../src/journal/journal-db.js';
 import { codeOf, refOf, TEST_CHROME_FLAGS, useHarness } from './harness.js';
 
@@ -187,6 +189,44 @@ describe('a broken journal', () => {
       handle.close();
       await daemon.stop('test done');
       await server.close();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a journal whose file cannot open (real SQLite)', () => {
+  it('drops its rows, counted, and sets no more timers nor tries the file again', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
+    const stateDir = join(workspace, '.argus');
+    // the journal's path is taken by a directory: SQLite cannot open it
+    mkdirSync(join(stateDir, 'journal.db'), { recursive: true });
+    const journal = new Journal({ stateDir, locate: () => ({ tab: null, url: null }) });
+    const status = commandByName('daemon.status');
+    if (!status) throw new Error('daemon.status is not in the manifest');
+    const record = () => journal.observe({ scopes: ['read'], client: 'cli' }, status, {})?.(undefined, {});
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      record();
+      expect(vi.getTimerCount()).toBe(1);
+      // the first flush opens the file, which fails: the row it was for is dropped, not held
+      await vi.advanceTimersByTimeAsync(100);
+      await journal.ready();
+      expect(journal.state()).toMatchObject({ ok: false, written: 0, dropped: 1, queued: 0 });
+      expect(journal.state().error).toMatch(/cannot open/);
+
+      // a path that could open now is still not tried: only a new daemon opens the file again
+      rmSync(join(stateDir, 'journal.db'), { recursive: true });
+      for (let i = 0; i < 50; i++) {
+        record();
+        expect(vi.getTimerCount()).toBe(0);
+      }
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(journal.state()).toMatchObject({ ok: false, written: 0, dropped: 51, queued: 0 });
+      expect(await journal.read({ limit: 10 })).toBeUndefined();
+      await journal.close();
+      expect(existsSync(join(stateDir, 'journal.db'))).toBe(false);
+    } finally {
+      vi.useRealTimers();
       rmSync(workspace, { recursive: true, force: true });
     }
   });

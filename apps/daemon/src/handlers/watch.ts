@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from '@argus/cdp';
 import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
 import { confinePath, type PathPolicy, requireScope } from '@argus/security';
 import { currentLeaseClaim } from '../lease-claims.js';
 import { stamp } from '../output-path.js';
+import { captureWhenHidden } from '../screenshot.js';
 import type { Services } from '../services.js';
 import { findFfmpeg } from '../watch/ffmpeg.js';
 import { Recording } from '../watch/recorder.js';
@@ -48,6 +50,27 @@ function recordingTarget(
   return { dir, webm, policy };
 }
 
+/**
+ * Chrome sends a hidden tab's screencast no frames (a recording of it stayed empty, silently), so a
+ * recording starts on a shown tab: Argus's own headless browser brings it forward, as a screenshot
+ * does; a browser a person may be looking at is not switched, and the start is refused with the
+ * command that brings the tab forward (see captureWhenHidden).
+ */
+async function showForRecording(services: Services, page: Page): Promise<void> {
+  // a page between documents answers nothing: it is recorded as it is
+  if (!(await page.isHidden().catch(() => false))) return;
+  if (captureWhenHidden(services) === 'bringToFront') {
+    await page.session.send('Page.bringToFront', {});
+    return;
+  }
+  const tab = page.id.slice(0, 8);
+  throw new ArgusError(
+    'tab_hidden',
+    `Tab ${tab} is hidden (a background tab of its window, or its window is minimized), and Chrome draws no frames for a hidden tab, so a recording of it would stay empty. Bring it to the front with \`argus tab ${tab}\` (this switches the tab shown in that window; a minimized window must be shown too), then start the recording again.`,
+    { details: { tab: page.id } },
+  );
+}
+
 /** Creates the frames' directory; a name the filesystem refuses is the caller's to change, not an internal error. */
 function makeDirectory(dir: string): void {
   try {
@@ -89,6 +112,7 @@ export function screencastHandlers(services: Services): Handlers['screencast'] {
             'invalid_input',
             `Tab ${page.id} is being recorded already (to ${existing.dir}). Run \`argus screencast stop --tab ${page.id}\` first.`,
           );
+        await showForRecording(services, page);
         const target = recordingTarget(services, ctx, input.path, input.overwrite);
         const ffmpeg = findFfmpeg(watch.env);
         const recording = new Recording(page, watch.hub, {

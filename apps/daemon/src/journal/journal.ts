@@ -57,6 +57,8 @@ export class Journal {
   private closed = false;
   /** The file's opening, started by the first row's flush or a read (ready). */
   private opening: Promise<void> | undefined;
+  /** The file could not be opened: rows are dropped from then on (counted), and it is not tried again. */
+  private unopenable = false;
   private readonly flushMs: number;
   private readonly maxQueued: number;
   private readonly retention: Retention;
@@ -86,7 +88,16 @@ export class Journal {
         }
         this.schedule();
       },
-      (error: unknown) => this.fail(`cannot open ${this.path}: ${(error as Error).message}`),
+      (error: unknown) => {
+        // what keeps a file from opening (no native build, the path taken by a directory, a state dir
+        // gone or not writable) does not mend while the daemon runs: the rows go, no timer waits for it
+        this.unopenable = true;
+        this.fail(`cannot open ${this.path}: ${(error as Error).message}`);
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.dropped += this.queue.length;
+        this.queue = [];
+      },
     );
     return this.opening;
   }
@@ -123,6 +134,10 @@ export class Journal {
 
   private push(row: JournalRow): void {
     if (this.closed) return;
+    if (this.unopenable) {
+      this.dropped += 1;
+      return;
+    }
     this.queue.push(row);
     if (this.queue.length > this.maxQueued) {
       const over = this.queue.length - this.maxQueued;
@@ -135,6 +150,8 @@ export class Journal {
 
   private schedule(): void {
     if (this.timer || this.queue.length === 0) return;
+    // while the file opens, its opening schedules the flush (or drops the rows when it fails)
+    if (this.opening && !this.db) return;
     // the first rows open the file at their flush, after the command that made them has answered
     this.timer = setTimeout(() => this.flush(), this.flushMs);
     this.timer.unref();
@@ -146,7 +163,7 @@ export class Journal {
     this.timer = undefined;
     if (this.queue.length === 0) return;
     if (!this.db) {
-      // once open, the opening schedules the rows' flush; a file that cannot open keeps them counted as queued
+      // once open, the opening schedules the rows' flush; a file that cannot open drops them (counted)
       void this.ready();
       return;
     }
