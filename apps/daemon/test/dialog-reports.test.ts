@@ -88,6 +88,26 @@ describe('dialogs opened outside an action are reported by the next reply, once'
     expect((await h.client.page.url.query({})).dialogs).toBeUndefined();
   });
 
+  it('in the lists and documents: links, forms, accessibility, media, data, inspect, console, network', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    const reads = {
+      links: () => h.client.read.links.query({}),
+      forms: () => h.client.read.forms.mutate({}),
+      accessibility: () => h.client.read.accessibility.query({}),
+      media: () => h.client.read.media.query({}),
+      data: () => h.client.read.data.query({}),
+      inspect: () => h.client.inspect.element.query({ target: '#dialog-result' }),
+      console: () => h.client.capture.console.query({}),
+      network: () => h.client.capture.network.query({}),
+    };
+    for (const [name, read] of Object.entries(reads)) {
+      await lateConfirm();
+      expect((await read()).dialogs, name).toEqual([lateDialog]);
+      // once: the same read again does not repeat it
+      expect((await read()).dialogs, `${name} again`).toBeUndefined();
+    }
+  });
+
   it('eval reports the dialogs its script opened', async () => {
     await h.client.page.goto.mutate({ url: page() });
     const evaluated = await h.client.page.eval.mutate({ js: "confirm('From eval?')" });

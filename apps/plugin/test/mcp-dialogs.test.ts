@@ -5,13 +5,17 @@ const w = usePluginWorkspace({ prefix: 'argus-dialogs-', args: ['--profile', 'fu
 
 /**
  * Clicks the button whose confirm a timer opens 300 ms later and waits until the page has its
- * answer, polling the accessibility tree: a read that reports no dialogs (text, snapshot and
- * screenshot do), so the confirm is still unreported when this returns.
+ * answer, polling argus_is on the answer's text: a reply that reports no dialogs (every read of the
+ * page's content does), so the confirm is still unreported when this returns.
  */
 async function lateConfirm(): Promise<void> {
   await ok(w.plugin.client, 'argus_click', { target: '#late' });
   await waitFor(
-    async () => (await ok(w.plugin.client, 'argus_accessibility')).includes('late confirm'),
+    async () =>
+      // its one line is true or false (inside the boundary: the element it names is the page's text)
+      (await ok(w.plugin.client, 'argus_is', { target: 'text="late confirm: false"', state: 'visible' }))
+        .split('\n')
+        .includes('true'),
     5_000,
     'the late confirm',
   );
@@ -76,6 +80,24 @@ describe('dialogs an agent did not see open', () => {
     });
     const again = await callTool(w.plugin.client, 'argus_screenshot');
     expect(textOf(again)).not.toContain('<<page');
+    expect(again.structuredContent).not.toHaveProperty('dialogs');
+  });
+
+  it('a list or document reply (argus_accessibility) puts them first, inside the boundary, once', async () => {
+    await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/dialog-timing.html') });
+    await lateConfirm();
+    const tree = await callTool(w.plugin.client, 'argus_accessibility');
+    expect(tree.isError).toBeFalsy();
+    // the dialog line before the tree: a long tree must not bury it
+    const told = inside(textOf(tree)).split('\n');
+    const line = told.indexOf('dialog confirm "Delete everything?" (dismissed)');
+    expect(line).toBeGreaterThan(0);
+    expect(told.findIndex((text) => text.includes('Dialog timing'))).toBeGreaterThan(line);
+    expect(tree.structuredContent).toMatchObject({
+      dialogs: expect.stringMatching(/^<<page \w+>>\n.*Delete everything\?.*\n<<\/page \w+>>$/s),
+    });
+    const again = await callTool(w.plugin.client, 'argus_accessibility');
+    expect(textOf(again)).not.toContain('Delete everything?');
     expect(again.structuredContent).not.toHaveProperty('dialogs');
   });
 

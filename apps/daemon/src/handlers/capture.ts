@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type Page, isFailedRequest, responseBody } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath, requireScope } from '@argus/security';
-import { consoleEntry, dialogEntry, networkEntry, shownHeaders } from '../capture-entries.js';
+import { consoleEntry, dialogEntry, networkEntry, shownHeaders, withDialogs } from '../capture-entries.js';
 import { eventStream } from '../event-stream.js';
 import { type OutputTarget, openTarget, outputTarget, stamp, writeTarget } from '../output-path.js';
 import type { Services } from '../services.js';
@@ -34,12 +34,13 @@ export function captureHandlers(services: Services): Handlers['capture'] {
         const shown = matching.slice(-input.limit);
         const lastSeq = buffer.seq - 1;
         if (input.clear) buffer.clear();
-        return {
+        // with the dialogs since the previous reply: a console read is often an agent's next step
+        return withDialogs(page, {
           messages: shown.map(({ seq, item }) => consoleEntry(item, seq)),
           lastSeq,
           omitted: matching.length - shown.length,
           cleared: input.clear,
-        };
+        });
       }),
 
     async *consoleFollow(input, ctx) {
@@ -77,12 +78,12 @@ export function captureHandlers(services: Services): Handlers['capture'] {
         const shown = matching.slice(-input.limit);
         const lastSeq = buffer.seq - 1;
         if (input.clear) page.network.clear();
-        return {
+        return withDialogs(page, {
           requests: shown.map(({ seq, item }) => networkEntry(item, seq)),
           lastSeq,
           omitted: matching.length - shown.length,
           cleared: input.clear,
-        };
+        });
       }),
 
     async *networkFollow(input, ctx) {

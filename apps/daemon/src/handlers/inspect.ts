@@ -9,6 +9,7 @@ import {
   STORAGE_WRITE,
   parseRef,
 } from '@argus/snapshot';
+import { withDialogs } from '../capture-entries.js';
 import { elementStyles } from '../css-rules.js';
 import { callOnElement, evaluateInPage, isolatedContext } from '../page-eval.js';
 import type { Services } from '../services.js';
@@ -132,7 +133,8 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
         const styles = await elementStyles(handle, { userAgent: input.userAgent });
-        return { element: handle.label, ...styles };
+        // with the dialogs since the previous reply, as every read of the page
+        return withDialogs(page, { element: handle.label, ...styles });
       }),
   };
 }

@@ -34,15 +34,19 @@ export function readHandlers(
   const { manager } = services;
   const frameRoot = (page: Page) => selectedFrameRoot(manager, page);
   return {
+    // every read carries the dialogs since the previous reply: an agent often reads right after an action
     links: (input) =>
-      manager.onTab(input.tab, (page) =>
-        runInPage(
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(
           page,
-          manager.engine(page),
-          input.within ?? frameRoot(page),
-          LINKS,
-          input.maxItems,
-          input.filter ?? '',
+          await runInPage(
+            page,
+            manager.engine(page),
+            input.within ?? frameRoot(page),
+            LINKS,
+            input.maxItems,
+            input.filter ?? '',
+          ),
         ),
       ),
     forms: (input) =>
@@ -57,7 +61,7 @@ export function readHandlers(
           ? await callOnElement(page, scope, FORMS)
           : await runInPage(page, engine, undefined, FORMS);
         const frameId = scope?.frameId ?? page.mainFrameId;
-        return {
+        return withDialogs(page, {
           forms: result.forms.map((form) => ({
             ...form,
             fields: form.fields.map(({ walkerId, ...field }) => ({
@@ -65,36 +69,45 @@ export function readHandlers(
               ref: walkerId === null ? null : (engine.refs.lookup(frameId, result.token, walkerId) ?? null),
             })),
           })),
-        };
+        });
       }),
     accessibility: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const { nodes } = await axTree(page, manager.selectedFrame(page));
-        return formatAxTree(nodes, {
-          all: input.all,
-          maxChars: input.maxChars,
-          ...(input.depth === undefined ? {} : { depth: input.depth }),
-        });
+        const { nodes } = await axTree(page, await manager.frameInUse(page));
+        return withDialogs(
+          page,
+          formatAxTree(nodes, {
+            all: input.all,
+            maxChars: input.maxChars,
+            ...(input.depth === undefined ? {} : { depth: input.depth }),
+          }),
+        );
       }),
     media: (input) =>
-      manager.onTab(input.tab, (page) =>
-        runInPage(
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(
           page,
-          manager.engine(page),
-          frameRoot(page),
-          MEDIA,
-          wanted({ images: input.images, videos: input.videos, audio: input.audio }),
-          input.maxItems,
+          await runInPage(
+            page,
+            manager.engine(page),
+            frameRoot(page),
+            MEDIA,
+            wanted({ images: input.images, videos: input.videos, audio: input.audio }),
+            input.maxItems,
+          ),
         ),
       ),
     data: (input) =>
-      manager.onTab(input.tab, (page) =>
-        runInPage(
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(
           page,
-          manager.engine(page),
-          frameRoot(page),
-          DATA,
-          wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter }),
+          await runInPage(
+            page,
+            manager.engine(page),
+            frameRoot(page),
+            DATA,
+            wanted({ jsonld: input.jsonld, og: input.og, meta: input.meta, twitter: input.twitter }),
+          ),
         ),
       ),
     title: (input) => manager.onTab(input.tab, async (page) => withDialogs(page, { title: await page.readTitle() })),

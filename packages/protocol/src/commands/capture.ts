@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, Overwrite, TabId, Title } from '../common.js';
+import { FilePath, Overwrite, TabId, Title, UnreportedDialogs } from '../common.js';
 
 /** Bodies above this are never fetched through the browser (matches BODY_FETCH_LIMIT in @argus/cdp). */
 export const MAX_BODY_BYTES = 20_000_000;
@@ -99,6 +99,7 @@ export const captureCommands = {
         lastSeq: z.number().describe('Sequence number of the newest entry seen; pass it as --since next time'),
         omitted: z.number().describe('Matching entries left out by --limit (the oldest)'),
         cleared: z.boolean(),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['messages'],
   }),
@@ -153,6 +154,7 @@ export const captureCommands = {
         lastSeq: z.number().describe('Id of the newest request seen; pass it as --since next time'),
         omitted: z.number().describe('Matching requests left out by --limit (the oldest)'),
         cleared: z.boolean(),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['requests'],
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { HttpUrl, TabId, Target } from '../common.js';
+import { HttpUrl, TabId, Target, UnreportedDialogs } from '../common.js';
 
 const Rect = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
@@ -229,6 +229,7 @@ export const inspectCommands = {
           })
           .nullable()
           .describe('Box model in viewport CSS pixels; null when the element has no box (display: none)'),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['rules', 'inline'],
   }),

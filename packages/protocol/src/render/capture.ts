@@ -1,3 +1,4 @@
+import { dialogsFirst } from './effects.js';
 import { bytes } from './format.js';
 import type { OutputOf, RenderersOf } from './types.js';
 
@@ -79,17 +80,24 @@ function armedReply(armed: Armed): string {
 }
 
 export const captureRenderers: RenderersOf<'capture'> = {
+  // the dialogs since the previous reply before the list (dialogsFirst)
   'capture.console': (output, context) =>
-    [
-      ...(output.messages.length ? consoleLines(output.messages) : [`(${consoleNoun(context.input)})`]),
-      ...tail(output, 'messages', output.messages.length),
-    ].join('\n'),
+    dialogsFirst(
+      output,
+      [
+        ...(output.messages.length ? consoleLines(output.messages) : [`(${consoleNoun(context.input)})`]),
+        ...tail(output, 'messages', output.messages.length),
+      ].join('\n'),
+    ),
   'capture.consoleFollow': consoleLine,
   'capture.network': (output) =>
-    [
-      ...(output.requests.length ? output.requests.map(networkLine) : ['(no requests)']),
-      ...tail(output, 'requests', output.requests.length),
-    ].join('\n'),
+    dialogsFirst(
+      output,
+      [
+        ...(output.requests.length ? output.requests.map(networkLine) : ['(no requests)']),
+        ...tail(output, 'requests', output.requests.length),
+      ].join('\n'),
+    ),
   'capture.networkFollow': networkLine,
   'capture.networkGet': (output) => {
     const lines = [

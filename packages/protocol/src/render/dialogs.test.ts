@@ -55,6 +55,35 @@ describe('dialogs in the reads an agent makes next', () => {
       '/tmp/a.png (png 2x1, 9 bytes)\ndialog confirm "Delete everything?" (dismissed)',
     );
   });
+
+  it('links, forms, accessibility, media, data, inspect, console and network list them first', () => {
+    const line = 'dialog confirm "Delete everything?" (dismissed)';
+    const links = { links: [{ text: 'Docs', href: 'http://x/docs' }], total: 1, truncated: false };
+    expect(renderCommand('read.links', { ...links, dialogs: [confirm] }, cli)).toBe(`${line}\nDocs  http://x/docs`);
+    expect(renderCommand('read.links', { links: [], total: 0, truncated: false, dialogs: [confirm] }, cli)).toBe(
+      `${line}\n(no links)`,
+    );
+    expect(renderCommand('read.links', links, cli)).toBe('Docs  http://x/docs');
+    expect(renderCommand('read.forms', { forms: [], dialogs: [confirm] }, cli)).toBe(`${line}\n(no form fields)`);
+    expect(
+      renderCommand('read.accessibility', { text: 'heading "X"', nodes: 1, truncated: false, dialogs: [confirm] }, cli),
+    ).toBe(`${line}\nheading "X"`);
+    const media = { images: [], videos: [], audio: [], truncated: false };
+    expect(renderCommand('read.media', { ...media, dialogs: [confirm] }, cli)).toBe(`${line}\n(no media)`);
+    const data = { jsonld: [], og: {}, twitter: {}, meta: {}, canonical: null, lang: 'en' };
+    expect(renderCommand('read.data', { ...data, dialogs: [confirm] }, cli)).toBe(`${line}\nlang: en`);
+    const element = { element: 'paragraph', rules: [], inline: [], box: null };
+    expect(renderCommand('inspect.element', { ...element, dialogs: [confirm] }, cli)).toBe(
+      `${line}\nparagraph\nbox: none (not rendered)`,
+    );
+    const buffer = { lastSeq: 0, omitted: 0, cleared: false };
+    expect(renderCommand('capture.console', { ...buffer, messages: [], dialogs: [confirm] }, cli)).toBe(
+      `${line}\n(no console messages)`,
+    );
+    expect(renderCommand('capture.network', { ...buffer, requests: [], dialogs: [confirm] }, cli)).toBe(
+      `${line}\n(no requests)`,
+    );
+  });
 });
 
 describe('armed answers', () => {

@@ -22,6 +22,14 @@ export function dialogLines(dialogs: Effects['dialogs'] | undefined): string[] {
   return (dialogs ?? []).map((dialog) => `dialog ${dialog.type} "${dialog.message}" (${dialog.handled})`);
 }
 
+/**
+ * A list or a long document with the dialogs since the previous reply before it, as in a snapshot:
+ * a long reply must not bury them.
+ */
+export function dialogsFirst(output: { dialogs?: Effects['dialogs'] | undefined }, body: string): string {
+  return [...dialogLines(output.dialogs), body].join('\n');
+}
+
 /** A login wall, CAPTCHA, bot check or consent wall the new page shows, and what to do about it. */
 export function challengeLine(challenge: NonNullable<Effects['challenge']>): string {
   return `challenge: ${challenge.kind.replace('_', ' ')}: ${challenge.hint}`;

@@ -1,4 +1,4 @@
-import { dialogLines } from './effects.js';
+import { dialogLines, dialogsFirst } from './effects.js';
 import { cut, ms, str } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
@@ -88,28 +88,30 @@ function textBody(output: OutputOf<'read.text'>, context: RenderContext): string
 
 export const readRenderers: RenderersOf<'read'> = {
   'read.title': (output) => [output.title || '(untitled)', ...dialogLines(output.dialogs)].join('\n'),
-  // the dialogs since the previous reply before the text, as in a snapshot: a long text must not bury them
-  'read.text': (output, context) => [...dialogLines(output.dialogs), textBody(output, context)].join('\n'),
-  'read.html': (output) =>
-    [...dialogLines(output.dialogs), output.html + (output.truncated ? '\n[truncated]' : '')].join('\n'),
+  // the lists and documents put the dialogs since the previous reply first (dialogsFirst)
+  'read.text': (output, context) => dialogsFirst(output, textBody(output, context)),
+  'read.html': (output) => dialogsFirst(output, output.html + (output.truncated ? '\n[truncated]' : '')),
   'read.links': (output) => {
     const lines = output.links.map((link) => `${link.text ? `${cut(link.text)}  ` : ''}${link.href}`);
     if (output.truncated) lines.push(`[${output.links.length} of ${output.total} links; raise --max-items for more]`);
-    return lines.join('\n') || '(no links)';
+    return dialogsFirst(output, lines.join('\n') || '(no links)');
   },
   'read.forms': (output) =>
-    output.forms
-      .flatMap((form) => [
-        form.action === null
-          ? 'outside any form'
-          : `form ${form.name ? `"${form.name}" ` : ''}${form.method.toUpperCase()} ${form.action}`,
-        ...form.fields.map(fieldLine),
-      ])
-      .join('\n') || '(no form fields)',
+    dialogsFirst(
+      output,
+      output.forms
+        .flatMap((form) => [
+          form.action === null
+            ? 'outside any form'
+            : `form ${form.name ? `"${form.name}" ` : ''}${form.method.toUpperCase()} ${form.action}`,
+          ...form.fields.map(fieldLine),
+        ])
+        .join('\n') || '(no form fields)',
+    ),
   'read.accessibility': (output) =>
-    output.text + (output.truncated ? '\n[truncated: raise --max-chars or use --depth]' : ''),
-  'read.media': (output) => mediaLines(output).join('\n') || '(no media)',
-  'read.data': (output) => dataLines(output).join('\n') || '(no structured data)',
+    dialogsFirst(output, output.text + (output.truncated ? '\n[truncated: raise --max-chars or use --depth]' : '')),
+  'read.media': (output) => dialogsFirst(output, mediaLines(output).join('\n') || '(no media)'),
+  'read.data': (output) => dialogsFirst(output, dataLines(output).join('\n') || '(no structured data)'),
 };
 
 function elementLines(output: OutputOf<'inspect.element'>): string[] {
@@ -180,7 +182,7 @@ export const inspectRenderers: RenderersOf<'inspect'> = {
       ['document', `${output.transferSize} bytes transferred, ${output.decodedBodySize} bytes decoded`],
       ['resources', `${output.resources.count} (${output.resources.transferSize} bytes transferred)`],
     ]),
-  'inspect.element': (output) => elementLines(output).join('\n'),
+  'inspect.element': (output) => dialogsFirst(output, elementLines(output).join('\n')),
 };
 
 export const visualRenderers: RenderersOf<'visual'> = {

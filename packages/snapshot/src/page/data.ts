@@ -9,7 +9,8 @@ type Tags = Record<string, string | string[]>;
  */
 export const DATA = pageFunction(
   'data',
-  manifest.read.data.output,
+  // the page's answer never has dialogs: the daemon adds the tab's own (a page cannot claim one)
+  manifest.read.data.output.omit({ dialogs: true }),
   function (this: unknown, want: { jsonld: boolean; og: boolean; meta: boolean; twitter: boolean }) {
     const put = (record: Tags, key: string, value: string) => {
       const before = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;

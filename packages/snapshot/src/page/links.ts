@@ -4,7 +4,8 @@ import { readFunction } from './read-kit.js';
 /** `read.links`: every link (a[href], area[href]) with its text and absolute href, filtered and capped. */
 export const LINKS = readFunction(
   'links',
-  manifest.read.links.output,
+  // the page's answer never has dialogs: the daemon adds the tab's own (a page cannot claim one)
+  manifest.read.links.output.omit({ dialogs: true }),
   function (this: Document | Element, { deepAll, norm }, maxItems: number, filter: string) {
     const needle = filter ? filter.toLowerCase() : '';
     const links: Array<{ text: string; href: string }> = [];

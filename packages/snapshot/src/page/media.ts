@@ -2,12 +2,13 @@ import { manifest } from '@argus/protocol';
 import type { z } from 'zod';
 import { readFunction } from './read-kit.js';
 
-type Media = z.output<typeof manifest.read.media.output>;
+type Media = Omit<z.output<typeof manifest.read.media.output>, 'dialogs'>;
 
 /** `read.media`: images, videos and audio with absolute URLs and sizes, each list capped at `maxItems`. */
 export const MEDIA = readFunction(
   'media',
-  manifest.read.media.output,
+  // the page's answer never has dialogs: the daemon adds the tab's own (a page cannot claim one)
+  manifest.read.media.output.omit({ dialogs: true }),
   function (
     this: Document | Element,
     { deepAll },
