@@ -32,6 +32,7 @@ import { type QueueStats, TabQueues } from './tab-queue.js';
 import { TabPauses } from './tab-pauses.js';
 import { TabLeases } from './tab-leases.js';
 import { currentLeaseClaim } from './lease-claims.js';
+import { FrameChoices } from './frame-choice.js';
 import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
 import { resolveTabRef } from './tab-refs.js';
@@ -110,7 +111,7 @@ export class BrowserManager {
   /** Tabs of remote clients (shared tokens): who owns which, their active tab, their browser context. */
   readonly clients = new ClientTabs(() => this.mode);
   /** Frame chosen with `argus frame`, per tab; selectors, eval and text use it (absent = main frame). */
-  readonly selectedFrames = new WeakMap<Page, { frameId: string; epoch: number }>();
+  readonly frameChoices = new FrameChoices();
   private readonly startHooks = new Set<(browser: Browser) => Promise<void>>();
   /** Start hooks that need no page (browser-wide set-up): they run alongside the attach to the first tab. */
   private readonly earlyHooks = new Set<(browser: Browser) => Promise<void>>();
@@ -500,7 +501,7 @@ export class BrowserManager {
   engine(page: Page): SnapshotEngine {
     let engine = this.engines.get(page);
     if (!engine) {
-      engine = new FrameScopedEngine(page, () => this.selectedFrame(page), {
+      engine = new FrameScopedEngine(page, this.frameChoices, {
         first: this.refFloor,
         minted: (next) => (this.refHigh = Math.max(this.refHigh, next)),
       });
@@ -509,16 +510,20 @@ export class BrowserManager {
     return engine;
   }
 
-  /** The frame chosen for a tab, while it still exists (a frame that went away resets to main). */
+  /**
+   * The frame chosen for a tab (undefined: the top document), also when it is gone: reads in it then
+   * fail. A command that runs in it asks `frameInUse` instead, which says why it is gone.
+   */
   selectedFrame(page: Page): string | undefined {
-    const selected = this.selectedFrames.get(page);
-    if (!selected) return undefined;
-    // a navigation of the top document replaces every frame: the choice ends with it
-    if (selected.epoch !== page.epoch || selected.frameId === page.mainFrameId || !page.frames.get(selected.frameId)) {
-      this.selectedFrames.delete(page);
-      return undefined;
-    }
-    return selected.frameId;
+    return this.frameChoices.chosen(page);
+  }
+
+  /**
+   * The frame a command is to run in: the chosen one, or the iframe that replaced it (see
+   * FrameChoices); `ref_stale` when it is gone with nothing like it in its place.
+   */
+  frameInUse(page: Page): Promise<string | undefined> {
+    return this.frameChoices.inUse(page);
   }
 
   /** The connected browser, if one is running (for browser-wide CDP such as downloads; pool mode: the caller's). */

@@ -4,6 +4,7 @@ import {
   type RefNumbering,
   DESCRIBE_FOUND,
   type ElementHandle,
+  type Locator,
   OBJECT_GROUP,
   SnapshotEngine,
   badTargetError,
@@ -13,33 +14,66 @@ import {
 } from '@argus/snapshot';
 import { callOnElement } from './page-eval.js';
 
+/** What the engine asks about the frame chosen with `argus frame` (FrameChoices). */
+export interface ChosenFrame {
+  /** the chosen frame's id, also when it is gone (undefined: the top document) */
+  chosen(page: Page): string | undefined;
+  /** the frame to run in after a moment's wait for a replaced iframe; throws when it is gone */
+  inUse(page: Page): Promise<string | undefined>;
+  /** the error to fail with while the chosen frame is gone */
+  lostError(page: Page): ArgusError | undefined;
+}
+
 /**
  * A snapshot engine whose CSS selectors and locators resolve in the frame chosen with `argus frame` (refs already
  * name their frame). @argus/snapshot resolves selectors in the main frame only and has no frame
- * hook, so the daemon wraps `resolve` here.
+ * hook, so the daemon wraps `resolve` here. While the chosen frame is gone (its iframe removed,
+ * none like it inserted), a selector or locator fails saying so rather than resolving elsewhere.
  */
 export class FrameScopedEngine extends SnapshotEngine {
   constructor(
     page: Page,
-    private readonly selectedFrame: () => string | undefined,
+    private readonly frames: ChosenFrame,
     numbering: RefNumbering = {},
   ) {
     super(page, numbering);
   }
 
   override async resolve(target: string): Promise<ElementHandle> {
-    const frameId = this.selectedFrame();
-    if (!frameId || typeof target !== 'string' || parseRef(target) || parseLocator(target))
-      return super.resolve(target);
-    // as a locator: again in the frame's next document when it navigates while the selector resolves
-    return this.inLatestDocument(async () => {
-      const current = this.selectedFrame();
-      return current ? resolveInFrame(this.page, current, target.trim()) : super.resolve(target);
+    if (typeof target !== 'string' || parseRef(target)) return super.resolve(target);
+    const frameId = await this.frames.inUse(this.page);
+    if (!frameId) return super.resolve(target);
+    return this.inChosenFrame(() => {
+      if (parseLocator(target)) return super.resolve(target);
+      // as a locator: again in the frame's next document when it navigates while the selector resolves
+      return this.inLatestDocument(async () => {
+        const current = this.frames.chosen(this.page);
+        return current ? resolveInFrame(this.page, current, target.trim()) : super.resolve(target);
+      });
     });
   }
 
+  override async resolveWaiting(target: string, timeoutMs: number): Promise<ElementHandle> {
+    if (typeof target !== 'string' || parseRef(target)) return super.resolveWaiting(target, timeoutMs);
+    return this.inChosenFrame(() => super.resolveWaiting(target, timeoutMs));
+  }
+
+  override async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
+    await this.frames.inUse(this.page);
+    return this.inChosenFrame(() => super.waitForLocator(locator, timeoutMs));
+  }
+
   protected override locatorFrame(): string {
-    return this.selectedFrame() ?? this.page.mainFrameId;
+    return this.frames.chosen(this.page) ?? this.page.mainFrameId;
+  }
+
+  /** Runs a read in the chosen frame; when that frame went away meanwhile, fails saying so. */
+  private async inChosenFrame<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw this.frames.lostError(this.page) ?? error;
+    }
   }
 }
 
@@ -97,7 +131,10 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
   return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
 }
 
-/** With a frame selected (`argus frame`), a whole-page read is of that frame's document: its root as the target. */
+/**
+ * With a frame selected (`argus frame`), a whole-page read is of that frame's document: its root as
+ * the target (resolved by FrameScopedEngine, which fails while the chosen frame is gone).
+ */
 export function selectedFrameRoot(
   manager: { selectedFrame(page: Page): string | undefined },
   page: Page,
@@ -107,9 +144,9 @@ export function selectedFrameRoot(
 
 /** Where page-level evaluation runs: the selected frame's main world, or `{}` for the main frame. */
 export async function frameEvalTarget(
-  manager: { selectedFrame(page: Page): string | undefined },
+  manager: { frameInUse(page: Page): Promise<string | undefined> },
   page: Page,
 ): Promise<{ session?: Session; contextId?: number }> {
-  const frameId = manager.selectedFrame(page);
+  const frameId = await manager.frameInUse(page);
   return frameId ? frameWorld(page, frameId, 'main') : {};
 }

@@ -99,6 +99,7 @@ describe('page functions (packages/snapshot/src/page)', () => {
       [pageFns.COMPUTED_STYLE as AnyPageFunction, ['display'], '#name'],
       [pageFns.ATTRIBUTES as AnyPageFunction, [], '#name'],
       [pageFns.IS_FRAME as AnyPageFunction, [], '#frame'],
+      [pageFns.FRAME_OWNER as AnyPageFunction, [], '#frame'],
       [pageFns.UPLOAD_TARGET as AnyPageFunction, [], '#file'],
       [pageFns.DESCRIBE_FOUND as AnyPageFunction, [], '#name'],
       [pageFns.SET_STYLE as AnyPageFunction, ['color', 'red', false], '#name'],
@@ -126,6 +127,7 @@ describe('page functions (packages/snapshot/src/page)', () => {
     });
     expect(results.get('data')).toMatchObject({ og: { 'og:title': 'T' }, jsonld: [{ '@type': 'Thing' }] });
     expect(results.get('checkState')).toMatchObject({ kind: 'checkbox', checked: true, hasLabel: true });
+    expect(results.get('frameOwner')).toEqual({ tag: 'iframe', id: 'frame', name: '', src: '', index: 0 });
     expect(results.get('uploadTarget')).toEqual({ kind: 'file', multiple: false, disabled: false });
     expect(results.get('storageRead')).toMatchObject({ local: { k: 'v' } });
     expect(results.get('validSelector')).toBe(false);

@@ -100,6 +100,8 @@ export function domHandlers(services: Services): Handlers['dom'] {
             'invalid_input',
             'Give exactly one of: an iframe (ref or selector), --name, --url, or main.',
           );
+        // a choice whose frame is gone is no place to resolve the next one in: the top document is
+        if (manager.frameChoices.lostError(page)) manager.frameChoices.clear(page);
         let frameId: string;
         if (input.main || input.target === 'main') frameId = page.mainFrameId;
         else if (input.name !== undefined || input.url !== undefined) {
@@ -129,8 +131,17 @@ export function domHandlers(services: Services): Handlers['dom'] {
               `${handle.label} is not an <iframe>. Pass the iframe element, or a ref of an element inside the frame.`,
             );
         }
-        if (frameId === page.mainFrameId) manager.selectedFrames.delete(page);
-        else manager.selectedFrames.set(page, { frameId, epoch: page.epoch });
+        if (frameId === page.mainFrameId) manager.frameChoices.clear(page);
+        else {
+          // how it was chosen, as given: named in the error if the page removes the iframe for good
+          const given =
+            input.target !== undefined
+              ? { target: input.target }
+              : input.name !== undefined
+                ? { name: input.name }
+                : { url: input.url as string };
+          await manager.frameChoices.choose(page, frameId, given);
+        }
         const frame = page.frames.get(frameId);
         return { frameId, url: frame?.url ?? page.url, name: frame?.name ?? '', main: frameId === page.mainFrameId };
       }),

@@ -142,7 +142,7 @@ export const domCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless.',
+      'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone, those commands fail with ref_stale until you choose again.',
     input: () =>
       z.object({
         target: Target.optional().describe(

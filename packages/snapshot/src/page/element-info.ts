@@ -22,6 +22,40 @@ export const IS_FRAME = pageFunction('isFrame', z.boolean(), function (this: Ele
   return this.tagName === 'IFRAME' || this.tagName === 'FRAME';
 });
 
+const FrameOwnerShape = z.object({
+  tag: z.string(),
+  id: z.string(),
+  name: z.string(),
+  src: z.string(),
+  index: z.number(),
+});
+export type FrameOwner = z.output<typeof FrameOwnerShape>;
+
+/**
+ * `dom.frame`: what an <iframe> (or <frame>) is known by when the page replaces it with another:
+ * its tag, id, name and src attributes, and its place among the frames of its document (or shadow
+ * root) that have the same four.
+ */
+export const FRAME_OWNER = pageFunction('frameOwner', FrameOwnerShape, function (this: Element) {
+  const key = (element: Element) =>
+    [
+      element.localName,
+      element.getAttribute('id') ?? '',
+      element.getAttribute('name') ?? '',
+      element.getAttribute('src') ?? '',
+    ].join('\n');
+  const mine = key(this);
+  const root = this.getRootNode() as Document | ShadowRoot;
+  const alike = Array.from(root.querySelectorAll('iframe, frame')).filter((element) => key(element) === mine);
+  return {
+    tag: this.localName,
+    id: this.getAttribute('id') ?? '',
+    name: this.getAttribute('name') ?? '',
+    src: this.getAttribute('src') ?? '',
+    index: alike.indexOf(this),
+  };
+});
+
 const UploadTarget = z.object({
   kind: z.enum(['file', 'field', 'other']),
   multiple: z.boolean().optional(),

@@ -7,7 +7,16 @@ export { DATA } from './data.js';
 export { PERF } from './perf.js';
 export { CLEANUP } from './cleanup.js';
 export { ELEMENT_STATE, CHECK_STATE, CLICK_LABEL, type CheckState } from './element-state.js';
-export { COMPUTED_STYLE, ATTRIBUTES, IS_FRAME, UPLOAD_TARGET, DESCRIBE_FOUND, CANVAS_NODE } from './element-info.js';
+export {
+  COMPUTED_STYLE,
+  ATTRIBUTES,
+  IS_FRAME,
+  FRAME_OWNER,
+  type FrameOwner,
+  UPLOAD_TARGET,
+  DESCRIBE_FOUND,
+  CANVAS_NODE,
+} from './element-info.js';
 export { SET_STYLE, RESTORE_STYLE } from './style.js';
 export { STORAGE_READ, STORAGE_WRITE, ORIGIN_STORAGE, WRITE_LOCAL_STORAGE } from './storage.js';
 export {
