@@ -12,11 +12,12 @@ import {
 } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
-import { callOnElement, callWalker, documentContext, evalValue } from './frame-eval.js';
-import { pickOptions, readHtml, readText } from './page-actions.js';
+import { callWalker, documentContext, evalValue } from './frame-eval.js';
 import { FOCUSED_FOR_TYPING } from './page/actionability.js';
+import { ELEMENT_HTML, ELEMENT_TEXT } from './page/content.js';
 import { FINISH_FILL, type FillEcho, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from './page/fill.js';
-import { pageResult } from './page/page-function.js';
+import { type PageFunction, pageExpression, pageResult } from './page/page-function.js';
+import { PICK_OPTIONS } from './page/select.js';
 
 export interface ActionOptions {
   /** bound on waiting for the element to be actionable (default 5 s) */
@@ -169,7 +170,7 @@ export interface SelectedOption {
 
 /**
  * Selects `wanted` (one value or label, or a list of them for a <select multiple>, which then holds
- * exactly those) in a native <select>. See pickOptions for the matching.
+ * exactly those) in a native <select>. See PICK_OPTIONS for the matching.
  */
 export async function selectOption(
   engine: SnapshotEngine,
@@ -181,12 +182,7 @@ export async function selectOption(
   const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs);
   const values = typeof wanted === 'string' ? [wanted] : [...wanted];
-  const picked = await callOnElement<ReturnType<typeof pickOptions>>(
-    handle.session,
-    handle.objectId,
-    pickOptions.toString(),
-    [values],
-  );
+  const picked = await callAction(handle, PICK_OPTIONS, values);
   if (picked.notSelect) {
     throw new ArgusError(
       'element_not_interactable',
@@ -257,7 +253,7 @@ export async function elementText(
   target: string | undefined,
   maxChars: number,
 ): Promise<{ text: string; truncated: boolean }> {
-  return read(engine, target, readText.toString(), maxChars);
+  return read(engine, target, ELEMENT_TEXT, maxChars);
 }
 
 export async function elementHtml(
@@ -265,18 +261,23 @@ export async function elementHtml(
   target: string | undefined,
   maxChars: number,
 ): Promise<{ html: string; truncated: boolean }> {
-  return read(engine, target, readHtml.toString(), maxChars);
+  return read(engine, target, ELEMENT_HTML, maxChars);
 }
 
-async function read<T>(engine: SnapshotEngine, target: string | undefined, fn: string, maxChars: number): Promise<T> {
+async function read<T>(
+  engine: SnapshotEngine,
+  target: string | undefined,
+  fn: PageFunction<'element' | 'none', [maxChars: number], T>,
+  maxChars: number,
+): Promise<T> {
   if (!Number.isFinite(maxChars) || maxChars < 1)
     throw new ArgusError('invalid_input', `maxChars must be a positive number (got ${maxChars}).`);
   if (target !== undefined && target.trim()) {
     const handle = await engine.resolve(target);
-    return callOnElement<T>(handle.session, handle.objectId, fn, [maxChars]);
+    return callAction(handle, fn, maxChars);
   }
   const ctx = await documentContext(engine.page, engine.page.mainFrameId);
-  return evalValue<T>(ctx, `(${fn}).call(null, ${maxChars})`);
+  return pageResult(fn, await evalValue<unknown>(ctx, pageExpression(fn, 'undefined', [maxChars])));
 }
 
 /** The element's box in page (document) coordinates, for `screenshot --ref`; scrolls it into view. */
