@@ -286,8 +286,17 @@ export class BrowserManager {
   private async adopt(browser: Browser, { early = true } = {}): Promise<void> {
     this.refFloor = this.refHigh;
     await this.runHooks(early ? [...this.earlyHooks, ...this.startHooks] : this.startHooks, browser);
+    // each new top document of a tab is readied for its first read while it still loads (readyDocument)
+    const readyDocuments = (page: Page) =>
+      page.session.on('Page.domContentEventFired', () =>
+        asDaemon(() => outsideCommandScope(() => void this.engine(page).readyDocument())),
+      );
+    for (const page of browser.attachedPages()) readyDocuments(page);
     browser.onPage((event, page) => {
-      if (event !== 'removed') return;
+      if (event === 'added') {
+        readyDocuments(page);
+        return;
+      }
       this.clients.forget(page.id);
       this.leases.forget(page.id);
       if (this.activeTabId === page.id) this.activeTabId = this.operatorPages(browser).at(-1)?.id;

@@ -1,12 +1,20 @@
 import type { Page } from '@argus/cdp';
-import { ARGUS_SCRIPT, evalObject, evalValue, frameContext, type FrameContext } from './frame-eval.js';
+import { callWalker, evalObject, frameContext, type FrameContext } from './frame-eval.js';
 
 /** Frames nested deeper than this are left out of snapshots and text reads. */
 export const MAX_FRAME_NESTING = 6;
 
-/** The text of a frame's document, each visible iframe's text in its place (see withFrameText). */
+/**
+ * The text of a frame's document, each visible iframe's text in its place (see withFrameText). Read
+ * through the walker the world holds (the whole ~50 KB source went along with every read before).
+ */
 export async function frameText(page: Page, ctx: FrameContext, nesting: number): Promise<string> {
-  const read = await evalValue<{ text: string; frames: number }>(ctx, `${ARGUS_SCRIPT}.text(null)`);
+  const read = await callWalker<{ text: string; frames: number }>(
+    ctx,
+    'function (a) { return a.text(null); }',
+    null,
+    [],
+  );
   return withFrameText(page, ctx, read, nesting);
 }
 

@@ -1,0 +1,43 @@
+import type { Browser, Page } from '@argus/cdp';
+import { describe, expect, it } from 'vitest';
+import { refOf, useHarness } from './harness.js';
+
+const h = useHarness();
+
+/** Whether the tab's top document has Argus's walker installed in Argus's isolated world (no read made). */
+async function walkerInstalled(page: Page): Promise<boolean> {
+  const contextId = page.frames.knownIsolatedWorld(page.mainFrameId);
+  if (contextId === undefined) return false;
+  const { result } = await page.session.send('Runtime.evaluate', {
+    expression: 'typeof globalThis.__argus === "object" && globalThis.__argus !== null',
+    contextId,
+    returnByValue: true,
+  });
+  return result.value === true;
+}
+
+/**
+ * The first read of a document installed the walker (~50 KB of script Chromium parses and runs, about
+ * 10 ms here) and looked up the page's document for the listener query before its own walk. The
+ * daemon now does both at DOMContentLoaded, so on a page still loading (an image 1.5 s slow) they are
+ * done before the load that `goto` waits for, and the first snapshot only walks.
+ */
+describe('a new document is readied for its first read while it loads', () => {
+  it('the walker is installed at DOMContentLoaded, before any read, and the first snapshot works from it', async () => {
+    const { id } = await h.client.tabs.open.mutate({ url: h.server.urlFor('/slow-image.html') });
+    const browser = h.daemon.services.manager.current as Browser;
+    const page = browser.attachedPages().find((candidate) => candidate.id === id)!;
+    expect(await walkerInstalled(page)).toBe(true);
+
+    const snap = await h.client.snapshot.take.mutate({ tab: id, interactive: true });
+    expect(snap.text).toMatch(/button "Go" e\d+/);
+    // a second document of the same tab (a navigation) is readied too
+    await h.client.page.goto.mutate({ tab: id, url: h.server.urlFor('/slow-image.html?again') });
+    expect(await walkerInstalled(page)).toBe(true);
+    const click = await h.client.input.click.mutate({
+      tab: id,
+      target: refOf((await h.client.snapshot.take.mutate({ tab: id, interactive: true })).text, /button "Go"/),
+    });
+    expect(click).toBeTruthy();
+  });
+});
