@@ -1,5 +1,5 @@
 import type { Page, Session } from '@argus/cdp';
-import { ARGUS_SCRIPT, documentContext, evalObject, evalValue } from './frame-eval.js';
+import { callOnElementWithWalker, documentContext, evalObject, evalValue } from './frame-eval.js';
 import { badTargetError, noMatchError } from './ref-registry.js';
 
 /** A live element in a frame's isolated world, as resolved from a ref, locator or selector. */
@@ -26,13 +26,8 @@ export async function selectorHandle(page: Page, selector: string): Promise<Elem
   }
   const [{ node }, label] = await Promise.all([
     ctx.session.send('DOM.describeNode', { objectId: object.objectId }),
-    ctx.session
-      .send('Runtime.callFunctionOn', {
-        objectId: object.objectId,
-        functionDeclaration: `function () { return (${ARGUS_SCRIPT}).label(this); }`,
-        returnByValue: true,
-      })
-      .then(({ result }) => String(result.value ?? selector))
+    callOnElementWithWalker<string | null>(ctx.session, object.objectId, 'function (a) { return a.label(this); }')
+      .then((value) => String(value ?? selector))
       .catch(() => selector),
   ]);
   return {

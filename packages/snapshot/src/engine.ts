@@ -3,12 +3,11 @@ import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
 import {
-  ARGUS_SCRIPT,
   callWalker,
-  callOnElement,
+  callOnElementWithWalker,
   documentContext,
   evalObject,
-  evalValue,
+  evalWithWalker,
   frameContext,
   installWalker,
   releaseObjects,
@@ -401,10 +400,10 @@ export class SnapshotEngine {
     if (target !== undefined && target.trim()) {
       const handle = await this.resolve(target);
       const ctx = await documentContext(this.page, handle.frameId);
-      const read = await callOnElement<{ text: string; frames: number }>(
+      const read = await callOnElementWithWalker<{ text: string; frames: number }>(
         handle.session,
         handle.objectId,
-        `function () { return (${ARGUS_SCRIPT}).text(this); }`,
+        'function (a) { return a.text(this); }',
       );
       text = await withFrameText(this.page, ctx, read, 0);
     } else {
@@ -570,11 +569,7 @@ export class SnapshotEngine {
   private async untilInLocatorFrame(test: string, timeoutMs: number): Promise<boolean> {
     this.page.assertOpen();
     const ctx = await documentContext(this.page, this.locatorFrame());
-    return evalValue<boolean>(
-      ctx,
-      `(() => { const a = ${ARGUS_SCRIPT}; return ${untilInPage(test, timeoutMs)}; })()`,
-      true,
-    );
+    return evalWithWalker<boolean>(ctx, `return ${untilInPage(test, timeoutMs)};`, true);
   }
 
   /** The frame locators search: the top document (the daemon's engine uses the frame chosen with `argus frame`). */
@@ -681,9 +676,9 @@ export class SnapshotEngine {
   /** What a locator matches in one frame's document (the first few, with ids for refs). */
   private async locateIn(locator: Locator, frameId: string): Promise<LocateResult & { token: string }> {
     const ctx = await documentContext(this.page, frameId);
-    return evalValue<LocateResult & { token: string }>(
+    return evalWithWalker<LocateResult & { token: string }>(
       ctx,
-      `(() => { const a = ${ARGUS_SCRIPT}; return { ...${locateCall(locator, 5)}, token: a.token }; })()`,
+      `return { ...${locateCall(locator, 5)}, token: a.token };`,
     );
   }
 

@@ -211,6 +211,56 @@ export async function callInWorld<T>(ctx: FrameContext, fn: string, value: unkno
   return result.value as T;
 }
 
+/**
+ * Evaluates `body` (statements ending in `return`, with `a` the walker) in the frame's isolated world
+ * and returns its JSON value: through the walker the world holds when it has one (a few hundred bytes
+ * sent), else with the walker's whole source, which installs it (see callWalker).
+ */
+export async function evalWithWalker<T>(ctx: FrameContext, body: string, awaitPromise = false): Promise<T> {
+  const worlds = installedWorlds.get(ctx.session);
+  if (worlds?.has(ctx.contextId)) {
+    const result = await evalValue<T | typeof MISSING>(
+      ctx,
+      `(() => { const a = ${INSTALLED}; if (!a) return '${MISSING}'; ${body} })()`,
+      awaitPromise,
+    );
+    if (result !== MISSING) return result as T;
+    worlds.delete(ctx.contextId);
+  }
+  const result = await evalValue<T>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; ${body} })()`, awaitPromise);
+  let known = installedWorlds.get(ctx.session);
+  if (!known) installedWorlds.set(ctx.session, (known = new Set()));
+  if (known.size >= 64) known.clear();
+  known.add(ctx.contextId);
+  return result;
+}
+
+/**
+ * Calls `fn` (`function (a, ...args)`, `a` the walker) with `this` bound to an element of Argus's
+ * isolated world: through the walker that world holds (it has one once anything was read there),
+ * and with the walker's whole source only when it answers that it has none.
+ */
+export async function callOnElementWithWalker<T>(
+  session: Session,
+  objectId: string,
+  fn: string,
+  args: unknown[] = [],
+): Promise<T> {
+  const result = await callOnElement<T | typeof MISSING>(
+    session,
+    objectId,
+    `function (...args) { const a = ${INSTALLED}; return a ? (${fn}).call(this, a, ...args) : '${MISSING}'; }`,
+    args,
+  );
+  if (result !== MISSING) return result as T;
+  return callOnElement<T>(
+    session,
+    objectId,
+    `function (...args) { return (${fn}).call(this, ${ARGUS_SCRIPT}, ...args); }`,
+    args,
+  );
+}
+
 /** Calls `fn` with `this` bound to the element; returns its JSON value (promises are awaited). */
 export async function callOnElement<T>(
   session: Session,

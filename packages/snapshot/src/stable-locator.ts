@@ -1,9 +1,9 @@
 import { quoteName } from '@argus/protocol/snapshot-refs';
 import type { ElementHandle } from './element-handle.js';
-import { ARGUS_SCRIPT, callOnElement } from './frame-eval.js';
+import { callOnElementWithWalker } from './frame-eval.js';
 import { type FoundLocator, findLocator } from './page-locator.js';
 
-const FIND_FN = `function () { return (${findLocator.toString()}).call(this, ${ARGUS_SCRIPT}); }`;
+const FIND_FN = `function (a) { return (${findLocator.toString()}).call(this, a); }`;
 
 /** A found locator as target text (`role=button[name="Sign in"]`, `label="Email"`, `text="Next"`, a CSS path). */
 export function locatorText(found: FoundLocator): string {
@@ -26,7 +26,7 @@ export function locatorText(found: FoundLocator): string {
  */
 export async function stableLocator(handle: ElementHandle): Promise<string | undefined> {
   try {
-    const found = await callOnElement<FoundLocator | null>(handle.session, handle.objectId, FIND_FN);
+    const found = await callOnElementWithWalker<FoundLocator | null>(handle.session, handle.objectId, FIND_FN);
     return found ? locatorText(found) : undefined;
   } catch {
     return undefined;
