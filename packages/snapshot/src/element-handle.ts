@@ -1,5 +1,5 @@
 import type { Page, Session } from '@argus/cdp';
-import { callOnElementWithWalker, documentContext, evalObject, evalValue } from './frame-eval.js';
+import { callOnElementWithWalker, documentContext, evalObject } from './frame-eval.js';
 import { badTargetError, noMatchError } from './ref-registry.js';
 
 /** A live element in a frame's isolated world, as resolved from a ref, locator or selector. */
@@ -12,15 +12,20 @@ export interface ElementHandle {
   label: string;
 }
 
+/** What the page throws for a selector `querySelector` refuses (not valid CSS). */
+const BAD_SELECTOR = '__argus_bad_selector__';
+
 /** The first element a CSS selector matches in the top document (`element_not_found` if none). */
 export async function selectorHandle(page: Page, selector: string): Promise<ElementHandle> {
   const ctx = await documentContext(page, page.mainFrameId);
-  const ok = await evalValue<boolean>(
+  // one round trip: the element, or the page's word that the selector is not valid CSS
+  const object = await evalObject(
     ctx,
-    `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true } catch { return false } })()`,
-  );
-  if (!ok) throw badTargetError(selector);
-  const object = await evalObject(ctx, `document.querySelector(${JSON.stringify(selector)})`);
+    `(() => { try { return document.querySelector(${JSON.stringify(selector)}); } catch { throw new Error('${BAD_SELECTOR}'); } })()`,
+  ).catch((error: unknown) => {
+    if (error instanceof Error && error.message.includes(BAD_SELECTOR)) throw badTargetError(selector);
+    throw error;
+  });
   if (!object?.objectId) {
     throw noMatchError(selector);
   }
