@@ -19,20 +19,22 @@ async function walkerInstalled(page: Page): Promise<boolean> {
 /**
  * The first read of a document installed the walker (~50 KB of script Chromium parses and runs, about
  * 10 ms here) and looked up the page's document for the listener query before its own walk. The
- * daemon now does both at DOMContentLoaded, so on a page still loading (an image 1.5 s slow) they are
- * done before the load that `goto` waits for, and the first snapshot only walks.
+ * daemon now does both once the navigating command has answered (the document seen at
+ * DOMContentLoaded), while the caller reads the answer, so the first snapshot only walks.
  */
 describe('a new document is readied for its first read while it loads', () => {
-  it('the walker is installed at DOMContentLoaded, before any read, and the first snapshot works from it', async () => {
+  it('the walker is installed after the navigating command, before any read, and the first snapshot works from it', async () => {
     const { id } = await h.client.tabs.open.mutate({ url: h.server.urlFor('/slow-image.html') });
     const browser = h.daemon.services.manager.current as Browser;
     const page = browser.attachedPages().find((candidate) => candidate.id === id)!;
+    await h.daemon.services.manager.documentReadied(page);
     expect(await walkerInstalled(page)).toBe(true);
 
     const snap = await h.client.snapshot.take.mutate({ tab: id, interactive: true });
     expect(snap.text).toMatch(/button "Go" e\d+/);
     // a second document of the same tab (a navigation) is readied too
     await h.client.page.goto.mutate({ tab: id, url: h.server.urlFor('/slow-image.html?again') });
+    await h.daemon.services.manager.documentReadied(page);
     expect(await walkerInstalled(page)).toBe(true);
     const click = await h.client.input.click.mutate({
       tab: id,

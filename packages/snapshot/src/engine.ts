@@ -340,13 +340,12 @@ export class SnapshotEngine {
   }
 
   /**
-   * Readies the top document for its first read while the page still loads (the daemon calls this
-   * at DOMContentLoaded): the walker installed in its isolated world and the page's `document`
-   * handle looked up for the listener query. The first snapshot of a document otherwise did both
-   * first: about 10 ms of Chromium parsing and running the walker's source, and a round trip that
-   * waits while the renderer finishes loading, before its own walk (CDP traces, issue 16). On a
-   * page still loading subresources this runs while the renderer waits on the network. Best effort:
-   * a document gone or busy meanwhile leaves it to the next read, as before.
+   * Readies the top document for its first read (the daemon calls this for each new document, once
+   * the command that navigated has answered): the walker installed in its isolated world and the
+   * page's `document` handle looked up for the listener query. The first snapshot of a document
+   * otherwise did both first: about 10 ms of Chromium parsing and running the walker's source, and a
+   * round trip that waits while the renderer finishes loading, before its own walk (CDP traces,
+   * issue 16). Best effort: a document gone or busy meanwhile leaves it to the next read, as before.
    */
   async readyDocument(): Promise<void> {
     const epoch = this.page.epoch;

@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, type Session, untilCancelled } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
 import { groupsKit } from './page-groups.js';
@@ -59,7 +59,8 @@ export async function callWalker<T>(ctx: FrameContext, fn: string, value: unknow
   let worlds = installedWorlds.get(ctx.session);
   if (!worlds) installedWorlds.set(ctx.session, (worlds = new Set()));
   const pending = installing.get(ctx.session)?.get(ctx.contextId);
-  if (pending) await pending.catch(() => undefined);
+  // a caller that goes away stops waiting (the install itself is bounded by its own scope)
+  if (pending) await untilCancelled(pending.catch(() => undefined));
   if (worlds.has(ctx.contextId)) {
     const result = await callInWorld<T | typeof MISSING>(
       ctx,
