@@ -1,6 +1,5 @@
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, useOtherSite } from './harness.js';
 
 /**
  * Locators in the frame chosen with `argus frame` are resolved and waited for as in the top
@@ -9,15 +8,8 @@ import { useHarness } from './harness.js';
  */
 
 const h = useHarness();
-let site: FixtureServer;
-
-beforeAll(async () => {
-  // localhost and 127.0.0.1 are different sites: a frame moving between them changes process
-  site = await startFixtureServer({ hostname: 'localhost' });
-});
-afterAll(async () => {
-  await site?.close();
-});
+// localhost and 127.0.0.1 are different sites
+const other = useOtherSite();
 
 const js = async <T>(code: string): Promise<T> => (await h.client.page.eval.mutate({ js: code })).value as T;
 
@@ -54,7 +46,7 @@ describe('locators in a selected frame that navigates', () => {
 
   it('follows a frame that moves to another site (out of process) during the wait', async () => {
     await selectStepOne();
-    await leaveAfter(site.urlFor('/frame-nav-b.html'), 1000);
+    await leaveAfter(other.server.urlFor('/frame-nav-b.html'), 1000);
     await h.client.input.click.mutate({ target: 'text="Ready"', timeoutMs: 10_000 });
     expect((await h.client.read.text.query({ target: '#result' })).text).toBe('Ready clicked');
     expect(await js('location.hostname')).toBe('localhost');

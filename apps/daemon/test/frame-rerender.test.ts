@@ -1,6 +1,5 @@
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, useHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { failure, useHarness, useOtherSite } from './harness.js';
 
 /**
  * A frame chosen with `argus frame` whose <iframe> the page removes and inserts again (a framework
@@ -10,15 +9,8 @@ import { failure, useHarness } from './harness.js';
  */
 
 const h = useHarness();
-let site: FixtureServer;
-
-beforeAll(async () => {
-  // localhost and 127.0.0.1 are different sites: an iframe of the other one runs out of process
-  site = await startFixtureServer({ hostname: 'localhost' });
-});
-afterAll(async () => {
-  await site?.close();
-});
+// localhost and 127.0.0.1 are different sites
+const other = useOtherSite();
 
 const js = async <T>(code: string): Promise<T> => (await h.client.page.eval.mutate({ js: code })).value as T;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,7 +58,7 @@ describe('a chosen frame that the page removes and inserts again', () => {
   });
 
   it('follows an iframe of another site (out of process)', async () => {
-    await chooseInner(site.urlFor('/frame-rerender-child.html'));
+    await chooseInner(other.server.urlFor('/frame-rerender-child.html'));
     await h.client.input.click.mutate({ target: '#ready' });
     await hostDoes('rerender');
     expect(await textOf('#result')).toBe('');

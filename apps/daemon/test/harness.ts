@@ -109,3 +109,23 @@ export async function failure(promise: Promise<unknown>): Promise<ArgusError> {
 export async function codeOf(promise: Promise<unknown>): Promise<string> {
   return (await failure(promise)).code;
 }
+
+/**
+ * A second fixture server on another site (`localhost`; the harness serves 127.0.0.1), started before
+ * the file's tests and closed after: an iframe from it runs out of process.
+ */
+export function useOtherSite(): { readonly server: FixtureServer } {
+  let site: FixtureServer | undefined;
+  beforeAll(async () => {
+    site = await startFixtureServer({ hostname: 'localhost' });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+  return {
+    get server() {
+      if (!site) throw new Error('The other site is not started yet (use it inside tests or hooks)');
+      return site;
+    },
+  };
+}
