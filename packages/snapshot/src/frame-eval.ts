@@ -51,25 +51,44 @@ const installedWorlds = new WeakMap<Session, Set<number>>();
  * context id seen before is never reused, but a walker of another version may have replaced it)
  * answers MISSING and is called again with the source.
  */
-export async function callWalker<T>(ctx: FrameContext, fn: string, value: unknown, objectIds: string[]): Promise<T> {
+export function callWalker<T>(ctx: FrameContext, fn: string, value: unknown, objectIds: string[]): Promise<T> {
+  return throughWalker<T>(
+    ctx,
+    () =>
+      callInWorld<T | typeof MISSING>(
+        ctx,
+        `function (value, ...objects) { const a = ${INSTALLED}; return a ? (${fn})(a, value, ...objects) : '${MISSING}'; }`,
+        value,
+        objectIds,
+      ),
+    () =>
+      callInWorld<T>(
+        ctx,
+        `function (value, ...objects) { return (${fn})(${ARGUS_SCRIPT}, value, ...objects); }`,
+        value,
+        objectIds,
+      ),
+  );
+}
+
+/**
+ * The one rule of callWalker and evalWithWalker: the short call (`viaInstalled`, answering MISSING
+ * in a world without the walker) where this session saw the walker installed, else the call with the
+ * whole source (`withSource`), after which the world counts as installed.
+ */
+async function throughWalker<T>(
+  ctx: FrameContext,
+  viaInstalled: () => Promise<T | typeof MISSING>,
+  withSource: () => Promise<T>,
+): Promise<T> {
   let worlds = installedWorlds.get(ctx.session);
   if (!worlds) installedWorlds.set(ctx.session, (worlds = new Set()));
   if (worlds.has(ctx.contextId)) {
-    const result = await callInWorld<T | typeof MISSING>(
-      ctx,
-      `function (value, ...objects) { const a = ${INSTALLED}; return a ? (${fn})(a, value, ...objects) : '${MISSING}'; }`,
-      value,
-      objectIds,
-    );
+    const result = await viaInstalled();
     if (result !== MISSING) return result as T;
     worlds.delete(ctx.contextId);
   }
-  const result = await callInWorld<T>(
-    ctx,
-    `function (value, ...objects) { return (${fn})(${ARGUS_SCRIPT}, value, ...objects); }`,
-    value,
-    objectIds,
-  );
+  const result = await withSource();
   // a long-lived tab sees a new world per document: keep the set small
   if (worlds.size >= 64) worlds.clear();
   worlds.add(ctx.contextId);
@@ -194,23 +213,17 @@ export async function callInWorld<T>(ctx: FrameContext, fn: string, value: unkno
  * and returns its JSON value: through the walker the world holds when it has one (a few hundred bytes
  * sent), else with the walker's whole source, which installs it (see callWalker).
  */
-export async function evalWithWalker<T>(ctx: FrameContext, body: string, awaitPromise = false): Promise<T> {
-  const worlds = installedWorlds.get(ctx.session);
-  if (worlds?.has(ctx.contextId)) {
-    const result = await evalValue<T | typeof MISSING>(
-      ctx,
-      `(() => { const a = ${INSTALLED}; if (!a) return '${MISSING}'; ${body} })()`,
-      awaitPromise,
-    );
-    if (result !== MISSING) return result as T;
-    worlds.delete(ctx.contextId);
-  }
-  const result = await evalValue<T>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; ${body} })()`, awaitPromise);
-  let known = installedWorlds.get(ctx.session);
-  if (!known) installedWorlds.set(ctx.session, (known = new Set()));
-  if (known.size >= 64) known.clear();
-  known.add(ctx.contextId);
-  return result;
+export function evalWithWalker<T>(ctx: FrameContext, body: string, awaitPromise = false): Promise<T> {
+  return throughWalker<T>(
+    ctx,
+    () =>
+      evalValue<T | typeof MISSING>(
+        ctx,
+        `(() => { const a = ${INSTALLED}; if (!a) return '${MISSING}'; ${body} })()`,
+        awaitPromise,
+      ),
+    () => evalValue<T>(ctx, `(() => { const a = ${ARGUS_SCRIPT}; ${body} })()`, awaitPromise),
+  );
 }
 
 /**
