@@ -111,6 +111,18 @@ describe('drag', () => {
     expect(await js('document.getElementById("card").parentElement.id')).toBe('done');
   });
 
+  it('drags an HTML5 draggable onto a drop zone inside an open shadow root', async () => {
+    // the press point's hit test looks into the shadow root: the card, not its host, starts the drag
+    const result = await h.client.input.drag.mutate({
+      from: 'role=button[name="Shadow card"]',
+      to: 'text=Shadow drop zone',
+    });
+    expect(await js('document.querySelector("drag-board").shadowRoot.getElementById("s-dnd").textContent')).toBe(
+      'dropped shadow-card',
+    );
+    expect(result.mode).toBe('html5');
+  });
+
   it('reports a missing element', async () => {
     expect(await codeOf(h.client.input.drag.mutate({ from: '#nope', to: '10,10', timeoutMs: 200 }))).toBe(
       'element_not_found',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageFunction } from './page-function.js';
+import { deepHit } from './actionability.js';
+import { pageFunction, pageFunctionWith } from './page-function.js';
 
 /** The window's scroll offsets, reported after a scroll. */
 export const SCROLL_POSITION = pageFunction(
@@ -27,14 +28,28 @@ export const NEXT_FRAME = pageFunction('nextFrame', z.boolean(), function (this:
   });
 });
 
-/** Whether a press at (x, y) starts an HTML5 drag: a draggable element, a link or an image. */
-export const DRAGGABLE_AT = pageFunction('draggableAt', z.boolean(), function (this: unknown, x: number, y: number) {
-  const el = document.elementFromPoint(x, y);
-  if (!el) return false;
-  const source = el.closest('[draggable]');
-  if (source) return source.getAttribute('draggable') === 'true';
-  return !!el.closest('a[href], img');
-});
+/**
+ * Whether a press at (x, y) starts an HTML5 drag: a draggable element, a link or an image, the nearest
+ * of them from what the press reaches through open shadow roots (the actions' deepHit) up the flat
+ * tree (slots, shadow hosts): an element of a shadow root is not seen as its host.
+ */
+export const DRAGGABLE_AT = pageFunctionWith({ deepHit })(
+  'draggableAt',
+  z.boolean(),
+  function (this: unknown, kit, x: number, y: number) {
+    for (
+      let node: Element | null = kit.deepHit(x, y);
+      node;
+      node = node.assignedSlot || node.parentElement || ((node.parentNode as ShadowRoot | null)?.host ?? null)
+    ) {
+      const draggable = node.getAttribute('draggable');
+      if (draggable === 'true') return true;
+      if (draggable === 'false') return false;
+      if (node.matches('a[href], img')) return true;
+    }
+    return false;
+  },
+);
 
 /** Clicks a same-origin URL as `<a download>` (keeps the page's cookies and referrer). */
 export const CLICK_DOWNLOAD_LINK = pageFunction(
