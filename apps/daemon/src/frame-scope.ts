@@ -2,17 +2,16 @@ import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
   type RefNumbering,
-  DESCRIBE_FOUND,
   type ElementHandle,
   type Locator,
   OBJECT_GROUP,
   SnapshotEngine,
   badTargetError,
+  elementLabel,
   noteObjects,
   parseLocator,
   parseRef,
 } from '@argus/snapshot';
-import { callOnElement } from './page-eval.js';
 
 /** What the engine asks about the frame chosen with `argus frame` (FrameChoices). */
 export interface ChosenFrame {
@@ -126,7 +125,7 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
   }
   const [{ node }, label] = await Promise.all([
     session.send('DOM.describeNode', { objectId: result.objectId }),
-    callOnElement(page, { objectId: result.objectId, session }, DESCRIBE_FOUND).catch(() => selector),
+    elementLabel(session, result.objectId, selector),
   ]);
   return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
 }

@@ -119,6 +119,20 @@ describe('frame', () => {
     expect(await js('document.title')).toBe('Frames');
   });
 
+  it('names an element a selector finds in the chosen frame as a locator or the top document names it', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
+    // the same button, found by a selector in the top document, then in the chosen frame, then by a locator
+    const top = await h.client.input.click.mutate({ target: '#top-button' });
+    expect(top.element).toBe('button "Top button"');
+    await h.client.dom.frame.mutate({ target: '#child' });
+    const bySelector = await h.client.input.click.mutate({ target: '#child-button' });
+    const byLocator = await h.client.input.click.mutate({ target: 'role=button[name="Child button"]' });
+    expect(bySelector.element).toBe('button "Child button"');
+    // (a locator's match also gets a ref)
+    expect(byLocator.element).toMatch(/^button "Child button" \[f\d+e\d+\]$/);
+    await h.client.dom.frame.mutate({ main: true });
+  });
+
   it('selects by --name, --url and ref, and explains misses', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
     expect((await h.client.dom.frame.mutate({ name: 'child' })).name).toBe('child');

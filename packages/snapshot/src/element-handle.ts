@@ -31,9 +31,7 @@ export async function selectorHandle(page: Page, selector: string): Promise<Elem
   }
   const [{ node }, label] = await Promise.all([
     ctx.session.send('DOM.describeNode', { objectId: object.objectId }),
-    callOnElementWithWalker<string | null>(ctx.session, object.objectId, 'function (a) { return a.label(this); }')
-      .then((value) => String(value ?? selector))
-      .catch(() => selector),
+    elementLabel(ctx.session, object.objectId, selector),
   ]);
   return {
     session: ctx.session,
@@ -42,4 +40,15 @@ export async function selectorHandle(page: Page, selector: string): Promise<Elem
     frameId: ctx.frameId,
     label,
   };
+}
+
+/**
+ * How a message and a reply name an element that was found (a target's `label`): the walker's
+ * `role "name"` (or `role (hint)`), the words of its snapshot line, whether it was found by ref, by
+ * locator or by selector, in the top document or in a frame; `fallback` when the page cannot say.
+ */
+export function elementLabel(session: Session, objectId: string, fallback: string): Promise<string> {
+  return callOnElementWithWalker<string | null>(session, objectId, 'function (a) { return a.label(this); }')
+    .then((value) => String(value ?? fallback))
+    .catch(() => fallback);
 }

@@ -23,6 +23,7 @@ export { diffLines, renderDiff, type DiffLine } from './diff.js';
 export { badTargetError, parseRef, type RefNumbering } from './ref-registry.js';
 export { describeLocator, parseLocator, type Locator } from './locator.js';
 export { ARGUS_SCRIPT, OBJECT_GROUP, noteObjects, untilInPage } from './frame-eval.js';
+export { elementLabel } from './element-handle.js';
 export type { WalkNode } from './walker-types.js';
 export { stableLocator, locatorText } from './stable-locator.js';
 export * from './page/index.js';

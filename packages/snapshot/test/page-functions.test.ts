@@ -101,7 +101,6 @@ describe('page functions (packages/snapshot/src/page)', () => {
       [pageFns.IS_FRAME as AnyPageFunction, [], '#frame'],
       [pageFns.FRAME_OWNER as AnyPageFunction, [], '#frame'],
       [pageFns.UPLOAD_TARGET as AnyPageFunction, [], '#file'],
-      [pageFns.DESCRIBE_FOUND as AnyPageFunction, [], '#name'],
       [pageFns.SET_STYLE as AnyPageFunction, ['color', 'red', false], '#name'],
       [pageFns.RESTORE_STYLE as AnyPageFunction, ['color', '', ''], '#name'],
       [pageFns.STORAGE_WRITE as AnyPageFunction, ['local', 'k', 'v']],
@@ -160,7 +159,8 @@ describe('page functions (packages/snapshot/src/page)', () => {
       matches: true,
     });
     expect(await run(PRESET_LINES as AnyPageFunction, ['a\nb'], '#name')).toBe(false);
-    expect(await run(DESCRIBE_ELEMENT as AnyPageFunction, [], '#ad')).toBe('div#ad.ads');
+    // what covers an element is named the same way whichever frame it is in: with its text
+    expect(await run(DESCRIBE_ELEMENT as AnyPageFunction, [], '#ad')).toBe('div#ad.ads ("ad")');
   });
 
   it('the hit test looks through an overlay of Argus (the annotate picker glass) and into open shadow roots', async () => {

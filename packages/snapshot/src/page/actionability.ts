@@ -48,21 +48,22 @@ export function textInput(el: Element): boolean {
 }
 
 /**
- * Names an element in a message: `tag#id.class.class`, with the start of its text when `withText`
- * (what covers an element in the same frame; one of another frame is named without it).
+ * Names an element a message points at that is not the target (what covers it, where a release
+ * landed): `tag#id.class.class ("the start of its text")`, in whichever frame it is. A target itself
+ * is named by the walker's label (`role "name"`, elementLabel in element-handle.ts), as in snapshots.
  */
-function describeNode(node: Element, withText: boolean): string {
+function describeNode(node: Element): string {
   let out = node.tagName.toLowerCase();
   if (node.id) out += '#' + node.id;
   const cls = typeof node.className === 'string' ? node.className.trim().split(/\s+/).slice(0, 2).filter(Boolean) : [];
   if (cls.length) out += '.' + cls.join('.');
-  const text = withText ? ((node as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim() : '';
+  const text = ((node as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim();
   if (text) out += ` ("${text.length > 40 ? text.slice(0, 39) + '…' : text}")`;
   return out;
 }
 
 /** Is `hit` (what a click at the point would reach) this element, inside it, or its label? (`describe`: kit.describeNode) */
-function hitCheck(this: Element, hit: Element | null, describe: (node: Element, withText: boolean) => string): Verdict {
+function hitCheck(this: Element, hit: Element | null, describe: (node: Element) => string): Verdict {
   const el = this;
   if (!hit) return { ok: false, covering: 'nothing (the point is outside the page)' };
   for (let node: Node | null = hit; node; node = node.parentNode || (node as ShadowRoot).host || null) {
@@ -82,7 +83,7 @@ function hitCheck(this: Element, hit: Element | null, describe: (node: Element, 
   ) {
     cover = cover.parentElement;
   }
-  return { ok: false, covering: describe(cover, true) };
+  return { ok: false, covering: describe(cover) };
 }
 
 /**
@@ -420,9 +421,9 @@ export const HIT_CHECK = actionFunction(
   },
 );
 
-/** Names an element for a message (what covers an element, found in another frame): kit.describeNode, without its text. */
+/** Names what covers an element, found in another frame, as kit.describeNode names a cover in the same frame. */
 export const DESCRIBE_ELEMENT = actionFunction('describeElement', z.string(), function (this: Element, kit): string {
-  return kit.describeNode(this, false);
+  return kit.describeNode(this);
 });
 
 /**

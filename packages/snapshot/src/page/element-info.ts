@@ -79,16 +79,6 @@ export const UPLOAD_TARGET = pageFunction('uploadTarget', UploadTarget, function
   return { kind: 'other' as const };
 });
 
-/** A short label for an element found by CSS selector in a selected frame: `tag#id "text"`. */
-export const DESCRIBE_FOUND = pageFunction('describeFound', z.string(), function (this: Element) {
-  const el = this;
-  const tag = el.tagName ? el.tagName.toLowerCase() : 'node';
-  const text =
-    (el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('name'))) ||
-    (el.textContent || '').trim().slice(0, 40);
-  return tag + (el.id ? '#' + el.id : '') + (text ? ' "' + text.replace(/\s+/g, ' ') + '"' : '');
-});
-
 /** `canvas.nodeOf`: the id of the nearest design-canvas node (`data-canvas-node`) holding the element, or null. */
 export const CANVAS_NODE = pageFunction('canvasNode', z.string().nullable(), function (this: Element) {
   const owner = this.closest ? this.closest('[data-canvas-node]') : null;

@@ -14,7 +14,6 @@ export {
   FRAME_OWNER,
   type FrameOwner,
   UPLOAD_TARGET,
-  DESCRIBE_FOUND,
   CANVAS_NODE,
 } from './element-info.js';
 export { SET_STYLE, RESTORE_STYLE } from './style.js';
