@@ -19,12 +19,15 @@ export interface ChosenBy {
   url?: string;
 }
 
-/** Why a chosen frame can no longer be used. */
-type Lost = 'frame_removed' | 'parent_navigated';
+/**
+ * Why a chosen frame can no longer be used. Only a removal may still be undone (by an iframe like it,
+ * inserted in the same document); the document around the frame navigating ends the choice for good.
+ */
+type Lost = 'frame_removed' | 'parent_navigated' | 'top_navigated';
 
 interface Choice {
   frameId: string;
-  /** the page's epoch when chosen: a navigation of the top document ends the choice */
+  /** the page's epoch when chosen: a navigation of the top document loses the choice for good */
   epoch: number;
   parentId: string;
   /** the choice as the caller gave it (an iframe's selector or ref, its name or part of its URL) */
@@ -44,8 +47,10 @@ interface Choice {
  * true. A navigation inside the frame keeps its frame id (nothing to do). When the page removes the
  * <iframe> and inserts one like it (a framework re-render: a new frame id in CDP), the choice follows
  * the new one: same parent frame, same document around it, and an element with the same tag, id,
- * name and src at the same place among those alike. When none comes back, the commands that would
- * run in the frame fail with `ref_stale` saying so, instead of running in the top document.
+ * name and src at the same place among those alike. When none comes back, or the top document
+ * navigates (every frame of it is gone, however alike the new page's), the commands that would run
+ * in the frame fail with `ref_stale` saying so, instead of running in the top document, until the
+ * agent chooses again. The agent's own navigation commands end the choice instead (`end`), and say so.
  */
 export class FrameChoices {
   private readonly choices = new WeakMap<Page, Choice>();
@@ -68,6 +73,18 @@ export class FrameChoices {
     this.watch(page, choice);
   }
 
+  /**
+   * Ends the choice because the agent navigated the top document (goto, back, forward, reload,
+   * load-html): the `argus frame …` command line that made it, for the reply to say, or undefined when
+   * no frame was chosen.
+   */
+  end(page: Page): string | undefined {
+    const choice = this.choices.get(page);
+    if (!choice) return undefined;
+    this.clear(page);
+    return `argus frame ${command(choice.given)}`;
+  }
+
   /** Back to the top document. */
   clear(page: Page): void {
     const choice = this.choices.get(page);
@@ -83,17 +100,17 @@ export class FrameChoices {
    * document), or undefined for the top document. Never throws: the engine reads it to mark documents.
    */
   chosen(page: Page): string | undefined {
-    const choice = this.current(page);
-    return choice?.frameId;
+    return this.choices.get(page)?.frameId;
   }
 
   /** Whether the choice can no longer be used: the error to fail with, else undefined. */
   lostError(page: Page): ArgusError | undefined {
-    const choice = this.current(page);
+    const choice = this.choices.get(page);
     if (!choice) return undefined;
-    if (!choice.lost && !page.frames.get(choice.frameId))
-      choice.lost = { reason: 'frame_removed', at: performance.now() };
-    return choice.lost ? lostError(choice) : undefined;
+    // the epoch moves on the top document's commit, maybe before its events reached the listener
+    if (choice.epoch !== page.epoch) lose(choice, 'top_navigated');
+    else if (!choice.lost && !page.frames.get(choice.frameId)) lose(choice, 'frame_removed');
+    return choice.lost ? lostError(choice, page) : undefined;
   }
 
   /**
@@ -103,12 +120,13 @@ export class FrameChoices {
    */
   async inUse(page: Page): Promise<string | undefined> {
     if (!this.lostError(page)) return this.chosen(page);
-    const choice = this.current(page)!;
+    const choice = this.choices.get(page)!;
     const lostAt = choice.lost!.at;
     const cap = lostAt + FOLLOW_GRACE_MS + CHECK_MAX_MS;
     for (;;) {
       const now = performance.now();
-      if (this.current(page) !== choice || !choice.lost || now >= cap) break;
+      // only a removed iframe may come back
+      if (this.choices.get(page) !== choice || choice.lost?.reason !== 'frame_removed' || now >= cap) break;
       if (choice.checks === 0 && now >= lostAt + FOLLOW_GRACE_MS) break;
       await changeOf(choice, choice.checks > 0 ? cap - now : lostAt + FOLLOW_GRACE_MS - now);
     }
@@ -117,37 +135,29 @@ export class FrameChoices {
     return this.chosen(page);
   }
 
-  private current(page: Page): Choice | undefined {
-    const choice = this.choices.get(page);
-    // a navigation of the top document replaces every frame: the choice ends with it
-    if (choice && choice.epoch !== page.epoch) {
-      this.clear(page);
-      return undefined;
-    }
-    return choice;
-  }
-
   /** Listens, on the session that owns the parent frame, for the chosen iframe's removal and a new one's insertion. */
   private watch(page: Page, choice: Choice): void {
     const session = page.frames.get(choice.parentId)?.session ?? page.session;
-    const lose = (reason: Lost) => {
-      if (choice.lost?.reason === 'parent_navigated') return;
-      choice.lost = { reason, at: choice.lost?.at ?? performance.now() };
-      wake(choice);
-    };
     choice.offs.push(
-      page.onEpoch(() => this.clear(page)),
+      // a navigation of the top document replaces every frame: lost for good, said by the next command
+      page.onEpoch(() => lose(choice, 'top_navigated')),
       session.on('Page.frameDetached', (event) => {
         // a frame moving to another process detaches with reason 'swap' and keeps its id
         if (event.reason === 'swap') return;
-        if (event.frameId === choice.frameId) lose('frame_removed');
-        else if (event.frameId === choice.parentId) lose('parent_navigated');
+        if (event.frameId === choice.frameId) lose(choice, 'frame_removed');
+        else if (event.frameId === choice.parentId) lose(choice, 'parent_navigated');
       }),
       session.on('Page.frameNavigated', ({ frame }) => {
-        if (frame.id === choice.parentId && choice.parentId !== page.mainFrameId) lose('parent_navigated');
+        if (frame.id === choice.parentId && choice.parentId !== page.mainFrameId) lose(choice, 'parent_navigated');
       }),
       session.on('Page.frameAttached', (event) => {
-        if (choice.lost?.reason === 'frame_removed' && event.parentFrameId === choice.parentId && choice.owner)
+        // an iframe of the top document's next page is in another document, however alike
+        if (
+          choice.lost?.reason === 'frame_removed' &&
+          choice.epoch === page.epoch &&
+          event.parentFrameId === choice.parentId &&
+          choice.owner
+        )
           void this.check(page, choice, event.frameId, session);
       }),
     );
@@ -158,8 +168,8 @@ export class FrameChoices {
     choice.checks++;
     try {
       const owner = await readOwner(page, frameId, choice.parentId, session);
-      if (!owner || !sameOwner(owner, choice.owner) || this.current(page) !== choice) return;
-      if (choice.lost?.reason !== 'frame_removed') return;
+      if (!owner || !sameOwner(owner, choice.owner) || this.choices.get(page) !== choice) return;
+      if (choice.lost?.reason !== 'frame_removed' || choice.epoch !== page.epoch) return;
       choice.frameId = frameId;
       delete choice.lost;
     } finally {
@@ -200,6 +210,16 @@ function sameOwner(a: FrameOwner, b: FrameOwner | undefined): boolean {
   );
 }
 
+/** How final a loss is: a navigation of the document around the frame outranks a removal (its detach events may come first). */
+const LOSS_RANK: Record<Lost, number> = { frame_removed: 1, parent_navigated: 2, top_navigated: 3 };
+
+/** Marks the choice lost, unless it already is for a reason as final. */
+function lose(choice: Choice, reason: Lost): void {
+  if (choice.lost && LOSS_RANK[choice.lost.reason] >= LOSS_RANK[reason]) return;
+  choice.lost = { reason, at: choice.lost?.at ?? performance.now() };
+  wake(choice);
+}
+
 function wake(choice: Choice): void {
   for (const waiter of choice.waiters) waiter();
 }
@@ -217,24 +237,28 @@ function changeOf(choice: Choice, ms: number): Promise<void> {
   });
 }
 
-function lostError(choice: Choice): ArgusError {
+function lostError(choice: Choice, page: Page): ArgusError {
   const owner = choice.owner;
   const element = owner
     ? `<${owner.tag}${owner.id ? ` id="${owner.id}"` : ''}${owner.name ? ` name="${owner.name}"` : ''}${owner.src ? ` src="${owner.src}"` : ''}>`
     : 'its <iframe>';
+  const reason = choice.lost?.reason ?? 'frame_removed';
   const what =
-    choice.lost?.reason === 'parent_navigated'
-      ? `the document around it navigated, which removed ${element}`
-      : `the page removed ${element} and inserted none like it (same id, name and src, same place)`;
+    reason === 'top_navigated'
+      ? `the top document navigated (to ${page.url}), and every frame of the page it left went with it`
+      : reason === 'parent_navigated'
+        ? `the document around it navigated, which removed ${element}`
+        : `the page removed ${element} and inserted none like it (same id, name and src, same place)`;
   return new ArgusError(
     'ref_stale',
     `The frame chosen with \`argus frame ${command(choice.given)}\` is gone: ${what}. Nothing was run in the top document instead. Choose again: \`argus frame <iframe>\` (\`argus snapshot\` shows the page and its iframes), or \`argus frame main\` for the top document.`,
     {
       details: {
-        reason: choice.lost?.reason ?? 'frame_removed',
+        reason,
         chosenWith: choice.given,
         frameId: choice.frameId,
         ...(owner ? { element: { tag: owner.tag, id: owner.id, name: owner.name, src: owner.src } } : {}),
+        ...(reason === 'top_navigated' ? { url: page.url } : {}),
       },
     },
   );

@@ -2,16 +2,20 @@ import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
   type RefNumbering,
+  DESCRIBE_FOUND,
   type ElementHandle,
   type Locator,
   OBJECT_GROUP,
   SnapshotEngine,
+  type SnapshotOptions,
+  type SnapshotResult,
+  type WaitTest,
   badTargetError,
-  elementLabel,
   noteObjects,
   parseLocator,
   parseRef,
 } from '@argus/snapshot';
+import { callOnElement } from './page-eval.js';
 
 /** What the engine asks about the frame chosen with `argus frame` (FrameChoices). */
 export interface ChosenFrame {
@@ -26,8 +30,10 @@ export interface ChosenFrame {
 /**
  * A snapshot engine whose CSS selectors and locators resolve in the frame chosen with `argus frame` (refs already
  * name their frame). @argus/snapshot resolves selectors in the main frame only and has no frame
- * hook, so the daemon wraps `resolve` here. While the chosen frame is gone (its iframe removed,
- * none like it inserted), a selector or locator fails saying so rather than resolving elsewhere.
+ * hook, so the daemon wraps `resolve` here; locators, waits and `snapshot --scope` search the
+ * locator frame, which is the chosen one. While the chosen frame is gone (its iframe removed, none
+ * like it inserted, or the top document navigated), each of them fails saying so rather than
+ * running elsewhere.
  */
 export class FrameScopedEngine extends SnapshotEngine {
   constructor(
@@ -60,6 +66,20 @@ export class FrameScopedEngine extends SnapshotEngine {
   override async waitForLocator(locator: Locator, timeoutMs: number): Promise<boolean> {
     await this.frames.inUse(this.page);
     return this.inChosenFrame(() => super.waitForLocator(locator, timeoutMs));
+  }
+
+  override async waitUntilShown(test: WaitTest, timeoutMs: number): Promise<boolean> {
+    await this.frames.inUse(this.page);
+    return this.inChosenFrame(() => super.waitUntilShown(test, timeoutMs));
+  }
+
+  /** A snapshot's --scope other than a ref (a selector, locator or landmark) is looked for in the chosen frame. */
+  override async snapshot(options: SnapshotOptions = {}): Promise<SnapshotResult> {
+    const scope = options.scope;
+    if (options.cursor !== undefined || scope === undefined || !scope.trim() || parseRef(scope))
+      return super.snapshot(options);
+    await this.frames.inUse(this.page);
+    return this.inChosenFrame(() => super.snapshot(options));
   }
 
   protected override locatorFrame(): string {
@@ -125,7 +145,7 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
   }
   const [{ node }, label] = await Promise.all([
     session.send('DOM.describeNode', { objectId: result.objectId }),
-    elementLabel(session, result.objectId, selector),
+    callOnElement(page, { objectId: result.objectId, session }, DESCRIBE_FOUND).catch(() => selector),
   ]);
   return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
 }

@@ -5,6 +5,7 @@ import {
   type SnapshotEngine,
   VALID_SELECTOR,
   WAIT_UNTIL,
+  type WaitTest,
   describeLocator,
   parseLocator,
   parseRef,
@@ -76,7 +77,10 @@ function notFound(input: WaitInput): ArgusError {
   return new ArgusError('timeout', `${what} within ${input.timeoutMs} ms. Check with \`argus snapshot\`.`);
 }
 
-/** A selector, ref, locator or text wait in the tab's current document, for at most `leftMs`. */
+/**
+ * A selector, ref, locator or text wait in the tab's current document, for at most `leftMs`: in the
+ * frame chosen with `argus frame` when there is one (the engine's locator frame), but a ref's own.
+ */
 async function waitInDocument(page: Page, engine: SnapshotEngine, input: WaitInput, leftMs: number): Promise<string> {
   // each wait below is resolved by the page itself (WAIT_UNTIL: a MutationObserver plus a timeout), so the daemon never polls
   if (input.selector && parseRef(input.selector)) {
@@ -102,8 +106,7 @@ async function waitInDocument(page: Page, engine: SnapshotEngine, input: WaitInp
     if (!(await evaluateInPage(page, VALID_SELECTOR, [needle])))
       throw new ArgusError('invalid_input', `"${needle}" is not a valid CSS selector.`);
   }
-  const test =
-    mode === 'selector' ? { kind: 'selector' as const, selector: needle } : { kind: 'text' as const, text: needle };
-  if (!(await evaluateInPage(page, WAIT_UNTIL, [test, leftMs]))) throw notFound(input);
+  const test: WaitTest = mode === 'selector' ? { kind: 'selector', selector: needle } : { kind: 'text', text: needle };
+  if (!(await engine.waitUntilShown(test, leftMs))) throw notFound(input);
   return mode === 'selector' ? needle : `text "${needle}"`;
 }

@@ -23,6 +23,8 @@ import { describeLocator, parseLocator, roleWordLocator, snapshotLineLocator, ty
 import { RefRegistry, parseRef, staleError, type RefEntry, type RefNumbering } from './ref-registry.js';
 import type { ArgusPageApi, LocateResult } from './page-walker.js';
 import type { WalkNode, WalkOptions, WalkResult } from './walker-types.js';
+import { pageExpression, pageResult } from './page/page-function.js';
+import { WAIT_UNTIL, type WaitTest } from './page/wait.js';
 
 export interface SnapshotOptions {
   interactive?: boolean;
@@ -227,6 +229,8 @@ export class SnapshotEngine {
    * Walks the main frame (or the scope) and every visible iframe below it; assigns refs. The scope
    * is any target an action takes (a ref, a locator, a CSS selector), or a landmark as the snapshot
    * prints it (`navigation "Primary"`, or a bare role word such as `banner` that no CSS tag matches).
+   * A locator, a CSS selector or a landmark is looked for in the locator frame (and a CSS selector
+   * then in the frames below it), as an action's would be.
    */
   private async capture(scope: string | undefined): Promise<{ tree: WalkNode; title: string }> {
     const walk: WalkOptions = { textMax: TEXT_MAX };
@@ -236,17 +240,22 @@ export class SnapshotEngine {
       frameId = entry.frameId;
       walk.rootId = entry.id;
     };
+    const ref = scope !== undefined && scope.trim() ? parseRef(scope) : undefined;
     if (scope !== undefined && scope.trim()) {
-      const ref = parseRef(scope);
       const locator = ref ? undefined : (parseLocator(scope) ?? snapshotLineLocator(scope));
       if (ref) scopeRef(ref);
       else if (locator) scopeRef(await this.locatorRef(locator, this.locatorFrame()));
-      else walk.rootSelector = scope;
+      else {
+        walk.rootSelector = scope;
+        frameId = this.locatorFrame();
+      }
     }
     releaseObjects(this.page.session);
     this.refs.retireBefore(this.page.epoch);
     this.lastRefs = [];
     let result = await this.walkFrame(frameId, walk, 0);
+    // a ref of a frame that has no document any more is stale, as for an action given it
+    if (!result && ref && frameId !== this.page.mainFrameId) throw staleError(ref);
     if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined)
       result = (await this.scopeInFrames(frameId, walk)) ?? result;
     // a landmark named by its role alone (`banner`, `navigation`): no tag of that name, the role then
@@ -544,6 +553,26 @@ export class SnapshotEngine {
     this.page.assertOpen();
     const ctx = await documentContext(this.page, this.locatorFrame());
     return evalWithWalker<boolean>(ctx, `return ${untilInPage(test, timeoutMs)};`, true);
+  }
+
+  /**
+   * `argus wait` for a CSS selector's first match to be visible, or for a text to show: true once it
+   * holds in the locator frame, false after `timeoutMs`. The page decides (WAIT_UNTIL, a
+   * MutationObserver), nothing polls; a wait the document's end cuts short goes on in the next
+   * document within what is left of `timeoutMs`, as waitForLocator's does.
+   */
+  async waitUntilShown(test: WaitTest, timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    return this.inLatestDocument(async () => {
+      this.page.assertOpen();
+      const ctx = await documentContext(this.page, this.locatorFrame());
+      const left = Math.max(0, Math.round(deadline - performance.now()));
+      const answer = await this.page.evaluate(pageExpression(WAIT_UNTIL, 'undefined', [test, left]), {
+        contextId: ctx.contextId,
+        session: ctx.session,
+      });
+      return pageResult(WAIT_UNTIL, answer);
+    });
   }
 
   /** The frame locators search: the top document (the daemon's engine uses the frame chosen with `argus frame`). */

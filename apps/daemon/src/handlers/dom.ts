@@ -17,7 +17,9 @@ export function domHandlers(services: Services): Handlers['dom'] {
         if (!statSync(path, { throwIfNoEntry: false })?.isFile())
           throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
         const nav = await page.navigate(pathToFileURL(path).href, { waitUntil: 'load', timeoutMs: input.timeoutMs });
-        return { url: nav.url, title: nav.title };
+        // the frame choice ends with the page it was made in: the reply says so
+        const frameCleared = manager.frameChoices.end(page);
+        return { url: nav.url, title: nav.title, ...(frameCleared === undefined ? {} : { frameCleared }) };
       }),
     style: (input) =>
       manager.onTab(input.tab, async (page) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
 import { FilePath, HttpUrl, TabId, Target, TimeoutMs, Title } from '../common.js';
+import { FrameCleared } from './page.js';
 
 /** Page-level tools: local HTML, inline style tweaks, clutter removal, page diff, frame selection. */
 export const domCommands = {
@@ -24,7 +25,8 @@ export const domCommands = {
         tab: TabId.optional(),
         timeoutMs: TimeoutMs.default(30_000),
       }),
-    output: () => z.object({ url: z.string().describe('file:// URL of the page'), title: Title }),
+    output: () =>
+      z.object({ url: z.string().describe('file:// URL of the page'), title: Title, frameCleared: FrameCleared }),
   }),
   style: defineCommand({
     name: 'dom.style',
@@ -142,7 +144,7 @@ export const domCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Choose the frame that later selector-based commands, eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone, those commands fail with ref_stale until you choose again.',
+      'Choose the frame that later selector-based commands (wait and snapshot --scope too), eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone or the top document navigates by itself (a link, a script), those commands fail with ref_stale until you choose again. goto, back, forward, reload and load-html end the choice and say so in their reply (frameCleared).',
     input: () =>
       z.object({
         target: Target.optional().describe(

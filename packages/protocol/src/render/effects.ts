@@ -35,6 +35,15 @@ export function challengeLine(challenge: NonNullable<Effects['challenge']>): str
   return `challenge: ${challenge.kind.replace('_', ' ')}: ${challenge.hint}`;
 }
 
+/** The frame choice a navigation ended (`frameCleared`), and where commands run now. */
+export function frameClearedLines(cleared: string | undefined): string[] {
+  return cleared === undefined
+    ? []
+    : [
+        `frame choice ended: \`${cleared}\` chose a frame of the page this navigation left; commands run in the top document now (choose again with \`argus frame <iframe>\`)`,
+      ];
+}
+
 /**
  * An action's reply: its own line, what it caused, the CLI line that replays it by locator (refs
  * die with the page), then the snapshot diff when asked for.

@@ -1,4 +1,4 @@
-import { actionText } from './effects.js';
+import { actionText, frameClearedLines } from './effects.js';
 import { titled } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
@@ -84,7 +84,7 @@ export const filesRenderers: RenderersOf<'files'> = {
 };
 
 export const domRenderers: RenderersOf<'dom'> = {
-  'dom.loadHtml': (output) => titled(output.title, output.url),
+  'dom.loadHtml': (output) => [titled(output.title, output.url), ...frameClearedLines(output.frameCleared)].join('\n'),
   'dom.style': (output) =>
     output.element === null
       ? `undid ${output.undone} style change(s)`

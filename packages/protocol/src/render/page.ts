@@ -1,4 +1,4 @@
-import { challengeLine, dialogLines } from './effects.js';
+import { challengeLine, dialogLines, frameClearedLines } from './effects.js';
 import { duration, titled } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
@@ -7,6 +7,7 @@ const nav = (output: Nav) =>
   [
     `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}`,
     ...(output.challenge ? [challengeLine(output.challenge)] : []),
+    ...frameClearedLines(output.frameCleared),
     ...dialogLines(output.dialogs),
   ].join('\n');
 

@@ -119,6 +119,17 @@ describe('one typed renderer per command', () => {
     );
   });
 
+  it('says when a navigation ended the frame choice, for goto and load-html', () => {
+    const frameCleared = 'argus frame "#checkout"';
+    expect(renderCommand('page.reload', { url: 'http://x/', title: 'X', status: 200, frameCleared }, cli())).toBe(
+      'X — http://x/ (200)\nframe choice ended: `argus frame "#checkout"` chose a frame of the page this navigation left; commands run in the top document now (choose again with `argus frame <iframe>`)',
+    );
+    expect(renderCommand('dom.loadHtml', { url: 'file:///r.html', title: 'R', frameCleared }, cli())).toMatch(
+      /^R — file:\/\/\/r\.html\nframe choice ended: `argus frame "#checkout"`/,
+    );
+    expect(renderCommand('dom.loadHtml', { url: 'file:///r.html', title: 'R' }, cli())).toBe('R — file:///r.html');
+  });
+
   it('renders each chain step as the single command would, and says where a chain stopped', () => {
     const text = renderCommand(
       'batch.chain',
