@@ -2,7 +2,6 @@ import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
   type RefNumbering,
-  DESCRIBE_FOUND,
   type ElementHandle,
   type Locator,
   OBJECT_GROUP,
@@ -11,11 +10,11 @@ import {
   type SnapshotResult,
   type WaitTest,
   badTargetError,
+  elementLabel,
   noteObjects,
   parseLocator,
   parseRef,
 } from '@argus/snapshot';
-import { callOnElement } from './page-eval.js';
 
 /** What the engine asks about the frame chosen with `argus frame` (FrameChoices). */
 export interface ChosenFrame {
@@ -145,7 +144,7 @@ async function resolveInFrame(page: Page, frameId: string, selector: string): Pr
   }
   const [{ node }, label] = await Promise.all([
     session.send('DOM.describeNode', { objectId: result.objectId }),
-    callOnElement(page, { objectId: result.objectId, session }, DESCRIBE_FOUND).catch(() => selector),
+    elementLabel(session, result.objectId, selector),
   ]);
   return { session, objectId: result.objectId, backendNodeId: node.backendNodeId, frameId, label };
 }
