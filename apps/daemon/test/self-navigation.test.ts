@@ -79,3 +79,31 @@ describe('a CDP call past its deadline', () => {
     expect(error.message).toContain(join(h.workspace, '.argus', 'daemon.log'));
   });
 });
+
+describe('a page that moves on by script as it loads (a redirect by script)', () => {
+  // redirect-by-script.html calls location.replace() in its head; an image that takes 300 ms holds
+  // its load, so the next document commits first and the page's own load never comes. goto, a
+  // click and back waited for that load until their deadline (every time, measured before).
+  it('goto answers once the document it moved to is loaded, with that document', async () => {
+    for (const waitUntil of ['load', 'domcontentloaded'] as const) {
+      const result = await h.client.page.goto.mutate({
+        url: h.server.urlFor('/redirect-by-script.html?to=nav-b.html'),
+        waitUntil,
+        timeoutMs: 10_000,
+      });
+      expect(result.url).toBe(h.server.urlFor('/nav-b.html'));
+      expect(result.title).toBe('Page B');
+      expect((await h.client.read.text.query({})).text).toMatch(/You arrived at the second page/);
+    }
+  });
+
+  it('a click on a link to it follows the redirect too', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
+    await h.client.page.eval.mutate({
+      js: `document.body.insertAdjacentHTML('beforeend', '<a id="away" href="redirect-by-script.html?to=nav-b.html">away</a>')`,
+    });
+    const click = await h.client.input.click.mutate({ target: '#away', timeoutMs: 10_000 });
+    expect(click.navigated).toBe(true);
+    expect(click.url).toBe(h.server.urlFor('/nav-b.html'));
+  });
+});

@@ -32,6 +32,10 @@ export class NavigationWatcher {
   /** A `window.open` URL seen before its target was announced. */
   private pendingOpenUrl: string | undefined;
   private readonly lifecycle = new Map<string, Set<string>>();
+  /** Order of the main frame's cross-document starts and commits, by loaderId (see replacedBy). */
+  private order = 0;
+  private readonly startedAt = new Map<string, number>();
+  private readonly committedAt = new Map<string, number>();
   private readonly waiters: EventWaiters;
   private readonly offs: Array<() => void>;
 
@@ -50,7 +54,10 @@ export class NavigationWatcher {
       }),
       session.on('Page.frameStartedNavigating', (event) => {
         if (isMain(event.frameId) && !event.navigationType.toLowerCase().includes('samedocument'))
-          this.mark(() => (this.requested = true));
+          this.mark(() => {
+            this.requested = true;
+            if (!this.startedAt.has(event.loaderId)) this.startedAt.set(event.loaderId, ++this.order);
+          });
       }),
       session.on('Page.frameStoppedLoading', (event) => {
         if (isMain(event.frameId) && this.requested && this.committedLoader === undefined)
@@ -61,6 +68,7 @@ export class NavigationWatcher {
         this.mark(() => {
           this.requested = true;
           this.committedLoader = event.frame.loaderId;
+          this.committedAt.set(event.frame.loaderId, ++this.order);
           this.committedUrl = event.frame.url + (event.frame.urlFragment ?? '');
           if (event.type === 'BackForwardCacheRestore') {
             this.record(event.frame.loaderId, 'DOMContentLoaded');
@@ -145,6 +153,51 @@ export class NavigationWatcher {
 
   reached(loaderId: string, name: string): boolean {
     return this.lifecycle.get(loaderId)?.has(name) ?? false;
+  }
+
+  /**
+   * The document that replaced `loaderId`'s once it had committed (the main frame's newest), or
+   * undefined while `loaderId`'s is the newest or has not committed. `stale` tells whether that
+   * navigation had already started before `loaderId`'s document committed: then the document before
+   * it started it (a script's `location.href = …` under way as the tab was sent elsewhere, which
+   * Chrome lets commit after the new document), not the new document (a redirect by script). Known
+   * only when Chrome sends Page.frameStartedNavigating; without it, every replacement counts as the
+   * new document's own.
+   */
+  replacedBy(loaderId: string): { loaderId: string; stale: boolean } | undefined {
+    const committed = this.committedAt.get(loaderId);
+    const newest = this.committedLoader;
+    if (committed === undefined || newest === undefined || newest === loaderId) return undefined;
+    const started = this.startedAt.get(newest);
+    const stale = this.startedAt.has(loaderId) && (started === undefined || started < committed);
+    return { loaderId: newest, stale };
+  }
+
+  /**
+   * A navigation of the main frame that started after `loaderId`'s and before its document
+   * committed, and has not committed: the page left behind asked for it while the tab was being sent
+   * elsewhere, and Chrome may still commit it over `loaderId`'s document (see replacedBy).
+   */
+  contested(loaderId: string): boolean {
+    const ours = this.startedAt.get(loaderId);
+    if (ours === undefined) return false;
+    const committed = this.committedAt.get(loaderId) ?? Infinity;
+    for (const [other, started] of this.startedAt) {
+      if (other !== loaderId && started > ours && started < committed && !this.committedAt.has(other)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether the navigation `loaderId` reached `name`, or, once its document committed and was
+   * replaced by a later one, whether the main frame's newest document did: a page that moves on by
+   * script before its `load` (a redirect on load, a framework's route) ends the wait when the
+   * document it moved to is loaded, as a person would see the page settle.
+   */
+  settled(loaderId: string, name: string): boolean {
+    if (this.reached(loaderId, name)) return true;
+    const replaced = this.replacedBy(loaderId);
+    return replaced !== undefined && this.reached(replaced.loaderId, name);
   }
 
   /**

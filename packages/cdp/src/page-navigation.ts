@@ -29,6 +29,12 @@ export interface ActionEffects {
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long a navigation answered with content that did not commit waits for its download's announcement. */
 const DOWNLOAD_ANNOUNCE_MS = 2_000;
+/**
+ * How many times a navigation is sent when a navigation the page left behind had under way commits
+ * over it (NavigationWatcher.replacedBy): the page the caller asked for is loaded again, twice at
+ * most, within the same deadline.
+ */
+const MAX_NAVIGATE_SENDS = 3;
 /** Page.stopLoading after a timeout is answered by the browser process at once, or not at all. */
 const STOP_LOADING_MS = 2_000;
 
@@ -65,56 +71,66 @@ export async function navigatePage(
   const what = `Navigation to ${shown}`;
   await stopScriptIfStuck(page);
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
+  const left = () => Math.max(0, timeoutMs - (performance.now() - started));
   try {
-    const result = await stopOnFailure(
-      page,
-      within(page.session.send('Page.navigate', { url, frameId: page.mainFrameId }), timeoutMs, what),
-      timeoutMs,
-      what,
-      waitUntil,
-    );
-    if (result.errorText) {
-      await settleFailedNavigation(
+    for (let sent = 1; ; sent++) {
+      const result = await stopOnFailure(
         page,
-        watcher,
-        result.loaderId,
-        waitUntil,
-        timeoutMs - (performance.now() - started),
-      );
-      throw navigationFailed(shown, result.errorText);
-    }
-    if (!result.loaderId) {
-      // same-document navigation (e.g. only the hash changed)
-      return {
-        url: withoutPassword(watcher.sameDocumentUrl ?? url),
-        title: await titleOf(page, options.readTitle),
-        status: null,
-      };
-    }
-    const loaderId = result.loaderId;
-    if (waitUntil !== 'none') {
-      const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
-      const left = Math.max(0, timeoutMs - (performance.now() - started));
-      await stopOnFailure(
-        page,
-        page.session.guard(
-          watcher.until(
-            () => watcher.reached(loaderId, eventName),
-            left,
-            () => what,
-          ),
-          what,
-        ),
+        within(page.session.send('Page.navigate', { url, frameId: page.mainFrameId }), left(), what),
         timeoutMs,
         what,
         waitUntil,
       );
+      if (result.errorText) {
+        await settleFailedNavigation(page, watcher, result.loaderId, waitUntil, left());
+        throw navigationFailed(shown, result.errorText);
+      }
+      if (!result.loaderId) {
+        // same-document navigation (e.g. only the hash changed)
+        return {
+          url: withoutPassword(watcher.sameDocumentUrl ?? url),
+          title: await titleOf(page, options.readTitle),
+          status: null,
+        };
+      }
+      const loaderId = result.loaderId;
+      if (waitUntil !== 'none') {
+        const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
+        // the page left behind had a navigation of its own under way, which committed over this one
+        const overtaken = () => sent < MAX_NAVIGATE_SENDS && watcher.replacedBy(loaderId)?.stale === true;
+        await stopOnFailure(
+          page,
+          page.session.guard(
+            watcher.until(
+              () => overtaken() || watcher.settled(loaderId, eventName),
+              left(),
+              () => what,
+            ),
+            what,
+          ),
+          timeoutMs,
+          what,
+          waitUntil,
+        );
+        if (!watcher.reached(loaderId, eventName) && overtaken()) continue;
+        if (watcher.contested(loaderId) && watcher.replacedBy(loaderId) === undefined) {
+          // the page left behind has a navigation under way that Chrome would commit over this
+          // document, after this answer: it is stopped (this document has its `load` by now; a
+          // stop before that would also stop this document's own loading)
+          if (waitUntil === 'load') {
+            await within(page.session.send('Page.stopLoading'), Math.min(left(), STOP_LOADING_MS), what).catch(
+              () => undefined,
+            );
+          }
+          if (sent < MAX_NAVIGATE_SENDS && watcher.replacedBy(loaderId)?.stale === true) continue;
+        }
+      }
+      return {
+        url: page.url,
+        title: await titleOf(page, options.readTitle),
+        status: page.documentStatus.get(loaderId) ?? null,
+      };
     }
-    return {
-      url: page.url,
-      title: await titleOf(page, options.readTitle),
-      status: page.documentStatus.get(loaderId) ?? null,
-    };
   } finally {
     watcher.dispose();
   }
@@ -378,7 +394,7 @@ async function waitForLoad(
     page,
     page.session.guard(
       watcher.until(
-        () => watcher.reached(loaderId, 'load'),
+        () => watcher.settled(loaderId, 'load'),
         left,
         () => what,
       ),

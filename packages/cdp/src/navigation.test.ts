@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { NavigationWatcher } from './navigation.js';
+import type { Session } from './session.js';
+
+/** A tab's session reduced to what the watcher needs: events to subscribe to, and its detach. */
+function fakeSession() {
+  const handlers = new Map<string, Set<(event: unknown) => void>>();
+  const session = {
+    on(name: string, handler: (event: unknown) => void) {
+      let set = handlers.get(name);
+      if (!set) handlers.set(name, (set = new Set()));
+      set.add(handler);
+      return () => set.delete(handler);
+    },
+    onDetach() {
+      return () => undefined;
+    },
+  };
+  const emit = (name: string, event: unknown) => {
+    for (const handler of [...(handlers.get(name) ?? [])]) handler(event);
+  };
+  return { session: session as unknown as Session, emit };
+}
+
+const MAIN = 'main-frame';
+
+function tab() {
+  const { session, emit } = fakeSession();
+  const watcher = new NavigationWatcher(session, () => MAIN);
+  return {
+    watcher,
+    started: (loaderId: string) =>
+      emit('Page.frameStartedNavigating', {
+        frameId: MAIN,
+        loaderId,
+        url: loaderId,
+        navigationType: 'differentDocument',
+      }),
+    committed: (loaderId: string) =>
+      emit('Page.frameNavigated', { frame: { id: MAIN, loaderId, url: `http://x/${loaderId}` }, type: 'Navigation' }),
+    lifecycle: (loaderId: string, name: string) =>
+      emit('Page.lifecycleEvent', { frameId: MAIN, loaderId, name, timestamp: 0 }),
+  };
+}
+
+describe('NavigationWatcher: a document replaced before its load', () => {
+  it('the page left behind started its navigation before the new document committed: stale (as traced in Chromium 156)', () => {
+    // goto about:blank (ours) started, the old page's `location.href = …` started 7 ms later, ours
+    // committed, then the page's committed over it; ours never had its load
+    const t = tab();
+    t.started('ours');
+    t.started('theirs');
+    t.lifecycle('ours', 'init');
+    t.committed('ours');
+    expect(t.watcher.replacedBy('ours')).toBeUndefined();
+    t.lifecycle('theirs', 'init');
+    t.committed('theirs');
+    expect(t.watcher.replacedBy('ours')).toEqual({ loaderId: 'theirs', stale: true });
+    expect(t.watcher.settled('ours', 'load')).toBe(false);
+    t.lifecycle('theirs', 'load');
+    expect(t.watcher.settled('ours', 'load')).toBe(true);
+  });
+
+  it('a navigation started after ours and before its commit contests it until it commits (traced: after our load)', () => {
+    const t = tab();
+    t.started('ours');
+    t.started('theirs');
+    expect(t.watcher.contested('ours')).toBe(true);
+    t.committed('ours');
+    t.lifecycle('ours', 'load');
+    expect(t.watcher.settled('ours', 'load')).toBe(true);
+    expect(t.watcher.contested('ours')).toBe(true);
+    t.committed('theirs');
+    expect(t.watcher.contested('ours')).toBe(false);
+    expect(t.watcher.replacedBy('ours')).toEqual({ loaderId: 'theirs', stale: true });
+  });
+
+  it('one started before ours (Chrome cancels it) or after our commit (the new page’s own) does not contest it', () => {
+    const t = tab();
+    t.started('before');
+    t.started('ours');
+    t.committed('ours');
+    t.started('after');
+    expect(t.watcher.contested('ours')).toBe(false);
+  });
+
+  it('the new document moved on by script (started after it committed): its own, followed to its load', () => {
+    const t = tab();
+    t.started('ours');
+    t.committed('ours');
+    t.started('redirect');
+    t.committed('redirect');
+    expect(t.watcher.replacedBy('ours')).toEqual({ loaderId: 'redirect', stale: false });
+    expect(t.watcher.settled('ours', 'DOMContentLoaded')).toBe(false);
+    t.lifecycle('redirect', 'DOMContentLoaded');
+    expect(t.watcher.settled('ours', 'DOMContentLoaded')).toBe(true);
+  });
+
+  it('a navigation not yet committed, or the newest document, is replaced by nothing', () => {
+    const t = tab();
+    t.started('ours');
+    t.started('other');
+    t.committed('other');
+    expect(t.watcher.replacedBy('ours')).toBeUndefined();
+    expect(t.watcher.settled('ours', 'load')).toBe(false);
+    t.lifecycle('ours', 'load');
+    expect(t.watcher.settled('ours', 'load')).toBe(true);
+  });
+
+  it('without Page.frameStartedNavigating (an older Chrome), a replacement is the new document’s own', () => {
+    const t = tab();
+    t.committed('ours');
+    t.committed('next');
+    expect(t.watcher.replacedBy('ours')).toEqual({ loaderId: 'next', stale: false });
+  });
+});
