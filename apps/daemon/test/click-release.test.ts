@@ -26,14 +26,40 @@ describe('a click whose release lands elsewhere than its press', () => {
     expect(clicked).not.toContain('jumpy');
   });
 
-  it('fails when the element is replaced by a new one as it is pressed (a re-render on mousedown)', async () => {
-    const error = await failure(h.client.input.click.mutate({ target: '#swapped' }));
-    expect(error.code).toBe('element_obscured');
-    expect(error.message).toMatch(/was removed from the page as it was pressed/);
-    expect(error.details).toMatchObject({ reason: 'released_elsewhere', elementGone: true });
+  it('reports done a click whose element the page replaces with a like one as it is pressed (a re-render on mousedown), pressing once', async () => {
+    const result = await h.client.input.click.mutate({ target: '#swapped' });
+    expect(result.element).toBe('button "Swapped"');
+    // no click event reached the old button or the new one: said, with where the release went
+    expect(result.goneOnPress).toEqual({ releasedOn: 'button#swapped ("Swapped")', replaced: true });
     const { log, clicked } = await seen();
     expect(log.filter((entry) => entry.startsWith('mousedown'))).toEqual(['mousedown:swapped']);
     expect(clicked).toEqual([]);
+  });
+
+  it('reports done, with its effects, a click on a menu item that acts on mousedown and closes its menu, pressing once', async () => {
+    const result = await h.client.input.click.mutate({ target: 'role=menuitem[name="Archive"]', diff: true });
+    expect(result.element).toMatch(/^menuitem "Archive"/);
+    expect(result.goneOnPress).toEqual({ releasedOn: expect.stringMatching(/^section/), replaced: false });
+    // the action's report is kept: what the page did on the press shows in the diff
+    expect(result.diff).toMatch(/status: archived/);
+    expect(await js('window.acted')).toEqual(['archive']);
+    expect((await seen()).log.filter((entry) => entry.startsWith('mousedown'))).toEqual(['mousedown:archive']);
+  });
+
+  it('reports done a click whose element the page removes on pointerdown (its mouse events go to what was under it)', async () => {
+    const result = await h.client.input.click.mutate({ target: '#chip' });
+    expect(result.goneOnPress).toMatchObject({ replaced: false });
+    expect(await js('window.acted')).toEqual(['chip']);
+    expect((await seen()).log.filter((entry) => entry.startsWith('pointerdown'))).toEqual(['pointerdown:chip']);
+  });
+
+  it('fails saying nothing was clicked when the element leaves the page as the mouse reaches it', async () => {
+    const error = await failure(h.client.input.click.mutate({ target: '#shy', timeoutMs: 2_000 }));
+    expect(error.code).toBe('ref_stale');
+    expect(error.message).toMatch(/before it was pressed: nothing was clicked/);
+    expect(error.details).toMatchObject({ reason: 'detached', clicked: false });
+    // the page never saw a press
+    expect((await seen()).log.filter((entry) => /down/.test(entry))).toEqual([]);
   });
 
   it('still reports done a click released where it was pressed, one the page captures, one whose press opens a list over it, and a right click that opens a menu', async () => {

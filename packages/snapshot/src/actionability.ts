@@ -151,24 +151,42 @@ export function missedLanding(
 }
 
 /**
- * The press reached the element, its release did not: the element moved, was covered or was replaced
- * as it was pressed, so the page's click went to a common ancestor or nowhere. The page saw the
- * press (it may have acted on it), so it is not sent again.
+ * The press reached the element and the element is still in the page, but its release did not: it
+ * moved or was covered as it was pressed, so the page's click went to a common ancestor or nowhere.
+ * The page saw the press (it may have acted on it), so it is not sent again. (An element that left
+ * the page as it was pressed is a click done: see GoneOnPress.)
  */
 export function releasedElsewhere(handle: ElementHandle, release: NonNullable<Landing['release']>): ArgusError {
-  const details = {
-    element: handle.label,
-    reason: 'released_elsewhere',
-    releasedOn: release.on,
-    elementGone: release.elementGone,
-  };
-  const what = release.elementGone
-    ? `${handle.label} was removed from the page as it was pressed (replaced by a new element?), and the release landed on ${release.on}`
-    : `${handle.label} was pressed, but the release landed on ${release.on}: it moved or was covered as it was pressed`;
+  const details = { element: handle.label, reason: 'released_elsewhere', releasedOn: release.on };
   return new ArgusError(
     'element_obscured',
-    `${what}, so the page got no click on it. The press did reach it (the page may have acted on the press), so it was not pressed again. Run \`argus snapshot -i\` to see the page now, then click again only if it is still needed.`,
+    `${handle.label} was pressed, but the release landed on ${release.on}: it moved or was covered as it was pressed, so the page got no click on it. The press did reach it (the page may have acted on the press), so it was not pressed again. Run \`argus snapshot -i\` to see the page now, then click again only if it is still needed.`,
     { details },
+  );
+}
+
+/**
+ * A click whose element the page took out as it was pressed (a menu item that acts on mousedown and
+ * closes its menu, a re-render on press): the press reached it and the page acted on it, so the click
+ * is done, not failed (failing it would have an agent press again, and the page act twice). No click
+ * event reached the element (the browser sends none to an element gone from the page), and the
+ * release landed on `releasedOn`; `replaced`: that is a like element in its place (same tag, id,
+ * classes and text), which the click event did not reach either.
+ */
+export interface GoneOnPress {
+  releasedOn: string;
+  replaced: boolean;
+}
+
+/**
+ * The element left the page as the mouse came to it, after a press that would have landed elsewhere
+ * was kept from the page: nothing was clicked.
+ */
+export function goneBeforePress(handle: ElementHandle, cause: ArgusError): ArgusError {
+  return new ArgusError(
+    'ref_stale',
+    `${handle.label} left the page as the mouse reached it (a hover effect?), before it was pressed: nothing was clicked (the press that would have landed elsewhere was kept from the page). Run \`argus snapshot -i\` to see the page now and act on what is there.`,
+    { details: { ...cause.details, element: handle.label, reason: 'detached', clicked: false }, cause },
   );
 }
 

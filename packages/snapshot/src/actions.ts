@@ -2,9 +2,11 @@ import { ArgusError } from '@argus/protocol';
 import {
   DEFAULT_TIMEOUT_MS,
   type ClickPoint,
+  type GoneOnPress,
   actionPoint,
   callAction,
   ensureActionable,
+  goneBeforePress,
   landing,
   missedLanding,
   releasedElsewhere,
@@ -40,21 +42,24 @@ function elementFor(engine: SnapshotEngine, target: string, options: ActionOptio
   return options.timeoutMs === undefined ? engine.resolve(target) : engine.resolveWaiting(target, timeoutOf(options));
 }
 
-/** Clicks with real mouse events at the element's centre, after checking nothing covers it. */
+/**
+ * Clicks with real mouse events at the element's centre, after checking nothing covers it.
+ * `goneOnPress`: the page took the element out as it was pressed (the click is done; see GoneOnPress).
+ */
 export async function click(
   engine: SnapshotEngine,
   target: string,
   options: ActionOptions & { button?: 'left' | 'right' | 'middle'; double?: boolean } = {},
-): Promise<{ element: string }> {
+): Promise<{ element: string; goneOnPress?: GoneOnPress }> {
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
-  await pointerAction(engine, handle, timeoutMs, 'click', (point) =>
+  const gone = await pointerAction(engine, handle, timeoutMs, 'click', (point) =>
     engine.page.mouseClick(point.main.x, point.main.y, {
       button: options.button ?? 'left',
       clickCount: options.double ? 2 : 1,
     }),
   );
-  return { element: handle.label };
+  return gone ? { element: handle.label, goneOnPress: gone } : { element: handle.label };
 }
 
 export async function hover(
@@ -77,10 +82,12 @@ const LANDING_RETRY_MS = [0, 20, 50, 100, 250];
  * element; the landing guard armed with that check judges the input by what it really reached, and
  * a press that would land elsewhere is stopped before the page sees it. Then the element is found
  * again and the input sent again, within the action's timeout, after which it fails with
- * `element_obscured` naming what was hit instead. A landing costs one round trip (reading the guard).
- * A press that reached the element but whose release did not (the element moved or was replaced on
- * mousedown: the page's click went to a common ancestor or nowhere) fails at once, without a second
- * press, saying where the release went.
+ * `element_obscured` naming what was hit instead; if the element left the page meanwhile, with
+ * `ref_stale` saying nothing was clicked. A landing costs one round trip (reading the guard).
+ * A press that reached the element but whose release did not is never sent again (the page saw it):
+ * when the element moved on mousedown (the page's click went to a common ancestor or nowhere) it
+ * fails at once, saying where the release went; when the page took the element out as it was pressed
+ * (removed or re-rendered it) the click is done, and what became of it is returned (GoneOnPress).
  */
 async function pointerAction(
   engine: SnapshotEngine,
@@ -88,18 +95,24 @@ async function pointerAction(
   timeoutMs: number,
   action: 'click' | 'hover',
   send: (point: ClickPoint) => Promise<void>,
-): Promise<void> {
+): Promise<GoneOnPress | undefined> {
   const deadline = performance.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     const point = await actionPoint(engine.page, handle, Math.max(0, deadline - performance.now()), {
       enabled: action === 'click',
       guard: action === 'click' ? 'press' : 'move',
+    }).catch((error: unknown) => {
+      // gone after a press the guard kept from the page (a hover effect removed it): nothing was clicked
+      if (attempt > 0 && action === 'click' && error instanceof ArgusError && error.details?.['reason'] === 'detached')
+        throw goneBeforePress(handle, error);
+      throw error;
     });
     await send(point);
     const landed = await landing(engine.page, handle, point);
     // the press reached the page: never pressed again
+    if (landed.release?.elementGone) return { releasedOn: landed.release.on, replaced: landed.release.replaced };
     if (landed.release) throw releasedElsewhere(handle, landed.release);
-    if (landed.landed !== false) return;
+    if (landed.landed !== false) return undefined;
     // a press that went elsewhere unstopped (another frame) is not sent again
     if (action === 'click' && !landed.blocked) throw missedLanding(handle, landed, action, timeoutMs);
     const pause = LANDING_RETRY_MS[Math.min(attempt, LANDING_RETRY_MS.length - 1)] ?? 0;

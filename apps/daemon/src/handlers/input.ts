@@ -14,7 +14,8 @@ export function inputHandlers(
         const { value, effects } = await actAndReport(page, engine, input, () =>
           click(engine, input.target, { timeoutMs: input.timeoutMs, button: input.button, double: input.double }),
         );
-        return { ...effects, element: value.element };
+        // the page took the element out as it was pressed: done, said with where the release went
+        return { ...effects, element: value.element, ...(value.goneOnPress ? { goneOnPress: value.goneOnPress } : {}) };
       }),
     hover: (input) =>
       manager.onTab(input.tab, async (page) => {

@@ -23,7 +23,22 @@ export const inputCommands = {
         tab: TabId.optional(),
         timeoutMs: ActionTimeout,
       }),
-    output: () => ActionEffects.extend({ element: z.string().describe('What was clicked') }),
+    output: () =>
+      ActionEffects.extend({
+        element: z.string().describe('What was clicked'),
+        goneOnPress: z
+          .object({
+            releasedOn: z.string().describe('What the release landed on instead'),
+            replaced: z
+              .boolean()
+              .describe('A like element (same tag, id, classes and text) took its place: a re-render on press'),
+          })
+          .optional()
+          .describe(
+            'Only when the page took the element out as it was pressed (a menu item acting on mousedown, a re-render): the press reached it and the page acted on it, so the click is done and was not sent again, but no click event reached the element',
+          ),
+      }),
+    pageContent: ['goneOnPress'],
   }),
   hover: defineCommand({
     name: 'input.hover',

@@ -22,6 +22,19 @@ const typed = (input: Readonly<Record<string, unknown>>, output: { typedInto: st
     : `${head} into ${output.typedInto}, which does not take text (give the field as target)`;
 };
 
+/**
+ * A click; one whose element the page took out as it was pressed is done (the page acted on the
+ * press), said with where the release went, since no click event reached the element.
+ */
+const clicked = (output: OutputOf<'input.click'>) => {
+  const line = `click ${output.element}`;
+  const gone = output.goneOnPress;
+  if (!gone) return line;
+  return gone.replaced
+    ? `${line}\nthe page replaced it with a like element as it was pressed (a re-render), and the release landed on the new one, so no click event reached either. Not pressed again: if the page did not do what the click was for, click again (the target finds the new element)`
+    : `${line}\nthe page removed it as it was pressed (it acted on the press), and the release landed on ${gone.releasedOn}, so no click event reached it. Not pressed again: look at the page before clicking anything again`;
+};
+
 /** A fill's value; a long one cut, with its length and whether the field holds exactly the text given. */
 const filled = (output: OutputOf<'input.fill'>) => {
   const line = `fill ${output.element} = ${JSON.stringify(output.value)}`;
@@ -31,7 +44,7 @@ const filled = (output: OutputOf<'input.fill'>) => {
 };
 
 export const inputRenderers: RenderersOf<'input'> = {
-  'input.click': (output, context) => actionText('input.click', `click ${output.element}`, output, context),
+  'input.click': (output, context) => actionText('input.click', clicked(output), output, context),
   'input.hover': (output, context) => actionText('input.hover', `hover ${output.element}`, output, context),
   'input.fill': (output, context) => actionText('input.fill', filled(output), output, context),
   'input.select': (output, context) =>

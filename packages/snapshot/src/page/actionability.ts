@@ -195,10 +195,11 @@ export const Landing = z.object({
   /** the events were kept from the page (a press that would land elsewhere); a mouse move is not stopped */
   blocked: z.boolean().optional(),
   /**
-   * a press that reached the element whose release did not (it moved, was covered or was replaced as
-   * it was pressed): what the release reached, and whether the element is still in the page
+   * a press that reached the element whose release did not (it moved, or left the page, as it was
+   * pressed): what the release reached; whether the element is still in the page; and, when it is
+   * not, whether what the release reached is named as it was (a like element in its place: a re-render)
    */
-  release: z.object({ on: z.string(), elementGone: z.boolean() }).optional(),
+  release: z.object({ on: z.string(), elementGone: z.boolean(), replaced: z.boolean() }).optional(),
 });
 export type Landing = z.infer<typeof Landing>;
 
@@ -447,9 +448,11 @@ export const TAKE_LANDING = actionFunction(
       // widget opening its menu over itself on mousedown), the page's own doing
       if (!seen.moved) return { landed: true };
       const release = seen.release === undefined ? now() : seen.release;
-      return release && !release.ok
-        ? { landed: true, release: { on: release.covering ?? 'another element', elementGone: !el.isConnected } }
-        : { landed: true };
+      if (!release || release.ok) return { landed: true };
+      const on = release.covering ?? 'another element';
+      const elementGone = !el.isConnected;
+      // (an element no longer in the page is named by its own tag, id, classes and text still)
+      return { landed: true, release: { on, elementGone, replaced: elementGone && on === kit.describeNode(el) } };
     }
     if (!point || !el.isConnected) return { landed: null };
     const there = now();
