@@ -21,6 +21,7 @@ import {
   discardEarlyLaunch,
   launchChrome,
   outsideCommandScope,
+  runInCommandScope,
   removeProfile,
   resolveBrowserEndpoint,
 } from '@argus/cdp';
@@ -76,6 +77,9 @@ function navigatedError(cause: ProtocolError, page: Page | undefined): ArgusErro
 
 /** A write that found its tab leased once it reached the front of the tab's queue: it leaves the queue and waits again. */
 const LEASE_RETRY = Symbol('lease-retry');
+
+/** How long readying a new document for its first read may take (a page that hangs: the read then does it). */
+const READY_DOCUMENT_MS = 5_000;
 
 /**
  * Owns the browser for the daemon: launches it lazily on the first page command, notices a crash,
@@ -286,8 +290,28 @@ export class BrowserManager {
   private async adopt(browser: Browser, { early = true } = {}): Promise<void> {
     this.refFloor = this.refHigh;
     await this.runHooks(early ? [...this.earlyHooks, ...this.startHooks] : this.startHooks, browser);
+    // each new top document of a tab is readied for its first read (readyDocument) once the tab's
+    // commands have run: not while a navigation is still answering (measured: a cold start's first
+    // goto took longer when its renderer installed the walker before the load), but while the caller
+    // reads the answer and decides (an agent's next call comes seconds later)
+    const readyDocuments = (page: Page) =>
+      page.session.on('Page.domContentEventFired', () => {
+        const epoch = page.epoch;
+        const readied = this.queues.idle(page.id).then(() => {
+          if (page.epoch === epoch && !page.closed)
+            // bounded as a command is: a read waiting for this waits no longer than that
+            return asDaemon(() =>
+              runInCommandScope({ timeoutMs: READY_DOCUMENT_MS }, () => this.engine(page).readyDocument()),
+            );
+        });
+        this.readying.set(page, readied);
+      });
+    for (const page of browser.attachedPages()) readyDocuments(page);
     browser.onPage((event, page) => {
-      if (event !== 'removed') return;
+      if (event === 'added') {
+        readyDocuments(page);
+        return;
+      }
       this.clients.forget(page.id);
       this.leases.forget(page.id);
       if (this.activeTabId === page.id) this.activeTabId = this.operatorPages(browser).at(-1)?.id;
@@ -486,6 +510,14 @@ export class BrowserManager {
       context: await this.clients.contextFor(browser, client.id),
       pages: open.filter((page) => this.clients.owner(page.id) === client.id),
     };
+  }
+
+  /** The readying of each tab's latest document (see adopt), for documentReadied. */
+  private readonly readying = new WeakMap<Page, Promise<void>>();
+
+  /** Settles once the tab's latest document has been readied for its first read (or that was given up). */
+  documentReadied(page: Page): Promise<void> {
+    return this.readying.get(page) ?? Promise.resolve();
   }
 
   /** The daemon's own state for this tab (created on first use, dropped with the page). */

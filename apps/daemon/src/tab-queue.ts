@@ -47,6 +47,11 @@ export class TabQueues {
     return next;
   }
 
+  /** Settles once the commands queued on `key` now have run (at once when none is): nothing new waits on it. */
+  idle(key: string): Promise<void> {
+    return (this.tails.get(key) ?? Promise.resolve()).then(() => undefined);
+  }
+
   stats(): QueueStats {
     return { running: this.running, waiting: this.slotWaiters.length, maxParallel: this.maxParallel };
   }

@@ -1,10 +1,10 @@
 import type { Browser, Page } from '@argus/cdp';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { refOf, useHarness } from './harness.js';
 
 const h = useHarness();
 
-/** Whether the tab's top document has Argus's walker installed in Argus's isolated world. */
+/** Whether the tab's top document has Argus's walker installed in Argus's isolated world (no read made). */
 async function walkerInstalled(page: Page): Promise<boolean> {
   const contextId = page.frames.knownIsolatedWorld(page.mainFrameId);
   if (contextId === undefined) return false;
@@ -17,10 +17,32 @@ async function walkerInstalled(page: Page): Promise<boolean> {
 }
 
 /**
- * Reads that need the walker (~50 KB of script) call the one Argus's isolated world already holds, and
- * send the source only to a world that answers it has none.
+ * The first read of a document installed the walker (~50 KB of script Chromium parses and runs, about
+ * 10 ms here) and looked up the page's document for the listener query before its own walk. The
+ * daemon now does both once the navigating command has answered (the document seen at
+ * DOMContentLoaded), while the caller reads the answer, so the first snapshot only walks.
  */
-describe('the walker a world holds', () => {
+describe('a new document is readied for its first read while it loads', () => {
+  it('the walker is installed after the navigating command, before any read, and the first snapshot works from it', async () => {
+    const { id } = await h.client.tabs.open.mutate({ url: h.server.urlFor('/slow-image.html') });
+    const browser = h.daemon.services.manager.current as Browser;
+    const page = browser.attachedPages().find((candidate) => candidate.id === id)!;
+    await h.daemon.services.manager.documentReadied(page);
+    expect(await walkerInstalled(page)).toBe(true);
+
+    const snap = await h.client.snapshot.take.mutate({ tab: id, interactive: true });
+    expect(snap.text).toMatch(/button "Go" e\d+/);
+    // a second document of the same tab (a navigation) is readied too
+    await h.client.page.goto.mutate({ tab: id, url: h.server.urlFor('/slow-image.html?again') });
+    await h.daemon.services.manager.documentReadied(page);
+    expect(await walkerInstalled(page)).toBe(true);
+    const click = await h.client.input.click.mutate({
+      tab: id,
+      target: refOf((await h.client.snapshot.take.mutate({ tab: id, interactive: true })).text, /button "Go"/),
+    });
+    expect(click).toBeTruthy();
+  });
+
   it('element reads, locators and waits go through the installed walker, and install it again in a world that lost it', async () => {
     const { id } = await h.client.tabs.open.mutate({ url: h.server.urlFor('/buttons.html') });
     const browser = h.daemon.services.manager.current as Browser;

@@ -9,11 +9,12 @@ import {
   evalObject,
   evalWithWalker,
   frameContext,
+  installWalker,
   releaseObjects,
   untilInPage,
   type FrameContext,
 } from './frame-eval.js';
-import { ListenerCache, listenedKey, listenedNodes, listenedObjects } from './listeners.js';
+import { ListenerCache, keepPageDocument, listenedKey, listenedNodes, listenedObjects } from './listeners.js';
 import { type ElementHandle, selectorHandle } from './element-handle.js';
 import { formatSnapshot } from './format.js';
 import { MAX_FRAME_NESTING, childFrameId, frameText, withFrameText } from './frame-text.js';
@@ -345,6 +346,30 @@ export class SnapshotEngine {
       return this.markAndWalk(ctx, ids, walk);
     }
     return this.markAndWalk(ctx, (await asked) ?? [], walk);
+  }
+
+  /**
+   * Readies the top document for its first read (the daemon calls this for each new document, once
+   * the command that navigated has answered): the walker installed in its isolated world and the
+   * page's `document` handle looked up for the listener query. The first snapshot of a document
+   * otherwise did both first: about 10 ms of Chromium parsing and running the walker's source, and a
+   * round trip that waits while the renderer finishes loading, before its own walk (CDP traces,
+   * issue 16). Best effort: a document gone or busy meanwhile leaves it to the next read, as before.
+   */
+  async readyDocument(): Promise<void> {
+    const epoch = this.page.epoch;
+    const frameId = this.page.mainFrameId;
+    try {
+      const ctx = await frameContext(this.page, frameId);
+      if (!ctx || this.page.epoch !== epoch) return;
+      const mainWorld = this.page.frames.mainWorld(frameId);
+      await Promise.all([
+        installWalker(ctx),
+        mainWorld === undefined ? undefined : keepPageDocument(ctx, mainWorld, this.listenerCache),
+      ]);
+    } catch {
+      // the next read installs what is missing
+    }
   }
 
   private async markAndWalk(ctx: FrameContext, ids: number[], walk: WalkOptions): Promise<WalkResult> {

@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, type Session, untilCancelled } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
 import { groupsKit } from './page-groups.js';
@@ -42,6 +42,8 @@ const INSTALLED = `(globalThis.__argus && globalThis.__argus.v === ${WALKER_VERS
 const MISSING = '__argus_walker_missing__';
 /** Isolated worlds (execution context ids, unique per session) where the walker was installed by a call here. */
 const installedWorlds = new WeakMap<Session, Set<number>>();
+/** Installs under way (installWalker, sent while a document loads), by world: a call meanwhile waits for it. */
+const installing = new WeakMap<Session, Map<number, Promise<unknown>>>();
 
 /**
  * Calls `fn` (`function (a, value, ...objects)`, `a` the walker) in the frame's isolated world. The
@@ -49,7 +51,9 @@ const installedWorlds = new WeakMap<Session, Set<number>>();
  * a call's function text on every call, which was most of a small page's snapshot (measured: ~9 ms
  * of 13 against ~2.5 ms for the same walk through the installed walker). A world that lost it (a
  * context id seen before is never reused, but a walker of another version may have replaced it)
- * answers MISSING and is called again with the source.
+ * answers MISSING and is called again with the source. A call made while installWalker is still
+ * installing it in the world waits for that (the renderer answers in order, so this costs no time)
+ * instead of sending the source a second time.
  */
 export function callWalker<T>(ctx: FrameContext, fn: string, value: unknown, objectIds: string[]): Promise<T> {
   return throughWalker<T>(
@@ -83,6 +87,9 @@ async function throughWalker<T>(
 ): Promise<T> {
   let worlds = installedWorlds.get(ctx.session);
   if (!worlds) installedWorlds.set(ctx.session, (worlds = new Set()));
+  const pending = installing.get(ctx.session)?.get(ctx.contextId);
+  // a caller that goes away stops waiting (the install itself is bounded by its own scope)
+  if (pending) await untilCancelled(pending.catch(() => undefined));
   if (worlds.has(ctx.contextId)) {
     const result = await viaInstalled();
     if (result !== MISSING) return result as T;
@@ -93,6 +100,22 @@ async function throughWalker<T>(
   if (worlds.size >= 64) worlds.clear();
   worlds.add(ctx.contextId);
   return result;
+}
+
+/**
+ * Installs the walker in a frame's isolated world ahead of its first use (see
+ * SnapshotEngine.readyDocument); a world that has it already costs one short call.
+ */
+export function installWalker(ctx: FrameContext): Promise<unknown> {
+  let pending = installing.get(ctx.session);
+  if (!pending) installing.set(ctx.session, (pending = new Map()));
+  const known = pending.get(ctx.contextId);
+  if (known) return known;
+  const done = callWalker<number>(ctx, 'function () { return 0; }', null, []).finally(() =>
+    pending.delete(ctx.contextId),
+  );
+  pending.set(ctx.contextId, done);
+  return done;
 }
 
 /**

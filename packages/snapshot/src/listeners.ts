@@ -62,6 +62,16 @@ export async function listenedNodes(
   }
 }
 
+/**
+ * Looks up the page's main-world `document` handle for listenedNodes ahead of the first snapshot of
+ * a document (SnapshotEngine.readyDocument), unless it is known already.
+ */
+export async function keepPageDocument(ctx: FrameContext, mainWorld: number, cache: ListenerCache): Promise<void> {
+  if (cache.documentOf(ctx, mainWorld)) return;
+  const documentId = await pageDocument(ctx, mainWorld);
+  if (documentId) cache.keepDocument(ctx, mainWorld, documentId);
+}
+
 /** The listened elements as remote objects in the frame's isolated world, for the walker's call. */
 export async function listenedObjects(ctx: FrameContext, ids: number[], cache: ListenerCache): Promise<string[]> {
   const known = cache.forFrame(ctx);
