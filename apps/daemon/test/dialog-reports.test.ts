@@ -108,6 +108,31 @@ describe('dialogs opened outside an action are reported by the next reply, once'
     }
   });
 
+  it('in the element, storage and request reads: css, attrs, is, cookies, storage, perf, network get', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    // the document's request id, read before any confirm: the list reports dialogs too
+    const { requests } = await h.client.capture.network.query({ filter: 'dialog-timing' });
+    const id = requests[0]?.id ?? 0;
+    expect(id).toBeGreaterThan(0);
+    const reads = {
+      css: () => h.client.inspect.css.query({ target: '#dialog-result', property: 'color' }),
+      attrs: () => h.client.inspect.attrs.query({ target: '#late' }),
+      is: () => h.client.inspect.is.query({ target: '#late', state: 'visible' }),
+      // a selector that matches nothing answers too (hidden, not an error)
+      'is, nothing matches': () => h.client.inspect.is.query({ target: '#nothing', state: 'hidden' }),
+      cookies: () => h.client.inspect.cookies.query({}),
+      storage: () => h.client.inspect.storage.query({}),
+      perf: () => h.client.inspect.perf.query({}),
+      'network get': () => h.client.capture.networkGet.query({ id }),
+    };
+    for (const [name, read] of Object.entries(reads)) {
+      await lateConfirm();
+      expect((await read()).dialogs, name).toEqual([lateDialog]);
+      // once: the same read again does not repeat it
+      expect((await read()).dialogs, `${name} again`).toBeUndefined();
+    }
+  });
+
   it('eval reports the dialogs its script opened', async () => {
     await h.client.page.goto.mutate({ url: page() });
     const evaluated = await h.client.page.eval.mutate({ js: "confirm('From eval?')" });

@@ -4,21 +4,25 @@ import { callTool, ok, textOf, usePluginWorkspace, waitFor } from './helpers.js'
 const w = usePluginWorkspace({ prefix: 'argus-dialogs-', args: ['--profile', 'full'] });
 
 /**
- * Clicks the button whose confirm a timer opens 300 ms later and waits until the page has its
- * answer, polling argus_is on the answer's text: a reply that reports no dialogs (every read of the
- * page's content does), so the confirm is still unreported when this returns.
+ * How many dialogs the tab's log holds, as a debug trace counts them: every read of the page (argus_is
+ * too) reports the dialogs no reply has reported yet, and the dialog log marks them reported, so
+ * polling either would take the report a test looks for. A trace counts them and reports none.
+ */
+async function dialogsLogged(): Promise<number> {
+  const trace = await ok(w.plugin.client, 'argus_debug_trace');
+  const count = /(\d+) dialogs$/m.exec(trace)?.[1];
+  if (count === undefined) throw new Error(`No dialog count in:\n${trace}`);
+  return Number(count);
+}
+
+/**
+ * Clicks the button whose confirm a timer opens 300 ms later and waits until the tab has answered
+ * it (polling a debug trace's count), so the confirm is still unreported when this returns.
  */
 async function lateConfirm(): Promise<void> {
+  const before = await dialogsLogged();
   await ok(w.plugin.client, 'argus_click', { target: '#late' });
-  await waitFor(
-    async () =>
-      // its one line is true or false (inside the boundary: the element it names is the page's text)
-      (await ok(w.plugin.client, 'argus_is', { target: 'text="late confirm: false"', state: 'visible' }))
-        .split('\n')
-        .includes('true'),
-    5_000,
-    'the late confirm',
-  );
+  await waitFor(async () => (await dialogsLogged()) > before, 5_000, 'the late confirm');
 }
 
 /** The text between a reply's untrusted-content markers. */
@@ -98,6 +102,25 @@ describe('dialogs an agent did not see open', () => {
     });
     const again = await callTool(w.plugin.client, 'argus_accessibility');
     expect(textOf(again)).not.toContain('Delete everything?');
+    expect(again.structuredContent).not.toHaveProperty('dialogs');
+  });
+
+  it('a one-line reply (argus_is) puts them after its line, inside the boundary, once', async () => {
+    await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/dialog-timing.html') });
+    await lateConfirm();
+    const state = await callTool(w.plugin.client, 'argus_is', { target: '#late', state: 'visible' });
+    expect(state.isError).toBeFalsy();
+    expect(inside(textOf(state)).split('\n').slice(1, -1)).toEqual([
+      'true',
+      'dialog confirm "Delete everything?" (dismissed)',
+    ]);
+    expect(state.structuredContent).toMatchObject({
+      value: true,
+      dialogs: expect.stringMatching(/^<<page \w+>>\n.*Delete everything\?.*\n<<\/page \w+>>$/s),
+    });
+    // nothing more to report: the answer alone (still in a boundary: the element it names is page text)
+    const again = await callTool(w.plugin.client, 'argus_is', { target: '#late', state: 'visible' });
+    expect(inside(textOf(again)).split('\n').slice(1, -1)).toEqual(['true']);
     expect(again.structuredContent).not.toHaveProperty('dialogs');
   });
 

@@ -122,7 +122,8 @@ export function captureHandlers(services: Services): Handlers['capture'] {
         const request = shownHeaders(record.requestHeaders, input.reveal);
         const response = shownHeaders(record.responseHeaders, input.reveal);
         const body = input.body ? await responseBody(record, input.maxBytes) : undefined;
-        return {
+        // with the dialogs since the previous reply, as the request list
+        return withDialogs(page, {
           ...networkEntry(record, input.id),
           requestHeaders: request.headers,
           responseHeaders: response.headers,
@@ -132,7 +133,7 @@ export function captureHandlers(services: Services): Handlers['capture'] {
           bodyBytes: body?.bytes ?? null,
           truncated: body?.truncated ?? false,
           bodyNote: body?.note ?? null,
-        };
+        });
       });
     },
 

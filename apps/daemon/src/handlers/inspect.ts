@@ -26,19 +26,21 @@ function noStorage(origin: string, reason: string): ArgusError {
 
 export function inspectHandlers(services: Services): Handlers['inspect'] {
   const { manager } = services;
+  // every read of the page carries the dialogs since the previous reply (withDialogs): an agent often
+  // reads right after an action, and a confirm a timer opened after it is news
   return {
     css: (input) =>
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
         const property = kebab(input.property);
         const value = await callOnElement(page, handle, COMPUTED_STYLE, property);
-        return { element: handle.label, property, value: value.trim() };
+        return withDialogs(page, { element: handle.label, property, value: value.trim() });
       }),
     attrs: (input) =>
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
         const { tag, attributes } = await callOnElement(page, handle, ATTRIBUTES);
-        return { element: handle.label, tag, attributes };
+        return withDialogs(page, { element: handle.label, tag, attributes });
       }),
     is: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -54,11 +56,11 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
             error instanceof ArgusError &&
             error.code === 'element_not_found'
           ) {
-            return {
+            return withDialogs(page, {
               element: `(nothing matches "${input.target}")`,
               state: input.state,
               value: input.state === 'hidden',
-            };
+            });
           }
           throw error;
         }
@@ -72,17 +74,17 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
             },
           );
         }
-        return { element: handle.label, state: input.state, value };
+        return withDialogs(page, { element: handle.label, state: input.state, value });
       }),
     cookies: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
         const urls = [
           ...new Set([page.url, ...page.frames.all().map((frame) => frame.url), ...(input.url ? [input.url] : [])]),
         ].filter((url) => /^https?:/i.test(url));
-        if (!urls.length) return { urls: [], cookies: [] };
+        if (!urls.length) return withDialogs(page, { urls: [], cookies: [] });
         const { cookies } = await page.session.send('Network.getCookies', { urls });
         const reveal = hasScope(ctx.scopes, 'admin');
-        return {
+        return withDialogs(page, {
           urls,
           cookies: cookies
             .filter((cookie) => input.name === undefined || cookie.name === input.name)
@@ -97,19 +99,19 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
               sameSite: cookie.sameSite ?? null,
               size: cookie.size,
             })),
-        };
+        });
       }),
     storage: (input) =>
       manager.onTab(input.tab, async (page) => {
         const contextId = await isolatedContext(page);
         const result = await evaluateInPage(page, STORAGE_READ, [input.key ?? '', input.maxChars], { contextId });
         if (result.error) throw noStorage(result.origin, result.error);
-        return {
+        return withDialogs(page, {
           origin: result.origin,
           local: result.local ?? {},
           session: result.session ?? {},
           truncated: result.truncated ?? false,
-        };
+        });
       }),
     storageSet: (input) =>
       manager.onTab(input.tab, async (page) => {
@@ -127,13 +129,12 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
     perf: (input) =>
       manager.onTab(input.tab, async (page) => {
         const contextId = await isolatedContext(page);
-        return evaluateInPage(page, PERF, [], { contextId });
+        return withDialogs(page, await evaluateInPage(page, PERF, [], { contextId }));
       }),
     element: (input) =>
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);
         const styles = await elementStyles(handle, { userAgent: input.userAgent });
-        // with the dialogs since the previous reply, as every read of the page
         return withDialogs(page, { element: handle.label, ...styles });
       }),
   };

@@ -218,6 +218,7 @@ export const captureCommands = {
         bodyBytes: z.number().nullable().describe('Size of the whole body in bytes, when known'),
         truncated: z.boolean(),
         bodyNote: z.string().nullable().describe('Why the body is missing or cut'),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['body'],
   }),

@@ -48,6 +48,7 @@ export const inspectCommands = {
         element: z.string(),
         property: z.string(),
         value: z.string().describe('Computed value (empty when the property is unknown)'),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['value'],
   }),
@@ -64,6 +65,7 @@ export const inspectCommands = {
         element: z.string(),
         tag: z.string(),
         attributes: z.record(z.string(), z.string()),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['attributes'],
   }),
@@ -85,7 +87,7 @@ export const inspectCommands = {
         state: z.enum(ELEMENT_STATES).describe('The state to test'),
         tab: TabId.optional(),
       }),
-    output: () => z.object({ element: z.string(), state: z.string(), value: z.boolean() }),
+    output: () => z.object({ element: z.string(), state: z.string(), value: z.boolean(), dialogs: UnreportedDialogs }),
   }),
   cookies: defineCommand({
     name: 'inspect.cookies',
@@ -107,6 +109,7 @@ export const inspectCommands = {
       z.object({
         urls: z.array(z.string()).describe('The URLs whose cookies were read'),
         cookies: z.array(Cookie),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['cookies'],
   }),
@@ -135,6 +138,7 @@ export const inspectCommands = {
         local: z.record(z.string(), z.string()),
         session: z.record(z.string(), z.string()),
         truncated: z.boolean().describe('Some value was cut at --max-chars'),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['local', 'session'],
   }),
@@ -182,6 +186,7 @@ export const inspectCommands = {
         encodedBodySize: z.number(),
         decodedBodySize: z.number(),
         resources: z.object({ count: z.number(), transferSize: z.number() }).describe('Subresources loaded so far'),
+        dialogs: UnreportedDialogs,
       }),
   }),
   element: defineCommand({

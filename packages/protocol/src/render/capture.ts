@@ -111,7 +111,8 @@ export const captureRenderers: RenderersOf<'capture'> = {
     if (output.redacted) lines.push('[credential headers redacted; --reveal shows them (admin token)]');
     if (output.body !== null) lines.push('body:', output.base64 ? `(base64) ${output.body}` : output.body);
     if (output.bodyNote) lines.push(`[${output.bodyNote}]`);
-    return lines.join('\n');
+    // headers and a body are a long document: the dialogs since the previous reply come first
+    return dialogsFirst(output, lines.join('\n'));
   },
   'capture.dialogs': (output) =>
     [

@@ -84,6 +84,74 @@ describe('dialogs in the reads an agent makes next', () => {
       `${line}\n(no requests)`,
     );
   });
+
+  it('css and is after their one line; attrs, cookies, storage, perf and network get first', () => {
+    const line = 'dialog confirm "Delete everything?" (dismissed)';
+    const css = { element: 'paragraph', property: 'color', value: 'rgb(0, 0, 0)' };
+    expect(renderCommand('inspect.css', { ...css, dialogs: [confirm] }, cli)).toBe(`rgb(0, 0, 0)\n${line}`);
+    expect(renderCommand('inspect.css', css, cli)).toBe('rgb(0, 0, 0)');
+    const is = { element: 'button "Delete later"', state: 'visible', value: true };
+    expect(renderCommand('inspect.is', { ...is, dialogs: [confirm] }, cli)).toBe(`true\n${line}`);
+    expect(renderCommand('inspect.is', is, cli)).toBe('true');
+    const attrs = { element: 'button', tag: 'button', attributes: { id: 'late' } };
+    expect(renderCommand('inspect.attrs', { ...attrs, dialogs: [confirm] }, cli)).toBe(`${line}\nid="late"`);
+    expect(renderCommand('inspect.attrs', attrs, cli)).toBe('id="late"');
+    expect(renderCommand('inspect.cookies', { urls: [], cookies: [], dialogs: [confirm] }, cli)).toBe(
+      `${line}\n(no cookies)`,
+    );
+    const storage = { origin: 'http://x', local: {}, session: {}, truncated: false, dialogs: [confirm] };
+    expect(renderCommand('inspect.storage', storage, cli).split('\n').slice(0, 2)).toEqual([line, 'origin http://x']);
+    const perf = {
+      url: 'http://x/',
+      navigationType: 'navigate',
+      ttfbMs: 1,
+      fcpMs: null,
+      lcpMs: null,
+      domContentLoadedMs: null,
+      loadMs: null,
+      durationMs: null,
+      transferSize: 0,
+      encodedBodySize: 0,
+      decodedBodySize: 0,
+      resources: { count: 0, transferSize: 0 },
+    };
+    expect(
+      renderCommand('inspect.perf', { ...perf, dialogs: [confirm] }, cli)
+        .split('\n')
+        .slice(0, 2),
+    ).toEqual([line, expect.stringMatching(/^url +http:\/\/x\/ \(navigate\)$/)]);
+    expect(renderCommand('inspect.perf', perf, cli)).not.toContain('dialog');
+    const request = {
+      id: 3,
+      method: 'GET',
+      url: 'http://x/',
+      type: 'Document',
+      status: 200,
+      statusText: 'OK',
+      mimeType: 'text/html',
+      state: 'finished',
+      startedAt: 1,
+      durationMs: 12,
+      encodedBytes: null,
+      decodedBytes: 10,
+      fromCache: false,
+      errorText: null,
+      requestHeaders: {},
+      responseHeaders: {},
+      redacted: false,
+      body: null,
+      base64: false,
+      bodyBytes: null,
+      truncated: false,
+      bodyNote: null,
+    };
+    expect(
+      renderCommand('capture.networkGet', { ...request, dialogs: [confirm] }, cli)
+        .split('\n')
+        .slice(0, 2),
+    ).toEqual([line, '#3 GET 200 Document 12 ms 10 B http://x/']);
+    expect(renderCommand('capture.networkGet', request, cli)).toMatch(/^#3 GET 200 Document/);
+  });
 });
 
 describe('armed answers', () => {

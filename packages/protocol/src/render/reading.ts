@@ -136,52 +136,66 @@ function elementLines(output: OutputOf<'inspect.element'>): string[] {
 }
 
 export const inspectRenderers: RenderersOf<'inspect'> = {
-  'inspect.css': (output) => str(output.value),
+  // one-line answers (css, is) put the dialogs since the previous reply after their line, as title
+  // and eval; the lists and documents (attrs, cookies, storage, perf) before them (dialogsFirst)
+  'inspect.css': (output) => [str(output.value), ...dialogLines(output.dialogs)].join('\n'),
   'inspect.attrs': (output) =>
-    Object.entries(output.attributes)
-      .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
-      .join('\n') || `(<${output.tag}> has no attributes)`,
-  'inspect.is': (output) => String(output.value),
+    dialogsFirst(
+      output,
+      Object.entries(output.attributes)
+        .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+        .join('\n') || `(<${output.tag}> has no attributes)`,
+    ),
+  'inspect.is': (output) => [String(output.value), ...dialogLines(output.dialogs)].join('\n'),
   'inspect.cookies': (output) =>
-    output.cookies
-      .map((cookie) => {
-        const flags = [
-          cookie.httpOnly ? 'httpOnly' : '',
-          cookie.secure ? 'secure' : '',
-          cookie.sameSite ? `SameSite=${cookie.sameSite}` : '',
-        ]
-          .filter(Boolean)
-          .join(' ');
-        return `${cookie.name}=${cookie.value ?? '(hidden: needs admin scope)'}  ${cookie.domain}${cookie.path}  ${cookie.expires ?? 'session'}${flags ? `  ${flags}` : ''}`;
-      })
-      .join('\n') || '(no cookies)',
+    dialogsFirst(
+      output,
+      output.cookies
+        .map((cookie) => {
+          const flags = [
+            cookie.httpOnly ? 'httpOnly' : '',
+            cookie.secure ? 'secure' : '',
+            cookie.sameSite ? `SameSite=${cookie.sameSite}` : '',
+          ]
+            .filter(Boolean)
+            .join(' ');
+          return `${cookie.name}=${cookie.value ?? '(hidden: needs admin scope)'}  ${cookie.domain}${cookie.path}  ${cookie.expires ?? 'session'}${flags ? `  ${flags}` : ''}`;
+        })
+        .join('\n') || '(no cookies)',
+    ),
   'inspect.storage': (output) => {
     const section = (name: string, values: Record<string, string>) => [
       `${name}:`,
       ...Object.entries(values).map(([key, value]) => `  ${key} = ${JSON.stringify(value)}`),
       ...(Object.keys(values).length ? [] : ['  (empty)']),
     ];
-    return [
-      `origin ${output.origin}`,
-      ...section('localStorage', output.local),
-      ...section('sessionStorage', output.session),
-      ...(output.truncated ? ['[values cut at --max-chars]'] : []),
-    ].join('\n');
+    return dialogsFirst(
+      output,
+      [
+        `origin ${output.origin}`,
+        ...section('localStorage', output.local),
+        ...section('sessionStorage', output.session),
+        ...(output.truncated ? ['[values cut at --max-chars]'] : []),
+      ].join('\n'),
+    );
   },
   'inspect.storageSet': (output) =>
     `${output.area}Storage[${JSON.stringify(output.key)}] set on ${output.origin} (${output.bytes} bytes)`,
   'inspect.perf': (output) =>
-    // one column of values: the labels padded to the longest (DOMContentLoaded)
-    aligned([
-      ['url', `${output.url} (${output.navigationType})`],
-      ['TTFB', ms(output.ttfbMs)],
-      ['FCP', ms(output.fcpMs)],
-      ['LCP', ms(output.lcpMs)],
-      ['DOMContentLoaded', ms(output.domContentLoadedMs)],
-      ['load', ms(output.loadMs)],
-      ['document', `${output.transferSize} bytes transferred, ${output.decodedBodySize} bytes decoded`],
-      ['resources', `${output.resources.count} (${output.resources.transferSize} bytes transferred)`],
-    ]),
+    dialogsFirst(
+      output,
+      // one column of values: the labels padded to the longest (DOMContentLoaded)
+      aligned([
+        ['url', `${output.url} (${output.navigationType})`],
+        ['TTFB', ms(output.ttfbMs)],
+        ['FCP', ms(output.fcpMs)],
+        ['LCP', ms(output.lcpMs)],
+        ['DOMContentLoaded', ms(output.domContentLoadedMs)],
+        ['load', ms(output.loadMs)],
+        ['document', `${output.transferSize} bytes transferred, ${output.decodedBodySize} bytes decoded`],
+        ['resources', `${output.resources.count} (${output.resources.transferSize} bytes transferred)`],
+      ]),
+    ),
   'inspect.element': (output) => dialogsFirst(output, elementLines(output).join('\n')),
 };
 

@@ -1,11 +1,14 @@
 import { manifest } from '@argus/protocol';
 import { pageFunction } from './page-function.js';
 
+// the page's answer never has dialogs: the daemon adds the tab's own (a page cannot claim one)
+const PerfAnswer = manifest.inspect.perf.output.omit({ dialogs: true });
+
 /**
  * `inspect.perf`: navigation timing plus paint metrics. LCP comes from a buffered PerformanceObserver:
  * takeRecords() hands over the buffered entries at once, so nothing waits.
  */
-export const PERF = pageFunction('perf', manifest.inspect.perf.output, function (this: unknown) {
+export const PERF = pageFunction('perf', PerfAnswer, function (this: unknown) {
   const round = (value: unknown) =>
     typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10) / 10 : null;
   const positive = (value: unknown) => (typeof value === 'number' && value > 0 ? round(value) : null);
