@@ -38,7 +38,15 @@ function socketInodesOf(pgid: number): Set<string> {
       const group = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]);
       if (group !== pgid) continue;
       for (const fd of readdirSync(`/proc/${entry}/fd`)) {
-        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${entry}/fd/${fd}`));
+        let link: string;
+        try {
+          link = readlinkSync(`/proc/${entry}/fd/${fd}`);
+        } catch {
+          // closed meanwhile (a starting Chrome opens and closes files all the time): the process's
+          // other descriptors still count (CI once missed the port this way when the whole process was skipped)
+          continue;
+        }
+        const match = /^socket:\[(\d+)\]$/.exec(link);
         if (match) inodes.add(match[1]!);
       }
     } catch {
