@@ -1,10 +1,16 @@
 import type { ActionEffects, Page } from '@argus/cdp';
-import { INVALID_PROBE, type SnapshotEngine, stableLocator } from '@argus/snapshot';
+import { type ElementHandle, INVALID_PROBE, type SnapshotEngine, stableLocator } from '@argus/snapshot';
 import { type ChallengeReport, detectChallenge, latestDocumentStatus } from './challenge.js';
 
 export interface ActionReportOptions {
   /** the element acted on (ref, locator or selector): its stable locator goes into the result */
   target?: string | undefined;
+  /**
+   * The action finds `target` itself and tells `run`'s `onElement` of it (before its input): the
+   * locator is read from that element, in the action's own round trips. Otherwise the target is
+   * found once more for it before the action.
+   */
+  targetSeen?: boolean;
   /** also return the `-i` snapshot diff the action caused */
   diff?: boolean | undefined;
 }
@@ -26,21 +32,28 @@ export interface ActionReport {
 
 /**
  * Runs an action through `page.act` and reports, besides its effects, the target's stable locator
- * (found before the action: a Delete button may be gone after it) and, when asked, the snapshot
- * diff it caused. The diff takes an interactive snapshot before and one after (the latter also
- * becomes the baseline of the next `snapshot -i --diff`); after a navigation the new page's
+ * (read before the action's input: a Delete button may be gone after it) and, when asked, the
+ * snapshot diff it caused. The diff takes an interactive snapshot before and one after (the latter
+ * also becomes the baseline of the next `snapshot -i --diff`); after a navigation the new page's
  * snapshot is returned whole, since a diff against another document says nothing useful.
  */
 export async function actAndReport<T>(
   page: Page,
   engine: SnapshotEngine,
   options: ActionReportOptions,
-  run: () => Promise<T>,
+  run: (onElement: (handle: ElementHandle) => void) => Promise<T>,
 ): Promise<{ value: T; effects: ActionEffects & ActionReport }> {
   // the snapshot first: a walk releases the remote objects of earlier resolves
   if (options.diff) await engine.snapshot({ interactive: true });
-  const locator = options.target === undefined ? undefined : await locatorOf(engine, options.target);
-  const { value, effects, probed } = await page.act(run, { probe: INVALID_PROBE });
+  let located: Promise<string | undefined> | undefined;
+  if (options.target !== undefined && !options.targetSeen) located = locatorOf(engine, options.target);
+  await located;
+  // read while the action checks the element: sent before its input, answered in order with its checks
+  const onElement = (handle: ElementHandle) => {
+    if (options.target !== undefined && options.targetSeen) located ??= locatorOfElement(engine, handle);
+  };
+  const { value, effects, probed } = await page.act(() => run(onElement), { probe: INVALID_PROBE });
+  const locator = await located;
   const report: ActionReport = locator === undefined ? {} : { locator };
   // a submission the browser's validation stopped shows a person a bubble, and changes nothing else
   const invalid = effects.navigated ? [] : engine.invalidFields(probed);
@@ -58,7 +71,11 @@ export async function actAndReport<T>(
 /** The stable locator of a target, or undefined (a target that does not resolve fails in the action itself). */
 export async function locatorOf(engine: SnapshotEngine, target: string): Promise<string | undefined> {
   const handle = await engine.resolve(target).catch(() => undefined);
+  return handle ? locatorOfElement(engine, handle) : undefined;
+}
+
+/** The stable locator of an element found already (stableLocator gives undefined rather than fail). */
+function locatorOfElement(engine: SnapshotEngine, handle: ElementHandle): Promise<string | undefined> {
   // locators and selectors resolve in the top document: an element of a frame gets none
-  if (!handle || handle.frameId !== engine.page.mainFrameId) return undefined;
-  return stableLocator(handle);
+  return handle.frameId === engine.page.mainFrameId ? stableLocator(handle) : Promise.resolve(undefined);
 }

@@ -25,6 +25,20 @@ describe('action results: diff and stable locator', () => {
     expect(again.locator).toBe('role=button[name="Close details"]');
   });
 
+  it('the locator names the element as it was before the action, also when the action removes it', async () => {
+    // read in the action's own round trips (one resolution), before its input reaches the page
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/action-report.html') });
+    await h.client.page.eval.mutate({
+      js: `document.body.insertAdjacentHTML('beforeend', '<button id="del" onclick="this.remove()">Delete row</button><button id="ren" onclick="this.textContent = \\'Renamed\\'">Rename me</button>')`,
+    });
+    const removed = await h.client.input.click.mutate({ target: '#del' });
+    expect(removed.locator).toBe('role=button[name="Delete row"]');
+    expect((await h.client.page.eval.mutate({ js: 'document.querySelector("#del") !== null' })).value).toBe(false);
+    const renamed = await h.client.input.click.mutate({ target: 'text=Rename me' });
+    expect(renamed.locator).toBe('role=button[name="Rename me"]');
+    expect((await h.client.read.text.query({ target: '#ren' })).text).toBe('Renamed');
+  });
+
   it('fill, check, select-free fields: label locators; the diff shows the new value', async () => {
     const filled = await h.client.input.fill.mutate({ target: '#email', text: 'ada@example.com', diff: true });
     expect(filled.locator).toBe('label="Email"');

@@ -24,6 +24,12 @@ import { PICK_OPTIONS } from './page/select.js';
 export interface ActionOptions {
   /** bound on waiting for the element to be actionable (default 5 s) */
   timeoutMs?: number;
+  /**
+   * Told of the element once it is found, before any input reaches it: what the caller reads of it
+   * (the daemon's report reads its stable locator) then rides on the action's own resolution and
+   * round trips instead of finding the element a second time.
+   */
+  onElement?: (handle: ElementHandle) => void;
 }
 
 function timeoutOf(options: ActionOptions | undefined): number {
@@ -38,8 +44,12 @@ function timeoutOf(options: ActionOptions | undefined): number {
  * with their --timeout-ms) has a locator or selector that matches nothing yet waited for within
  * that bound (SnapshotEngine.resolveWaiting); without one (scroll, screenshot --ref) it resolves at once.
  */
-function elementFor(engine: SnapshotEngine, target: string, options: ActionOptions): Promise<ElementHandle> {
-  return options.timeoutMs === undefined ? engine.resolve(target) : engine.resolveWaiting(target, timeoutOf(options));
+async function elementFor(engine: SnapshotEngine, target: string, options: ActionOptions): Promise<ElementHandle> {
+  const handle = await (options.timeoutMs === undefined
+    ? engine.resolve(target)
+    : engine.resolveWaiting(target, timeoutOf(options)));
+  options.onElement?.(handle);
+  return handle;
 }
 
 /**

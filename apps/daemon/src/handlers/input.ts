@@ -11,8 +11,13 @@ export function inputHandlers(
     click: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () =>
-          click(engine, input.target, { timeoutMs: input.timeoutMs, button: input.button, double: input.double }),
+        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+          click(engine, input.target, {
+            timeoutMs: input.timeoutMs,
+            button: input.button,
+            double: input.double,
+            onElement,
+          }),
         );
         // the page took the element out as it was pressed: done, said with where the release went
         return { ...effects, element: value.element, ...(value.goneOnPress ? { goneOnPress: value.goneOnPress } : {}) };
@@ -20,16 +25,16 @@ export function inputHandlers(
     hover: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () =>
-          hover(engine, input.target, { timeoutMs: input.timeoutMs }),
+        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+          hover(engine, input.target, { timeoutMs: input.timeoutMs, onElement }),
         );
         return { ...effects, element: value.element };
       }),
     fill: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () =>
-          fill(engine, input.target, input.text, { timeoutMs: input.timeoutMs }),
+        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+          fill(engine, input.target, input.text, { timeoutMs: input.timeoutMs, onElement }),
         );
         // the value (cut when long, with its length and whether it is all the text given)
         return { ...effects, ...value };
@@ -37,13 +42,18 @@ export function inputHandlers(
     type: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, async () => {
-          if (input.target) await focus(engine, input.target, { timeoutMs: input.timeoutMs });
-          // where the keys go, said in the reply: typing with nothing editable focused is a lost call
-          const into = await typingTarget(engine);
-          await page.typeText(input.text);
-          return into;
-        });
+        const { value, effects } = await actAndReport(
+          page,
+          engine,
+          { ...input, targetSeen: true },
+          async (onElement) => {
+            if (input.target) await focus(engine, input.target, { timeoutMs: input.timeoutMs, onElement });
+            // where the keys go, said in the reply: typing with nothing editable focused is a lost call
+            const into = await typingTarget(engine);
+            await page.typeText(input.text);
+            return into;
+          },
+        );
         return { ...effects, typedInto: value.element, editable: value.editable };
       }),
     press: (input) =>
@@ -54,8 +64,8 @@ export function inputHandlers(
     select: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, input, () =>
-          selectOption(engine, input.target, input.value, { timeoutMs: input.timeoutMs }),
+        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+          selectOption(engine, input.target, input.value, { timeoutMs: input.timeoutMs, onElement }),
         );
         return { ...effects, element: value.element, selected: value.selected };
       }),
