@@ -103,6 +103,23 @@ export class FrameChoices {
     return this.choices.get(page)?.frameId;
   }
 
+  /**
+   * For a command of the whole top document that no frame can stand in for (`screenshot --full`,
+   * `pdf`): fails while a frame is chosen, rather than answering about the top document to an agent
+   * that works in the frame. `frame_chosen`, or the lost choice's `ref_stale`.
+   */
+  refuseWhileChosen(page: Page, refused: { command: string; does: string; instead: string }): void {
+    const choice = this.choices.get(page);
+    if (!choice) return;
+    const lost = this.lostError(page);
+    if (lost) throw lost;
+    throw new ArgusError(
+      'frame_chosen',
+      `\`argus ${refused.command}\` ${refused.does}, not the frame chosen with \`argus frame ${command(choice.given)}\`: a frame's document cannot be taken apart from the page that lays it out. Nothing was done. Run \`argus frame main\` first for the whole page (the frame in it as laid out), or ${refused.instead}.`,
+      { details: { chosenWith: choice.given, frameId: choice.frameId, command: refused.command } },
+    );
+  }
+
   /** Whether the choice can no longer be used: the error to fail with, else undefined. */
   lostError(page: Page): ArgusError | undefined {
     const choice = this.choices.get(page);

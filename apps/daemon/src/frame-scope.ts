@@ -1,6 +1,8 @@
 import type { Page, Session } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
+import { evaluateInPage, isolatedContext } from './page-eval.js';
 import {
+  SCROLL_POSITION,
   type RefNumbering,
   type ElementHandle,
   type Locator,
@@ -158,6 +160,58 @@ export function selectedFrameRoot(
   page: Page,
 ): 'html' | undefined {
   return manager.selectedFrame(page) ? 'html' : undefined;
+}
+
+/** What a command about a whole document asks of the frame choice (the BrowserManager). */
+export interface DocumentChoice {
+  frameInUse(page: Page): Promise<string | undefined>;
+  readonly frameChoices: { lostError(page: Page): ArgusError | undefined };
+}
+
+/** The document a command runs in: its frame, the session that owns it and a context of it (none: the top's main world). */
+export interface DocumentWorld {
+  frameId: string;
+  session: Session;
+  contextId?: number;
+}
+
+/**
+ * Runs a command about a whole document (scroll by an offset, cleanup, title, storage, perf,
+ * `wait --load`) in the document commands run in: the frame chosen with `argus frame` (its
+ * session and `world`), else the top document. While the chosen frame is gone it fails with the
+ * choice's `ref_stale`, and so does a failure because it went away meanwhile: nothing runs in the top
+ * document instead.
+ */
+export async function inDocument<T>(
+  manager: DocumentChoice,
+  page: Page,
+  world: 'isolated' | 'main',
+  run: (where: DocumentWorld) => Promise<T>,
+): Promise<T> {
+  const frameId = await manager.frameInUse(page);
+  if (!frameId) {
+    const top = { frameId: page.mainFrameId, session: page.session };
+    return run(world === 'isolated' ? { ...top, contextId: await isolatedContext(page) } : top);
+  }
+  try {
+    return await run({ frameId, ...(await frameWorld(page, frameId, world)) });
+  } catch (error) {
+    throw manager.frameChoices.lostError(page) ?? error;
+  }
+}
+
+/**
+ * The window scroll offsets of the document `target` is in, after it was scrolled to: its frame's
+ * (found by resolving it again; a page without iframes needs no lookup), else the top document's.
+ */
+export async function targetScrollPosition(
+  page: Page,
+  engine: SnapshotEngine,
+  target: string,
+): Promise<{ x: number; y: number }> {
+  const frameId = page.frames.all().length > 1 ? (await engine.resolve(target)).frameId : page.mainFrameId;
+  const where = frameId === page.mainFrameId ? {} : await frameWorld(page, frameId, 'main');
+  return evaluateInPage(page, SCROLL_POSITION, [], where);
 }
 
 /** Where page-level evaluation runs: the selected frame's main world, or `{}` for the main frame. */

@@ -35,13 +35,13 @@ export async function callOnElement<A extends unknown[], R>(
 
 /**
  * Evaluates a page function with no `this`, in the main world of the main frame unless `contextId`
- * names another (the isolated world: `isolatedContext`).
+ * names another (the isolated world: `isolatedContext`; a frame's, on the `session` that owns it).
  */
 export async function evaluateInPage<A extends unknown[], R>(
   page: Page,
   fn: PageFunction<'none', A, R>,
   args: A,
-  options: { contextId?: number } = {},
+  options: { contextId?: number; session?: Session } = {},
 ): Promise<R> {
   return pageResult(fn, await page.evaluate(pageExpression(fn, 'undefined', args), options));
 }

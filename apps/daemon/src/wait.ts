@@ -11,6 +11,7 @@ import {
   parseRef,
 } from '@argus/snapshot';
 import { acrossNavigation } from './across-navigation.js';
+import { type DocumentChoice, type DocumentWorld, inDocument } from './frame-scope.js';
 import { callOnElement, evaluateInPage } from './page-eval.js';
 import type { DownloadTracker } from './downloads.js';
 
@@ -20,8 +21,9 @@ export async function waitFor(
   page: Page,
   engine: SnapshotEngine,
   input: WaitInput,
-  downloads?: DownloadTracker,
+  options: { downloads?: DownloadTracker; frames?: DocumentChoice } = {},
 ): Promise<{ waitedMs: number; matched: string }> {
+  const { downloads, frames } = options;
   const started = performance.now();
   const done = (matched: string) => ({ waitedMs: Math.round(performance.now() - started), matched });
   const modes = [input.selector, input.text, input.load, input.idle, input.ms, input.download].filter(
@@ -45,14 +47,9 @@ export async function waitFor(
     return done(`${input.ms} ms`);
   }
   if (input.load) {
-    const ready = await evaluateInPage(page, READY_STATE, []);
-    if (ready !== 'complete') {
-      await untilCancelled(
-        page.session.waitFor('Page.loadEventFired', { timeoutMs: input.timeoutMs }).catch(() => {
-          throw new ArgusError('timeout', `The page did not fire load within ${input.timeoutMs} ms.`);
-        }),
-      );
-    }
+    // the load of the frame chosen with `argus frame`, else of the top document
+    if (frames) await inDocument(frames, page, 'main', (where) => untilLoaded(page, where, input.timeoutMs));
+    else await untilLoaded(page, { frameId: page.mainFrameId, session: page.session }, input.timeoutMs);
     return done('load');
   }
   if (input.idle) {
@@ -67,6 +64,39 @@ export async function waitFor(
     () => notFound(input),
   );
   return done(matched);
+}
+
+/**
+ * Until the document of `where` has fired load: the top document's `Page.loadEventFired`, a frame's
+ * `Page.frameStoppedLoading` on the session that owns it (after its load event). Listened to before
+ * the ready state is read, so a load in between is not missed.
+ */
+async function untilLoaded(page: Page, where: DocumentWorld, timeoutMs: number): Promise<void> {
+  const top = where.frameId === page.mainFrameId;
+  const stop = new AbortController();
+  const loaded = top
+    ? page.session.waitFor('Page.loadEventFired', { timeoutMs, signal: stop.signal })
+    : where.session.waitFor('Page.frameStoppedLoading', {
+        timeoutMs,
+        signal: stop.signal,
+        predicate: (event) => event.frameId === where.frameId,
+      });
+  loaded.catch(() => undefined);
+  try {
+    if ((await evaluateInPage(page, READY_STATE, [], where)) === 'complete') return;
+    await untilCancelled(
+      loaded.then(
+        () => undefined,
+        () => {
+          const what = top ? 'The page' : 'The frame chosen with `argus frame`';
+          throw new ArgusError('timeout', `${what} did not fire load within ${timeoutMs} ms.`);
+        },
+      ),
+    );
+  } finally {
+    // the listener goes with the answer
+    stop.abort();
+  }
 }
 
 /** What a selector or text wait reports when its time is up. */

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { failure, useHarness } from './harness.js';
+import { failure, useHarness, useOtherSite } from './harness.js';
 
 /**
  * The frame chosen with `argus frame` holds for every command that would run in it: `wait` for a
- * CSS selector or a text, and `snapshot --scope`, look in it (across a re-render or a navigation of
- * the frame), and fail with `ref_stale` when it is gone. A navigation of the top document ends the
- * choice, never silently: the agent's own goto, back, forward and reload say so in their reply; after
- * any other (a link, a script), the next command that would have run in the frame fails saying so.
+ * CSS selector, a text or the load event, `snapshot --scope`, `scroll`, `cleanup`, `title`,
+ * `storage` and `perf` run in it (across a re-render or a navigation of the frame), and fail with
+ * `ref_stale` when it is gone. A capture of the whole top document (`screenshot --full`, `pdf`,
+ * `responsive --full`) cannot be of a frame: it fails with `frame_chosen` while one is chosen. A
+ * navigation of the top document ends the choice, never silently: the agent's own goto, back,
+ * forward and reload say so in their reply; after any other (a link, a script), the next command
+ * that would have run in the frame fails saying so.
  */
 
 const h = useHarness();
+const other = useOtherSite();
 
 const js = async <T>(code: string): Promise<T> => (await h.client.page.eval.mutate({ js: code })).value as T;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,6 +26,18 @@ async function chooseInner(): Promise<void> {
   await h.client.page.goto.mutate({ url: h.server.urlFor('/frame-rerender.html') });
   await h.client.dom.frame.mutate({ target: '#inner' });
   expect(await js('document.title')).toBe('Rendered child');
+}
+
+/**
+ * frame-scope.html with its iframe chosen (from another site with `crossSite`): the host and the
+ * frame are both taller than their viewports and both show a cookie banner.
+ */
+async function chooseScoped(crossSite = false): Promise<void> {
+  await h.client.dom.frame.mutate({ main: true });
+  const src = crossSite ? `?src=${encodeURIComponent(other.server.urlFor('/frame-scope-child.html'))}` : '';
+  await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-scope.html${src}`) });
+  await h.client.dom.frame.mutate({ target: '#inner' });
+  expect(await js('document.title')).toBe('Scoped child');
 }
 
 /** The iframe's page asks the host to remove it; after the host did. */
@@ -132,5 +148,108 @@ describe('a navigation of the top document while a frame is chosen', () => {
     expect((await h.client.dom.frame.mutate({ main: true })).main).toBe(true);
     expect(await js('document.title')).toBe('Re-rendering host');
     expect((await h.client.read.text.query({})).text).toContain('Renders: 1');
+  });
+});
+
+describe('commands about a whole document run in the chosen frame', () => {
+  it('scroll (by an offset or to a target), scroll-into-view, cleanup and title', async () => {
+    await chooseScoped();
+    // by an offset: the frame's window scrolls, the top one's does not
+    const scrolled = await h.client.page.scroll.mutate({ dy: 300 });
+    expect(await js('scrollY')).toBe(300);
+    expect(await js('parent.scrollY')).toBe(0);
+    expect(scrolled.scrollY).toBe(300);
+    // to a target: the offsets reported are its document's
+    const toEnd = await h.client.page.scroll.mutate({ target: '#child-end' });
+    expect(toEnd.scrollY).toBeGreaterThan(1000);
+    expect(toEnd.scrollY).toBe(await js('scrollY'));
+    await h.client.page.scroll.mutate({ dy: -5000 });
+    expect(await js('scrollY')).toBe(0);
+    const intoView = await h.client.input.scrollIntoView.mutate({ target: '#child-end' });
+    expect(intoView.scrollY).toBeGreaterThan(1000);
+    expect(intoView.scrollY).toBe(await js('scrollY'));
+
+    // cleanup hides the frame's cookie banner and leaves the host's alone
+    expect((await h.client.dom.cleanup.mutate({ cookies: true })).cookies).toBe(1);
+    expect(await js(`getComputedStyle(document.getElementById('child-consent')).display`)).toBe('none');
+    expect(await js(`getComputedStyle(parent.document.getElementById('top-consent')).display`)).toBe('block');
+
+    // the title read is the frame's document's; the tab's URL and title stay the tab's (documented)
+    expect((await h.client.read.title.query({})).title).toBe('Scoped child');
+    expect((await h.client.page.url.query({})).title).toBe('Frame scope host');
+  });
+
+  it("storage and perf read the chosen frame's document, of another site too", async () => {
+    await chooseScoped(true);
+    const storage = await h.client.inspect.storage.query({});
+    expect(storage.origin).toBe(other.server.origin);
+    expect(storage.local).toMatchObject({ 'child-key': 'child' });
+    expect(storage.local).not.toHaveProperty('host-key');
+    const set = await h.client.inspect.storageSet.mutate({ key: 'set-in-frame', value: 'yes' });
+    expect(set.origin).toBe(other.server.origin);
+    expect(await js(`localStorage.getItem('set-in-frame')`)).toBe('yes');
+    expect((await h.client.inspect.perf.query({})).url).toBe(other.server.urlFor('/frame-scope-child.html'));
+    expect((await h.client.read.title.query({})).title).toBe('Scoped child');
+
+    // the top document's, once it is the one chosen again
+    await h.client.dom.frame.mutate({ main: true });
+    const top = await h.client.inspect.storage.query({});
+    expect(top.origin).toBe(h.server.origin);
+    expect(top.local).toMatchObject({ 'host-key': 'host' });
+    expect(top.local).not.toHaveProperty('set-in-frame');
+  });
+
+  it("wait --load waits for the chosen frame's document, in or out of process", async () => {
+    for (const crossSite of [false, true]) {
+      await chooseScoped(crossSite);
+      // the frame's next document commits at once; its load waits 1.5 s for an image
+      await js(`location.href = 'slow-image.html'; true`);
+      await wait({ text: 'Still loading', timeoutMs: 5000 });
+      expect(await js('document.readyState')).not.toBe('complete');
+      expect((await h.client.page.wait.mutate({ load: true, timeoutMs: 5000 })).matched).toBe('load');
+      expect(await js('document.readyState')).toBe('complete');
+    }
+  });
+
+  it('a capture of the whole top document fails with frame_chosen; the viewport is the tab’s', async () => {
+    await chooseScoped();
+    // what the tab shows, the frame in it
+    expect((await h.client.page.screenshot.mutate({ base64: true })).width).toBeGreaterThan(0);
+    const refusals: Array<[string, () => Promise<unknown>]> = [
+      ['screenshot --full', () => h.client.page.screenshot.mutate({ full: true, base64: true })],
+      ['pdf', () => h.client.visual.pdf.mutate({})],
+      ['responsive --full', () => h.client.visual.responsive.mutate({ full: true })],
+    ];
+    for (const [label, call] of refusals) {
+      const error = await failure(call());
+      expect(error.code, label).toBe('frame_chosen');
+      expect(error.message, label).toContain(`\`argus ${label}\``);
+      expect(error.message, label).toContain('`argus frame "#inner"`');
+      expect(error.message, label).toContain('`argus frame main`');
+      expect(error.details, label).toMatchObject({ chosenWith: { target: '#inner' } });
+    }
+    await h.client.dom.frame.mutate({ main: true });
+    expect((await h.client.page.screenshot.mutate({ full: true, base64: true })).height).toBeGreaterThan(3000);
+  });
+
+  it('each fails with ref_stale when the chosen frame is gone', async () => {
+    await chooseInner();
+    await removeInner();
+    const calls: Array<[string, () => Promise<unknown>]> = [
+      ['scroll', () => h.client.page.scroll.mutate({ dy: 100 })],
+      ['cleanup', () => h.client.dom.cleanup.mutate({})],
+      ['title', () => h.client.read.title.query({})],
+      ['storage', () => h.client.inspect.storage.query({})],
+      ['storage set', () => h.client.inspect.storageSet.mutate({ key: 'k', value: 'v' })],
+      ['perf', () => h.client.inspect.perf.query({})],
+      ['wait --load', () => h.client.page.wait.mutate({ load: true, timeoutMs: 2000 })],
+      ['screenshot --full', () => h.client.page.screenshot.mutate({ full: true, base64: true })],
+      ['pdf', () => h.client.visual.pdf.mutate({})],
+    ];
+    for (const [label, call] of calls) await expectStale(call(), 'frame_removed', label);
+    // the host page was not scrolled, nor cleaned up
+    await h.client.dom.frame.mutate({ main: true });
+    expect(await js('scrollY')).toBe(0);
+    expect((await h.client.read.title.query({})).title).toBe('Re-rendering host');
   });
 });

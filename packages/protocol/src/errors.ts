@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   screenshot_too_large: 'PAYLOAD_TOO_LARGE', // past an agent's image budget: capture the viewport, an element (ref) or a clip
   tab_hidden: 'PRECONDITION_FAILED', // a background tab of its window (or a hidden window) draws no frames to capture: bring it forward with `argus tab <id>` (`details.tab`), or show its window
+  frame_chosen: 'PRECONDITION_FAILED', // a capture of the whole top document (screenshot --full, pdf, responsive --full) while a frame is chosen with `argus frame` (`details.chosenWith`): `argus frame main` first
   unsupported: 'NOT_IMPLEMENTED',
   daemon_unreachable: 'SERVICE_UNAVAILABLE',
   daemon_lost: 'SERVICE_UNAVAILABLE',

@@ -19,6 +19,7 @@ describe('error table', () => {
       'unauthorized',
       'daemon_unreachable',
       'tab_hidden',
+      'frame_chosen',
     ]) {
       expect(isErrorCode(code), code).toBe(true);
     }
@@ -27,6 +28,9 @@ describe('error table', () => {
     // a hidden tab is a state the caller can change (`argus tab <id>`), not a missing feature
     expect(trpcCodeFor('tab_hidden')).toBe('PRECONDITION_FAILED');
     expect(isRetryable(new ArgusError('tab_hidden', 'Tab 3f2a is a background tab'))).toBe(false);
+    // so is a frame chosen while a capture of the whole top document is asked for (`argus frame main`)
+    expect(trpcCodeFor('frame_chosen')).toBe('PRECONDITION_FAILED');
+    expect(isRetryable(new ArgusError('frame_chosen', '`argus pdf` prints the whole top document'))).toBe(false);
     expect(Object.keys(ERROR_CODES).length).toBeGreaterThan(12);
   });
 

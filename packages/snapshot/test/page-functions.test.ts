@@ -113,6 +113,7 @@ describe('page functions (packages/snapshot/src/page)', () => {
       [pageFns.NEXT_FRAME as AnyPageFunction, []],
       [pageFns.DRAGGABLE_AT as AnyPageFunction, [5, 5]],
       [pageFns.BODY_TEXT as AnyPageFunction, []],
+      [pageFns.DOCUMENT_TITLE as AnyPageFunction, []],
       [pageFns.READY_STATE as AnyPageFunction, []],
       [pageFns.VALID_SELECTOR as AnyPageFunction, ['a[[']],
       [pageFns.WAIT_UNTIL as AnyPageFunction, [{ kind: 'text', text: 'Agree' }, 1000]],
@@ -130,6 +131,7 @@ describe('page functions (packages/snapshot/src/page)', () => {
     expect(results.get('uploadTarget')).toEqual({ kind: 'file', multiple: false, disabled: false });
     expect(results.get('storageRead')).toMatchObject({ local: { k: 'v' } });
     expect(results.get('validSelector')).toBe(false);
+    expect(results.get('documentTitle')).toBe('fixture');
     expect(results.get('waitUntil')).toBe(true);
     expect(results.get('cleanup')).toEqual({ ads: 1, cookies: 0, sticky: 1 });
     // forms runs in the isolated world, where the walker lives

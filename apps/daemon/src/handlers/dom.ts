@@ -4,6 +4,7 @@ import type { Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
 import { BODY_TEXT, CLEANUP, IS_FRAME, RESTORE_STYLE, SET_STYLE, diffLines } from '@argus/snapshot';
+import { inDocument } from '../frame-scope.js';
 import { callOnElement, evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 import type { TabState } from '../tab-state.js';
@@ -64,12 +65,15 @@ export function domHandlers(services: Services): Handlers['dom'] {
         const none = !input.ads && !input.cookies && !input.sticky;
         const all = input.all || none;
         const kinds = { ads: all || input.ads, cookies: all || input.cookies, sticky: all || input.sticky };
-        // cookie banners first: they are usually fixed too, and should count as what they are
-        const first = await evaluateInPage(page, CLEANUP, [{ ...kinds, sticky: false }]);
-        const second = kinds.sticky
-          ? await evaluateInPage(page, CLEANUP, [{ ads: false, cookies: false, sticky: true }])
-          : { sticky: 0 };
-        return { ads: first.ads, cookies: first.cookies, sticky: second.sticky };
+        // in the frame chosen with `argus frame`, else the top document
+        return inDocument(manager, page, 'main', async (where) => {
+          // cookie banners first: they are usually fixed too, and should count as what they are
+          const first = await evaluateInPage(page, CLEANUP, [{ ...kinds, sticky: false }], where);
+          const second = kinds.sticky
+            ? await evaluateInPage(page, CLEANUP, [{ ads: false, cookies: false, sticky: true }], where)
+            : { sticky: 0 };
+          return { ads: first.ads, cookies: first.cookies, sticky: second.sticky };
+        });
       }),
     diff: async (input, ctx) => {
       services.access.checkUrl(input.from, ctx);

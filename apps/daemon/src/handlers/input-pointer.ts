@@ -1,7 +1,8 @@
 import type { EventParams, Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { CHECK_STATE, CLICK_LABEL, DRAGGABLE_AT, SCROLL_POSITION, click, scrollIntoView } from '@argus/snapshot';
+import { CHECK_STATE, CLICK_LABEL, DRAGGABLE_AT, click, scrollIntoView } from '@argus/snapshot';
 import type { BrowserManager } from '../browser-manager.js';
+import { targetScrollPosition } from '../frame-scope.js';
 import { callOnElement, evaluateInPage } from '../page-eval.js';
 import { type Point, parsePoint, pointFor } from '../pointer-geometry.js';
 import type { Services } from '../services.js';
@@ -78,8 +79,10 @@ export function inputPointerHandlers(
       }),
     scrollIntoView: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const { element } = await scrollIntoView(manager.engine(page), input.target, { timeoutMs: input.timeoutMs });
-        const position = await evaluateInPage(page, SCROLL_POSITION, []);
+        const engine = manager.engine(page);
+        const { element } = await scrollIntoView(engine, input.target, { timeoutMs: input.timeoutMs });
+        // its document's offsets: the frame's, for an element in one
+        const position = await targetScrollPosition(page, engine, input.target);
         return { element, scrollX: position.x, scrollY: position.y };
       }),
   };

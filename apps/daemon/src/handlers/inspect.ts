@@ -11,7 +11,8 @@ import {
 } from '@argus/snapshot';
 import { withDialogs } from '../capture-entries.js';
 import { elementStyles } from '../css-rules.js';
-import { callOnElement, evaluateInPage, isolatedContext } from '../page-eval.js';
+import { inDocument } from '../frame-scope.js';
+import { callOnElement, evaluateInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 
 const kebab = (name: string) => (name.startsWith('--') ? name : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
@@ -101,10 +102,12 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
             })),
         });
       }),
+    // storage and perf are of the document commands run in: the frame chosen with `argus frame`, else the top one
     storage: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const contextId = await isolatedContext(page);
-        const result = await evaluateInPage(page, STORAGE_READ, [input.key ?? '', input.maxChars], { contextId });
+        const result = await inDocument(manager, page, 'isolated', (where) =>
+          evaluateInPage(page, STORAGE_READ, [input.key ?? '', input.maxChars], where),
+        );
         if (result.error) throw noStorage(result.origin, result.error);
         return withDialogs(page, {
           origin: result.origin,
@@ -116,8 +119,9 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
     storageSet: (input) =>
       manager.onTab(input.tab, async (page) => {
         const area = input.area;
-        const contextId = await isolatedContext(page);
-        const result = await evaluateInPage(page, STORAGE_WRITE, [area, input.key, input.value], { contextId });
+        const result = await inDocument(manager, page, 'isolated', (where) =>
+          evaluateInPage(page, STORAGE_WRITE, [area, input.key, input.value], where),
+        );
         if (result.quota)
           throw new ArgusError(
             'payload_too_large',
@@ -127,10 +131,12 @@ export function inspectHandlers(services: Services): Handlers['inspect'] {
         return { origin: result.origin, area, key: input.key, bytes: Buffer.byteLength(input.value) };
       }),
     perf: (input) =>
-      manager.onTab(input.tab, async (page) => {
-        const contextId = await isolatedContext(page);
-        return withDialogs(page, await evaluateInPage(page, PERF, [], { contextId }));
-      }),
+      manager.onTab(input.tab, async (page) =>
+        withDialogs(
+          page,
+          await inDocument(manager, page, 'isolated', (where) => evaluateInPage(page, PERF, [], where)),
+        ),
+      ),
     element: (input) =>
       manager.onTab(input.tab, async (page) => {
         const handle = await manager.engine(page).resolve(input.target);

@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 import { takeScreenshot } from '../screenshot.js';
 import { waitFor } from '../wait.js';
 import { downloadsFor } from '../downloads.js';
-import { frameEvalTarget } from '../frame-scope.js';
+import { frameEvalTarget, inDocument, targetScrollPosition } from '../frame-scope.js';
 import { runEval } from '../eval-script.js';
 import { plainHttpHint } from '../url-hints.js';
 
@@ -79,7 +79,10 @@ export function pageHandlers(services: Services): Handlers['page'] {
       manager.onTab(input.tab, async (page) =>
         withDialogs(
           page,
-          await waitFor(page, manager.engine(page), input, downloadsFor(manager, join(services.stateDir, 'downloads'))),
+          await waitFor(page, manager.engine(page), input, {
+            downloads: downloadsFor(manager, join(services.stateDir, 'downloads')),
+            frames: manager,
+          }),
         ),
       ),
     eval: (input, ctx) => {
@@ -97,20 +100,31 @@ export function pageHandlers(services: Services): Handlers['page'] {
       );
     },
     screenshot: (input, ctx) =>
-      manager.onTab(input.tab, async (page) =>
-        withDialogs(page, await takeScreenshot(services, ctx, page, manager.engine(page), input)),
-      ),
+      manager.onTab(input.tab, async (page) => {
+        // the viewport, a clip or an element are what the tab shows; the whole length of the top document is no frame's
+        if (input.full)
+          manager.frameChoices.refuseWhileChosen(page, {
+            command: 'screenshot --full',
+            does: 'captures the whole top document',
+            instead:
+              'capture what the tab shows of the frame: `argus screenshot` (the viewport) or `--ref` an element in it',
+          });
+        return withDialogs(page, await takeScreenshot(services, ctx, page, manager.engine(page), input));
+      }),
     scroll: (input) =>
       manager.onTab(input.tab, async (page) => {
+        // to a target: its document's offsets (the frame it is in); by an offset: the chosen frame's, else the top's
         if (input.target) {
-          await scrollIntoView(manager.engine(page), input.target);
-        } else {
-          const dx = input.dx ?? 0;
-          const dy = input.dy;
-          await evaluateInPage(page, SCROLL_BY, [dx, dy ?? null]);
+          const engine = manager.engine(page);
+          await scrollIntoView(engine, input.target);
+          const position = await targetScrollPosition(page, engine, input.target);
+          return { scrollX: position.x, scrollY: position.y };
         }
-        const position = await evaluateInPage(page, SCROLL_POSITION, []);
-        return { scrollX: position.x, scrollY: position.y };
+        return inDocument(manager, page, 'main', async (where) => {
+          await evaluateInPage(page, SCROLL_BY, [input.dx ?? 0, input.dy ?? null], where);
+          const position = await evaluateInPage(page, SCROLL_POSITION, [], where);
+          return { scrollX: position.x, scrollY: position.y };
+        });
       }),
   };
 }

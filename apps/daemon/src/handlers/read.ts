@@ -1,10 +1,10 @@
 import type { Page } from '@argus/cdp';
 import type { Handlers } from '@argus/protocol';
-import { DATA, FORMS, LINKS, MEDIA } from '@argus/snapshot';
+import { DATA, DOCUMENT_TITLE, FORMS, LINKS, MEDIA } from '@argus/snapshot';
 import { formatAxTree } from '../ax-text.js';
 import { withDialogs } from '../capture-entries.js';
-import { frameSession, selectedFrameRoot } from '../frame-scope.js';
-import { callOnElement, runInPage } from '../page-eval.js';
+import { frameSession, inDocument, selectedFrameRoot } from '../frame-scope.js';
+import { callOnElement, evaluateInPage, runInPage } from '../page-eval.js';
 import type { Services } from '../services.js';
 
 /**
@@ -110,6 +110,13 @@ export function readHandlers(
           ),
         ),
       ),
-    title: (input) => manager.onTab(input.tab, async (page) => withDialogs(page, { title: await page.readTitle() })),
+    title: (input) =>
+      manager.onTab(input.tab, async (page) => {
+        // the chosen frame's document's (the tab's title is the top document's, read as it settles)
+        const title = manager.selectedFrame(page)
+          ? await inDocument(manager, page, 'isolated', (where) => evaluateInPage(page, DOCUMENT_TITLE, [], where))
+          : await page.readTitle();
+        return withDialogs(page, { title });
+      }),
   };
 }

@@ -64,6 +64,11 @@ export function visualHandlers(services: Services): Handlers['visual'] {
   return {
     pdf: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
+        manager.frameChoices.refuseWhileChosen(page, {
+          command: 'pdf',
+          does: 'prints the whole top document',
+          instead: 'capture what the tab shows of the frame with `argus screenshot`',
+        });
         const margins = parseMargins(input.margins ?? '0.4in');
         const paper = PAPER[input.format];
         const target = outputTarget(services, ctx, input.path, {
@@ -110,6 +115,13 @@ export function visualHandlers(services: Services): Handlers['visual'] {
       }),
     responsive: (input, ctx) =>
       manager.onTab(input.tab, async (page) => {
+        // each viewport is the tab as shown; the whole length of the top document is no frame's
+        if (input.full)
+          manager.frameChoices.refuseWhileChosen(page, {
+            command: 'responsive --full',
+            does: 'captures the whole top document at each size',
+            instead: 'capture what the tab shows at each size: `argus responsive` without --full',
+          });
         // every path is checked before the viewport changes
         const prefix =
           input.prefix === undefined ? join(services.stateDir, 'captures', `responsive-${stamp()}`) : input.prefix;

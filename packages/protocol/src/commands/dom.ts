@@ -77,7 +77,7 @@ export const domCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Remove page clutter before a screenshot: ads, cookie banners, fixed and sticky bars. With no flag, all of them.',
+      'Remove page clutter before a screenshot: ads, cookie banners, fixed and sticky bars. With no flag, all of them. In the frame chosen with `argus frame`, when one is.',
     input: () =>
       z.object({
         ads: z.boolean().default(false).describe('Remove ad slots and ad iframes'),
@@ -144,7 +144,7 @@ export const domCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Choose the frame that later selector-based commands (wait and snapshot --scope too), eval and whole-page reads (text, html, links, forms, media, data, accessibility) use in this tab ("main" goes back to the top document). Refs work in any frame regardless. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone or the top document navigates by itself (a link, a script), those commands fail with ref_stale until you choose again. goto, back, forward, reload and load-html end the choice and say so in their reply (frameCleared).',
+      'Choose the frame that later commands about a document use in this tab ("main" goes back to the top document): selectors and locators, wait (a selector, text or --load), snapshot --scope, eval, scroll, cleanup, title, storage, perf and whole-page reads (text, html, links, forms, media, data, accessibility). Refs work in any frame regardless. Commands about the tab stay tab-wide (url, a whole snapshot, a viewport screenshot, coordinates, keys, cookies, network, console, emulation); screenshot --full, pdf and responsive --full fail with frame_chosen while a frame is chosen. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone or the top document navigates by itself (a link, a script), those commands fail with ref_stale until you choose again. goto, back, forward, reload and load-html end the choice and say so in their reply (frameCleared).',
     input: () =>
       z.object({
         target: Target.optional().describe(

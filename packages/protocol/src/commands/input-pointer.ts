@@ -119,8 +119,8 @@ export const inputPointerCommands = {
     output: () =>
       z.object({
         element: z.string().describe('What was scrolled into view'),
-        scrollX: z.number().describe('Page scroll x afterwards'),
-        scrollY: z.number().describe('Page scroll y afterwards'),
+        scrollX: z.number().describe("Scroll x afterwards of the element's document (its frame's, in a frame)"),
+        scrollY: z.number().describe("Scroll y afterwards of the element's document"),
       }),
   }),
 };

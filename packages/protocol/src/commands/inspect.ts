@@ -119,7 +119,8 @@ export const inspectCommands = {
     tool: 'argus_storage',
     kind: 'query',
     scope: 'read',
-    summary: "localStorage and sessionStorage of the tab's origin.",
+    summary:
+      "localStorage and sessionStorage of the tab's origin, or of the frame's origin when one is chosen with `argus frame`.",
     input: () =>
       z.object({
         key: z.string().min(1).max(1000).optional().describe('Only this key'),
@@ -152,7 +153,8 @@ export const inspectCommands = {
     tool: 'argus_storage_set',
     kind: 'mutation',
     scope: 'write',
-    summary: "Set a localStorage (or, with --area session, sessionStorage) item for the tab's origin.",
+    summary:
+      "Set a localStorage (or, with --area session, sessionStorage) item for the tab's origin, or the frame's origin when one is chosen with `argus frame`.",
     input: () =>
       z.object({
         key: z.string().min(1).max(1000).describe('Item key'),
@@ -170,7 +172,8 @@ export const inspectCommands = {
     tool: 'argus_perf',
     kind: 'query',
     scope: 'read',
-    summary: 'Load performance of the current document: TTFB, FCP, LCP, DOMContentLoaded, load, transfer size.',
+    summary:
+      'Load performance of the current document (the frame chosen with `argus frame`, when one is): TTFB, FCP, LCP, DOMContentLoaded, load, transfer size.',
     input: () => z.object({ tab: TabId.optional() }),
     output: () =>
       z.object({

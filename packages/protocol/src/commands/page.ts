@@ -114,7 +114,8 @@ export const pageCommands = {
     tool: false,
     kind: 'query',
     scope: 'read',
-    summary: 'Print the URL of a tab (--json: with its title).',
+    summary:
+      "Print the URL of a tab (--json: with its title): the top document's, also while a frame is chosen with `argus frame`.",
     input: () => z.object({ tab: TabId.optional() }),
     output: () => PageInfo.extend({ dialogs: UnreportedDialogs }),
   }),
@@ -134,7 +135,8 @@ export const pageCommands = {
     tool: 'argus_wait',
     kind: 'mutation',
     scope: 'read',
-    summary: 'Wait for a selector, a text, the load event, network idle or a fixed time.',
+    summary:
+      "Wait for a selector, a text, the load event, network idle or a fixed time. With a frame chosen (`argus frame`), a selector, a text and the load event are the frame's; network idle is the whole tab's.",
     input: () =>
       z.object({
         selector: Target.optional().describe('Until this selector, locator or ref is visible'),
@@ -222,7 +224,8 @@ export const pageCommands = {
     tool: 'argus_screenshot',
     kind: 'mutation',
     scope: 'read',
-    summary: 'Capture the viewport, full page, an element or a clip as PNG, JPEG or WebP, to a file and/or as base64.',
+    summary:
+      'Capture the viewport, full page, an element or a clip as PNG, JPEG or WebP, to a file and/or as base64. The viewport and a clip are what the tab shows, a frame chosen with `argus frame` in it as laid out; --full is the whole top document and fails with frame_chosen while a frame is chosen.',
     input: () =>
       z.object({
         path: FilePath.optional().describe('Image file, relative to your directory; default: <state dir>/captures/'),
@@ -287,7 +290,8 @@ export const pageCommands = {
     tool: false,
     kind: 'mutation',
     scope: 'write',
-    summary: 'Scroll an element into view, or scroll the page by an offset (default one screen down).',
+    summary:
+      'Scroll an element into view, or scroll the page by an offset (default one screen down): the frame chosen with `argus frame`, else the top document.',
     input: () =>
       z.object({
         target: Target.optional(),
@@ -295,6 +299,14 @@ export const pageCommands = {
         dy: z.number().min(-100_000).max(100_000).optional().describe('Vertical pixels; default one viewport height'),
         tab: TabId.optional(),
       }),
-    output: () => z.object({ scrollX: z.number(), scrollY: z.number() }),
+    output: () =>
+      z.object({
+        scrollX: z
+          .number()
+          .describe(
+            "Scroll x afterwards of the target's document, or of the one scrolled (the chosen frame, else the top)",
+          ),
+        scrollY: z.number().describe('Scroll y afterwards, of the same document'),
+      }),
   }),
 };

@@ -203,7 +203,7 @@ export const readCommands = {
     tool: false,
     kind: 'query',
     scope: 'read',
-    summary: 'The document title of a tab.',
+    summary: 'The document title of a tab, or of the frame chosen with `argus frame`.',
     input: () => z.object({ tab: TabId.optional() }),
     output: () => z.object({ title: z.string(), dialogs: UnreportedDialogs }),
     pageContent: ['title'],

@@ -20,7 +20,8 @@ export const stateCommands = {
     tool: 'argus_cookie_set',
     kind: 'mutation',
     scope: 'write',
-    summary: "Set a cookie (for the tab's current site unless --domain is given).",
+    summary:
+      "Set a cookie (for the tab's current site, its top document's also while a frame is chosen, unless --domain is given).",
     input: () =>
       z.object({
         cookie: z

@@ -19,7 +19,8 @@ export const visualCommands = {
     tool: 'argus_pdf',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Print the page to a PDF file (headless browsers only).',
+    summary:
+      'Print the page (the top document) to a PDF file (headless browsers only; fails with frame_chosen while a frame is chosen with `argus frame`).',
     input: () =>
       z.object({
         path: OutPath.optional().describe(
@@ -58,13 +59,16 @@ export const visualCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Screenshots at phone (375x812), tablet (768x1024) and desktop (1280x720) sizes in one call; the viewport is restored after.',
+      'Screenshots at phone (375x812), tablet (768x1024) and desktop (1280x720) sizes in one call; the viewport is restored after. Each is of the tab as shown (--full: of the top document, which fails with frame_chosen while a frame is chosen).',
     input: () =>
       z.object({
         prefix: OutPath.optional().describe(
           'Path prefix; files are <prefix>-<W>x<H>.png (relative to your directory; inside your project, the temp dir or an allowed root); default: <state dir>/captures/',
         ),
-        full: z.boolean().default(false).describe('Capture the full scrollable page at each size'),
+        full: z
+          .boolean()
+          .default(false)
+          .describe('Capture the full scrollable top document at each size (not while a frame is chosen)'),
         overwrite: Overwrite,
         tab: TabId.optional(),
       }),
@@ -87,7 +91,7 @@ export const visualCommands = {
     tool: 'argus_archive',
     kind: 'mutation',
     scope: 'write',
-    summary: 'Save the page with its resources as one MHTML file.',
+    summary: 'Save the page with its resources as one MHTML file (the whole tab: every frame in it).',
     input: () =>
       z.object({
         path: OutPath.optional().describe(

@@ -26,6 +26,7 @@ export {
   DRAGGABLE_AT,
   CLICK_DOWNLOAD_LINK,
   BODY_TEXT,
+  DOCUMENT_TITLE,
   READY_STATE,
 } from './window.js';
 export { CANVAS_IMPORT, type CanvasImportResult } from './canvas-import.js';

@@ -72,6 +72,11 @@ export const BODY_TEXT = pageFunction('bodyText', z.string(), function (this: un
   return document.body ? document.body.innerText : '';
 });
 
+/** The document's title (`read.title` of a frame chosen with `argus frame`: the tab's title is the top document's). */
+export const DOCUMENT_TITLE = pageFunction('documentTitle', z.string(), function (this: unknown) {
+  return document.title;
+});
+
 /** The document's readyState. */
 export const READY_STATE = pageFunction('readyState', z.string(), function (this: unknown) {
   return document.readyState;
