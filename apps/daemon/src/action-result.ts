@@ -46,8 +46,10 @@ export async function actAndReport<T>(
   // the snapshot first: a walk releases the remote objects of earlier resolves
   if (options.diff) await engine.snapshot({ interactive: true });
   let located: Promise<string | undefined> | undefined;
-  if (options.target !== undefined && !options.targetSeen) located = locatorOf(engine, options.target);
-  await located;
+  if (options.target !== undefined && !options.targetSeen) {
+    located = locatorOf(engine, options.target);
+    await located;
+  }
   // read while the action checks the element: sent before its input, answered in order with its checks
   const onElement = (handle: ElementHandle) => {
     if (options.target !== undefined && options.targetSeen) located ??= locatorOfElement(engine, handle);

@@ -75,14 +75,14 @@ export class FrameChoices {
 
   /**
    * Ends the choice because the agent navigated the top document (goto, back, forward, reload,
-   * load-html): the `argus frame …` command line that made it, for the reply to say, or undefined when
-   * no frame was chosen.
+   * load-html), and says so in that command's `reply`: `frameCleared`, the `argus frame …` command
+   * line that made it (the reply as it is when no frame was chosen).
    */
-  end(page: Page): string | undefined {
+  end<T extends object>(page: Page, reply: T): T & { frameCleared?: string } {
     const choice = this.choices.get(page);
-    if (!choice) return undefined;
+    if (!choice) return reply;
     this.clear(page);
-    return `argus frame ${command(choice.given)}`;
+    return { ...reply, frameCleared: `argus frame ${command(choice.given)}` };
   }
 
   /** Back to the top document. */

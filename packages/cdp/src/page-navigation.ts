@@ -122,7 +122,7 @@ export async function navigatePage(
               () => undefined,
             );
           }
-          if (sent < MAX_NAVIGATE_SENDS && watcher.replacedBy(loaderId)?.stale === true) continue;
+          if (overtaken()) continue;
         }
       }
       return {

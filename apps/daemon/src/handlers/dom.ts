@@ -19,8 +19,7 @@ export function domHandlers(services: Services): Handlers['dom'] {
           throw new ArgusError('invalid_input', `${input.file} is not a file (resolved to ${path}).`);
         const nav = await page.navigate(pathToFileURL(path).href, { waitUntil: 'load', timeoutMs: input.timeoutMs });
         // the frame choice ends with the page it was made in: the reply says so
-        const frameCleared = manager.frameChoices.end(page);
-        return { url: nav.url, title: nav.title, ...(frameCleared === undefined ? {} : { frameCleared }) };
+        return manager.frameChoices.end(page, { url: nav.url, title: nav.title });
       }),
     style: (input) =>
       manager.onTab(input.tab, async (page) => {

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@argus/cdp';
 import { ArgusError, EVAL_SOURCE_MAX, type Handlers } from '@argus/protocol';
 import { type PathPolicy, confinePath } from '@argus/security';
 import { SCROLL_BY, SCROLL_POSITION, scrollIntoView } from '@argus/snapshot';
@@ -17,11 +16,6 @@ import { plainHttpHint } from '../url-hints.js';
 
 export function pageHandlers(services: Services): Handlers['page'] {
   const { manager } = services;
-  /** A navigation command's reply, with the frame choice it ended (the agent is told, see FrameChoices.end). */
-  const endingFrameChoice = <T extends object>(page: Page, reply: T): T & { frameCleared?: string } => {
-    const frameCleared = manager.frameChoices.end(page);
-    return frameCleared === undefined ? reply : { ...reply, frameCleared };
-  };
   return {
     goto: (input, ctx) => {
       services.access.checkUrl(input.url, ctx);
@@ -40,7 +34,7 @@ export function pageHandlers(services: Services): Handlers['page'] {
         // waitUntil none returns before the document exists: nothing to look at yet
         return withDialogs(
           page,
-          endingFrameChoice(page, waitsForDocument ? await withChallenge(page, result) : result),
+          manager.frameChoices.end(page, waitsForDocument ? await withChallenge(page, result) : result),
         );
       });
     },
@@ -48,21 +42,21 @@ export function pageHandlers(services: Services): Handlers['page'] {
       manager.onTab(input.tab, async (page) =>
         withDialogs(
           page,
-          endingFrameChoice(page, await withChallenge(page, await page.history(-1, input.timeoutMs, false))),
+          manager.frameChoices.end(page, await withChallenge(page, await page.history(-1, input.timeoutMs, false))),
         ),
       ),
     forward: (input) =>
       manager.onTab(input.tab, async (page) =>
         withDialogs(
           page,
-          endingFrameChoice(page, await withChallenge(page, await page.history(1, input.timeoutMs, false))),
+          manager.frameChoices.end(page, await withChallenge(page, await page.history(1, input.timeoutMs, false))),
         ),
       ),
     reload: (input) =>
       manager.onTab(input.tab, async (page) =>
         withDialogs(
           page,
-          endingFrameChoice(page, await withChallenge(page, await page.reload(input.timeoutMs, false))),
+          manager.frameChoices.end(page, await withChallenge(page, await page.reload(input.timeoutMs, false))),
         ),
       ),
     url: (input) => manager.onTab(input.tab, async (page) => withDialogs(page, { url: page.url, title: page.title })),
