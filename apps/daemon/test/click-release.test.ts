@@ -58,6 +58,8 @@ describe('a click whose release lands elsewhere than its press', () => {
     expect(error.code).toBe('ref_stale');
     expect(error.message).toMatch(/before it was pressed: nothing was clicked/);
     expect(error.details).toMatchObject({ reason: 'detached', clicked: false });
+    // the command's timeout, as in every other timeout error (not what was left of it at the retry)
+    expect(error.details?.['timeoutMs']).toBe(2_000);
     // the page never saw a press
     expect((await seen()).log.filter((entry) => /down/.test(entry))).toEqual([]);
   });

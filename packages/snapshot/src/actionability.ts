@@ -32,13 +32,23 @@ export async function callAction<A extends unknown[], R>(
 }
 
 /**
+ * What an action needs of its element. `commandTimeoutMs`: the command's own timeout, which its
+ * errors name, when the wait's bound is only what is left of it (a pointer action trying again).
+ */
+export interface Needs {
+  enabled?: boolean;
+  editable?: boolean;
+  commandTimeoutMs?: number;
+}
+
+/**
  * Scrolls the element into view and waits (bounded) until it is visible, enabled (and editable when
  * asked) and not moving. Errors name the element and say what to do next.
  */
 export async function ensureActionable(
   handle: ElementHandle,
   timeoutMs: number,
-  needs: { enabled?: boolean; editable?: boolean } = {},
+  needs: Needs = {},
 ): Promise<ActionableResult> {
   await scrollIntoView(handle);
   let state = await callAction(
@@ -64,7 +74,7 @@ export async function ensureActionable(
     );
   }
   if (state.ok) return state;
-  throw notActionable(handle, state.reason, timeoutMs);
+  throw notActionable(handle, state.reason, needs.commandTimeoutMs ?? timeoutMs);
 }
 
 /**
@@ -79,7 +89,7 @@ export async function actionPoint(
   page: Page,
   handle: ElementHandle,
   timeoutMs: number,
-  needs: { enabled?: boolean; guard?: 'press' | 'move' } = {},
+  needs: Omit<Needs, 'editable'> & { guard?: 'press' | 'move' } = {},
 ): Promise<ClickPoint> {
   if (handle.frameId !== page.mainFrameId || handle.session !== page.session) {
     const state = await ensureActionable(handle, timeoutMs, needs);
@@ -98,7 +108,7 @@ export async function actionPoint(
     needs.guard ?? null,
   );
   if (state.reason === 'obscured') throw obscured(handle, state.covering ?? 'another element');
-  if (!state.ok || !state.point) throw notActionable(handle, state.reason, timeoutMs);
+  if (!state.ok || !state.point) throw notActionable(handle, state.reason, needs.commandTimeoutMs ?? timeoutMs);
   const scroll = state.scroll ?? { x: 0, y: 0 };
   return { main: state.point, local: state.point, mainScroll: scroll, localScroll: scroll, offset: { dx: 0, dy: 0 } };
 }
@@ -182,11 +192,11 @@ export interface GoneOnPress {
  * The element left the page as the mouse came to it, after a press that would have landed elsewhere
  * was kept from the page: nothing was clicked.
  */
-export function goneBeforePress(handle: ElementHandle, cause: ArgusError): ArgusError {
+export function goneBeforePress(handle: ElementHandle, cause: ArgusError, timeoutMs: number): ArgusError {
   return new ArgusError(
     'ref_stale',
     `${handle.label} left the page as the mouse reached it (a hover effect?), before it was pressed: nothing was clicked (the press that would have landed elsewhere was kept from the page). Run \`argus snapshot -i\` to see the page now and act on what is there.`,
-    { details: { ...cause.details, element: handle.label, reason: 'detached', clicked: false }, cause },
+    { details: { ...cause.details, element: handle.label, reason: 'detached', clicked: false, timeoutMs }, cause },
   );
 }
 

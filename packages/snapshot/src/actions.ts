@@ -108,13 +108,15 @@ async function pointerAction(
 ): Promise<GoneOnPress | undefined> {
   const deadline = performance.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
+    // bounded by what is left of the timeout; its errors name the command's own
     const point = await actionPoint(engine.page, handle, Math.max(0, deadline - performance.now()), {
       enabled: action === 'click',
       guard: action === 'click' ? 'press' : 'move',
+      commandTimeoutMs: timeoutMs,
     }).catch((error: unknown) => {
       // gone after a press the guard kept from the page (a hover effect removed it): nothing was clicked
       if (attempt > 0 && action === 'click' && error instanceof ArgusError && error.details?.['reason'] === 'detached')
-        throw goneBeforePress(handle, error);
+        throw goneBeforePress(handle, error, timeoutMs);
       throw error;
     });
     await send(point);
