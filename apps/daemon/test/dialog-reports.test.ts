@@ -133,6 +133,17 @@ describe('dialogs opened outside an action are reported by the next reply, once'
     }
   });
 
+  it('in canvas node-of, which reads an element of the page as the other element reads do', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    await lateConfirm();
+    const read = () => h.client.canvas.nodeOf.query({ target: '#late' });
+    const first = await read();
+    // a page that is no canvas preview: no node, no document, and the dialog all the same
+    expect(first).toMatchObject({ node: null, doc: null });
+    expect(first.dialogs).toEqual([lateDialog]);
+    expect((await read()).dialogs).toBeUndefined();
+  });
+
   it('eval reports the dialogs its script opened', async () => {
     await h.client.page.goto.mutate({ url: page() });
     const evaluated = await h.client.page.eval.mutate({ js: "confirm('From eval?')" });

@@ -94,7 +94,7 @@ export const Challenge = z
  * A JavaScript dialog the tab answered by itself, as reported once in the next reply that carries
  * dialogs (an action, a navigation, eval, wait, snapshot, and every read of the page: text, html,
  * title, url, screenshot, links, forms, accessibility, media, data, inspect, css, attrs, is,
- * cookies, storage, perf, console, network, network get): opened during that command, or after the
+ * cookies, storage, perf, console, network, network get, canvas node-of): opened during that command, or after the
  * previous reply (a timer's confirm, a page's alert on load).
  */
 const DialogReport = z.object({

@@ -13,6 +13,7 @@ import { eventStream } from '../event-stream.js';
 import { claimFor, currentLeaseClaim } from '../lease-claims.js';
 import { ttlMs } from './leases.js';
 import { callOnElement } from '../page-eval.js';
+import { withDialogs } from '../capture-entries.js';
 import { outputTarget, writeTarget } from '../output-path.js';
 import type { Services } from '../services.js';
 
@@ -183,7 +184,8 @@ export function canvasHandlers(
         services.manager.onTab(input.tab, async (page) => {
           const handle = await services.manager.engine(page).resolve(input.target);
           const node = await callOnElement(page, handle, CANVAS_NODE);
-          return { element: handle.label, node, doc: previews.docOf(page.id) ?? null };
+          // a read of the page: with the dialogs since the previous reply, as every other
+          return withDialogs(page, { element: handle.label, node, doc: previews.docOf(page.id) ?? null });
         }),
       import: async (input, ctx) => {
         const read = await services.manager.onTab(input.tab, async (page) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId, Target } from '../common.js';
+import { TabId, Target, UnreportedDialogs } from '../common.js';
 import { DocId, ModeName } from './canvas.js';
 
 /**
@@ -51,6 +51,7 @@ export const canvasPreviewCommands = {
         element: z.string().describe('The element the target resolved to'),
         node: z.string().nullable().describe('Id of the canvas node it belongs to (the nearest one); null outside any'),
         doc: z.string().nullable().describe('The document the preview shows; null when the tab is no canvas preview'),
+        dialogs: UnreportedDialogs,
       }),
   }),
   import: defineCommand({

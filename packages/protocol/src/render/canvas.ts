@@ -1,3 +1,4 @@
+import { dialogLines } from './effects.js';
 import type { OutputOf, RenderersOf } from './types.js';
 
 type Summary = { id: string; name: string; revision: number; pages: number; nodes: number; path: string };
@@ -39,10 +40,14 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
     (output.truncated ? '\n[truncated: raise --max-nodes for the rest]' : '') +
     (output.skipped ? `\n${output.skipped} hidden element(s) left out` : ''),
   'canvas.open': (output) => `previewing ${output.doc} at revision ${output.revision} in tab ${output.tab}`,
+  // one line, then the dialogs since the previous reply (as css and is)
   'canvas.nodeOf': (output) =>
-    output.node === null
-      ? `${output.element}: no canvas node`
-      : `${output.node}${output.doc === null ? '' : ` (${output.doc})`}  ${output.element}`,
+    [
+      output.node === null
+        ? `${output.element}: no canvas node`
+        : `${output.node}${output.doc === null ? '' : ` (${output.doc})`}  ${output.element}`,
+      ...dialogLines(output.dialogs),
+    ].join('\n'),
   'canvas.lease': (output) =>
     [
       `${output.renewed ? 'renewed' : 'leased'} ${output.doc} for ${Math.round(output.ttlMs / 1000)} s (renewed by each of your changes to it)`,

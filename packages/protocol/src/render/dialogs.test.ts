@@ -152,6 +152,17 @@ describe('dialogs in the reads an agent makes next', () => {
     ).toEqual([line, '#3 GET 200 Document 12 ms 10 B http://x/']);
     expect(renderCommand('capture.networkGet', request, cli)).toMatch(/^#3 GET 200 Document/);
   });
+
+  it('canvas node-of after its one line', () => {
+    const line = 'dialog confirm "Delete everything?" (dismissed)';
+    const inPreview = { element: 'button "Sign up"', node: 'cta', doc: 'landing' };
+    expect(renderCommand('canvas.nodeOf', { ...inPreview, dialogs: [confirm] }, cli)).toBe(
+      `cta (landing)  button "Sign up"\n${line}`,
+    );
+    expect(renderCommand('canvas.nodeOf', inPreview, cli)).toBe('cta (landing)  button "Sign up"');
+    const outside = { element: 'button "Delete later"', node: null, doc: null, dialogs: [confirm] };
+    expect(renderCommand('canvas.nodeOf', outside, cli)).toBe(`button "Delete later": no canvas node\n${line}`);
+  });
 });
 
 describe('armed answers', () => {
