@@ -1,8 +1,10 @@
 import { createArgusClient } from '@argus/client';
+import { type RenderContext, renderCommand } from '@argus/protocol/render';
 import { describe, expect, it } from 'vitest';
 import { codeOf, failure, useHarness } from './harness.js';
 
 const h = useHarness();
+const cliContext: RenderContext = { surface: 'cli', input: {}, label: (name) => name, hint: (name) => `\`${name}\`` };
 
 describe('tabs by index and short id', () => {
   it('lists a 1-based index and a unique short id of at least 4 characters per tab', async () => {
@@ -119,13 +121,40 @@ describe('a popup a page opens', () => {
       expect(listed).toEqual([opener.id, popup.id]);
       // closing the opener leaves the popup active: the reply names it, and the next command runs there
       const closed = await session.tabs.close.mutate({});
-      expect(closed).toEqual({ closed: opener.id, activeTab: popup.id });
+      expect(closed).toEqual({ closed: opener.id, activeTab: popup.id, openTabs: 1, next: null });
       await session.page.wait.mutate({ selector: '#to-b' });
       expect((await session.page.url.query({})).url).toMatch(/nav-a\.html$/);
       expect((await session.tabs.list.query({})).tabs.map((tab) => tab.id)).toEqual([popup.id]);
       // the operator sees it too, but never falls back to it as one of its own tabs
       expect((await h.client.tabs.list.query({})).tabs.map((tab) => tab.id)).toContain(popup.id);
       await session.tabs.close.mutate({ id: popup.id });
+    } finally {
+      handle.close();
+    }
+  });
+});
+
+describe('what closetab says is left', () => {
+  it("the operator's last own tab closed beside a session's tab: no tab active, the session's tab still listed, never 'no tabs left'", async () => {
+    const handle = createArgusClient({
+      url: `http://127.0.0.1:${h.daemon.port}`,
+      token: h.daemon.token,
+      session: 'closetab-left',
+    });
+    try {
+      const theirs = await handle.client.tabs.open.mutate({ url: h.server.urlFor('/nav-a.html') });
+      const mine = (await h.client.tabs.list.query({})).tabs.filter((tab) => tab.id !== theirs.id);
+      let last: Awaited<ReturnType<typeof h.client.tabs.close.mutate>> | undefined;
+      for (const tab of mine) last = await h.client.tabs.close.mutate({ id: tab.id });
+      // another session's tab is no tab of the operator's to fall back to, nor one to offer
+      expect(last).toMatchObject({ activeTab: null, openTabs: 1, next: null });
+      const text = renderCommand('tabs.close', last, cliContext);
+      expect(text).toMatch(/no tab is active\. 1 tab is still open/);
+      expect(text).not.toMatch(/no tabs left/);
+      // the session closing its only tab has none left of its own
+      const theirsClosed = await handle.client.tabs.close.mutate({});
+      expect(theirsClosed).toEqual({ closed: theirs.id, activeTab: null, openTabs: 0, next: null });
+      expect(renderCommand('tabs.close', theirsClosed, cliContext)).toBe(`closed tab ${theirs.id}; no tabs left`);
     } finally {
       handle.close();
     }

@@ -3,7 +3,25 @@ import type { Browser, Page } from '@argus/cdp';
 import type { Services } from '../services.js';
 import { resolveTabRef, shortIds } from '../tab-refs.js';
 import { currentLeaseClaim } from '../lease-claims.js';
+import { currentClient } from '../caller.js';
 import { leaseHandlers } from './leases.js';
+
+/** Pages no debugger may attach to (the browser's own, another extension's): never offered as the next tab. */
+const UNATTACHABLE = /^(?:chrome|chrome-extension|chrome-untrusted|chrome-search|devtools|edge):/i;
+
+/**
+ * The tab `closetab` names when it leaves none active although tabs are listed: in extension mode the
+ * user's own tabs, which Argus attaches only when a command names one (it never attaches them by
+ * itself, see docs/EXTENSION.md), so the reply names it for `argus tab <id>` instead of attaching it.
+ * The caller's own (the operator's: no other session's), latest opened first, as the active-tab fallback picks.
+ */
+function nextToName(
+  left: Array<{ id: string; shortId: string; title: string; url: string }>,
+  own: (tab: string) => boolean,
+) {
+  const tab = left.filter((candidate) => own(candidate.id) && !UNATTACHABLE.test(candidate.url)).at(-1);
+  return tab ? { id: tab.id, shortId: tab.shortId, title: tab.title, url: tab.url } : null;
+}
 
 /** Tab commands. Every list and lookup goes through the manager's caller-aware view (a remote client sees only its tabs). */
 export function tabHandlers(services: Services): Handlers['tabs'] {
@@ -61,7 +79,15 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
         if (claim && blocker) throw manager.leases.refusal(blocker, { ...claim, waitMs: 0 });
         await browser.closePage(id);
         // closePage drops the target at once, so the 'removed' listener has already moved the active tab
-        return { closed: id, activeTab: manager.activeTab ?? null };
+        const activeTab = manager.activeTab ?? null;
+        const left = listed(browser);
+        return {
+          closed: id,
+          activeTab,
+          openTabs: left.length,
+          next:
+            activeTab === null ? nextToName(left, (tab) => manager.clients.owner(tab) === currentClient()?.id) : null,
+        };
       }),
     ...leaseHandlers(services),
   };

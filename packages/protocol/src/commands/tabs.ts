@@ -53,7 +53,22 @@ export const tabCommands = {
     scope: 'write',
     summary: 'Close a tab (default: the active one).',
     input: () => z.object({ id: TabId.optional() }),
-    output: () => z.object({ closed: z.string(), activeTab: z.string().nullable() }),
+    output: () =>
+      z.object({
+        closed: z.string().describe('Id of the tab closed'),
+        activeTab: z
+          .string()
+          .nullable()
+          .describe('Your active tab now (null: none; a command without a tab then opens a new one)'),
+        openTabs: z.number().int().describe('Tabs you still see listed (`tabs`)'),
+        next: TabInfo.omit({ index: true, active: true })
+          .nullable()
+          .describe(
+            'With no active tab: a listed tab you could use, not attached (extension mode attaches a tab only when a command names it: `tab <shortId>`)',
+          ),
+      }),
+    // the tab it names carries its page's title
+    pageContent: ['next'],
   }),
   ...leaseCommands,
 };

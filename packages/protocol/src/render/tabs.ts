@@ -26,8 +26,23 @@ export const tabRenderers: RenderersOf<'tabs'> = {
   },
   'tabs.open': (output) => tabLine('opened', output),
   'tabs.select': (output) => tabLine('switched to', output),
-  'tabs.close': (output) =>
-    `closed tab ${output.closed}; ${output.activeTab ? `active tab ${output.activeTab}` : 'no tabs left'}`,
+  'tabs.close': (output, context) => {
+    const closed = `closed tab ${output.closed}`;
+    if (output.activeTab) return `${closed}; active tab ${output.activeTab}`;
+    if (output.openTabs === 0) return `${closed}; no tabs left`;
+    const opens = `a command without a tab opens a new one`;
+    if (output.next) {
+      const next = output.next;
+      return [
+        `${closed}; no tab is active.`,
+        `tab ${next.shortId} is open but not attached (Argus attaches a tab of your browser only when a command names it): ${titled(next.title, next.url)}`,
+        `${context.hint('tabs.select', { id: next.shortId })} attaches it and makes it active; ${opens}`,
+      ].join('\n');
+    }
+    const one = output.openTabs === 1;
+    // another session's tabs (the operator sees them all), or pages no debugger may attach to (chrome://)
+    return `${closed}; no tab is active. ${one ? '1 tab is' : `${output.openTabs} tabs are`} still open (${context.hint('tabs.list')} lists ${one ? 'it' : 'them'}), none that a command picks by itself: ${opens}`;
+  },
   'tabs.lease': (output) =>
     [
       `${output.renewed ? 'renewed' : 'leased'} tab ${output.tab} for ${Math.round(output.ttlMs / 1000)} s (renewed by each of your commands on it)`,
