@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failure, useHarness, useOtherSite } from './harness.js';
 
 /**
@@ -132,11 +132,62 @@ describe('a navigation of the top document while a frame is chosen', () => {
     expect((await h.client.read.text.query({})).text).toContain('Re-rendering host');
   });
 
-  it('after a navigation the page made, the next command that would run in the frame fails saying so', async () => {
+  it("the agent's own action that navigates the top document (click, press, mouse) ends the choice and its reply says so", async () => {
     await chooseInner();
-    // a link in the frame navigates the top document, to a page with an iframe like the chosen one
+    // a target=_top link in the frame: the click's reply says the choice ended, as goto's would
     const clicked = await h.client.input.click.mutate({ target: '#leave' });
     expect(clicked.navigated).toBe(true);
+    expect(clicked.frameCleared).toBe('argus frame "#inner"');
+    // later commands run in the top document, not failing ref_stale
+    expect(await js('document.title')).toBe('Re-rendering host');
+    expect((await h.client.read.text.query({})).text).toContain('Renders: 1');
+
+    // Enter on the focused link
+    await chooseInner();
+    await js("document.getElementById('leave').focus(); true");
+    const pressed = await h.client.input.press.mutate({ key: 'Enter' });
+    expect(pressed.navigated).toBe(true);
+    expect(pressed.frameCleared).toBe('argus frame "#inner"');
+    expect(await js('document.title')).toBe('Re-rendering host');
+
+    // a mouse click at the link's place in the tab's viewport
+    await chooseInner();
+    const [x, y] = await js<[number, number]>(
+      "const r = document.getElementById('leave').getBoundingClientRect(); const f = frameElement.getBoundingClientRect(); [f.left + frameElement.clientLeft + r.left + r.width / 2, f.top + frameElement.clientTop + r.top + r.height / 2]",
+    );
+    const moused = await h.client.input.mouse.mutate({ action: 'click', x, y });
+    expect(moused.navigated).toBe(true);
+    expect(moused.frameCleared).toBe('argus frame "#inner"');
+    expect(await js('document.title')).toBe('Re-rendering host');
+
+    // an action that navigates only the frame, or nothing, keeps the choice and says nothing
+    await chooseInner();
+    const inFrame = await h.client.input.click.mutate({ target: '#ready' });
+    expect(inFrame.frameCleared).toBeUndefined();
+    expect(await js('document.title')).toBe('Rendered child');
+  });
+
+  it('a click in a frame of another site (out of process) that navigates the top document says so too', async () => {
+    await h.client.dom.frame.mutate({ main: true });
+    const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));
+    await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-rerender.html?src=${src}`) });
+    await h.client.dom.frame.mutate({ target: '#inner' });
+    expect(await js('document.title')).toBe('Rendered child');
+    const clicked = await h.client.input.click.mutate({ target: '#leave' });
+    expect(clicked.navigated).toBe(true);
+    expect(clicked.frameCleared).toBe('argus frame "#inner"');
+    // the link is the other site's: the top document is its host page now
+    expect(await js('location.origin')).toBe(new URL(other.server.urlFor('/')).origin);
+  });
+
+  it('after a navigation the page made, the next command that would run in the frame fails saying so', async () => {
+    await chooseInner();
+    // the page's own script follows a link in the frame that navigates the top document, to a page
+    // with an iframe like the chosen one: no reply of the agent's carries it
+    const tab = await h.daemon.services.manager.page();
+    const epoch = tab.epoch;
+    await js("setTimeout(() => document.getElementById('leave').click(), 0); true");
+    await vi.waitFor(() => expect(tab.epoch).toBeGreaterThan(epoch), { timeout: 5_000 });
     const message = await expectStale(h.client.read.text.query({}), 'top_navigated', 'text');
     expect(message).toContain('the top document navigated');
     // every command that would run in the frame says so; nothing runs in the top document

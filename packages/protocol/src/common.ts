@@ -112,10 +112,23 @@ export const UnreportedDialogs = z
     'JavaScript dialogs the tab answered since the previous reply, each reported once (at most the 20 newest; `dialog` lists all); absent when none',
   );
 
+/**
+ * The frame choice (`argus frame`) a navigation of the top document ended, by a navigation command
+ * or an action (a click on a `target=_top` link, Enter in a form): the new document's iframes are
+ * other frames, so the agent is told in that reply rather than left to find out.
+ */
+export const FrameCleared = z
+  .string()
+  .optional()
+  .describe(
+    'Set when a frame was chosen with `argus frame` and this navigated the top document: the command that chose it (e.g. `argus frame "#checkout"`). The navigation ended that choice; later commands run in the top document until you choose again. Absent otherwise',
+  );
+
 /** Side effects an action observed, so the caller need not poll for them. */
 export const ActionEffects = z.object({
   navigated: z.boolean().describe('Whether the action caused a navigation'),
   url: z.string().describe('URL after the action'),
+  frameCleared: FrameCleared,
   dialogs: z
     .array(DialogReport)
     .describe(

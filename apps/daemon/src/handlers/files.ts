@@ -44,14 +44,14 @@ export function filesHandlers(services: Services): Handlers['files'] {
               'invalid_input',
               `${handle.label} takes one file (no \`multiple\` attribute); got ${files.length}.`,
             );
-          const { effects } = await actAndReport(page, manager.engine(page), input, async () => {
+          const { effects } = await actAndReport(manager, page, input, async () => {
             // resolved again: the report's snapshot released the first handle's object
             const current = await manager.engine(page).resolve(input.target);
             await current.session.send('DOM.setFileInputFiles', { files, objectId: current.objectId });
           });
           return { ...effects, element: handle.label, files, via: 'input' as const };
         }
-        const { effects } = await actAndReport(page, manager.engine(page), input, () =>
+        const { effects } = await actAndReport(manager, page, input, () =>
           uploadViaChooser(
             handle.session,
             () => click(manager.engine(page), input.target, { timeoutMs: input.timeoutMs }),

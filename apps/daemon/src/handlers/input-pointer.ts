@@ -43,7 +43,8 @@ export function inputPointerHandlers(
           type: 'mouseMoved' | 'mousePressed' | 'mouseReleased',
           extra: { button?: Button; clickCount?: number } = {},
         ) => page.session.send('Input.dispatchMouseEvent', { type, x, y, buttons: buttonsMask(state), ...extra });
-        const { effects } = await page.act(async () => {
+        // an action as any other: what it caused, the frame choice a navigation of the top document ended
+        const { effects } = await actAndReport(manager, page, {}, async () => {
           if (x !== state.x || y !== state.y || input.action === 'move')
             await send('mouseMoved', state.pressed.size ? { button: [...state.pressed][0] as Button } : {});
           state.x = x;
@@ -68,7 +69,7 @@ export function inputPointerHandlers(
         const start = parsePoint(input.from) ? from : await pointFor(engine, page, input.from, input.timeoutMs);
         const source = parsePoint(input.from) ? undefined : input.from;
         const toLocator = parsePoint(input.to) ? undefined : await locatorOf(engine, input.to);
-        const { value: mode, effects } = await actAndReport(page, engine, { target: source, diff: input.diff }, () =>
+        const { value: mode, effects } = await actAndReport(manager, page, { target: source, diff: input.diff }, () =>
           drag(page, start, to, input.steps),
         );
         const state = manager.tabState(page).mouse;
@@ -186,7 +187,7 @@ async function setChecked(
         'element_not_interactable',
         `${handle.label} is disabled; it cannot be ${verb}ed until the page enables it.`,
       );
-    const { effects } = await actAndReport(page, engine, input, async () => {
+    const { effects } = await actAndReport(manager, page, input, async () => {
       // the report's snapshot released the handle's object: resolve again
       const current = await engine.resolve(input.target);
       if (state.visible || !state.hasLabel) await click(engine, input.target, { timeoutMs: input.timeoutMs });

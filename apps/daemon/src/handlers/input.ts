@@ -11,7 +11,7 @@ export function inputHandlers(
     click: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+        const { value, effects } = await actAndReport(manager, page, { ...input, targetSeen: true }, (onElement) =>
           click(engine, input.target, {
             timeoutMs: input.timeoutMs,
             button: input.button,
@@ -25,7 +25,7 @@ export function inputHandlers(
     hover: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+        const { value, effects } = await actAndReport(manager, page, { ...input, targetSeen: true }, (onElement) =>
           hover(engine, input.target, { timeoutMs: input.timeoutMs, onElement }),
         );
         return { ...effects, element: value.element };
@@ -33,7 +33,7 @@ export function inputHandlers(
     fill: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+        const { value, effects } = await actAndReport(manager, page, { ...input, targetSeen: true }, (onElement) =>
           fill(engine, input.target, input.text, { timeoutMs: input.timeoutMs, onElement }),
         );
         // the value (cut when long, with its length and whether it is all the text given)
@@ -43,8 +43,8 @@ export function inputHandlers(
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
         const { value, effects } = await actAndReport(
+          manager,
           page,
-          engine,
           { ...input, targetSeen: true },
           async (onElement) => {
             if (input.target) await focus(engine, input.target, { timeoutMs: input.timeoutMs, onElement });
@@ -58,13 +58,13 @@ export function inputHandlers(
       }),
     press: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const { effects } = await actAndReport(page, manager.engine(page), input, () => page.press(input.key));
+        const { effects } = await actAndReport(manager, page, input, () => page.press(input.key));
         return effects;
       }),
     select: (input) =>
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
-        const { value, effects } = await actAndReport(page, engine, { ...input, targetSeen: true }, (onElement) =>
+        const { value, effects } = await actAndReport(manager, page, { ...input, targetSeen: true }, (onElement) =>
           selectOption(engine, input.target, input.value, { timeoutMs: input.timeoutMs, onElement }),
         );
         return { ...effects, element: value.element, selected: value.selected };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, HttpUrl, TabId, Target, TimeoutMs, Title } from '../common.js';
-import { FrameCleared } from './page.js';
+import { FilePath, FrameCleared, HttpUrl, TabId, Target, TimeoutMs, Title } from '../common.js';
 
 /** Page-level tools: local HTML, inline style tweaks, clutter removal, page diff, frame selection. */
 export const domCommands = {
@@ -144,7 +143,7 @@ export const domCommands = {
     kind: 'mutation',
     scope: 'write',
     summary:
-      'Choose the frame that later commands about a document use in this tab ("main" goes back to the top document): selectors and locators, wait (a selector, text or --load), snapshot --scope, eval, scroll, cleanup, title, storage, perf and whole-page reads (text, html, links, forms, media, data, accessibility). Refs work in any frame regardless. Commands about the tab stay tab-wide (url, a whole snapshot, a viewport screenshot, coordinates, keys, cookies, network, console, emulation); screenshot --full, pdf and responsive --full fail with frame_chosen while a frame is chosen. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone or the top document navigates by itself (a link, a script), those commands fail with ref_stale until you choose again. goto, back, forward, reload and load-html end the choice and say so in their reply (frameCleared).',
+      'Choose the frame that later commands about a document use in this tab ("main" goes back to the top document): selectors and locators, wait (a selector, text or --load), snapshot --scope, eval, scroll, cleanup, title, storage, perf and whole-page reads (text, html, links, forms, media, data, accessibility). Refs work in any frame regardless. Commands about the tab stay tab-wide (url, a whole snapshot, a viewport screenshot, coordinates, keys, cookies, network, console, emulation); screenshot --full, pdf and responsive --full fail with frame_chosen while a frame is chosen. When the page replaces the iframe with one like it (a re-render), the choice follows the new one; when the iframe is gone or the page navigates the top document by itself (a script, a timer, a redirect), those commands fail with ref_stale until you choose again. goto, back, forward, reload, load-html and an action of yours that navigates the top document (a click on a target=_top link, Enter in a form) end the choice and say so in their reply (frameCleared).',
     input: () =>
       z.object({
         target: Target.optional().describe(

@@ -3,6 +3,7 @@ import { defineCommand } from '../define.js';
 import {
   Challenge,
   FilePath,
+  FrameCleared,
   HttpUrl,
   Overwrite,
   PageInfo,
@@ -21,17 +22,6 @@ export const SCREENSHOT_MAX_EDGE = 1568;
 export const AGENT_SCREENSHOT_PIXELS = Math.round(1.15 * 1024 * 1024);
 /** JPEG quality of agent screenshots: text stays legible, a viewport is typically 50-150 KB. */
 export const AGENT_SCREENSHOT_QUALITY = 70;
-
-/**
- * The frame choice a navigation command ended (`argus frame`): the new document's iframes are other
- * frames, so the agent is told rather than left to find out.
- */
-export const FrameCleared = z
-  .string()
-  .optional()
-  .describe(
-    'Set when a frame was chosen with `argus frame`: the command that chose it (e.g. `argus frame "#checkout"`). This navigation ended that choice; later commands run in the top document until you choose again. Absent otherwise',
-  );
 
 const NavResult = PageInfo.extend({
   status: z.number().nullable().describe('HTTP status of the main document, when known'),

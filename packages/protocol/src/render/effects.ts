@@ -8,6 +8,7 @@ export type Effects = z.output<typeof ActionEffects>;
 export function effectsLines(output: Effects): string[] {
   const lines: string[] = [];
   if (output.navigated) lines.push(`navigated to ${output.url}`);
+  lines.push(...frameClearedLines(output.frameCleared));
   for (const tab of output.openedTabs) lines.push(`opened tab ${tab.id} ${tab.url}`);
   if (output.download) lines.push(`download started: ${output.download.filename || output.download.url}`);
   lines.push(...dialogLines(output.dialogs));
@@ -35,7 +36,7 @@ export function challengeLine(challenge: NonNullable<Effects['challenge']>): str
   return `challenge: ${challenge.kind.replace('_', ' ')}: ${challenge.hint}`;
 }
 
-/** The frame choice a navigation ended (`frameCleared`), and where commands run now. */
+/** The frame choice a navigation of the top document ended (`frameCleared`), and where commands run now. */
 export function frameClearedLines(cleared: string | undefined): string[] {
   return cleared === undefined
     ? []

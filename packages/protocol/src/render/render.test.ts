@@ -130,6 +130,20 @@ describe('one typed renderer per command', () => {
     expect(renderCommand('dom.loadHtml', { url: 'file:///r.html', title: 'R' }, cli())).toBe('R — file:///r.html');
   });
 
+  it('says when an action that navigated the top document ended the frame choice, after where it went', () => {
+    const frameCleared = 'argus frame "#checkout"';
+    const clicked = { ...effects, navigated: true, url: 'http://x/next', element: 'link "Leave"', frameCleared };
+    expect(renderCommand('input.click', clicked, cli()).split('\n').slice(0, 3)).toEqual([
+      'click link "Leave"',
+      'navigated to http://x/next',
+      'frame choice ended: `argus frame "#checkout"` chose a frame of the page this navigation left; commands run in the top document now (choose again with `argus frame <iframe>`)',
+    ]);
+    expect(renderCommand('input.press', { ...effects, navigated: true, frameCleared }, cli({ key: 'Enter' }))).toMatch(
+      /\nframe choice ended: `argus frame "#checkout"`/,
+    );
+    expect(renderCommand('input.click', { ...clicked, frameCleared: undefined }, cli())).not.toContain('frame choice');
+  });
+
   it('renders each chain step as the single command would, and says where a chain stopped', () => {
     const text = renderCommand(
       'batch.chain',
