@@ -87,7 +87,8 @@ export const CORE_HIDDEN_FIELDS: readonly string[] = ['tab', 'timeoutMs', 'limit
 
 /**
  * Core also leaves out an action's `diff` flag (argus_snapshot {diff: true} after the action shows
- * the same), text's `maxChars`, the console/network cursors (`since`, `clear`: a core agent reads
+ * the same, except the `+ text:` lines of short text the action made appear, which only an action's
+ * own diff carries), text's `maxChars`, the console/network cursors (`since`, `clear`: a core agent reads
  * the whole buffer) and `overwrite`; all still accepted. It says `target` in short: the locator
  * forms are in the server's instructions once.
  */

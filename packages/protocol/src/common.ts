@@ -145,7 +145,7 @@ export const ActionEffects = z.object({
     .string()
     .optional()
     .describe(
-      'With diff: what the action changed in the interactive snapshot (+ added, - removed, ~ changed), or the new page after a navigation',
+      'With diff: what the action changed in the interactive snapshot (+ added, - removed, ~ changed) and short text it made appear that the snapshot does not print (+ text: Saved!, at most 3), or the new page after a navigation',
     ),
   openedTabs: z
     .array(z.object({ id: z.string(), url: z.string() }))

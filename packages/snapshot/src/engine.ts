@@ -2,6 +2,7 @@ import { CommandCancelledError, type Page, PageUnresponsiveError, isDocumentGone
 import { ArgusError } from '@argus/protocol';
 import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
+import { appearedText, pageTexts } from './appeared-text.js';
 import {
   callWalker,
   callOnElementWithWalker,
@@ -34,6 +35,13 @@ export interface SnapshotOptions {
   maxChars?: number;
   cursor?: string;
   diff?: boolean;
+  /**
+   * An action's snapshots, the one before its input and the one after: each keeps the page's text,
+   * and the one after (with `diff`) adds `+ text: …` lines for short text the action made appear
+   * that `-i` does not print (a bare toast, `<p>Saved!</p>`; see appeared-text.ts). Plain snapshots
+   * never carry them.
+   */
+  appeared?: boolean;
 }
 
 export interface SnapshotResult {
@@ -114,8 +122,11 @@ export const INVALID_PROBE =
 export class SnapshotEngine {
   readonly refs: RefRegistry;
   private readonly stored: StoredSnapshot[] = [];
-  /** the last snapshot's elements in each mode, and the document (epoch) they were of */
-  private readonly baselines = new Map<string, { units: string[]; epoch: number }>();
+  /**
+   * the last snapshot's elements in each mode, the document (epoch) they were of, and the page's
+   * text when that snapshot was an action's (SnapshotOptions.appeared)
+   */
+  private readonly baselines = new Map<string, { units: string[]; epoch: number; texts?: ReadonlySet<string> }>();
   private lastRefs: RefEntry[] = [];
   private nextSnapshot = 1;
   private readonly listenerCache = new ListenerCache();
@@ -148,9 +159,18 @@ export class SnapshotEngine {
     const before = this.baselines.get(modeKey);
     // a snapshot of another document is no baseline: nothing of it is on this page
     const previous = before?.epoch === this.page.epoch ? before.units : undefined;
+    const texts = options.appeared ? pageTexts(tree) : undefined;
     // the diff compares elements, not lines: a change inside a run of links shows that one link
-    this.baselines.set(modeKey, { units: formatted.units, epoch: this.page.epoch });
-    if (options.diff && previous) lines = renderDiff(diffLines(previous, formatted.units)).split('\n');
+    this.baselines.set(modeKey, {
+      units: formatted.units,
+      epoch: this.page.epoch,
+      ...(texts ? { texts: new Set(texts) } : {}),
+    });
+    if (options.diff && previous) {
+      const changes = diffLines(previous, formatted.units);
+      if (texts && before?.texts) changes.push(...appearedText(before.texts, texts, formatted.units));
+      lines = renderDiff(changes).split('\n');
+    }
     if (!lines.length) lines = [options.interactive ? '(no interactive elements)' : '(empty page)'];
     const stored: StoredSnapshot = {
       id: this.nextSnapshot++,

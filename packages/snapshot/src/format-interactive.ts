@@ -30,7 +30,7 @@ const INTERACTIVE_NAME_LIMIT = 60;
 const RUN_WRAP = 400;
 
 /** Roles whose text the page announces as it changes: what an action's result says ("Saved", an error). */
-const LIVE_ROLES = new Set(['status', 'alert', 'log']);
+export const LIVE_ROLES = new Set(['status', 'alert', 'log']);
 /** A live region's text is cut to about this many characters (a log keeps its newest end)... */
 const LIVE_TEXT_MAX = 100;
 /** ...and at most this many of them are printed, so a page of many regions stays small. */
