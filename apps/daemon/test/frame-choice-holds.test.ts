@@ -148,6 +148,8 @@ describe('a navigation of the top document while a frame is chosen', () => {
     const pressed = await h.client.input.press.mutate({ key: 'Enter' });
     expect(pressed.navigated).toBe(true);
     expect(pressed.frameCleared).toBe('argus frame "#inner"');
+    // the key went to the link in the frame (read before the page it left was gone)
+    expect(pressed.element).toBe('link "Load the host again"');
     expect(await js('document.title')).toBe('Re-rendering host');
 
     // a mouse click at the link's place in the tab's viewport

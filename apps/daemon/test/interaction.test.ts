@@ -46,6 +46,18 @@ describe('check / uncheck', () => {
 });
 
 describe('keyboard combos', () => {
+  it('press names the element the keys went to: the one focused as they went, or the document body', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/interaction.html') });
+    await h.client.input.click.mutate({ target: '#second' });
+    // read as the keys went, not after: the Tab moved the focus on to the next field
+    const tabbed = await h.client.input.press.mutate({ key: 'Tab' });
+    expect(tabbed.element).toMatch(/^textbox "second"/);
+    expect(await js('document.activeElement.id')).not.toBe('second');
+    await js('document.activeElement.blur(); true');
+    const lost = await h.client.input.press.mutate({ key: 'Enter' });
+    expect(lost.element).toBeNull();
+  });
+
   it('press Shift+Tab moves focus back; Control+a selects the field', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/interaction.html') });
     await h.client.input.click.mutate({ target: '#second' });

@@ -1,3 +1,4 @@
+import { CommandCancelledError, type Page } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -14,7 +15,7 @@ import {
 } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
-import { callWalker, documentContext, evalValue } from './frame-eval.js';
+import { callWalker, documentContext, evalValue, frameContext } from './frame-eval.js';
 import { FOCUSED_FOR_TYPING } from './page/actionability.js';
 import { ELEMENT_HTML, ELEMENT_TEXT } from './page/content.js';
 import { FINISH_FILL, type FillEcho, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from './page/fill.js';
@@ -255,10 +256,70 @@ export async function focus(
   return { element: handle.label };
 }
 
+/** Where keys go: the focused element's label (null: nothing, the document body gets them) and whether it takes text. */
+export interface TypingTarget {
+  element: string | null;
+  editable: boolean;
+}
+
 /** Where keys typed now would go: the focused element's label (null: nothing, the page gets them) and whether it takes text. */
-export async function typingTarget(engine: SnapshotEngine): Promise<{ element: string | null; editable: boolean }> {
+export async function typingTarget(engine: SnapshotEngine): Promise<TypingTarget> {
   const ctx = await documentContext(engine.page, engine.page.mainFrameId);
-  return pageResult(FOCUSED_FOR_TYPING, await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []));
+  const { element, editable } = pageResult(
+    FOCUSED_FOR_TYPING,
+    await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []),
+  );
+  return { element, editable };
+}
+
+/**
+ * Sends keys (`send`) and says where they went, as typingTarget would, without a round trip of its
+ * own: the read of the focus is sent before the keys and awaited after them. A session runs its
+ * commands in order, so it sees the focus the keys found (not where a Tab moved it, nor the
+ * document an Enter left). With `frameId` (the frame chosen with `argus frame`) the focus is read
+ * there too, in the same batch, and its element is named when the top document's focus is on a
+ * frame and that frame's document has the focus: the keys went into it, and an iframe is no answer.
+ * `target` is absent when the top document could not be read (none now); the keys are sent anyway.
+ */
+export async function sendKeys<T>(
+  engine: SnapshotEngine,
+  send: () => Promise<T>,
+  frameId?: string,
+): Promise<{ value: T; target?: TypingTarget }> {
+  const page = engine.page;
+  const top = await readFocus(page, page.mainFrameId);
+  const inFrame = frameId !== undefined && frameId !== page.mainFrameId ? await readFocus(page, frameId) : undefined;
+  const value = await send();
+  const [outer, inner] = await Promise.all([top?.answer, inFrame?.answer]);
+  if (!outer) return { value };
+  const focus = outer.frame && inner?.hasFocus ? inner : outer;
+  return { value, target: { element: focus.element, editable: focus.editable } };
+}
+
+/**
+ * Sends the focus read in a frame's document and hands back its answer unawaited (in an object: an
+ * async function's promise would wait for it); undefined when the frame has no document now.
+ */
+async function readFocus(page: Page, frameId: string): Promise<{ answer: Promise<Focus | undefined> } | undefined> {
+  const ctx = await frameContext(page, frameId);
+  if (!ctx) return undefined;
+  // sent before this returns (see callWalker); a failure (the document went away) is no answer
+  const answer = callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []).then(
+    (value) => pageResult(FOCUSED_FOR_TYPING, value),
+    (error: unknown) => {
+      if (error instanceof CommandCancelledError) throw error;
+      return undefined;
+    },
+  );
+  // awaited only once the keys are sent, and not at all when they fail: never an unhandled rejection
+  answer.catch(() => undefined);
+  return { answer };
+}
+
+/** FOCUSED_FOR_TYPING's answer: also whether the focus is on a frame, and whether the document has it. */
+interface Focus extends TypingTarget {
+  frame: boolean;
+  hasFocus: boolean;
 }
 
 export async function scrollIntoView(

@@ -12,6 +12,8 @@ export {
   selectOption,
   focus,
   typingTarget,
+  sendKeys,
+  type TypingTarget,
   scrollIntoView,
   elementText,
   elementHtml,

@@ -1,5 +1,5 @@
 import type { Handlers } from '@argus/protocol';
-import { click, fill, focus, hover, selectOption, typingTarget } from '@argus/snapshot';
+import { click, fill, focus, hover, selectOption, sendKeys, typingTarget } from '@argus/snapshot';
 import { actAndReport } from '../action-result.js';
 import type { Services } from '../services.js';
 
@@ -58,8 +58,13 @@ export function inputHandlers(
       }),
     press: (input) =>
       manager.onTab(input.tab, async (page) => {
-        const { effects } = await actAndReport(manager, page, input, () => page.press(input.key));
-        return effects;
+        const engine = manager.engine(page);
+        const { value: target, effects } = await actAndReport(manager, page, input, async () => {
+          // where the keys went, read in the same batch as the keys (in the chosen frame when they went into it)
+          const { target } = await sendKeys(engine, () => page.press(input.key), manager.frameChoices.chosen(page));
+          return target;
+        });
+        return target ? { ...effects, element: target.element } : effects;
       }),
     select: (input) =>
       manager.onTab(input.tab, async (page) => {

@@ -119,7 +119,16 @@ export const inputCommands = {
         diff: IncludeDiff,
         tab: TabId.optional(),
       }),
-    output: () => ActionEffects,
+    output: () =>
+      ActionEffects.extend({
+        element: z
+          .string()
+          .nullable()
+          .optional()
+          .describe(
+            'The element that had focus as the keys went, by its snapshot label (inside the frame chosen with `argus frame` when the focus was there); null: nothing had focus, the document body got them. Absent when the page had no document to read',
+          ),
+      }),
   }),
   select: defineCommand({
     name: 'input.select',

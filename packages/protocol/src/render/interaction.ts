@@ -22,6 +22,13 @@ const typed = (input: Readonly<Record<string, unknown>>, output: { typedInto: st
     : `${head} into ${output.typedInto}, which does not take text (give the field as target)`;
 };
 
+/** A key press, and where it went: the focused element, or the document body with nothing focused. */
+const pressed = (input: Readonly<Record<string, unknown>>, output: { element?: string | null | undefined }) => {
+  const head = `pressed ${typeof input.key === 'string' ? input.key : 'key'}`;
+  if (output.element === undefined) return head;
+  return output.element === null ? `${head} on the document body (nothing had focus)` : `${head} on ${output.element}`;
+};
+
 /**
  * A click; one whose element the page took out as it was pressed is done (the page acted on the
  * press), said with where the release went, since no click event reached the element.
@@ -55,13 +62,7 @@ export const inputRenderers: RenderersOf<'input'> = {
       context,
     ),
   'input.type': (output, context) => actionText('input.type', typed(context.input, output), output, context),
-  'input.press': (output, context) =>
-    actionText(
-      'input.press',
-      `pressed ${typeof context.input.key === 'string' ? context.input.key : 'key'}`,
-      output,
-      context,
-    ),
+  'input.press': (output, context) => actionText('input.press', pressed(context.input, output), output, context),
   'input.check': check('input.check'),
   'input.uncheck': check('input.uncheck'),
   'input.mouse': (output, context) =>

@@ -102,6 +102,19 @@ describe('one typed renderer per command', () => {
     expect(typed('button "Save"', false)).toMatch(/into button "Save", which does not take text/);
   });
 
+  it('press says where the keys went: the focused element, or the document body', () => {
+    const pressed = (element?: string | null) =>
+      renderCommand(
+        'input.press',
+        { ...effects, ...(element === undefined ? {} : { element }) },
+        cli({ key: 'Enter' }),
+      );
+    expect(pressed('button "Save"')).toBe('pressed Enter on button "Save"');
+    expect(pressed(null)).toBe('pressed Enter on the document body (nothing had focus)');
+    // not read (no document then): the press alone
+    expect(pressed()).toBe('pressed Enter');
+  });
+
   it('says when a navigation landed on a challenge, for goto and for an action that navigated', () => {
     const challenge = { kind: 'bot_check' as const, hint: 'Cloudflare interstitial: hand off with `argus handoff`' };
     expect(renderCommand('page.goto', { url: 'http://x/', title: 'X', status: 403, challenge }, cli())).toBe(

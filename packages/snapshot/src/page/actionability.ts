@@ -463,24 +463,32 @@ export const TAKE_LANDING = actionFunction(
 /**
  * Where typed keys go now (run through the walker, `a`: callWalker): the focused element (through open shadow
  * roots) by the snapshot's label, and whether it takes text. An iframe counts as taking it (the keys
- * go into its document). Nothing focused: `element` null, the page itself gets the keys.
+ * go into its document; `frame`). Nothing focused: `element` null, the page itself gets the keys.
+ * `hasFocus`: the document has the focus (it, or a frame in it): of two documents asked, the one the
+ * keys went into.
  */
 export const FOCUSED_FOR_TYPING = actionFunction(
   'focusedForTyping',
-  z.object({ element: z.string().nullable(), editable: z.boolean() }),
-  function (this: unknown, kit, a: { label(el: Element): string }): { element: string | null; editable: boolean } {
+  z.object({ element: z.string().nullable(), editable: z.boolean(), frame: z.boolean(), hasFocus: z.boolean() }),
+  function (
+    this: unknown,
+    kit,
+    a: { label(el: Element): string },
+  ): { element: string | null; editable: boolean; frame: boolean; hasFocus: boolean } {
+    const hasFocus = document.hasFocus();
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === document.body || el === document.documentElement) return { element: null, editable: false };
+    if (!el || el === document.body || el === document.documentElement)
+      return { element: null, editable: false, frame: false, hasFocus };
     const role = el.getAttribute('role') || '';
+    const frame = el.tagName === 'IFRAME' || el.tagName === 'FRAME';
     const editable =
-      el.tagName === 'IFRAME' ||
-      el.tagName === 'FRAME' ||
+      frame ||
       (el as HTMLElement).isContentEditable ||
       el.tagName === 'TEXTAREA' ||
       el.tagName === 'SELECT' ||
       kit.textInput(el) ||
       ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(role);
-    return { element: a.label(el), editable };
+    return { element: a.label(el), editable, frame, hasFocus };
   },
 );
