@@ -8,18 +8,23 @@ import { leaseHandlers } from './leases.js';
 
 /** Pages no debugger may attach to (the browser's own, another extension's): never offered as the next tab. */
 const UNATTACHABLE = /^(?:chrome|chrome-extension|chrome-untrusted|chrome-search|devtools|edge):/i;
+/** A tab with no page in it: offered only when there is nothing else. */
+const BLANK = /^(?:about:blank)?$/i;
 
 /**
  * The tab `closetab` names when it leaves none active although tabs are listed: in extension mode the
  * user's own tabs, which Argus attaches only when a command names one (it never attaches them by
  * itself, see docs/EXTENSION.md), so the reply names it for `argus tab <id>` instead of attaching it.
- * The caller's own (the operator's: no other session's), latest opened first, as the active-tab fallback picks.
+ * The caller's own (the operator's: no other session's), the last listed with a page in it (a blank
+ * tab only when there is nothing else), as the active-tab fallback takes the last attached. The
+ * extension lists the user's tabs in its own order (by window), not the order they were opened.
  */
 function nextToName(
   left: Array<{ id: string; shortId: string; title: string; url: string }>,
   own: (tab: string) => boolean,
 ) {
-  const tab = left.filter((candidate) => own(candidate.id) && !UNATTACHABLE.test(candidate.url)).at(-1);
+  const usable = left.filter((candidate) => own(candidate.id) && !UNATTACHABLE.test(candidate.url));
+  const tab = usable.filter((candidate) => !BLANK.test(candidate.url)).at(-1) ?? usable.at(-1);
   return tab ? { id: tab.id, shortId: tab.shortId, title: tab.title, url: tab.url } : null;
 }
 
