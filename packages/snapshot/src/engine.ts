@@ -1,6 +1,5 @@
 import { CommandCancelledError, type Page, PageUnresponsiveError, isDocumentGone } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
-import { refsInLine } from '@argus/protocol/snapshot-refs';
 import { diffLines, renderDiff } from './diff.js';
 import { appearedText, pageTexts } from './appeared-text.js';
 import {
@@ -154,7 +153,7 @@ export class SnapshotEngine {
     };
     const formatted = formatSnapshot(tree, formatOptions);
     let lines = formatted.lines;
-    const refs = countRefs(lines);
+    const refs = formatted.refs;
     const modeKey = `${options.interactive ? 'i' : 'f'}|${options.depth ?? ''}|${options.scope ?? ''}`;
     const before = this.baselines.get(modeKey);
     // a snapshot of another document is no baseline: nothing of it is on this page
@@ -817,11 +816,4 @@ function unusedRoleError(locator: Locator): ArgusError {
 /** The walker's `locate` call for a locator, with `a` bound to the walker's API in the page. */
 function locateCall(locator: Locator, max: number): string {
   return `a.locate(...${JSON.stringify([locator.kind, locator.role ?? '', locator.value ?? null, locator.exact, max])})`;
-}
-
-/** Refs shown (an interactive-mode line can carry several: `link "A" e1, "B" e2`). */
-function countRefs(lines: string[]): number {
-  let count = 0;
-  for (const line of lines) count += refsInLine(line).length;
-  return count;
 }

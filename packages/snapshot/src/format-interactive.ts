@@ -20,6 +20,11 @@ export interface FormattedSnapshot {
    * reports the one link that changed rather than its whole run. Equal to `lines` in default mode.
    */
   units: string[];
+  /**
+   * Refs printed, counted as the lines are written (what a scan of `lines` with refsInLine finds):
+   * the reply's `refs` without reading the text again, character by character, on every snapshot.
+   */
+  refs: number;
 }
 
 /** Interactive mode: names and headings are cut at a word boundary to about this many characters. */
@@ -278,6 +283,7 @@ export function formatInteractive(root: Item[], maxDepth: number): FormattedSnap
   const units: string[] = [];
   /** the line a run of same-role siblings is being appended to */
   let run: { index: number; level: number; role: string } | undefined;
+  let refs = 0;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index]!;
     if (entry.level > maxDepth) continue;
@@ -313,6 +319,7 @@ export function formatInteractive(root: Item[], maxDepth: number): FormattedSnap
           ? `${node.r} ${rest}`
           : node.r;
     units.push(pad + text);
+    if (node.ref && entry.kind === 'item') refs++;
     // siblings of one role share a line: `link "Home" e1 "News" e2`; form fields, which
     // carry values and are filled one at a time, keep a line each
     const joinable = entry.kind === 'item' && node.v === undefined && !FIELD_ROLES.has(node.r);
@@ -329,5 +336,5 @@ export function formatInteractive(root: Item[], maxDepth: number): FormattedSnap
     lines.push(pad + text);
     run = joinable ? { index: lines.length - 1, level: entry.level, role: node.r } : undefined;
   }
-  return { lines, units };
+  return { lines, units, refs };
 }

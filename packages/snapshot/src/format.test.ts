@@ -341,8 +341,10 @@ describe('formatSnapshot units', () => {
     expect(formatSnapshot(page, { interactive: true })).toEqual({
       lines: ['navigation', ' link "Home" e1 "News" e2'],
       units: ['navigation', ' link "Home" e1', ' link "News" e2'],
+      refs: 2,
     });
     const full = formatSnapshot(page);
     expect(full.units).toEqual(full.lines);
+    expect(full.refs).toBe(2);
   });
 });

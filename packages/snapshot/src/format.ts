@@ -21,8 +21,11 @@ import { type FormattedSnapshot, formatInteractive } from './format-interactive.
 export { nodeLine } from './format-lines.js';
 export { clipWords, type FormattedSnapshot } from './format-interactive.js';
 
-/** The default view: the page's structure, text clipped, every interactive element with its ref. */
-function formatFull(items: Item[], level: number, maxDepth: number, out: string[]): void {
+/**
+ * The default view: the page's structure, text clipped, every interactive element with its ref.
+ * `printed.refs` counts the refs written (only nodeLine writes one).
+ */
+function formatFull(items: Item[], level: number, maxDepth: number, out: string[], printed: { refs: number }): void {
   for (const item of items) {
     if (level > maxDepth) return;
     const pad = INDENT.repeat(level);
@@ -41,15 +44,16 @@ function formatFull(items: Item[], level: number, maxDepth: number, out: string[
     if (bare(item) && TRANSPARENT.has(item.r)) {
       if (kids.length === 1 && typeof kids[0] === 'string' && item.r !== 'root' && item.r !== 'generic')
         out.push(`${pad}${item.r}: ${kids[0]}`);
-      else formatFull(kids, level, maxDepth, out);
+      else formatFull(kids, level, maxDepth, out, printed);
       continue;
     }
+    if (item.ref) printed.refs++;
     if (kids.length === 1 && typeof kids[0] === 'string' && item.v === undefined) {
       out.push(`${pad}${nodeLine(item)}: ${kids[0]}`);
       continue;
     }
     out.push(pad + nodeLine(item));
-    if (kids.length) formatFull(kids, level + 1, maxDepth, out);
+    if (kids.length) formatFull(kids, level + 1, maxDepth, out, printed);
   }
 }
 
@@ -58,8 +62,9 @@ export function formatSnapshot(root: WalkNode, options: FormatOptions = {}): For
   const items = pruneContexts(root).c ?? [];
   if (options.interactive) return formatInteractive(items, maxDepth);
   const out: string[] = [];
-  formatFull(items, 0, maxDepth, out);
-  return { lines: out, units: out };
+  const printed = { refs: 0 };
+  formatFull(items, 0, maxDepth, out, printed);
+  return { lines: out, units: out, refs: printed.refs };
 }
 
 export function formatTree(root: WalkNode, options: FormatOptions = {}): string[] {

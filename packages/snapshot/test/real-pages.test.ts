@@ -27,7 +27,7 @@ describe('snapshots of real saved pages', () => {
   });
 
   it.each(pages.map((page) => [page.name, page.path]))(
-    '%s: unique, named refs that resolve; the page title',
+    '%s: unique, named refs that resolve, counted as printed; the page title',
     async (_name, path) => {
       const page = await openPage(tb.browser, server.urlFor(path));
       try {
@@ -43,7 +43,15 @@ describe('snapshots of real saved pages', () => {
           }),
         );
         expect(new Set(refs).size).toBe(refs.length);
-        expect(refs.length).toBe(interactive.refs);
+        // the count the formatter keeps as it writes is what the text holds, in every view
+        const printed = (text: string) => text.split('\n').reduce((count, line) => count + refsInLine(line).length, 0);
+        expect(interactive.refs).toBe(refs.length);
+        expect(full.refs).toBe(printed(full.text));
+        for (const depth of [0, 2]) {
+          expect((await engine.snapshot({ depth })).refs).toBe(printed((await engine.snapshot({ depth })).text));
+          const shallow = await engine.snapshot({ interactive: true, depth });
+          expect(shallow.refs).toBe(printed(shallow.text));
+        }
         for (const ref of refs.slice(0, SAMPLE_REFS)) {
           const handle = await engine.resolve(ref);
           expect(handle.label).toBeTruthy();
