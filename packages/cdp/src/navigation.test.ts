@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NavigationWatcher } from './navigation.js';
+import { NavigationWatcher, isHistoryNavigation as isHistory } from './navigation.js';
 import type { Session } from './session.js';
 
 /** A tab's session reduced to what the watcher needs: events to subscribe to, and its detach. */
@@ -29,15 +29,11 @@ function tab() {
   const watcher = new NavigationWatcher(session, () => MAIN);
   return {
     watcher,
-    started: (loaderId: string) =>
-      emit('Page.frameStartedNavigating', {
-        frameId: MAIN,
-        loaderId,
-        url: loaderId,
-        navigationType: 'differentDocument',
-      }),
-    committed: (loaderId: string) =>
-      emit('Page.frameNavigated', { frame: { id: MAIN, loaderId, url: `http://x/${loaderId}` }, type: 'Navigation' }),
+    started: (loaderId: string, navigationType = 'differentDocument') =>
+      emit('Page.frameStartedNavigating', { frameId: MAIN, loaderId, url: loaderId, navigationType }),
+    committed: (loaderId: string, type = 'Navigation') =>
+      emit('Page.frameNavigated', { frame: { id: MAIN, loaderId, url: `http://x/${loaderId}` }, type }),
+    sameDocument: (url: string) => emit('Page.navigatedWithinDocument', { frameId: MAIN, url }),
     lifecycle: (loaderId: string, name: string) =>
       emit('Page.lifecycleEvent', { frameId: MAIN, loaderId, name, timestamp: 0 }),
   };
@@ -112,5 +108,58 @@ describe('NavigationWatcher: a document replaced before its load', () => {
     t.committed('ours');
     t.committed('next');
     expect(t.watcher.replacedBy('ours')).toEqual({ loaderId: 'next', stale: false });
+  });
+});
+
+describe('NavigationWatcher: the navigation a history entry or a reload started (its answer names no loader)', () => {
+  it('the first start of its kind since it was sent, not the page’s own location.href started after it', () => {
+    const t = tab();
+    t.started('earlier', 'historyDifferentDocument');
+    const step = t.watcher.step;
+    expect(t.watcher.sentSince(step, isHistory)).toBeUndefined();
+    t.started('theirs');
+    t.started('back', 'historyDifferentDocument');
+    t.started('later', 'historyDifferentDocument');
+    expect(t.watcher.sentSince(step, isHistory)).toEqual({ loaderId: 'back' });
+  });
+
+  it('a history entry of the same document: no loader', () => {
+    const t = tab();
+    const step = t.watcher.step;
+    t.sameDocument('http://x/#one');
+    expect(t.watcher.sentSince(step, isHistory)).toEqual({ loaderId: undefined });
+  });
+
+  it('without Page.frameStartedNavigating (an older Chrome): the first document committed since it was sent', () => {
+    const t = tab();
+    t.committed('before');
+    const step = t.watcher.step;
+    t.committed('back');
+    t.committed('next');
+    expect(t.watcher.sentSince(step, isHistory)).toEqual({ loaderId: 'back' });
+  });
+
+  it('a document restored from the back/forward cache commits under its first loader: the navigation’s commit, loaded (traced on Chromium 156)', () => {
+    // started 8879 (historyDifferentDocument), committed 3A82 (BackForwardCacheRestore), no lifecycle events
+    const t = tab();
+    const step = t.watcher.step;
+    t.started('8879', 'historyDifferentDocument');
+    t.committed('3A82', 'BackForwardCacheRestore');
+    expect(t.watcher.sentSince(step, isHistory)).toEqual({ loaderId: '8879' });
+    expect(t.watcher.replacedBy('8879')).toBeUndefined();
+    expect(t.watcher.settled('8879', 'load')).toBe(true);
+    expect(t.watcher.committedLoader).toBe('3A82');
+    expect(t.watcher.reached('3A82', 'load')).toBe(true);
+  });
+
+  it('restored while the page left behind has a navigation under way: the history navigation’s commit, not that one’s', () => {
+    const t = tab();
+    t.started('back', 'historyDifferentDocument');
+    t.started('theirs');
+    t.committed('doc', 'BackForwardCacheRestore');
+    expect(t.watcher.settled('back', 'load')).toBe(true);
+    expect(t.watcher.contested('back')).toBe(true);
+    t.committed('theirs');
+    expect(t.watcher.replacedBy('back')).toEqual({ loaderId: 'theirs', stale: true });
   });
 });

@@ -1,6 +1,9 @@
 import type { Session } from './session.js';
 import { EventWaiters } from './event-waiters.js';
 
+/** A navigation to a history entry (Page.frameStartedNavigating's navigationType), back or forward. */
+export const isHistoryNavigation = (navigationType: string): boolean => /^(history|restore)/i.test(navigationType);
+
 /** A tab opened by the watched page during an action (a `target=_blank` link, `window.open`). */
 export interface OpenedTab {
   id: string;
@@ -21,6 +24,11 @@ export class NavigationWatcher {
   sameDocumentUrl: string | undefined;
   /** loaderId of the newest committed document of the main frame. */
   committedLoader: string | undefined;
+  /**
+   * The navigation that committed it, by its start's loaderId: the same, except for a document
+   * restored from the back/forward cache (see the Page.frameNavigated listener).
+   */
+  private committedNavigation: string | undefined;
   committedUrl: string | undefined;
   /** The main frame's requested navigation became a download (it will never commit). */
   download: { url: string; filename: string } | undefined;
@@ -35,7 +43,10 @@ export class NavigationWatcher {
   /** Order of the main frame's cross-document starts and commits, by loaderId (see replacedBy). */
   private order = 0;
   private readonly startedAt = new Map<string, number>();
+  /** Page.frameStartedNavigating's navigationType of each start (see sentSince). */
+  private readonly startKinds = new Map<string, string>();
   private readonly committedAt = new Map<string, number>();
+  private sameDocumentAt = 0;
   private readonly waiters: EventWaiters;
   private readonly offs: Array<() => void>;
 
@@ -56,7 +67,9 @@ export class NavigationWatcher {
         if (isMain(event.frameId) && !event.navigationType.toLowerCase().includes('samedocument'))
           this.mark(() => {
             this.requested = true;
-            if (!this.startedAt.has(event.loaderId)) this.startedAt.set(event.loaderId, ++this.order);
+            if (this.startedAt.has(event.loaderId)) return;
+            this.startedAt.set(event.loaderId, ++this.order);
+            this.startKinds.set(event.loaderId, event.navigationType);
           });
       }),
       session.on('Page.frameStoppedLoading', (event) => {
@@ -66,18 +79,31 @@ export class NavigationWatcher {
       session.on('Page.frameNavigated', (event) => {
         if (event.frame.parentId) return;
         this.mark(() => {
+          const loaderId = event.frame.loaderId;
+          const restored = event.type === 'BackForwardCacheRestore';
+          // a document restored from the back/forward cache commits under the loader that first
+          // loaded it, not the history navigation's (traced on Chromium 156: started 8879, committed
+          // 3A82): it is the commit of the history navigation started last
+          const navigation = restored ? (this.lastPendingHistory() ?? loaderId) : loaderId;
           this.requested = true;
-          this.committedLoader = event.frame.loaderId;
-          this.committedAt.set(event.frame.loaderId, ++this.order);
+          this.committedLoader = loaderId;
+          this.committedNavigation = navigation;
+          this.committedAt.set(navigation, ++this.order);
           this.committedUrl = event.frame.url + (event.frame.urlFragment ?? '');
-          if (event.type === 'BackForwardCacheRestore') {
-            this.record(event.frame.loaderId, 'DOMContentLoaded');
-            this.record(event.frame.loaderId, 'load');
+          if (restored) {
+            for (const id of new Set([loaderId, navigation])) {
+              this.record(id, 'DOMContentLoaded');
+              this.record(id, 'load');
+            }
           }
         });
       }),
       session.on('Page.navigatedWithinDocument', (event) => {
-        if (isMain(event.frameId)) this.mark(() => (this.sameDocumentUrl = event.url));
+        if (isMain(event.frameId))
+          this.mark(() => {
+            this.sameDocumentUrl = event.url;
+            this.sameDocumentAt = ++this.order;
+          });
       }),
       // a navigation request's id is its loader's id
       session.on('Network.responseReceived', (event) => {
@@ -151,6 +177,41 @@ export class NavigationWatcher {
     this.waiters.notify();
   }
 
+  /** The newest history navigation that started and has not committed. */
+  private lastPendingHistory(): string | undefined {
+    let last: { loaderId: string; started: number } | undefined;
+    for (const [loaderId, started] of this.startedAt) {
+      const history = isHistoryNavigation(this.startKinds.get(loaderId) ?? '');
+      if (history && !this.committedAt.has(loaderId) && (last === undefined || started > last.started))
+        last = { loaderId, started };
+    }
+    return last?.loaderId;
+  }
+
+  /** Where the main frame's navigation events are now: what comes later is `since` it (sentSince). */
+  get step(): number {
+    return this.order;
+  }
+
+  /**
+   * The navigation sent at `step` whose answer does not name it (a history entry, a reload): the first
+   * cross-document start since then whose navigationType `kind` accepts (`historyDifferentDocument`,
+   * `reload`; the page's own `location.href = …` is a `differentDocument`). `loaderId` is undefined
+   * when it stayed in the document (a history entry of the same document). Without start events (an
+   * older Chrome) the first document committed since then is taken. Undefined while none is known.
+   */
+  sentSince(step: number, kind: (navigationType: string) => boolean): { loaderId: string | undefined } | undefined {
+    let first: { loaderId: string | undefined; at: number } | undefined;
+    const consider = (loaderId: string | undefined, at: number) => {
+      if (at > step && (first === undefined || at < first.at)) first = { loaderId, at };
+    };
+    for (const [loaderId, started] of this.startedAt)
+      if (kind(this.startKinds.get(loaderId) ?? '')) consider(loaderId, started);
+    consider(undefined, this.sameDocumentAt);
+    if (this.startedAt.size === 0) for (const [loaderId, committed] of this.committedAt) consider(loaderId, committed);
+    return first && { loaderId: first.loaderId };
+  }
+
   reached(loaderId: string, name: string): boolean {
     return this.lifecycle.get(loaderId)?.has(name) ?? false;
   }
@@ -166,7 +227,7 @@ export class NavigationWatcher {
    */
   replacedBy(loaderId: string): { loaderId: string; stale: boolean } | undefined {
     const committed = this.committedAt.get(loaderId);
-    const newest = this.committedLoader;
+    const newest = this.committedNavigation;
     if (committed === undefined || newest === undefined || newest === loaderId) return undefined;
     const started = this.startedAt.get(newest);
     const stale = this.startedAt.has(loaderId) && (started === undefined || started < committed);

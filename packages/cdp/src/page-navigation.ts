@@ -1,7 +1,15 @@
-import { ArgusError } from '@argus/protocol';
 import { CommandCancelledError, outsideCommandScope } from './command-scope.js';
-import { NavigationTimeoutError } from './event-waiters.js';
 import { NavigationWatcher, type OpenedTab } from './navigation.js';
+import {
+  type HistoryEntry,
+  returnToEntry,
+  sendReload,
+  sendTo,
+  sendToEntry,
+  sendUntilLanded,
+  stopOnFailure,
+  within,
+} from './navigation-sends.js';
 import type { DialogReport } from './capture.js';
 import type { Page } from './page.js';
 import { withoutPassword } from './url-display.js';
@@ -29,14 +37,6 @@ export interface ActionEffects {
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long a navigation answered with content that did not commit waits for its download's announcement. */
 const DOWNLOAD_ANNOUNCE_MS = 2_000;
-/**
- * How many times a navigation is sent when a navigation the page left behind had under way commits
- * over it (NavigationWatcher.replacedBy): the page the caller asked for is loaded again, twice at
- * most, within the same deadline.
- */
-const MAX_NAVIGATE_SENDS = 3;
-/** Page.stopLoading after a timeout is answered by the browser process at once, or not at all. */
-const STOP_LOADING_MS = 2_000;
 
 /**
  * How a navigation ends. `readTitle: false` leaves reading the new document's title to the caller
@@ -64,157 +64,59 @@ export async function navigatePage(
   options: NavigationOptions = {},
 ): Promise<NavigationResult> {
   page.assertOpen();
-  const waitUntil = options.waitUntil ?? 'load';
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const started = performance.now();
-  const shown = withoutPassword(url);
-  const what = `Navigation to ${shown}`;
+  const what = `Navigation to ${withoutPassword(url)}`;
+  const send = () => sendTo(page, url);
   await stopScriptIfStuck(page);
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
-  const left = () => Math.max(0, timeoutMs - (performance.now() - started));
   try {
-    for (let sent = 1; ; sent++) {
-      const result = await stopOnFailure(
-        page,
-        within(page.session.send('Page.navigate', { url, frameId: page.mainFrameId }), left(), what),
-        timeoutMs,
-        what,
-        waitUntil,
-      );
-      if (result.errorText) {
-        await settleFailedNavigation(page, watcher, result.loaderId, waitUntil, left());
-        throw navigationFailed(shown, result.errorText);
-      }
-      if (!result.loaderId) {
-        // same-document navigation (e.g. only the hash changed)
-        return {
-          url: withoutPassword(watcher.sameDocumentUrl ?? url),
-          title: await titleOf(page, options.readTitle),
-          status: null,
-        };
-      }
-      const loaderId = result.loaderId;
-      if (waitUntil !== 'none') {
-        const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
-        // the page left behind had a navigation of its own under way, which committed over this one
-        const overtaken = () => sent < MAX_NAVIGATE_SENDS && watcher.replacedBy(loaderId)?.stale === true;
-        await stopOnFailure(
-          page,
-          page.session.guard(
-            watcher.until(
-              () => overtaken() || watcher.settled(loaderId, eventName),
-              left(),
-              () => what,
-            ),
-            what,
-          ),
-          timeoutMs,
-          what,
-          waitUntil,
-        );
-        if (!watcher.reached(loaderId, eventName) && overtaken()) continue;
-        if (watcher.contested(loaderId) && watcher.replacedBy(loaderId) === undefined) {
-          // the page left behind has a navigation under way that Chrome would commit over this
-          // document, after this answer: it is stopped (this document has its `load` by now; a
-          // stop before that would also stop this document's own loading)
-          if (waitUntil === 'load') {
-            await within(page.session.send('Page.stopLoading'), Math.min(left(), STOP_LOADING_MS), what).catch(
-              () => undefined,
-            );
-          }
-          if (overtaken()) continue;
-        }
-      }
-      return {
-        url: page.url,
-        title: await titleOf(page, options.readTitle),
-        status: page.documentStatus.get(loaderId) ?? null,
-      };
-    }
+    const loaderId = await sendUntilLanded(
+      page,
+      watcher,
+      { what, first: send, again: send },
+      options.waitUntil ?? 'load',
+      options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    const title = await titleOf(page, options.readTitle);
+    // no loader: a same-document navigation (e.g. only the hash changed)
+    if (loaderId === undefined) return { url: withoutPassword(watcher.sameDocumentUrl ?? url), title, status: null };
+    return { url: page.url, title, status: statusOf(page, loaderId) };
   } finally {
     watcher.dispose();
   }
 }
 
-/** Chrome's error for a server that asks for HTTP authentication and got no valid credentials. */
-const AUTH_FAILED = 'net::ERR_INVALID_AUTH_CREDENTIALS';
-
-/** A navigation Chrome refused or could not complete, said with what to do next. */
-function navigationFailed(url: string, errorText: string): ArgusError {
-  const next =
-    errorText === AUTH_FAILED
-      ? 'The server asks for HTTP authentication (401) and no valid credentials were given: put them in the URL, as http://user:password@host/path (Argus shows the password as *** in what it reports).'
-      : 'Check the URL and that the server is reachable.';
-  return new ArgusError('navigation_failed', `Navigation to ${url} failed: ${errorText}. ${next}`, {
-    details: { url, errorText },
-  });
-}
-
-/** How long a failed navigation waits for its error page (it commits ~200 ms after the failure). */
-const ERROR_PAGE_WAIT_MS = 5_000;
+const statusOf = (page: Page, loaderId: string | undefined): number | null =>
+  loaderId === undefined ? null : (page.documentStatus.get(loaderId) ?? null);
 
 /**
- * Chrome answers a failed navigation before it commits the error page that replaces the document
- * (usually in another renderer). Until then the tab is between documents: a snapshot would still
- * read the old page and Page commands such as `back` are refused. So the failure is reported once
- * the error page has reached `waitUntil` (or the load stopped without one, e.g. net::ERR_ABORTED),
- * bounded; the tab is then settled for the next command.
+ * Goes to a history entry (`entry`: back, forward) or loads the current one again (`reload`), and
+ * waits for the new document's load. Sent again when a navigation the page left behind overtook it
+ * (sendUntilLanded): to the same entry, after a reload too (returnToEntry).
  */
-async function settleFailedNavigation(
-  page: Page,
-  watcher: NavigationWatcher,
-  loaderId: string | undefined,
-  waitUntil: WaitUntil,
-  leftMs: number,
-): Promise<void> {
-  if (!loaderId) return;
-  const eventName = waitUntil === 'load' ? 'load' : 'DOMContentLoaded';
-  const settled = () =>
-    watcher.stoppedWithoutCommit ||
-    (watcher.committedLoader === loaderId && (waitUntil === 'none' || watcher.reached(loaderId, eventName)));
-  const what = 'The error page of a failed navigation';
-  await page.session
-    .guard(
-      watcher.until(settled, Math.max(0, Math.min(ERROR_PAGE_WAIT_MS, leftMs)), () => what),
-      what,
-    )
-    .catch(() => undefined); // the failure is what the caller hears; a later command waits if need be
-}
-
-/** Runs something known to navigate (history, reload) and waits for the new document's load event. */
 export async function navigateBy(
   page: Page,
-  run: () => Promise<unknown>,
+  how: 'entry' | 'reload',
+  entry: HistoryEntry | Promise<HistoryEntry>,
   timeoutMs: number,
   what: string,
   readTitle?: boolean,
 ): Promise<NavigationResult> {
   page.assertOpen();
   await stopScriptIfStuck(page);
-  const started = performance.now();
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
   try {
-    await within(run(), timeoutMs, what);
-    const startedNav = () => watcher.committedLoader !== undefined || watcher.sameDocumentUrl !== undefined;
-    await stopOnFailure(
+    const loaderId = await sendUntilLanded(
       page,
-      page.session.guard(
-        watcher.until(startedNav, Math.max(0, timeoutMs - (performance.now() - started)), () => what),
+      watcher,
+      {
         what,
-      ),
-      timeoutMs,
-      what,
+        first: async () => (how === 'reload' ? sendReload(page) : sendToEntry(page, await entry)),
+        again: async () => returnToEntry(page, await entry),
+      },
       'load',
+      timeoutMs,
     );
-    const loaderId = watcher.committedLoader;
-    if (loaderId) {
-      await waitForLoad(page, watcher, loaderId, started, timeoutMs, what);
-    }
-    return {
-      url: page.url,
-      title: await titleOf(page, readTitle),
-      status: loaderId ? (page.documentStatus.get(loaderId) ?? null) : null,
-    };
+    return { url: page.url, title: await titleOf(page, readTitle), status: statusOf(page, loaderId) };
   } finally {
     watcher.dispose();
   }
@@ -327,57 +229,6 @@ async function stopScriptIfStuck(page: Page): Promise<void> {
     TERMINATE_WAIT_MS,
     'Runtime.terminateExecution',
   ).catch(() => undefined);
-}
-
-/** Rejects with NavigationTimeoutError when `pending` has not settled within `timeoutMs`. */
-function within<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new NavigationTimeoutError(what, timeoutMs)), timeoutMs);
-    pending.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
-/**
- * A navigation that timed out or whose caller went away is stopped, so the tab does not keep
- * loading (or hold a hanging request) behind the next command; the failure becomes a contract error.
- */
-async function stopOnFailure<T>(
-  page: Page,
-  pending: Promise<T>,
-  timeoutMs: number,
-  what: string,
-  waitUntil: WaitUntil,
-): Promise<T> {
-  try {
-    return await pending;
-  } catch (error) {
-    if (error instanceof NavigationTimeoutError || error instanceof CommandCancelledError) {
-      // sent outside the command's scope: a cancelled command's scope refuses new calls
-      // bounded: a renderer stuck in a dialog may never answer it, and the caller's --timeout-ms is up
-      await within(
-        outsideCommandScope(() => page.session.send('Page.stopLoading')),
-        STOP_LOADING_MS,
-        'Page.stopLoading',
-      ).catch(() => undefined);
-    }
-    if (error instanceof NavigationTimeoutError) {
-      throw new ArgusError(
-        'navigation_timeout',
-        `${what} did not reach '${waitUntil}' within ${timeoutMs} ms; the load was stopped and the tab is usable. The server may be slow: retry with a longer --timeout-ms${waitUntil === 'load' ? ' or --wait-until domcontentloaded' : ''}.`,
-        { details: { timeoutMs } },
-      );
-    }
-    throw error;
-  }
 }
 
 /** Waits, within what is left of `timeoutMs` since `started`, for the committed document's `load`. */

@@ -217,17 +217,19 @@ export class Page {
         `There is no ${delta < 0 ? 'previous' : 'next'} page in this tab's history.`,
       );
     }
-    return navigateBy(
-      this,
-      () => this.session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
-      timeoutMs,
-      delta < 0 ? 'Going back' : 'Going forward',
-      readTitle,
-    );
+    return navigateBy(this, 'entry', entry, timeoutMs, delta < 0 ? 'Going back' : 'Going forward', readTitle);
   }
 
   reload(timeoutMs = 30_000, readTitle?: boolean): Promise<NavigationResult> {
-    return navigateBy(this, () => this.session.send('Page.reload', {}), timeoutMs, 'Reload', readTitle);
+    // the entry reloaded, to go back to if the page left behind moves the tab on before the reload's
+    // load (sendUntilLanded): asked alongside the reload, as the browser answers in order, and read
+    // only then; unknown, it is the URL reloaded
+    const url = this.url;
+    const entry = this.session.send('Page.getNavigationHistory').then(
+      ({ currentIndex, entries }) => entries[currentIndex] ?? { id: -1, url },
+      () => ({ id: -1, url }),
+    );
+    return navigateBy(this, 'reload', entry, timeoutMs, 'Reload', readTitle);
   }
 
   /** Runs an input action and reports what it caused (see actOn). */
