@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -273,13 +273,14 @@ export async function typingTarget(engine: SnapshotEngine): Promise<TypingTarget
 }
 
 /**
- * Sends keys (`send`) and says where they went, as typingTarget would, without a round trip of its
- * own: the read of the focus is sent before the keys and awaited after them. A session runs its
- * commands in order, so it sees the focus the keys found (not where a Tab moved it, nor the
- * document an Enter left). With `frameId` (the frame chosen with `argus frame`) the focus is read
- * there too, in the same batch, and its element is named when the top document's focus is on a
- * frame and that frame's document has the focus: the keys went into it, and an iframe is no answer.
- * `target` is absent when the top document could not be read (none now); the keys are sent anyway.
+ * Sends keys (`send`) and says where they went, as typingTarget would: the focus is read, then the
+ * keys sent. The read is awaited first, one round trip: a Runtime call sent along with the key events
+ * is not ordered with them (Chrome takes input to the renderer on a channel of its own, and the
+ * renderer runs input first), and a read sent just before a Tab was seen answering with the focus
+ * after it. With `frameId` (the frame chosen with `argus frame`) the focus is read there too, in
+ * parallel, and its element is named when the top document's focus is on a frame and that frame's
+ * document has the focus: the keys went into it, and an iframe is no answer. `target` is absent when
+ * the top document could not be read (none now); the keys are sent anyway.
  */
 export async function sendKeys<T>(
   engine: SnapshotEngine,
@@ -287,33 +288,27 @@ export async function sendKeys<T>(
   frameId?: string,
 ): Promise<{ value: T; target?: TypingTarget }> {
   const page = engine.page;
-  const top = await readFocus(page, page.mainFrameId);
-  const inFrame = frameId !== undefined && frameId !== page.mainFrameId ? await readFocus(page, frameId) : undefined;
+  const [outer, inner] = await Promise.all([
+    readFocus(page, page.mainFrameId),
+    frameId !== undefined && frameId !== page.mainFrameId ? readFocus(page, frameId) : undefined,
+  ]);
   const value = await send();
-  const [outer, inner] = await Promise.all([top?.answer, inFrame?.answer]);
   if (!outer) return { value };
   const focus = outer.frame && inner?.hasFocus ? inner : outer;
   return { value, target: { element: focus.element, editable: focus.editable } };
 }
 
-/**
- * Sends the focus read in a frame's document and hands back its answer unawaited (in an object: an
- * async function's promise would wait for it); undefined when the frame has no document now.
- */
-async function readFocus(page: Page, frameId: string): Promise<{ answer: Promise<Focus | undefined> } | undefined> {
+/** The focus in a frame's document (FOCUSED_FOR_TYPING); undefined when it has no document to read now. */
+async function readFocus(page: Page, frameId: string): Promise<Focus | undefined> {
   const ctx = await frameContext(page, frameId);
   if (!ctx) return undefined;
-  // sent before this returns (see callWalker); a failure (the document went away) is no answer
-  const answer = callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []).then(
-    (value) => pageResult(FOCUSED_FOR_TYPING, value),
-    (error: unknown) => {
-      if (error instanceof CommandCancelledError) throw error;
-      return undefined;
-    },
-  );
-  // awaited only once the keys are sent, and not at all when they fail: never an unhandled rejection
-  answer.catch(() => undefined);
-  return { answer };
+  try {
+    return pageResult(FOCUSED_FOR_TYPING, await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []));
+  } catch (error) {
+    // a page that does not answer, or a caller that left, is not a page without a document
+    if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
+    return undefined;
+  }
 }
 
 /** FOCUSED_FOR_TYPING's answer: also whether the focus is on a frame, and whether the document has it. */

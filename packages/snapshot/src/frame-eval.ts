@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError, type Session } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, type Session, untilCancelled } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
 import { groupsKit } from './page-groups.js';
@@ -42,7 +42,7 @@ const INSTALLED = `(globalThis.__argus && globalThis.__argus.v === ${WALKER_VERS
 const MISSING = '__argus_walker_missing__';
 /** Isolated worlds (execution context ids, unique per session) where the walker was installed by a call here. */
 const installedWorlds = new WeakMap<Session, Set<number>>();
-/** Installs under way (installWalker, sent while a document loads), by world: a call meanwhile is sent after it. */
+/** Installs under way (installWalker, sent while a document loads), by world: a call meanwhile waits for it. */
 const installing = new WeakMap<Session, Map<number, Promise<unknown>>>();
 
 /**
@@ -52,10 +52,8 @@ const installing = new WeakMap<Session, Map<number, Promise<unknown>>>();
  * of 13 against ~2.5 ms for the same walk through the installed walker). A world that lost it (a
  * context id seen before is never reused, but a walker of another version may have replaced it)
  * answers MISSING and is called again with the source. A call made while installWalker is still
- * installing it in the world is sent at once the short way: the install is ahead of it in the
- * session's order, and the renderer runs them in turn, so it finds the walker (instead of the source
- * going a second time). Its first call thus leaves before callWalker returns, before anything its
- * caller sends next: a read sent ahead of input sees the page as the input found it (sendKeys).
+ * installing it in the world waits for that (the renderer answers in order, so this costs no time)
+ * instead of sending the source a second time.
  */
 export function callWalker<T>(ctx: FrameContext, fn: string, value: unknown, objectIds: string[]): Promise<T> {
   return throughWalker<T>(
@@ -79,9 +77,8 @@ export function callWalker<T>(ctx: FrameContext, fn: string, value: unknown, obj
 
 /**
  * The one rule of callWalker and evalWithWalker: the short call (`viaInstalled`, answering MISSING
- * in a world without the walker) where this session saw the walker installed or is installing it,
- * else the call with the whole source (`withSource`), after which the world counts as installed.
- * The first call is sent synchronously (no await before it).
+ * in a world without the walker) where this session saw the walker installed, else the call with the
+ * whole source (`withSource`), after which the world counts as installed.
  */
 async function throughWalker<T>(
   ctx: FrameContext,
@@ -90,8 +87,10 @@ async function throughWalker<T>(
 ): Promise<T> {
   let worlds = installedWorlds.get(ctx.session);
   if (!worlds) installedWorlds.set(ctx.session, (worlds = new Set()));
-  // an install under way is ahead of this call in the session's order: it counts as done
-  if (worlds.has(ctx.contextId) || installing.get(ctx.session)?.has(ctx.contextId)) {
+  const pending = installing.get(ctx.session)?.get(ctx.contextId);
+  // a caller that goes away stops waiting (the install itself is bounded by its own scope)
+  if (pending) await untilCancelled(pending.catch(() => undefined));
+  if (worlds.has(ctx.contextId)) {
     const result = await viaInstalled();
     if (result !== MISSING) return result as T;
     worlds.delete(ctx.contextId);

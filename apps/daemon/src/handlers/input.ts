@@ -60,7 +60,7 @@ export function inputHandlers(
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
         const { value: target, effects } = await actAndReport(manager, page, input, async () => {
-          // where the keys went, read in the same batch as the keys (in the chosen frame when they went into it)
+          // where the keys go, read just before them (in the chosen frame when they go into it)
           const { target } = await sendKeys(engine, () => page.press(input.key), manager.frameChoices.chosen(page));
           return target;
         });
