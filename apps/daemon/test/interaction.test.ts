@@ -2,9 +2,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, refOf, useHarness } from './harness.js';
+import { codeOf, refOf, useHarness, useOtherSite } from './harness.js';
 
 const h = useHarness();
+const other = useOtherSite();
 
 const js = async <T>(code: string): Promise<T> => (await h.client.page.eval.mutate({ js: code })).value as T;
 
@@ -140,6 +141,28 @@ describe('drag', () => {
       'element_not_found',
     );
   });
+
+  // the press point's hit test in the top document finds the <iframe>: the draggable is in its document
+  for (const [where, src] of [
+    ['in an iframe of the same site', () => ''],
+    [
+      'in an iframe of another site (out of process)',
+      () => `?src=${encodeURIComponent(other.server.urlFor('/drag.html'))}`,
+    ],
+  ] as const) {
+    it(`drags an HTML5 draggable onto a drop zone ${where}`, async () => {
+      await h.client.page.goto.mutate({ url: h.server.urlFor(`/drag-frame.html${src()}`) });
+      await h.client.dom.frame.mutate({ target: '#board' });
+      try {
+        const result = await h.client.input.drag.mutate({ from: '#card', to: '#done' });
+        expect(await js('document.getElementById("dnd").textContent')).toBe('dropped card-1');
+        expect(await js('document.getElementById("card").parentElement.id')).toBe('done');
+        expect(result.mode).toBe('html5');
+      } finally {
+        await h.client.dom.frame.mutate({ main: true });
+      }
+    });
+  }
 });
 
 describe('scroll-into-view', () => {

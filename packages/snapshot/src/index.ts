@@ -26,6 +26,7 @@ export { badTargetError, parseRef, type RefNumbering } from './ref-registry.js';
 export { describeLocator, parseLocator, type Locator } from './locator.js';
 export { ARGUS_SCRIPT, OBJECT_GROUP, noteObjects, untilInPage } from './frame-eval.js';
 export { elementLabel } from './element-handle.js';
+export { draggableAt } from './drag-source.js';
 export type { WalkNode } from './walker-types.js';
 export { stableLocator, locatorText } from './stable-locator.js';
 export * from './page/index.js';

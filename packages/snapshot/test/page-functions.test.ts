@@ -112,6 +112,7 @@ describe('page functions (packages/snapshot/src/page)', () => {
       [pageFns.VIEWPORT_SIZE as AnyPageFunction, []],
       [pageFns.NEXT_FRAME as AnyPageFunction, []],
       [pageFns.DRAGGABLE_AT as AnyPageFunction, [5, 5]],
+      [pageFns.DRAGGABLE_NODE as AnyPageFunction, [], '#name'],
       [pageFns.BODY_TEXT as AnyPageFunction, []],
       [pageFns.DOCUMENT_TITLE as AnyPageFunction, []],
       [pageFns.READY_STATE as AnyPageFunction, []],
@@ -131,6 +132,7 @@ describe('page functions (packages/snapshot/src/page)', () => {
     expect(results.get('uploadTarget')).toEqual({ kind: 'file', multiple: false, disabled: false });
     expect(results.get('storageRead')).toMatchObject({ local: { k: 'v' } });
     expect(results.get('validSelector')).toBe(false);
+    expect(results.get('draggableNode')).toBe(false);
     expect(results.get('documentTitle')).toBe('fixture');
     expect(results.get('waitUntil')).toBe(true);
     expect(results.get('cleanup')).toEqual({ ads: 1, cookies: 0, sticky: 1 });

@@ -1,9 +1,9 @@
-import type { EventParams, Page } from '@argus/cdp';
+import { CommandCancelledError, type EventParams, type Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
-import { CHECK_STATE, CLICK_LABEL, DRAGGABLE_AT, click, scrollIntoView } from '@argus/snapshot';
+import { CHECK_STATE, CLICK_LABEL, click, draggableAt, scrollIntoView } from '@argus/snapshot';
 import type { BrowserManager } from '../browser-manager.js';
 import { targetScrollPosition } from '../frame-scope.js';
-import { callOnElement, evaluateInPage } from '../page-eval.js';
+import { callOnElement } from '../page-eval.js';
 import { type Point, parsePoint, pointFor } from '../pointer-geometry.js';
 import type { Services } from '../services.js';
 import { actAndReport, locatorOf } from '../action-result.js';
@@ -96,7 +96,11 @@ export function inputPointerHandlers(
  */
 async function drag(page: Page, from: Point, to: Point, steps: number): Promise<'pointer' | 'html5'> {
   const session = page.session;
-  const draggable = await evaluateInPage(page, DRAGGABLE_AT, [from.x, from.y]).catch(() => false);
+  // in whichever document the press lands: the top one or a frame's, in or out of process
+  const draggable = await draggableAt(page, from).catch((error: unknown) => {
+    if (error instanceof CommandCancelledError) throw error;
+    return false;
+  });
   let intercepted: Promise<EventParams<'Input.dragIntercepted'> | undefined> = Promise.resolve(undefined);
   if (draggable) {
     await session.send('Input.setInterceptDrags', { enabled: true });

@@ -29,25 +29,43 @@ export const NEXT_FRAME = pageFunction('nextFrame', z.boolean(), function (this:
 });
 
 /**
- * Whether a press at (x, y) starts an HTML5 drag: a draggable element, a link or an image, the nearest
- * of them from what the press reaches through open shadow roots (the actions' deepHit) up the flat
- * tree (slots, shadow hosts): an element of a shadow root is not seen as its host.
+ * Whether a press on `node` starts an HTML5 drag: the nearest draggable element, link or image from it
+ * up the flat tree (slots, shadow hosts), so an element of a shadow root is not seen as its host;
+ * `draggable="false"` stops the walk. Self-contained (serialised as a kit helper).
  */
-export const DRAGGABLE_AT = pageFunctionWith({ deepHit })(
+function draggableFrom(node: Node | null): boolean {
+  let el: Element | null = node && node.nodeType === 1 ? (node as Element) : (node?.parentElement ?? null);
+  for (; el; el = el.assignedSlot || el.parentElement || ((el.parentNode as ShadowRoot | null)?.host ?? null)) {
+    const draggable = el.getAttribute('draggable');
+    if (draggable === 'true') return true;
+    if (draggable === 'false') return false;
+    if (el.matches('a[href], img')) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a press at (x, y) starts an HTML5 drag (draggableFrom), from what the press reaches through
+ * open shadow roots (the actions' deepHit). `'frame'` when that is an <iframe> or <frame>: the press
+ * lands in the frame's document, which this one cannot see into (draggableAt in ../drag-source.ts
+ * asks the element at the point there).
+ */
+export const DRAGGABLE_AT = pageFunctionWith({ deepHit, draggableFrom })(
   'draggableAt',
-  z.boolean(),
+  z.union([z.boolean(), z.literal('frame')]),
   function (this: unknown, kit, x: number, y: number) {
-    for (
-      let node: Element | null = kit.deepHit(x, y);
-      node;
-      node = node.assignedSlot || node.parentElement || ((node.parentNode as ShadowRoot | null)?.host ?? null)
-    ) {
-      const draggable = node.getAttribute('draggable');
-      if (draggable === 'true') return true;
-      if (draggable === 'false') return false;
-      if (node.matches('a[href], img')) return true;
-    }
-    return false;
+    const hit = kit.deepHit(x, y);
+    if (hit && (hit.tagName === 'IFRAME' || hit.tagName === 'FRAME')) return 'frame' as const;
+    return kit.draggableFrom(hit);
+  },
+);
+
+/** Whether a press on this node (the one a hit test found in a frame's document) starts an HTML5 drag. */
+export const DRAGGABLE_NODE = pageFunctionWith({ draggableFrom })(
+  'draggableNode',
+  z.boolean(),
+  function (this: Node, kit) {
+    return kit.draggableFrom(this);
   },
 );
 
