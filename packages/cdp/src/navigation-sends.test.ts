@@ -9,6 +9,7 @@ import {
   sendUntilLanded,
 } from './navigation-sends.js';
 import type { Page } from './page.js';
+import { fakeSession } from './fake-session.js';
 
 const MAIN = 'main-frame';
 type Event = [name: string, params: unknown];
@@ -31,19 +32,8 @@ const loaded = (loaderId: string): Event => [
  * events scripted with it, one macrotask apart (as they come over the wire, after the answer).
  */
 function scriptedTab(script: Record<string, Array<{ result?: unknown; events?: Event[] }>>) {
-  const handlers = new Map<string, Set<(event: unknown) => void>>();
   const calls: Array<[string, unknown]> = [];
-  const emit = ([name, params]: Event) => {
-    for (const handler of [...(handlers.get(name) ?? [])]) handler(params);
-  };
-  const session = {
-    on(name: string, handler: (event: unknown) => void) {
-      let set = handlers.get(name);
-      if (!set) handlers.set(name, (set = new Set()));
-      set.add(handler);
-      return () => set.delete(handler);
-    },
-    onDetach: () => () => undefined,
+  const { session, emit } = fakeSession({
     guard: <T>(waiting: Promise<T>) => waiting,
     async send(method: string, params?: unknown) {
       calls.push([method, params]);
@@ -52,12 +42,12 @@ function scriptedTab(script: Record<string, Array<{ result?: unknown; events?: E
       void (async () => {
         for (const event of next.events ?? []) {
           await new Promise((resolve) => setTimeout(resolve, 0));
-          emit(event);
+          emit(...event);
         }
       })();
       return next.result ?? {};
     },
-  };
+  });
   // only what sending a navigation uses of a Page: its session and main frame
   const page = { session, mainFrameId: MAIN } as unknown as Page;
   const watcher = new NavigationWatcher(page.session, () => MAIN);

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NavigationWatcher, isHistoryNavigation as isHistory } from './navigation.js';
-import type { Session } from './session.js';
-
-/** A tab's session reduced to what the watcher needs: events to subscribe to, and its detach. */
-function fakeSession() {
-  const handlers = new Map<string, Set<(event: unknown) => void>>();
-  const session = {
-    on(name: string, handler: (event: unknown) => void) {
-      let set = handlers.get(name);
-      if (!set) handlers.set(name, (set = new Set()));
-      set.add(handler);
-      return () => set.delete(handler);
-    },
-    onDetach() {
-      return () => undefined;
-    },
-  };
-  const emit = (name: string, event: unknown) => {
-    for (const handler of [...(handlers.get(name) ?? [])]) handler(event);
-  };
-  return { session: session as unknown as Session, emit };
-}
+import { fakeSession } from './fake-session.js';
 
 const MAIN = 'main-frame';
 
