@@ -169,6 +169,24 @@ describe('a navigation of the top document while a frame is chosen', () => {
     expect(await js('document.title')).toBe('Rendered child');
   });
 
+  it('type in the chosen frame names the field the keys went to, not the iframe; press does too', async () => {
+    await h.client.dom.frame.mutate({ main: true });
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
+    await h.client.dom.frame.mutate({ target: '#child' });
+    const typed = await h.client.input.type.mutate({ target: '#child-input', text: 'abc' });
+    expect(typed).toMatchObject({ typedInto: 'textbox "Child input"', editable: true });
+    // no target: the keys go where the focus is, the frame's field
+    expect(await h.client.input.type.mutate({ text: 'd' })).toMatchObject({
+      typedInto: 'textbox "Child input"',
+      editable: true,
+    });
+    expect(await js("document.getElementById('child-input').value")).toBe('abcd');
+    expect((await h.client.input.press.mutate({ key: 'End' })).element).toBe('textbox "Child input"');
+    // in the top document, the same keys are said to go into the iframe, where they do go
+    await h.client.dom.frame.mutate({ main: true });
+    expect((await h.client.input.type.mutate({ text: 'e' })).typedInto).toBe('iframe "Same-origin child"');
+  });
+
   it('a click in a frame of another site (out of process) that navigates the top document says so too', async () => {
     await h.client.dom.frame.mutate({ main: true });
     const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));

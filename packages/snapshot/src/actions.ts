@@ -262,14 +262,20 @@ export interface TypingTarget {
   editable: boolean;
 }
 
-/** Where keys typed now would go: the focused element's label (null: nothing, the page gets them) and whether it takes text. */
-export async function typingTarget(engine: SnapshotEngine): Promise<TypingTarget> {
-  const ctx = await documentContext(engine.page, engine.page.mainFrameId);
-  const { element, editable } = pageResult(
-    FOCUSED_FOR_TYPING,
-    await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []),
-  );
-  return { element, editable };
+/**
+ * Where keys typed now would go: the focused element's label (null: nothing, the page gets them) and
+ * whether it takes text. With `frameId` (the frame chosen with `argus frame`) as sendKeys says. Fails
+ * when the top document cannot be read, before any key is sent (`type`: a call that would type
+ * blind is refused rather than sent).
+ */
+export async function typingTarget(engine: SnapshotEngine, frameId?: string): Promise<TypingTarget> {
+  const page = engine.page;
+  const ctx = await documentContext(page, page.mainFrameId);
+  const [outer, inner] = await Promise.all([
+    callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []).then((raw) => pageResult(FOCUSED_FOR_TYPING, raw)),
+    chosenFrameFocus(page, frameId),
+  ]);
+  return focusedOf(outer, inner);
 }
 
 /**
@@ -288,14 +294,27 @@ export async function sendKeys<T>(
   frameId?: string,
 ): Promise<{ value: T; target?: TypingTarget }> {
   const page = engine.page;
-  const [outer, inner] = await Promise.all([
-    readFocus(page, page.mainFrameId),
-    frameId !== undefined && frameId !== page.mainFrameId ? readFocus(page, frameId) : undefined,
-  ]);
+  const [outer, inner] = await Promise.all([readFocus(page, page.mainFrameId), chosenFrameFocus(page, frameId)]);
   const value = await send();
   if (!outer) return { value };
-  const focus = outer.frame && inner?.hasFocus ? inner : outer;
-  return { value, target: { element: focus.element, editable: focus.editable } };
+  return { value, target: focusedOf(outer, inner) };
+}
+
+/** The focus in the chosen frame's document, read alongside the top document's; none without a frame chosen. */
+function chosenFrameFocus(page: Page, frameId: string | undefined): Promise<Focus | undefined> {
+  return frameId !== undefined && frameId !== page.mainFrameId ? readFocus(page, frameId) : Promise.resolve(undefined);
+}
+
+/**
+ * The chosen frame's focused element when the top document's focus is on a frame and that frame has
+ * the focus. A page that has not had input yet (a field focused with DOM.focus, no key or click) has
+ * the focus in no document: then the chosen frame's focused element, if it has one, is where keys go
+ * (misnamed only if the focused frame is another one whose document also keeps a focused element).
+ */
+function focusedOf(outer: Focus, inner: Focus | undefined): TypingTarget {
+  const intoFrame = outer.frame && inner && (inner.hasFocus || (!outer.hasFocus && inner.element !== null));
+  const focus = intoFrame ? inner : outer;
+  return { element: focus.element, editable: focus.editable };
 }
 
 /** The focus in a frame's document (FOCUSED_FOR_TYPING); undefined when it has no document to read now. */

@@ -49,7 +49,8 @@ export function inputHandlers(
           async (onElement) => {
             if (input.target) await focus(engine, input.target, { timeoutMs: input.timeoutMs, onElement });
             // where the keys go, said in the reply: typing with nothing editable focused is a lost call
-            const into = await typingTarget(engine);
+            // (in the chosen frame when they go into it, as press says)
+            const into = await typingTarget(engine, manager.frameChoices.chosen(page));
             await page.typeText(input.text);
             return into;
           },
