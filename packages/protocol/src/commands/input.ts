@@ -98,7 +98,12 @@ export const inputCommands = {
       }),
     output: () =>
       ActionEffects.extend({
-        typedInto: z.string().nullable().describe('The element that had focus as the keys went (null: none, the page)'),
+        typedInto: z
+          .string()
+          .nullable()
+          .describe(
+            'The element that had focus as the keys went, by its snapshot label (inside the frame chosen with `argus frame` when the focus was there); null: none, the page',
+          ),
         editable: z.boolean().describe('Whether that element takes text'),
       }),
   }),
