@@ -144,6 +144,20 @@ describe('dialogs opened outside an action are reported by the next reply, once'
     expect((await read()).dialogs).toBeUndefined();
   });
 
+  it('in canvas import, which reads an element of the page; a refused import leaves them to the next reply', async () => {
+    await h.client.page.goto.mutate({ url: page() });
+    await lateConfirm();
+    const id = `dialogs-${Date.now()}`;
+    const imported = await h.client.canvas.import.mutate({ target: '#late', id });
+    expect(imported).toMatchObject({ doc: id, element: 'button "Delete later"' });
+    expect(imported.dialogs).toEqual([lateDialog]);
+    expect((await h.client.canvas.import.mutate({ target: '#late', id: `${id}-2` })).dialogs).toBeUndefined();
+    // refused (that document exists): the confirm is still the next reply's
+    await lateConfirm();
+    expect(await codeOf(h.client.canvas.import.mutate({ target: '#late', id }))).toBe('file_exists');
+    expect((await h.client.read.text.query({ target: '#dialog-result' })).dialogs).toEqual([lateDialog]);
+  });
+
   it('eval reports the dialogs its script opened', async () => {
     await h.client.page.goto.mutate({ url: page() });
     const evaluated = await h.client.page.eval.mutate({ js: "confirm('From eval?')" });

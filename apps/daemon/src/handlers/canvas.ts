@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from '@argus/cdp';
 import type { CanvasSession, RenderOptions } from '@argus/canvas';
 import { ArgusError, manifest, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
@@ -188,7 +189,9 @@ export function canvasHandlers(
           return withDialogs(page, { element: handle.label, node, doc: previews.docOf(page.id) ?? null });
         }),
       import: async (input, ctx) => {
+        let tab: Page | undefined;
         const read = await services.manager.onTab(input.tab, async (page) => {
+          tab = page;
           const handle = await services.manager.engine(page).resolve(input.target);
           return { element: handle.label, ...(await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes)) };
         });
@@ -220,7 +223,7 @@ export function canvasHandlers(
         const outcome = session.patch(plan.ops);
         if (input.into === undefined) await store.put(docId, session);
         else await changed(docId, session, 'import');
-        return {
+        const imported = {
           doc: docId,
           revision: outcome.revision,
           root: plan.root,
@@ -230,6 +233,9 @@ export function canvasHandlers(
           element: read.element,
           size: plan.size,
         };
+        // a read of the page: with the dialogs since the previous reply, taken once the import is
+        // done (a refused one leaves them to the next reply)
+        return tab ? withDialogs(tab, imported) : imported;
       },
       export: async (input, ctx) => {
         if (input.html === undefined && input.tsx === undefined)

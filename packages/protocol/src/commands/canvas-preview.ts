@@ -89,6 +89,7 @@ export const canvasPreviewCommands = {
         skipped: z.number().describe('Hidden elements left out'),
         element: z.string().describe('The element the target resolved to'),
         size: z.string().describe('The imported box, WIDTHxHEIGHT in CSS px'),
+        dialogs: UnreportedDialogs,
       }),
     pageContent: ['element'],
   }),

@@ -35,10 +35,14 @@ export const canvasRenderers: RenderersOf<'canvas'> = {
           `${finding.severity.padEnd(7)} ${finding.rule.padEnd(13)} ${finding.nodeId === null ? '(document)' : `${finding.nodeId} "${finding.nodeName ?? ''}"`}: ${finding.message}`,
       ),
     ].join('\n'),
+  // then the dialogs since the previous reply, as node-of
   'canvas.import': (output) =>
-    `imported ${output.element} (${output.size}) as ${output.nodes} node(s) under ${output.root} in ${output.doc}, revision ${output.revision}` +
-    (output.truncated ? '\n[truncated: raise --max-nodes for the rest]' : '') +
-    (output.skipped ? `\n${output.skipped} hidden element(s) left out` : ''),
+    [
+      `imported ${output.element} (${output.size}) as ${output.nodes} node(s) under ${output.root} in ${output.doc}, revision ${output.revision}`,
+      ...(output.truncated ? ['[truncated: raise --max-nodes for the rest]'] : []),
+      ...(output.skipped ? [`${output.skipped} hidden element(s) left out`] : []),
+      ...dialogLines(output.dialogs),
+    ].join('\n'),
   'canvas.open': (output) => `previewing ${output.doc} at revision ${output.revision} in tab ${output.tab}`,
   // one line, then the dialogs since the previous reply (as css and is)
   'canvas.nodeOf': (output) =>

@@ -163,6 +163,24 @@ describe('dialogs in the reads an agent makes next', () => {
     const outside = { element: 'button "Delete later"', node: null, doc: null, dialogs: [confirm] };
     expect(renderCommand('canvas.nodeOf', outside, cli)).toBe(`button "Delete later": no canvas node\n${line}`);
   });
+
+  it('canvas import after its lines', () => {
+    const line = 'dialog confirm "Delete everything?" (dismissed)';
+    const imported = {
+      doc: 'landing',
+      revision: 3,
+      root: 'n1',
+      nodes: 12,
+      truncated: false,
+      skipped: 2,
+      element: 'button "Sign up"',
+      size: '120x40',
+    };
+    const head =
+      'imported button "Sign up" (120x40) as 12 node(s) under n1 in landing, revision 3\n2 hidden element(s) left out';
+    expect(renderCommand('canvas.import', { ...imported, dialogs: [confirm] }, cli)).toBe(`${head}\n${line}`);
+    expect(renderCommand('canvas.import', imported, cli)).toBe(head);
+  });
 });
 
 describe('armed answers', () => {
