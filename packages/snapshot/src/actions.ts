@@ -15,7 +15,7 @@ import {
 } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
-import { callWalker, documentContext, evalValue, frameContext } from './frame-eval.js';
+import { type FrameContext, callWalker, documentContext, evalValue, frameContext } from './frame-eval.js';
 import { FOCUSED_FOR_TYPING } from './page/actionability.js';
 import { ELEMENT_HTML, ELEMENT_TEXT } from './page/content.js';
 import { FINISH_FILL, type FillEcho, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from './page/fill.js';
@@ -271,10 +271,7 @@ export interface TypingTarget {
 export async function typingTarget(engine: SnapshotEngine, frameId?: string): Promise<TypingTarget> {
   const page = engine.page;
   const ctx = await documentContext(page, page.mainFrameId);
-  const [outer, inner] = await Promise.all([
-    callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []).then((raw) => pageResult(FOCUSED_FOR_TYPING, raw)),
-    chosenFrameFocus(page, frameId),
-  ]);
+  const [outer, inner] = await Promise.all([focusIn(ctx), chosenFrameFocus(page, frameId)]);
   return focusedOf(outer, inner);
 }
 
@@ -322,12 +319,17 @@ async function readFocus(page: Page, frameId: string): Promise<Focus | undefined
   const ctx = await frameContext(page, frameId);
   if (!ctx) return undefined;
   try {
-    return pageResult(FOCUSED_FOR_TYPING, await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []));
+    return await focusIn(ctx);
   } catch (error) {
     // a page that does not answer, or a caller that left, is not a page without a document
     if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
     return undefined;
   }
+}
+
+/** The focus in one document: FOCUSED_FOR_TYPING run by its walker. */
+async function focusIn(ctx: FrameContext): Promise<Focus> {
+  return pageResult(FOCUSED_FOR_TYPING, await callWalker<unknown>(ctx, FOCUSED_FOR_TYPING.source, null, []));
 }
 
 /** FOCUSED_FOR_TYPING's answer: also whether the focus is on a frame, and whether the document has it. */

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@argus/cdp';
 import type { CanvasSession, RenderOptions } from '@argus/canvas';
 import { ArgusError, manifest, type Handlers } from '@argus/protocol';
 import { confinePath } from '@argus/security';
@@ -189,11 +188,10 @@ export function canvasHandlers(
           return withDialogs(page, { element: handle.label, node, doc: previews.docOf(page.id) ?? null });
         }),
       import: async (input, ctx) => {
-        let tab: Page | undefined;
-        const read = await services.manager.onTab(input.tab, async (page) => {
-          tab = page;
+        const [tab, read] = await services.manager.onTab(input.tab, async (page) => {
           const handle = await services.manager.engine(page).resolve(input.target);
-          return { element: handle.label, ...(await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes)) };
+          const drawn = await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes);
+          return [page, { element: handle.label, ...drawn }] as const;
         });
         if (read.items.length === 0)
           throw new ArgusError('invalid_input', `${read.element} is hidden: there is nothing drawn to import.`);
@@ -235,7 +233,7 @@ export function canvasHandlers(
         };
         // a read of the page: with the dialogs since the previous reply, taken once the import is
         // done (a refused one leaves them to the next reply)
-        return tab ? withDialogs(tab, imported) : imported;
+        return withDialogs(tab, imported);
       },
       export: async (input, ctx) => {
         if (input.html === undefined && input.tsx === undefined)
