@@ -8,6 +8,13 @@ import { openPage, startBrowser, type TestBrowser } from './harness.js';
 // page must give a snapshot whose refs are unique, named, and resolve back to live elements.
 const SAMPLE_REFS = 20;
 
+const TOAST = `(() => {
+  const toast = document.createElement('div');
+  toast.textContent = 'Saved!';
+  toast.style.cssText = 'position:fixed;bottom:8px;right:8px;z-index:2147483647;background:#222;color:#fff;font:16px sans-serif;padding:4px';
+  document.body.append(toast);
+})()`;
+
 let tb: TestBrowser;
 let server: FixtureServer;
 
@@ -23,7 +30,7 @@ describe('snapshots of real saved pages', () => {
   const pages = realPages();
 
   it('has the shared pages to test', () => {
-    expect(pages.length).toBeGreaterThanOrEqual(20);
+    expect(pages.length).toBe(24);
   });
 
   it.each(pages.map((page) => [page.name, page.path]))(
@@ -56,6 +63,42 @@ describe('snapshots of real saved pages', () => {
           const handle = await engine.resolve(ref);
           expect(handle.label).toBeTruthy();
         }
+      } finally {
+        await tb.browser.closePage(page.targetId);
+      }
+    },
+  );
+});
+
+// The text an action made appear (`+ text: …` in its diff) is for action diffs only: on the shared
+// real saved pages no plain snapshot changes, an action's pair of snapshots with nothing done between
+// them finds no text, and one where the page adds a bare toast finds exactly that toast.
+describe('text an action made appear, on real saved pages', () => {
+  const pages = realPages();
+
+  it.each(pages.map((page) => [page.name, page.path]))(
+    '%s: plain snapshots gain nothing; an action pair finds only the toast the page added',
+    async (_name, path) => {
+      const page = await openPage(tb.browser, server.urlFor(path));
+      try {
+        const engine = new SnapshotEngine(page);
+        const plain = (await engine.snapshot({ interactive: true })).text;
+        const full = (await engine.snapshot()).text;
+        // an action's two snapshots with nothing done between them: nothing appeared
+        await engine.snapshot({ interactive: true, appeared: true });
+        const still = await engine.snapshot({ interactive: true, diff: true, appeared: true });
+        expect(still.text).not.toMatch(/^\+ (text: |\(\d+ more new text)/m);
+        // plain snapshots taken after an action's are what they were
+        expect((await engine.snapshot({ interactive: true })).text).toBe(plain);
+        expect((await engine.snapshot()).text).toBe(full);
+        expect((await engine.snapshot({ interactive: true, diff: true })).text).not.toMatch(/^\+ text: /m);
+        // a bare toast, added between an action's two snapshots: said, and nothing else
+        await engine.snapshot({ interactive: true, appeared: true });
+        await page.evaluate(TOAST);
+        const after = await engine.snapshot({ interactive: true, diff: true, appeared: true });
+        expect(after.text.split('\n').filter((line) => /^\+ (text: |\(\d+ more)/.test(line))).toEqual([
+          '+ text: Saved!',
+        ]);
       } finally {
         await tb.browser.closePage(page.targetId);
       }
