@@ -13,6 +13,7 @@ import {
   NAVIGATED_AWAY,
   ProtocolError,
   type Transport,
+  TargetGoneError,
   TransportClosedError,
   connectChrome,
   connectCri,
@@ -627,6 +628,14 @@ export class BrowserManager {
   }
 
   translate(error: unknown, page?: Page): ArgusError {
+    // an out-of-process frame left the page mid-command: the tab and the browser are fine
+    if (error instanceof TargetGoneError && error.targetType === 'iframe') {
+      return new ArgusError(
+        'ref_stale',
+        'The frame the command was working in went away during it: the page removed the frame, or its top document navigated. Run `argus snapshot -i` to see the page now (and `argus frame …` again if you had chosen a frame).',
+        { cause: error, details: { reason: 'frame_gone' } },
+      );
+    }
     // pool mode: a tab "closed" because its endpoint just died is the session's loss, said as such
     if (this.mode === 'pool' && (error instanceof TransportClosedError || isArgusCode(error, 'target_closed'))) {
       const lost = this.pool?.report(this.ownerKey());

@@ -200,6 +200,26 @@ describe('a navigation of the top document while a frame is chosen', () => {
     expect(await js('location.origin')).toBe(new URL(other.server.urlFor('/')).origin);
   });
 
+  it('a command left waiting in a frame of another site when the top document navigates fails at once', async () => {
+    await h.client.dom.frame.mutate({ main: true });
+    const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));
+    await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-rerender.html?src=${src}`) });
+    // the host leaves in 500 ms; the frame's promise never settles
+    await js(`setTimeout(() => { location.href = ${JSON.stringify(h.server.urlFor('/nav-a.html'))}; }, 500); true`);
+    await h.client.dom.frame.mutate({ target: '#inner' });
+    const started = performance.now();
+    const error = await failure(h.client.page.eval.mutate({ js: 'new Promise(() => {})', timeoutMs: 20_000 }));
+    // Chrome never answers a call pending on the frame's session once it is gone: the command
+    // waited out its own timeout (20 s) before
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(error.code).toBe('ref_stale');
+    expect(error.details).toMatchObject({ reason: 'frame_gone' });
+    expect(error.message).toContain('went away during it');
+    expect(error.message).toContain('`argus snapshot -i`');
+    await h.client.dom.frame.mutate({ main: true });
+    expect(await js('document.title')).toBe('Page A');
+  });
+
   it('after a navigation the page made, the next command that would run in the frame fails saying so', async () => {
     await chooseInner();
     // the page's own script follows a link in the frame that navigates the top document, to a page

@@ -120,15 +120,23 @@ export class Liveness {
 
 /**
  * Bounds a pending call or wait: it rejects when the command's deadline (or `fallbackMs`) passes,
- * when the command's caller goes away, and (when `liveness` is given) when the page stops answering.
+ * when the command's caller goes away, (when `liveness` is given) when the page stops answering,
+ * and (when `gone` is given) when its session detaches: Chrome never answers a call left pending
+ * on a session whose target went away (an out-of-process frame its top document navigated from).
  * The underlying promise keeps running; its late result is dropped.
  */
 export function bound<T>(
   pending: Promise<T>,
   what: string,
-  options: { scope: CommandScope | undefined; fallbackMs: number | undefined; liveness: Liveness | undefined },
+  options: {
+    scope: CommandScope | undefined;
+    fallbackMs: number | undefined;
+    liveness: Liveness | undefined;
+    /** registers `fail` for the session's detach, with the error to fail with; returns its removal */
+    gone?: ((fail: (error: Error) => void, what: string) => () => void) | undefined;
+  },
 ): Promise<T> {
-  const { scope, liveness } = options;
+  const { scope, liveness, gone } = options;
   const now = performance.now();
   const deadline = scope?.deadline ?? (options.fallbackMs === undefined ? undefined : now + options.fallbackMs);
   if (deadline === undefined && !scope?.signal && !liveness) return pending;
@@ -159,6 +167,7 @@ export function bound<T>(
       signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => signal.removeEventListener('abort', onAbort));
     }
+    if (gone) cleanups.push(gone((error) => finish(() => reject(error)), what));
     if (liveness) {
       cleanups.push(
         liveness.onUnresponsive((error) => finish(() => reject(new PageUnresponsiveError(what, error.silentMs)))),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessionRouter, WaitTimeoutError } from './session.js';
-import { type CdpEvent, type Transport, TransportClosedError } from './transport.js';
+import { type CdpEvent, TargetGoneError, type Transport, TransportClosedError } from './transport.js';
 
 class FakeTransport implements Transport {
   closed = false;
@@ -60,6 +60,25 @@ describe('SessionRouter', () => {
     await expect(waiting).rejects.toBeInstanceOf(TransportClosedError);
     await expect(session.send('Runtime.enable')).rejects.toBeInstanceOf(TransportClosedError);
     expect(router.get('S1')).toBeUndefined();
+  });
+
+  it('fails the calls and waits still pending when their session detaches (Chrome never answers them)', async () => {
+    const transport = new FakeTransport();
+    transport.send = (method: string, _params: object | undefined, sessionId: string | undefined) => {
+      transport.sent.push({ method, sessionId });
+      return new Promise(() => {});
+    };
+    const router = new SessionRouter(transport);
+    transport.emit({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'S1', targetInfo: { targetId: 'T1', type: 'iframe' } },
+    });
+    const session = router.get('S1')!;
+    const call = session.send('Runtime.evaluate', { expression: '0' });
+    const waited = session.guard(new Promise(() => {}), 'the load');
+    transport.emit({ method: 'Target.detachedFromTarget', params: { sessionId: 'S1' } });
+    await expect(call).rejects.toThrow(new TargetGoneError('Runtime.evaluate', 'iframe'));
+    await expect(waited).rejects.toThrow(new TargetGoneError('the load', 'iframe'));
   });
 
   it('times out waits and honours predicates', async () => {

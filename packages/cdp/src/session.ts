@@ -7,7 +7,7 @@ import type {
   EventParams,
   Transport,
 } from './transport.js';
-import { ProtocolError, TransportClosedError } from './transport.js';
+import { ProtocolError, TargetGoneError } from './transport.js';
 import { CommandCancelledError, currentCommandScope } from './command-scope.js';
 import {
   type CallTiming,
@@ -57,6 +57,9 @@ export class Session {
   private readonly listeners = new Map<string, Set<Listener>>();
   private detached = false;
   private readonly detachListeners = new Set<() => void>();
+  /** Bounds this session's pending calls and waits: Chrome never answers them once its target detached. */
+  private readonly whenGone = (fail: (error: Error) => void, what: string): (() => void) =>
+    this.onDetach(() => fail(new TargetGoneError(what, this.targetType)));
   /** Counts the main frame's commits and frames' load stops (see BETWEEN_DOCUMENTS). */
   private documentTurns = 0;
   private readonly turnWaiters = new Set<() => void>();
@@ -89,8 +92,7 @@ export class Session {
   send<M extends CommandName>(method: M, ...params: CommandParamsTuple<M>): Promise<CommandResult<M>>;
   send(method: string, params?: object): Promise<unknown>;
   send(method: string, params?: object): Promise<unknown> {
-    if (this.detached)
-      return Promise.reject(new TransportClosedError(`Session ${this.id ?? 'root'} is detached (its target closed)`));
+    if (this.detached) return Promise.reject(new TargetGoneError(method, this.targetType));
     // every call has a deadline: the command's (when one runs) or the session's fallback
     const scope = currentCommandScope();
     if (scope?.signal?.aborted) return Promise.reject(new CommandCancelledError());
@@ -102,6 +104,7 @@ export class Session {
         scope,
         fallbackMs: this.timing.callTimeoutMs,
         liveness,
+        gone: this.id === undefined ? undefined : this.whenGone,
       });
     const answered = call();
     if (this.id === undefined || !method.startsWith('Page.')) return answered;
@@ -138,9 +141,7 @@ export class Session {
         () => done(() => reject(new BetweenDocumentsError(method))),
         Math.max(0, deadline - performance.now()),
       );
-      const offDetach = this.onDetach(() =>
-        done(() => reject(new TransportClosedError(`Target closed during ${method}`))),
-      );
+      const offDetach = this.onDetach(() => done(() => reject(new TargetGoneError(method, this.targetType))));
       this.turnWaiters.add(turned);
     });
     return this.guard(waiting, method);
@@ -151,7 +152,12 @@ export class Session {
    * caller goes away or the page stops answering. Its own timeout stays the caller's business.
    */
   guard<T>(waiting: Promise<T>, what: string): Promise<T> {
-    return bound(waiting, what, { scope: currentCommandScope(), fallbackMs: undefined, liveness: this.liveness });
+    return bound(waiting, what, {
+      scope: currentCommandScope(),
+      fallbackMs: undefined,
+      liveness: this.liveness,
+      gone: this.id === undefined ? undefined : this.whenGone,
+    });
   }
 
   on<E extends EventName>(event: E, listener: (params: EventParams<E>) => void): () => void;
@@ -195,7 +201,7 @@ export class Session {
         }),
       );
       cleanups.push(
-        this.onDetach(() => finish(() => reject(new TransportClosedError(`Target closed while waiting for ${event}`)))),
+        this.onDetach(() => finish(() => reject(new TargetGoneError(`the wait for ${event}`, this.targetType)))),
       );
       if (options.timeoutMs !== undefined) {
         const timer = setTimeout(

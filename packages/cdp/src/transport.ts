@@ -136,5 +136,20 @@ export class ProtocolError extends Error {
 
 /** The transport closed while a command was in flight, or before it was sent. */
 export class TransportClosedError extends Error {
-  override readonly name = 'TransportClosedError';
+  override readonly name: string = 'TransportClosedError';
+}
+
+/**
+ * One session's target went away (its tab closed, or an out-of-process frame left the page) while a
+ * call or wait of it was pending, or before it was sent: the browser connection itself is fine.
+ */
+export class TargetGoneError extends TransportClosedError {
+  override readonly name = 'TargetGoneError';
+  constructor(
+    readonly what: string,
+    /** the target's type (`page`, `iframe`, `worker`…), when known */
+    readonly targetType: string | undefined,
+  ) {
+    super(`The ${targetType === 'iframe' ? 'frame' : 'target'} went away during ${what}`);
+  }
 }
