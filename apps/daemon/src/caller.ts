@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { asyncSlot } from '@argus/cdp';
 import type { CallContext } from '@argus/protocol';
 
 /** A remote client: its shared token's id (which owns its tabs) and its name (for messages and logs). */
@@ -31,7 +31,7 @@ export function sessionOwner(owner: string | undefined, session: string): string
  * Why not a parameter: every tab lookup in BrowserManager filters by it, so no handler, present or
  * future, can forget to pass it and reach the operator's tabs.
  */
-const store = new AsyncLocalStorage<Caller>();
+const store = asyncSlot<Caller>('caller');
 
 /** Runs `task` as `client` (undefined: as the operator). */
 export function runAs<T>(client: Caller | undefined, task: () => T): T {
@@ -40,7 +40,7 @@ export function runAs<T>(client: Caller | undefined, task: () => T): T {
 
 /** The client the current command runs for; undefined for the operator (main listener). */
 export function currentClient(): Caller | undefined {
-  return store.getStore();
+  return store.get();
 }
 
 /** Runs `task` outside any client (browser start-up: its sockets must not carry a client's context). */

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { asyncSlot } from '@argus/cdp';
 import type { AnyCommand, CallContext, Handlers } from '@argus/protocol';
 import { wrapHandlers } from './handler-wrap.js';
 import type { LeaseClaim } from './tab-leases.js';
@@ -19,11 +19,11 @@ export function claimFor(ctx: CallContext, command: AnyCommand): LeaseClaim {
  * Why an async context and not a parameter: like the caller (caller.ts), every tab lookup must see
  * it, so no handler, present or future, can forget to pass it and write on another client's tab.
  */
-const store = new AsyncLocalStorage<LeaseClaim>();
+const store = asyncSlot<LeaseClaim>('lease claim');
 
 /** The lease claim of the command running now; undefined for the daemon's own work (restart, previews). */
 export function currentLeaseClaim(): LeaseClaim | undefined {
-  return store.getStore();
+  return store.get();
 }
 
 /** Wraps every request/response handler so its tab commands run under the call's lease claim. */

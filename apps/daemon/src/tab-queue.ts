@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { CommandCancelledError, currentCommandScope } from '@argus/cdp';
+import { asyncSlot, CommandCancelledError, currentCommandScope } from '@argus/cdp';
 
 /** Tab commands running at once across tabs when the configuration does not say (maxParallelCommands). */
 export const DEFAULT_MAX_PARALLEL = 8;
@@ -23,7 +22,7 @@ export interface QueueStats {
 export class TabQueues {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly slotWaiters: Array<() => void> = [];
-  private readonly holding = new AsyncLocalStorage<true>();
+  private readonly holding = asyncSlot<true>('tab queue slot');
   private running = 0;
 
   constructor(readonly maxParallel = DEFAULT_MAX_PARALLEL) {
@@ -57,7 +56,7 @@ export class TabQueues {
   }
 
   private async inSlot<T>(task: () => Promise<T>, aborted: () => boolean, cancelled: () => Promise<never>): Promise<T> {
-    if (this.holding.getStore()) return task();
+    if (this.holding.get()) return task();
     await this.acquire();
     try {
       if (aborted()) return await cancelled();

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { asyncSlot } from '@argus/cdp';
 import type { AppRouter } from '@argus/protocol';
 import type { AnyTRPCProcedure } from '@trpc/server';
 import type { WebSocket } from 'ws';
@@ -21,7 +21,7 @@ const HEAD_CHARS = 120;
  * abandoned call) and when its socket closes, so the command is cancelled as one over HTTP is when
  * its request closes (its command scope, its place in the tab queue).
  *
- * How: `follow` runs tRPC's message listener for each frame inside an AsyncLocalStorage holding
+ * How: `follow` runs tRPC's message listener for each frame inside an async slot (`asyncSlot`) holding
  * the signals of that frame's calls, and the router `signalled` returns reads it in every query and
  * mutation, by the call's place in the frame (tRPC's `batchIndex`: 0 for a lone call). A lone call
  * is known by the head of its message, unparsed (a frame may hold 50 MB of HTML); a batch (several
@@ -31,7 +31,7 @@ const HEAD_CHARS = 120;
  */
 export class WsCallSignals {
   /** The signals of the frame being handled, by the call's index in it. */
-  private readonly current = new AsyncLocalStorage<FrameSignals>();
+  private readonly current = asyncSlot<FrameSignals>('WebSocket frame signals');
 
   /** `router` for the WebSocket handler: each query and mutation also ends with its call's signal. */
   signalled(router: AppRouter): AppRouter {
@@ -43,7 +43,7 @@ export class WsCallSignals {
         continue;
       }
       const call = (opts: ProcedureCall) => {
-        const frame = this.current.getStore();
+        const frame = this.current.get();
         if (!frame) return procedure(opts);
         const caller = frame.signals[opts.batchIndex ?? 0] ?? frame.closed;
         return procedure({ ...opts, signal: opts.signal ? AbortSignal.any([opts.signal, caller]) : caller });

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setMaxListeners } from 'node:events';
+import { asyncSlot } from './async-slots.js';
 
 /**
  * What bounds the CDP calls of one command: its caller's abort signal (the client went away) and
@@ -15,7 +15,7 @@ export interface CommandScope {
   active: boolean;
 }
 
-const storage = new AsyncLocalStorage<CommandScope>();
+const storage = asyncSlot<CommandScope>('command scope');
 
 /** How many calls of one command may listen for its abort before Node warns of a leak. */
 const CALLS_IN_FLIGHT = 200;
@@ -75,7 +75,7 @@ export function outsideCommandScope<T>(run: () => T): T {
 
 /** The scope of the command this code runs for, if it is still running. */
 export function currentCommandScope(): CommandScope | undefined {
-  const scope = storage.getStore();
+  const scope = storage.get();
   return scope?.active ? scope : undefined;
 }
 

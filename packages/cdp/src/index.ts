@@ -18,6 +18,7 @@ export * from './event-waiters.js';
 export * from './document-gone.js';
 export * from './image-capture.js';
 export * from './navigation-guard.js';
+export * from './async-slots.js';
 export * from './command-scope.js';
 export * from './call-deadline.js';
 export * from './page-navigation.js';
