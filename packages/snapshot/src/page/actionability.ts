@@ -12,7 +12,7 @@ type Seen = {
   moved: boolean;
 };
 /** The armed landing guard, kept under Symbol.for('argus.landing') in Argus's world. */
-type Guard = { el: Element; take(): Seen | undefined };
+type Guard = { el: Element; kind: 'press' | 'move'; take(): Seen | undefined };
 
 /*
  * The page functions of pointer and keyboard actions: the actionability wait with its hit test, the
@@ -154,7 +154,7 @@ function armLanding(this: Element, kind: 'press' | 'move', judge: (hit: Element 
       Math.abs(box.height - pressed.height) >= 1;
     return verdict && { ...verdict, blocked: kind === 'press' && !verdict.ok, release, moved };
   };
-  const guard: Guard = { el, take };
+  const guard: Guard = { el, kind, take };
   const timer = setTimeout(take, 3_000);
   for (const type of types) addEventListener(type, listener, true);
   scope[key] = guard;
@@ -438,7 +438,8 @@ export const TAKE_LANDING = actionFunction(
   function (this: Element, kit, point: { x: number; y: number } | null): Landing {
     const el = this;
     const guard = (globalThis as unknown as Record<symbol, Guard | undefined>)[Symbol.for('argus.landing')];
-    const seen = guard?.el === el ? guard.take() : undefined;
+    const armed = guard?.el === el ? guard : undefined;
+    const seen = armed?.take();
     const now = () => (point ? kit.hitCheck.call(el, kit.deepHit(point.x, point.y), kit.describeNode) : { ok: true });
     if (seen && !seen.ok) return { landed: false, covering: seen.covering, blocked: seen.blocked };
     if (seen) {
@@ -454,6 +455,11 @@ export const TAKE_LANDING = actionFunction(
       // (an element no longer in the page is named by its own tag, id, classes and text still)
       return { landed: true, release: { on, elementGone, replaced: elementGone && on === kit.describeNode(el) } };
     }
+    // a press into a frame that its page never saw: it went to the parent (Chromium routes input to an
+    // out-of-process frame only once the frame has drawn; about one click in thirty on a frame just
+    // loaded was lost so, and reported done). Nothing reached the frame's page: sent again
+    if (!point && armed?.kind === 'press' && el.isConnected)
+      return { landed: false, covering: 'the page around its frame', blocked: true };
     if (!point || !el.isConnected) return { landed: null };
     const there = now();
     return there.ok ? { landed: null } : { landed: false, covering: there.covering, blocked: false };
