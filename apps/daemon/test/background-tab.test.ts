@@ -40,28 +40,34 @@ async function openTabInFront(send: Send, tab: string): Promise<string> {
 describe("Argus's own headless browser", () => {
   const h = useHarness();
 
-  it('brings its tab to the front when another client opened a tab in its window, and every capture is answered', async () => {
+  it('answers every capture of its tab when another client opened a tab in its window, bringing it to the front when Chrome waits', async () => {
     const tab = (await h.client.tabs.open.mutate({ url: h.server.urlFor('/form.html') })).id;
     const browser = h.daemon.services.manager.current as Browser;
     const send: Send = (method, params) => browser.transport.send(method, params, undefined);
     const other = await openTabInFront(send, tab);
     const visibility = async () => (await h.client.page.eval.mutate({ tab, js: 'document.visibilityState' })).value;
     expect(await visibility()).toBe('hidden');
+    /**
+     * A capture of the hidden tab, answered within ANSWER_MS. One Chrome left waiting is the reason
+     * to bring the tab forward (after 250 ms): one that waited a second or more (a hidden tab's
+     * capture is answered in ~40 ms when it is at all) leaves the tab visible. Whether Chromium
+     * leaves a hidden tab's capture waiting varies by build (Debian's 156.0.8078.114 answered the
+     * daemon's at once; its raw captures hung one in two); the packages/cdp unit tests cover the
+     * bringing forward itself.
+     */
+    const capture = async (what: string, format: 'png' | 'jpeg' | 'webp') => {
+      const started = performance.now();
+      const shot = await answered(what, h.client.page.screenshot.mutate({ tab, format, base64: true }));
+      expect(shot.base64?.length).toBeGreaterThan(100);
+      if (performance.now() - started >= 1_000) expect(await visibility()).toBe('visible');
+    };
     try {
       // a row of captures: before, the first one or two were answered and the rest hung
-      for (const format of ['png', 'jpeg', 'png', 'webp'] as const) {
-        const shot = await answered(
-          `screenshot (${format})`,
-          h.client.page.screenshot.mutate({ tab, format, base64: true }),
-        );
-        expect(shot.base64?.length).toBeGreaterThan(100);
-      }
-      expect(await visibility()).toBe('visible');
-      // pushed back again: the next capture brings it forward again
+      for (const format of ['png', 'jpeg', 'png', 'webp'] as const) await capture(`screenshot (${format})`, format);
+      // pushed back again (if it was brought forward): every capture is still answered
       const third = await openTabInFront(send, tab);
       expect(await visibility()).toBe('hidden');
-      const shot = await answered('screenshot after a second new tab', h.client.page.screenshot.mutate({ tab }));
-      expect(shot.width).toBeGreaterThan(0);
+      await capture('screenshot after a second new tab', 'png');
       await send('Target.closeTarget', { targetId: third });
     } finally {
       await send('Target.closeTarget', { targetId: other });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ArgusError } from '@argus/protocol';
-import { drainStream, imageSize } from './image-capture.js';
+import { captureScreenshot, drainStream, imageSize } from './image-capture.js';
+import { fakeSession } from './fake-session.js';
+import type { Page } from './page.js';
 import type { Session } from './session.js';
 
 /** A fake session serving `data` through IO.read in chunks of the requested size. */
@@ -83,5 +85,58 @@ describe('drainStream', () => {
     expect((error as ArgusError).code).toBe('payload_too_large');
     expect(calls.filter((call) => call === 'IO.read')).toHaveLength(3);
     expect(calls.at(-1)).toBe('IO.close');
+  });
+});
+
+/**
+ * A tab shown behind another of its window: `hidden` until Page.bringToFront, and its capture is
+ * answered only once it is in front (what Chromium 156 did to the third capture of a row and on).
+ */
+function backgroundTab(options: { answersWhileHidden?: boolean } = {}) {
+  let hidden = true;
+  const sent: string[] = [];
+  const drawn: Array<() => void> = [];
+  const { session } = fakeSession({
+    send: (method: string) => {
+      sent.push(method);
+      if (method === 'Page.bringToFront') {
+        hidden = false;
+        for (const draw of drawn.splice(0)) draw();
+        return Promise.resolve({});
+      }
+      if (method !== 'Page.captureScreenshot') return Promise.reject(new Error(`unexpected ${method}`));
+      return new Promise((resolve) => {
+        const draw = () => resolve({ data: 'SHOT' });
+        if (!hidden || options.answersWhileHidden) setTimeout(draw, 10);
+        else drawn.push(draw);
+      });
+    },
+  });
+  const page = { id: 'ABCDEF0123456789', session, isHidden: () => Promise.resolve(hidden) } as unknown as Page;
+  return { page, sent, isHidden: () => hidden };
+}
+
+describe('captureScreenshot of a background tab', () => {
+  it('brings the tab to the front when its capture waits on it, and returns that capture', async () => {
+    const tab = backgroundTab();
+    expect(await captureScreenshot(tab.page, { format: 'png' }, 'bringToFront')).toBe('SHOT');
+    expect(tab.sent).toEqual(['Page.captureScreenshot', 'Page.bringToFront']);
+    expect(tab.isHidden()).toBe(false);
+  });
+
+  it("refuses it, saying how to bring it forward, when the browser is someone else's", async () => {
+    const tab = backgroundTab();
+    const error = await captureScreenshot(tab.page, { format: 'png' }, 'refuse').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ArgusError);
+    expect((error as ArgusError).code).toBe('tab_hidden');
+    expect((error as ArgusError).message).toContain('`argus tab ABCDEF01`');
+    expect(tab.sent).toEqual(['Page.captureScreenshot']);
+    expect(tab.isHidden()).toBe(true);
+  });
+
+  it('leaves a hidden tab whose capture is answered where it is', async () => {
+    const tab = backgroundTab({ answersWhileHidden: true });
+    expect(await captureScreenshot(tab.page, { format: 'png' }, 'bringToFront')).toBe('SHOT');
+    expect(tab.sent).toEqual(['Page.captureScreenshot']);
   });
 });
