@@ -121,6 +121,8 @@ export interface LiveProcess {
   /** Its process group. */
   pgrp: number;
 }
+/** Whether a process exists and is no zombie (Linux /proc). */
+export function isRunning(pid: number): boolean;
 /** Every live, non-zombie process but this one (Linux /proc; [] elsewhere). */
 export function liveProcesses(): LiveProcess[];
 /** Live, non-zombie members of a process group (a launched Chrome leads its own). */

@@ -2,11 +2,18 @@
 // saves its session and stops, and hands it to the new daemon; a profile from the flags
 // (`--user-data-dir`), still the old Chrome's, is launched only by the new daemon, after the old one
 // has exited. Checked with /proc start times and parents (Linux), as a user runs the CLI.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readState } from '@argus/client';
-import { type FixtureServer, processGroupMembers, runProcess, startFixtureServer, waitUntil } from '@argus/test-kit';
+import {
+  type FixtureServer,
+  isRunning,
+  processGroupMembers,
+  runProcess,
+  startFixtureServer,
+  waitUntil,
+} from '@argus/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from './cli-harness.js';
 
@@ -44,20 +51,18 @@ function processesIn(dir: string): number[] {
     .map(Number)
     .filter((pid) => {
       try {
-        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir) && alive(pid);
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir) && isRunning(pid);
       } catch {
         return false; // gone, or not ours to read
       }
     });
 }
 
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-
 /** When `pid` is first seen gone (polled every 5 ms until `stop` is called). */
 function watchExit(pid: number): { goneAt(): number | undefined; stop(): void } {
   let gone: number | undefined;
   const timer = setInterval(() => {
-    if (gone === undefined && !alive(pid)) gone = Date.now();
+    if (gone === undefined && !isRunning(pid)) gone = Date.now();
   }, 5);
   return { goneAt: () => gone, stop: () => clearInterval(timer) };
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Session, connectCri, launchChrome } from '@argus/cdp';
 // The extension's build, flags and service-worker access come from the test kit; launching and CDP
 // from @argus/cdp: the same pieces the extension's own tests use, with no path into another app.
@@ -80,13 +79,4 @@ export function pairUserBrowser(
   launchToken: string,
 ): Promise<string> {
   return pairExtension(client, user.evalInWorker, launchToken);
-}
-
-/** Whether a process still runs (and is not a zombie). */
-export function alive(pid: number): boolean {
-  try {
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }

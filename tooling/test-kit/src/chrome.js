@@ -37,6 +37,21 @@ function isArgusProfileFlag(flag, prefixes) {
  */
 
 /**
+ * Whether process `pid` runs: it exists and is no zombie (an exited process nobody reaped yet: where
+ * PID 1 reaps nothing, as in some containers, an exited daemon's /proc entry stays). Linux /proc.
+ * @param {number} pid
+ * @returns {boolean}
+ */
+export function isRunning(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Every live (non-zombie) process but this one, read from /proc. Linux only; [] where /proc is
  * unavailable. The command name in /proc/<pid>/stat (in parentheses) may itself hold spaces and
  * parentheses, so its fields are read after the last `)`.

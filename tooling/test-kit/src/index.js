@@ -7,6 +7,7 @@ export { realPages } from './real-pages.js';
 export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
 export {
   PROFILE_PREFIX,
+  isRunning,
   listArgusChromeProcesses,
   listArgusChromes,
   liveProcesses,
