@@ -92,7 +92,10 @@ export class Page {
       session.on('Page.frameNavigated', ({ frame }) => {
         if (frame.parentId) return;
         this.mainFrameId = frame.id;
-        this.url = frame.url + (frame.urlFragment ?? '');
+        // a failed navigation commits Chromium's error page (chrome-error://chromewebdata/) for the
+        // URL it could not reach: the tab's URL is that one, as the target's info says too (which of
+        // the two events came last decided page.url before)
+        this.url = frame.unreachableUrl ?? frame.url + (frame.urlFragment ?? '');
         this.bumpEpoch();
       }),
       session.on('Page.navigatedWithinDocument', (event) => {
@@ -127,8 +130,8 @@ export class Page {
     const navigated = this.epoch > 0;
     if (!navigated) this.mainFrameId = tree.frameTree.frame.id;
     this.frames.adoptTree(tree.frameTree, session, { keepKnown: navigated });
-    if (!navigated && tree.frameTree.frame.url)
-      this.url = tree.frameTree.frame.url + (tree.frameTree.frame.urlFragment ?? '');
+    const { frame } = tree.frameTree;
+    if (!navigated && frame.url) this.url = frame.unreachableUrl ?? frame.url + (frame.urlFragment ?? '');
   }
 
   /** Out-of-process iframes and workers attach as flat child sessions of this page. */
