@@ -139,7 +139,7 @@ export function bound<T>(
   const { scope, liveness, gone } = options;
   const now = performance.now();
   const deadline = scope?.deadline ?? (options.fallbackMs === undefined ? undefined : now + options.fallbackMs);
-  if (deadline === undefined && !scope?.signal && !liveness) return pending;
+  if (deadline === undefined && !scope?.signal && !liveness && !gone) return pending;
   return new Promise<T>((resolve, reject) => {
     const cleanups: Array<() => void> = [];
     let settled = false;
