@@ -121,8 +121,10 @@ export interface LiveProcess {
   /** Its process group. */
   pgrp: number;
 }
-/** Whether a process exists and is no zombie (Linux /proc). */
-export function isRunning(pid: number): boolean;
+/** Fields of /proc/<pid>/stat after the command name (0 state, 1 ppid, 2 pgrp, 19 start ticks); throws when gone. */
+export function procStatFields(pid: number): string[];
+/** The parent of a live process (Linux /proc). */
+export function parentOf(pid: number): number;
 /** Every live, non-zombie process but this one (Linux /proc; [] elsewhere). */
 export function liveProcesses(): LiveProcess[];
 /** Live, non-zombie members of a process group (a launched Chrome leads its own). */

@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readState } from '@argus/client';
-import { isRunning, listArgusChromeProcesses, runProcess, waitUntil } from '@argus/test-kit';
+import { isProcessAlive, readState } from '@argus/client';
+import { listArgusChromeProcesses, parentOf, runProcess, waitUntil } from '@argus/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from './cli-harness.js';
 
@@ -34,12 +34,6 @@ function workspace(env: NodeJS.ProcessEnv = {}) {
     ).browser;
   const daemonPid = () => readState(join(dir, '.argus'))?.pid;
   return { dir, run, browser, daemonPid };
-}
-
-/** The parent of a live process (Linux /proc). */
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
 afterEach(async () => {
@@ -91,7 +85,7 @@ describe('prelaunch', () => {
     expect(parentOf(pid!)).not.toBe(daemonPid());
     // stopped like one the daemon launched: closed, then its profile removed (once it stopped writing)
     expect((await run('stop')).stdout).toMatch(/browser closed/);
-    expect(isRunning(pid!)).toBe(false);
+    expect(isProcessAlive(pid!)).toBe(false);
     expect(existsSync(started[0]!.userDataDir)).toBe(false);
     expect(readFileSync(join(dir, '.argus', 'daemon.log'), 'utf8')).not.toMatch(/close_failed/);
   });
@@ -105,7 +99,7 @@ describe('prelaunch', () => {
     expect(chrome).toBeDefined();
     process.kill(daemonPid()!, 'SIGKILL');
     // the watchdog the CLI started reads the pipe the daemon inherited: the daemon's death ends it
-    await waitUntil(() => !isRunning(pid!), 15_000, 'the handed Chromium gone with its daemon');
+    await waitUntil(() => !isProcessAlive(pid!), 15_000, 'the handed Chromium gone with its daemon');
     await waitUntil(() => !existsSync(chrome.userDataDir), 15_000, 'its profile removed');
   });
 

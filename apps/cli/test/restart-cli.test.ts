@@ -5,10 +5,11 @@
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readState } from '@argus/client';
+import { isProcessAlive, readState } from '@argus/client';
 import {
   type FixtureServer,
-  isRunning,
+  parentOf,
+  procStatFields,
   processGroupMembers,
   runProcess,
   startFixtureServer,
@@ -33,15 +34,9 @@ afterEach(async () => {
 
 /** The process's start, in ms since the epoch (Linux /proc: clock ticks since boot, 100 a second). */
 function startedAt(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const ticks = Number(procStatFields(pid)[19]);
   const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
   return Date.now() - uptime * 1000 + ticks * 10;
-}
-
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
 /** Live processes whose working directory is `dir`: the daemons the CLI started there, and their browsers. */
@@ -51,7 +46,7 @@ function processesIn(dir: string): number[] {
     .map(Number)
     .filter((pid) => {
       try {
-        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir) && isRunning(pid);
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir) && isProcessAlive(pid);
       } catch {
         return false; // gone, or not ours to read
       }
@@ -62,7 +57,7 @@ function processesIn(dir: string): number[] {
 function watchExit(pid: number): { goneAt(): number | undefined; stop(): void } {
   let gone: number | undefined;
   const timer = setInterval(() => {
-    if (gone === undefined && !isRunning(pid)) gone = Date.now();
+    if (gone === undefined && !isProcessAlive(pid)) gone = Date.now();
   }, 5);
   return { goneAt: () => gone, stop: () => clearInterval(timer) };
 }

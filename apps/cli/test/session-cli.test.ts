@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRunning } from '@argus/test-kit';
+import { isProcessAlive } from '@argus/client';
 import { describe, expect, it } from 'vitest';
 import { useCli } from './cli-harness.js';
 
@@ -20,7 +20,7 @@ describe('argus restart / focus / disconnect', () => {
     const [, oldPid, newPid] = /^daemon restarted: pid (\d+) -> (\d+)$/m.exec(restarted.stdout) ?? [];
     expect(Number(oldPid)).toBe(before);
     // by the time the CLI returns, the old daemon is gone and the new one is the workspace's
-    expect(isRunning(before)).toBe(false);
+    expect(isProcessAlive(before)).toBe(false);
     expect(Number(newPid)).toBe(daemonPid());
     expect(restarted.stdout).toContain('carried over');
     expect(restarted.stdout).toContain(`  ${url('/form.html')}`);
@@ -40,7 +40,7 @@ describe('argus restart / focus / disconnect', () => {
     expect(disconnected.stdout).toMatch(/closed the browser Argus launched/);
     // exited: since restart hands the new daemon a browser the CLI launched, that browser is not the
     // daemon's child, and init may reap it a moment later (a zombie is not running)
-    expect(isRunning(status.browser.pid)).toBe(false);
+    expect(isProcessAlive(status.browser.pid)).toBe(false);
     expect((await cli.argus('disconnect')).stdout).toMatch(/no browser was attached/);
   });
 });

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ArgusClient, createArgusClient } from '@argus/client';
-import { type FixtureServer, isRunning, startFixtureServer } from '@argus/test-kit';
+import { type ArgusClient, createArgusClient, isProcessAlive } from '@argus/client';
+import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
 import { type RunningDaemon, startDaemon } from '../src/index.js';
 import { launchUserBrowser, pairUserBrowser, type UserBrowser, waitUntil } from './extension-harness.js';
 
@@ -40,7 +40,7 @@ export async function startPairedExtension(
     await user?.close();
     await server.close();
     rmSync(workspace, { recursive: true, force: true });
-    if (pid && isRunning(pid)) throw new Error(`the user's Chromium (pid ${pid}) is still running`);
+    if (pid && isProcessAlive(pid)) throw new Error(`the user's Chromium (pid ${pid}) is still running`);
   };
   try {
     daemon = await startDaemon({

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ArgusClient, createArgusClient, findRef } from '@argus/client';
+import { type ArgusClient, createArgusClient, findRef, isProcessAlive } from '@argus/client';
 import { ArgusError } from '@argus/protocol';
-import { type FixtureServer, isRunning, runProcess, startFixtureServer } from '@argus/test-kit';
+import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDaemon, startDaemon } from '../src/index.js';
 import { launchUserBrowser, type UserBrowser, waitUntil } from './extension-harness.js';
@@ -91,7 +91,7 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     await user?.close();
     await other?.close();
     await server?.close();
-    if (pid) expect(isRunning(pid)).toBe(false);
+    if (pid) expect(isProcessAlive(pid)).toBe(false);
   });
 
   it('status before: managed mode, relay not started', async () => {
@@ -310,7 +310,7 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
     await d.client.tabs.select.mutate({ id: userTab });
     await d.client.page.eval.mutate({ js: 'window.__mark = "kept"' });
     await d.close();
-    expect(isRunning(user.pid)).toBe(true);
+    expect(isProcessAlive(user.pid)).toBe(true);
     const { targetInfos } = await user.cdp.send('Target.getTargets');
     expect(targetInfos.map((t) => t.targetId)).toContain(userTab);
 
@@ -348,7 +348,7 @@ describe('extension mode through the daemon, the typed client and the CLI', () =
   it('connect --managed disconnects from the user browser without closing it', async () => {
     const switched = await d.client.session.connect.mutate({ managed: true });
     expect(switched).toMatchObject({ mode: 'managed', previousMode: 'extension', switched: true });
-    expect(isRunning(user.pid)).toBe(true);
+    expect(isProcessAlive(user.pid)).toBe(true);
     const { targetInfos } = await user.cdp.send('Target.getTargets');
     expect(targetInfos.map((t) => t.targetId)).toContain(userTab);
     expect(await codeOf(d.client.session.connect.mutate({ extension: true, managed: true }))).toBe('invalid_input');

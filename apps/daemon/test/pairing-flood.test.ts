@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isRunning, runProcess } from '@argus/test-kit';
+import { isProcessAlive } from '@argus/client';
+import { runProcess } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchUserBrowser, type UserBrowser, waitUntil } from './extension-harness.js';
 import { type Harness, startHarness } from './harness.js';
@@ -38,7 +39,7 @@ describe('pairing-slot flood (issue 11 #4): local scripts fill the relay, the re
     const pid = user?.pid;
     await user?.close();
     await h?.close();
-    if (pid) expect(isRunning(pid)).toBe(false);
+    if (pid) expect(isProcessAlive(pid)).toBe(false);
   });
 
   it('floods /pair without an Origin and with another extension origin, then pairs the real extension by code', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
 import { cueBrowserLaunch, startDaemonEarly, takeEarlyStart } from '@argus/client/daemon-spawn';
 import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protocol/daemon-state';
+import { parentOf } from '@argus/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonEntry } from '../src/daemon-entry.js';
 import { pluginEnv, stopDaemon, waitFor } from './helpers.js';
@@ -39,11 +40,6 @@ async function browserOf(): Promise<{ pid: number | null; running: boolean; laun
     probe.close();
   }
 }
-
-const parentOf = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-};
 
 describe('the launch cue of a daemon started without Chromium', () => {
   it('launches Chromium at once when cued while the daemon loads, with no command, and the first command uses it', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectToDaemon, daemonAnswers, isProcessAlive, readState } from '@argus/client';
-import { type FixtureServer, listArgusChromeProcesses, startFixtureServer } from '@argus/test-kit';
+import { type FixtureServer, listArgusChromeProcesses, parentOf, startFixtureServer } from '@argus/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER, ok, pluginEnv, startPlugin, stopDaemon, waitFor } from './helpers.js';
 
@@ -94,10 +94,7 @@ describe('argus mcp and the daemon it started', () => {
       expect(await ok(second.client, 'argus_tabs')).toContain('form.html');
       expect(readState(stateDir)!.pid).toBe(agent.daemonPid);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const parents = listArgusChromeProcesses().map((chrome) => {
-        const stat = readFileSync(`/proc/${chrome.pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      });
+      const parents = listArgusChromeProcesses().map((chrome) => parentOf(chrome.pid));
       expect(parents).not.toContain(secondPid);
       // the shared daemon stops (argus stop): the second server's next call hosts a new one, which
       // the first server, finding it running, shares in turn
@@ -313,8 +310,7 @@ describe('argus mcp and the daemon it started', () => {
         const { pid: browserPid, launches } = (await probe.client.daemon.status.query({})).browser;
         expect(launches).toBe(1);
         const daemonPid = readState(stateDir)!.pid;
-        const stat = readFileSync(`/proc/${browserPid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const parent = parentOf(browserPid!);
         // hosted: the daemon is the server itself; a daemon process is not Chromium's parent
         if (hosted) expect(daemonPid).toBe(plugin.transport.pid);
         else expect(parent).not.toBe(daemonPid);

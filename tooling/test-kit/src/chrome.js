@@ -37,24 +37,30 @@ function isArgusProfileFlag(flag, prefixes) {
  */
 
 /**
- * Whether process `pid` runs: it exists and is no zombie (an exited process nobody reaped yet: where
- * PID 1 reaps nothing, as in some containers, an exited daemon's /proc entry stays). Linux /proc.
+ * The fields of /proc/<pid>/stat after the command name: 0 the state, 1 the parent's pid, 2 the
+ * process group, 19 the start time in clock ticks since boot. The command name (in parentheses) may
+ * itself hold spaces and parentheses, so the fields are read after the last `)`. Throws when the
+ * process is gone (Linux only).
  * @param {number} pid
- * @returns {boolean}
+ * @returns {string[]}
  */
-export function isRunning(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+export function procStatFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /**
- * Every live (non-zombie) process but this one, read from /proc. Linux only; [] where /proc is
- * unavailable. The command name in /proc/<pid>/stat (in parentheses) may itself hold spaces and
- * parentheses, so its fields are read after the last `)`.
+ * The parent of a live process (Linux /proc).
+ * @param {number} pid
+ * @returns {number}
+ */
+export function parentOf(pid) {
+  return Number(procStatFields(pid)[1]);
+}
+
+/**
+ * Every live (non-zombie) process but this one, read from /proc (procStatFields). Linux only; []
+ * where /proc is unavailable.
  * @returns {LiveProcess[]}
  */
 export function liveProcesses() {
@@ -69,9 +75,7 @@ export function liveProcesses() {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // after the command name: state ppid pgrp ...
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const [state, , pgrp] = procStatFields(Number(entry));
       if (state === 'Z') continue;
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
       found.push({ pid: Number(entry), args, pgrp: Number(pgrp) });

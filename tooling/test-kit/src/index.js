@@ -7,7 +7,8 @@ export { realPages } from './real-pages.js';
 export { fixturesDir, pagesDir, realPagesDir } from './paths.js';
 export {
   PROFILE_PREFIX,
-  isRunning,
+  parentOf,
+  procStatFields,
   listArgusChromeProcesses,
   listArgusChromes,
   liveProcesses,
