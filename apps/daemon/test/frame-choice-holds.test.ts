@@ -20,10 +20,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const wait = (input: { selector?: string; text?: string; timeoutMs: number }) => h.client.page.wait.mutate(input);
 const snapshotOf = async (scope: string) => (await h.client.snapshot.take.mutate({ scope })).text;
 
-/** The host page with its iframe chosen: the frame shows "Render N", a Ready button and a link that navigates the top document. */
-async function chooseInner(): Promise<void> {
+/**
+ * The host page with its iframe chosen (from another site, out of process, with `crossSite`): the
+ * frame shows "Render N", a Ready button and a link that navigates the top document.
+ */
+async function chooseInner(crossSite = false): Promise<void> {
   await h.client.dom.frame.mutate({ main: true });
-  await h.client.page.goto.mutate({ url: h.server.urlFor('/frame-rerender.html') });
+  const src = crossSite ? `?src=${encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'))}` : '';
+  await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-rerender.html${src}`) });
   await h.client.dom.frame.mutate({ target: '#inner' });
   expect(await js('document.title')).toBe('Rendered child');
 }
@@ -188,11 +192,7 @@ describe('a navigation of the top document while a frame is chosen', () => {
   });
 
   it('a click in a frame of another site (out of process) that navigates the top document says so too', async () => {
-    await h.client.dom.frame.mutate({ main: true });
-    const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));
-    await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-rerender.html?src=${src}`) });
-    await h.client.dom.frame.mutate({ target: '#inner' });
-    expect(await js('document.title')).toBe('Rendered child');
+    await chooseInner(true);
     const clicked = await h.client.input.click.mutate({ target: '#leave' });
     expect(clicked.navigated).toBe(true);
     expect(clicked.frameCleared).toBe('argus frame "#inner"');
@@ -203,9 +203,10 @@ describe('a navigation of the top document while a frame is chosen', () => {
   it('a click on a link in a frame of another site just loaded is never lost', async () => {
     // Chromium routes input to an out-of-process frame only once it has drawn: a press sent before
     // went to the host page, and the click was reported done (about one in thirty rounds here)
+    // (the frame chosen and clicked at once: chooseInner's read of its title would give it time to draw)
+    const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));
     for (let round = 0; round < 20; round++) {
       await h.client.dom.frame.mutate({ main: true });
-      const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));
       await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-rerender.html?src=${src}`) });
       await h.client.dom.frame.mutate({ target: '#inner' });
       const clicked = await h.client.input.click.mutate({ target: '#leave' });
@@ -214,10 +215,7 @@ describe('a navigation of the top document while a frame is chosen', () => {
   });
 
   it('a command left waiting in a frame of another site when the top document navigates fails at once', async () => {
-    await h.client.dom.frame.mutate({ main: true });
-    const src = encodeURIComponent(other.server.urlFor('/frame-rerender-child.html'));
-    await h.client.page.goto.mutate({ url: h.server.urlFor(`/frame-rerender.html?src=${src}`) });
-    await h.client.dom.frame.mutate({ target: '#inner' });
+    await chooseInner(true);
     const started = performance.now();
     // the frame asks its host to leave, then waits on a promise that never settles: the host's
     // navigation takes the frame (and its session) away while the evaluation is pending

@@ -3,7 +3,6 @@ import { BANNER_TAG } from '../src/handoff/banner.js';
 
 interface DomNode {
   nodeId: number;
-  backendNodeId: number;
   nodeName: string;
   children?: DomNode[];
   shadowRoots?: DomNode[];
