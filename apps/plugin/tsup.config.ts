@@ -2,28 +2,16 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { criWithoutLocalProtocol, mcpServerWithoutDefaultAjv, zodEnglishOnly } from '@argus/bundle-plugins';
 import { defineConfig } from 'tsup';
+import daemonExternals from './daemon-externals.json' with { type: 'json' };
 
 /**
- * Packages the bundled daemon loads by name at run time, not by import: the web providers' parsers
- * and HTTP client and the canvas colour library (required on first use, `createRequire` of the
- * bundle's own URL: they resolve from this package, which therefore depends on them), the browser
- * installer (dynamic import), and the journal's native driver (a bundled copy cannot load its binding).
+ * Packages the bundled daemon loads by name at run time, not by import (`daemon-externals.json`, which
+ * the release's pack reads too): the web providers' parsers and HTTP client and the canvas colour
+ * library (required on first use, `createRequire` of the bundle's own URL: they resolve from this
+ * package, which therefore depends on them), the browser installer, the journal's native driver (a
+ * bundled copy cannot load its binding), and ws's optional native speed-ups (absent unless installed).
  */
-export const DAEMON_RUNTIME_EXTERNALS = [
-  'better-sqlite3',
-  'linkedom',
-  '@mozilla/readability',
-  'turndown',
-  'turndown-plugin-gfm',
-  'fast-xml-parser',
-  'undici',
-  'robots-parser',
-  'culori',
-  '@puppeteer/browsers',
-  // optional native speed-ups of ws, absent unless installed
-  'bufferutil',
-  'utf-8-validate',
-];
+export const DAEMON_RUNTIME_EXTERNALS: readonly string[] = daemonExternals;
 
 const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -73,10 +61,11 @@ export default defineConfig([
     bundle: true,
     // everything is inlined but those (noExternal wins over external in tsup: exclude them here)
     noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escape).join('|')})(?:/|$))`)],
-    external: DAEMON_RUNTIME_EXTERNALS,
+    external: [...DAEMON_RUNTIME_EXTERNALS],
     splitting: true,
     sourcemap: true,
-    clean: true,
+    // the daemon's CommonJS bundle (below) is built into the same directory at the same time
+    clean: ['!daemon.cjs*', '!metafile-cjs.json'],
     esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly, mcpServerWithoutDefaultAjv],
     // what the bundle still imports at run time, checked by test/daemon-bundle.test.ts
     metafile: true,
@@ -95,5 +84,34 @@ export default defineConfig([
       };
       built.writeBuiltToolSpecs(resolve('dist/daemon', built.BUILT_TOOL_SPECS));
     },
+  },
+  // The daemon itself, one CommonJS file: `daemon-main.js` (above) runs it through vm.Script with V8's
+  // code cache (@argus/security/code-cache), which Node 20 offers for no ES module. Its lazily
+  // imported parts (the canvas, chrome-remote-interface, the MCP endpoint) are in the same file but
+  // evaluated only at their first import, as before.
+  {
+    entry: { daemon: 'src/daemon-process.ts' },
+    outDir: 'dist/daemon',
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    platform: 'node',
+    target: 'node20',
+    bundle: true,
+    noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escape).join('|')})(?:/|$))`)],
+    external: [...DAEMON_RUNTIME_EXTERNALS],
+    splitting: false,
+    // import.meta.url of the sources (the lazily required packages resolve from the bundle's place)
+    shims: true,
+    sourcemap: true,
+    clean: false,
+    esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly, mcpServerWithoutDefaultAjv],
+    // `import()` of a package left outside becomes a `require` (Node 20.19+ requires ES modules too):
+    // functions restored from a code cache cannot `import()` (runWithCodeCache)
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, 'dynamic-import': false };
+    },
+    metafile: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
   },
 ]);

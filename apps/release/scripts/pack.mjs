@@ -65,6 +65,15 @@ const OPTIONAL_NATIVE = ['better-sqlite3'];
  * (and its effect/msgpackr tree); an OpenCode project has it (OpenCode installs it for its plugins).
  */
 const OPTIONAL_PEERS = ['@opencode-ai/plugin'];
+/**
+ * What the daemon's CommonJS bundle leaves outside (apps/plugin builds it with the same list); all
+ * else is inlined there, as a package left outside would be `require`d, and an ES-module-only one
+ * (p-limit) does not come back from `require` as its importers expect.
+ */
+const DAEMON_RUNTIME_EXTERNALS = JSON.parse(readFileSync(join(root, 'apps/plugin/daemon-externals.json'), 'utf8'));
+const escapeRegExp = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** ws's optional native speed-ups: required inside try, never installed by this package. */
+const OPTIONAL_SPEEDUPS = ['bufferutil', 'utf-8-validate'];
 
 /** The `catalog:` block of pnpm-workspace.yaml: `name: version` lines, names optionally quoted. */
 export function readCatalog(text) {
@@ -96,10 +105,11 @@ function packageOf(specifier) {
 
 /** Bare package imports in built JS (from esbuild's metafile) and in the .d.ts files (by scanning). */
 function importedPackages(outDir) {
-  const metafile = JSON.parse(readFileSync(join(outDir, 'metafile-esm.json'), 'utf8'));
   const found = new Set();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const entry of output.imports) if (entry.external && packageOf(entry.path)) found.add(packageOf(entry.path));
+  for (const format of ['esm', 'cjs']) {
+    const metafile = JSON.parse(readFileSync(join(outDir, `metafile-${format}.json`), 'utf8'));
+    for (const output of Object.values(metafile.outputs))
+      for (const entry of output.imports) if (entry.external && packageOf(entry.path)) found.add(packageOf(entry.path));
   }
   for (const file of readdirSync(outDir).filter((name) => name.endsWith('.d.ts'))) {
     for (const match of readFileSync(join(outDir, file), 'utf8').matchAll(
@@ -156,6 +166,7 @@ async function packStage(stage, out, catalog) {
       entry: {
         argus: join(root, 'apps/cli/src/main.ts'),
         'argus-mcp': join(root, 'apps/plugin/src/argus-mcp.ts'),
+        // the daemon's entry, which runs dist/daemon.cjs (built below) with V8's code cache
         'daemon-main': join(root, 'apps/plugin/src/daemon-main.ts'),
         client: join(release, 'src/client.ts'),
         // the OpenCode plugin; the module exports only ArgusPlugin (OpenCode calls every export as a plugin)
@@ -184,12 +195,40 @@ async function packStage(stage, out, catalog) {
       clean: false,
       silent: true,
     });
+    // The daemon itself as one CommonJS file (as apps/plugin builds it): Node 20 has a code cache
+    // only for scripts, so this is what daemon-main.js runs (@argus/security/code-cache).
+    await build({
+      entry: { daemon: join(root, 'apps/plugin/src/daemon-process.ts') },
+      outDir: dist,
+      format: ['cjs'],
+      outExtension: () => ({ js: '.cjs' }),
+      platform: 'node',
+      target: 'node20',
+      bundle: true,
+      splitting: false,
+      shims: true,
+      // no `import()` in a bundle run from a code cache: a package left outside is required
+      esbuildOptions(options) {
+        options.supported = { ...options.supported, 'dynamic-import': false };
+      },
+      // all but those (noExternal wins over external in tsup: exclude them here)
+      noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escapeRegExp).join('|')})(?:/|$))`)],
+      external: DAEMON_RUNTIME_EXTERNALS,
+      tsconfig: join(release, 'tsconfig.json'),
+      metafile: true,
+      sourcemap: false,
+      minify: false,
+      clean: false,
+      silent: true,
+    });
   } finally {
     process.chdir(cwd);
   }
 
   const imported = importedPackages(dist);
   rmSync(join(dist, 'metafile-esm.json'));
+  rmSync(join(dist, 'metafile-cjs.json'));
+  for (const name of OPTIONAL_SPEEDUPS) imported.delete(name);
   const unknown = [...imported].filter(
     (name) => !RUNTIME_DEPENDENCIES.includes(name) && !OPTIONAL_PEERS.includes(name),
   );
