@@ -44,4 +44,4 @@ if (
   argv[0] === 'restart'
 )
   holdNextBrowser(chromeForNextDaemon());
-await import('./main.js');
+void import('./main.js');

@@ -158,3 +158,17 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
     },
   };
 }
+
+/**
+ * A process's entry: runs its bundle with the code cache and, when there was no usable cache,
+ * saves one once the start-up work is done, `saveAfterMs` in (a long-lived process) or at exit,
+ * whichever comes first.
+ */
+export function runEntryWithCodeCache(file: string, saveAfterMs?: number): CachedBundle {
+  const bundle = runWithCodeCache(file);
+  if (bundle.cache === 'miss' || bundle.cache === 'rejected') {
+    if (saveAfterMs !== undefined) setTimeout(() => bundle.save(), saveAfterMs).unref();
+    process.once('exit', () => bundle.save());
+  }
+  return bundle;
+}
