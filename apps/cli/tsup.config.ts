@@ -32,6 +32,8 @@ export default defineConfig([
     // functions restored from a code cache cannot `import()` (@argus/security/code-cache)
     esbuildOptions(options) {
       options.supported = { ...options.supported, 'dynamic-import': false };
+      // ASCII only (a one-byte source decodes ~10x faster at each start): see apps/plugin's config
+      options.charset = 'ascii';
     },
     async onSuccess() {
       cpSync('static', 'dist', { recursive: true });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { criWithoutLocalProtocol, mcpServerWithoutDefaultAjv, zodEnglishOnly } from '@argus/bundle-plugins';
-import { defineConfig } from 'tsup';
+import { type Options, defineConfig } from 'tsup';
 import daemonExternals from './daemon-externals.json' with { type: 'json' };
 
 /**
@@ -14,6 +14,24 @@ import daemonExternals from './daemon-externals.json' with { type: 'json' };
 export const DAEMON_RUNTIME_EXTERNALS: readonly string[] = daemonExternals;
 
 const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** What the process bundles and their entries share. */
+const processBundle = {
+  outDir: 'dist/daemon',
+  platform: 'node',
+  target: 'node20',
+  bundle: true,
+  // everything is inlined but those (noExternal wins over external in tsup: exclude them here)
+  noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escape).join('|')})(?:/|$))`)],
+  external: [...DAEMON_RUNTIME_EXTERNALS],
+  sourcemap: true,
+  esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly, mcpServerWithoutDefaultAjv],
+  // what the bundles still import at run time, checked by test/daemon-bundle.test.ts
+  metafile: true,
+  // whitespace and syntax only (names stay, for stack traces): ~15% less to compile at start-up
+  minifyWhitespace: true,
+  minifySyntax: true,
+} satisfies Options;
 
 export default defineConfig([
   // Workspace packages and the SDKs stay external (regular dependencies).
@@ -41,37 +59,20 @@ export default defineConfig([
     sourcemap: true,
     clean: ['!daemon/**'],
   },
-  // The two processes, each a bundle with its dependencies inlined (chunks they share written once):
-  // the daemon (plus MCP on its tunnel listener; clients start it) and the stdio MCP server
-  // (argus-mcp, started by agents; bin/argus-mcp.js runs it). Node's ESM loader spent about half of
-  // the daemon's start-up, and a third of the MCP server's before its first answer, resolving
-  // packages and pre-parsing CommonJS exports, file by file (CPU profiles, issue 16). Lazily loaded
-  // parts (the MCP endpoint, the providers' parsers) stay in their own chunks or packages, loaded on
-  // first use. The MCP server finds the daemon's entry beside it (daemonEntry).
+  // The processes' entries, small ES modules: `daemon-main.js` (the daemon; clients start it) and
+  // `argus-mcp.js` (the stdio MCP server, started by agents; bin/argus-mcp.js runs it), each running
+  // its CommonJS bundle (below) with the code cache; and the build step that writes the tool specs.
   {
+    ...processBundle,
     entry: {
       'daemon-main': 'src/daemon-main.ts',
       'argus-mcp': 'src/argus-mcp.ts',
       'tool-specs-build': 'src/tool-specs-build.ts',
     },
-    outDir: 'dist/daemon',
     format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    bundle: true,
-    // everything is inlined but those (noExternal wins over external in tsup: exclude them here)
-    noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escape).join('|')})(?:/|$))`)],
-    external: [...DAEMON_RUNTIME_EXTERNALS],
     splitting: true,
-    sourcemap: true,
-    // the daemon's CommonJS bundle (below) is built into the same directory at the same time
-    clean: ['!daemon.cjs*', '!metafile-cjs.json'],
-    esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly, mcpServerWithoutDefaultAjv],
-    // what the bundle still imports at run time, checked by test/daemon-bundle.test.ts
-    metafile: true,
-    // whitespace and syntax only (names stay, for stack traces): ~15% less to compile at start-up
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // the CommonJS bundles (below) are built into the same directory at the same time
+    clean: ['!*.cjs*', '!metafile-cjs.json'],
     // `require` for bundled CommonJS (ws, pino, ...) that loads Node built-ins
     banner: {
       js: "import { createRequire as __argusRequire } from 'node:module';\nconst require = __argusRequire(import.meta.url);",
@@ -85,33 +86,31 @@ export default defineConfig([
       built.writeBuiltToolSpecs(resolve('dist/daemon', built.BUILT_TOOL_SPECS));
     },
   },
-  // The daemon itself, one CommonJS file: `daemon-main.js` (above) runs it through vm.Script with V8's
-  // code cache (@argus/security/code-cache), which Node 20 offers for no ES module. Its lazily
-  // imported parts (the canvas, chrome-remote-interface, the MCP endpoint) are in the same file but
-  // evaluated only at their first import, as before.
+  // The two processes, each one CommonJS file with its dependencies inlined: the daemon (plus MCP on
+  // its tunnel listener) and the stdio MCP server. Node's ESM loader spent about half of the daemon's
+  // start-up, and a third of the MCP server's before its first answer, resolving packages and
+  // pre-parsing CommonJS exports, file by file (CPU profiles, issue 16); CommonJS, because Node 20
+  // has a code cache for no ES module (@argus/security/code-cache). Lazily imported parts (the
+  // canvas, chrome-remote-interface, the MCP endpoint, Ajv) are in the same file but evaluated only at
+  // their first import, as before; the providers' parsers load by name from this package. The MCP
+  // server finds the daemon's entry beside it (daemonEntry).
   {
-    entry: { daemon: 'src/daemon-process.ts' },
-    outDir: 'dist/daemon',
+    ...processBundle,
+    entry: { daemon: 'src/daemon-process.ts', 'argus-mcp': 'src/mcp-process.ts' },
     format: ['cjs'],
     outExtension: () => ({ js: '.cjs' }),
-    platform: 'node',
-    target: 'node20',
-    bundle: true,
-    noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escape).join('|')})(?:/|$))`)],
-    external: [...DAEMON_RUNTIME_EXTERNALS],
     splitting: false,
     // import.meta.url of the sources (the lazily required packages resolve from the bundle's place)
     shims: true,
-    sourcemap: true,
     clean: false,
-    esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly, mcpServerWithoutDefaultAjv],
     // `import()` of a package left outside becomes a `require` (Node 20.19+ requires ES modules too):
     // functions restored from a code cache cannot `import()` (runWithCodeCache)
+    // and every character outside ASCII escaped (tsup asks esbuild for UTF-8): a source with none is
+    // read as a one-byte string, ~1 ms for the daemon's, where one non-ASCII character in a regular
+    // expression made Node's UTF-8 decoding take ~13 ms of each start
     esbuildOptions(options) {
       options.supported = { ...options.supported, 'dynamic-import': false };
+      options.charset = 'ascii';
     },
-    metafile: true,
-    minifyWhitespace: true,
-    minifySyntax: true,
   },
 ]);

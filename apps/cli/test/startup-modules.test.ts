@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runProcess } from '@argus/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from './cli-harness.js';
@@ -42,5 +42,12 @@ describe('what a CLI command loads at start-up', () => {
 
   it.each([['status'], ['--help'], ['goto', '--help']])('argus %s loads no zod schema code', async (...args) => {
     expect(await zodLoadedBy([CLI, ...args])).toBe(false);
+  });
+
+  it('the bundle is ASCII only: a single other character makes Node decode it slowly at each start', () => {
+    const text = readFileSync(join(dirname(CLI), 'argus.cjs'), 'latin1');
+    const at = text.search(/[\u0080-\uffff]/);
+    // esbuild escapes strings but not regular expressions: write \u escapes there
+    expect(at === -1 ? '' : text.slice(Math.max(0, at - 60), at + 20)).toBe('');
   });
 });

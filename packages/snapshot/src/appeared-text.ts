@@ -52,7 +52,7 @@ function headingName(unit: string): string | undefined {
   return line
     .slice('heading "'.length, -1)
     .replace(/\\(["\\])/g, '$1')
-    .replace(/…$/, '');
+    .replace(/\u2026$/, '');
 }
 
 /**

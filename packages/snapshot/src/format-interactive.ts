@@ -56,7 +56,7 @@ export function clipWords(name: string, max: number): string {
   let cut = name.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
   if (space >= max * 0.6) cut = cut.slice(0, space);
-  return `${cut.replace(/[\s,;:.\-–—|/(]+$/, '')}…`;
+  return `${cut.replace(/[\s,;:.\-\u2013\u2014|/(]+$/, '')}…`;
 }
 
 /**
@@ -138,7 +138,7 @@ function echoedBy(control: WalkNode | undefined, text: string): boolean {
   const clean = (value: string) =>
     value
       .toLowerCase()
-      .replace(/…$/, '')
+      .replace(/\u2026$/, '')
       .replace(/[\s:]+$/, '')
       .trim();
   const label = clean(text);

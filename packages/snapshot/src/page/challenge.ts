@@ -159,7 +159,7 @@ export const DETECT_CHALLENGE = pageFunction(
         .map((el) => el.textContent ?? '')
         .join(' ');
       const words = `${d.title} ${heading} ${box instanceof HTMLElement ? box.innerText.slice(0, 600) : ''}`;
-      if (!/\b(sign[ -]?in|log[ -]?in|login|signin|anmelden|connexion|iniciar sesi[oó]n|accedi)\b/i.test(words))
+      if (!/\b(sign[ -]?in|log[ -]?in|login|signin|anmelden|connexion|iniciar sesi[o\u00f3]n|accedi)\b/i.test(words))
         return null;
       const signal = 'email-first sign-in form (the password comes on the next step)';
       if (httpStatus === 401 || httpStatus === 403)
