@@ -1,3 +1,4 @@
+import type { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
 import { failure, useHarness, useOtherSite } from './harness.js';
 
@@ -26,7 +27,13 @@ async function chooseInner(src?: string): Promise<void> {
 
 /** The iframe's page asks the host to render again; after the host did. */
 async function hostDoes(message: 'rerender' | 'other' | 'remove'): Promise<void> {
-  await js(`parent.postMessage(${JSON.stringify(message)}, '*'); true`);
+  // the host can remove the frame before the frame's answer to this eval has left Chrome (an
+  // out-of-process frame's target detaches with the answer still pending): the eval then ends as
+  // the frame gone, which is what it asked for
+  await js(`parent.postMessage(${JSON.stringify(message)}, '*'); true`).catch((error: ArgusError) => {
+    if (error.code !== 'ref_stale' || (error.details as { reason?: string } | undefined)?.reason !== 'frame_gone')
+      throw error;
+  });
   // the message is handled in the host's next task: let Chrome's events of it reach the daemon
   await pause(300);
 }
