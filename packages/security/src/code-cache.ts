@@ -20,15 +20,16 @@ import { Script } from 'node:vm';
 /**
  * A V8 code cache for a CommonJS bundle (issue 16). Node 20 has none for ES modules (its compile
  * cache came in 22), and a cold start spends a fifth of the daemon's CPU compiling its bundle, on a
- * machine where Chromium is starting on the same cores. So the daemon's bundle is CommonJS, run
- * through `vm.Script` with the bytecode V8 serialised after an earlier start.
+ * machine where Chromium is starting on the same cores. So the daemon's, the MCP server's and the
+ * CLI's bundles are CommonJS, run through `vm.Script` with the bytecode V8 serialised after an
+ * earlier start.
  *
  * The cache lives in a directory of the user's own (`$XDG_CACHE_HOME/argus/code-cache`, or
  * `ARGUS_CODE_CACHE_DIR`; `ARGUS_CODE_CACHE=0` turns it off), mode 0700, its files 0600. Bytecode
  * is code: a file is used only when it and its directory belong to this user and nobody else may
  * write them, and it is named after a hash of the bundle's content (V8 itself checks only the
- * source's length), Node's and V8's versions and the architecture. A cache V8 rejects (other flags)
- * or a missing one is written again by `save`.
+ * source's length), Node's and V8's versions, the architecture and Node's options (V8 rejects a
+ * cache made under other flags). A cache V8 rejects or a missing one is written again by `save`.
  */
 export interface CachedBundle {
   /** The bundle's `module.exports`. */
@@ -120,7 +121,10 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
   const name = basename(file).replace(/\W/g, '_');
   const key = createHash('sha256')
     .update(source)
-    .update(`\0${process.version}\0${process.versions.v8}\0${process.arch}`)
+    // V8 rejects bytecode made under other flags: each set of them has a cache of its own
+    .update(
+      `\0${process.version}\0${process.versions.v8}\0${process.arch}\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`,
+    )
     .digest('hex')
     .slice(0, 32);
   const cacheFile = dir === undefined ? undefined : join(dir, `${name}-${key}.bin`);
