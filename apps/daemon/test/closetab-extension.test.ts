@@ -39,6 +39,40 @@ describe('closetab in extension mode', () => {
     await setup?.close();
   });
 
+  /** The person brings a tab to the front of its window (a click on it). */
+  const bringToFront = (targetId: string) =>
+    setup.user.evalInWorker(
+      `chrome.debugger.getTargets().then((targets) => chrome.tabs.update(targets.find((t) => t.id === ${JSON.stringify(targetId)}).tabId, { active: true })).then(() => true)`,
+    );
+
+  it("closing the agent's only tab names the tab the person has in front, not the last listed", async () => {
+    const second = await setup.user.openTab(setup.server.urlFor('/nav-b.html'));
+    const agentTab = await setup.client.tabs.open.mutate({ url: setup.server.urlFor('/nav-b.html') });
+    // while the agent works, the person goes back to their first page
+    await bringToFront(userTab);
+    const closed = await setup.client.tabs.close.mutate({ id: agentTab.id });
+    const listed = (await setup.client.tabs.list.query({})).tabs;
+    // the second page is listed after the first: without the person's view, it would be named
+    expect(listed.findIndex((tab) => tab.id === second)).toBeGreaterThan(listed.findIndex((tab) => tab.id === userTab));
+    expect(closed).toMatchObject({ closed: agentTab.id, activeTab: null, next: { id: userTab, title: 'Page A' } });
+    // the person looks at the second page: that one is named
+    const again = await setup.client.tabs.open.mutate({ url: setup.server.urlFor('/nav-b.html') });
+    await bringToFront(second);
+    expect((await setup.client.tabs.close.mutate({ id: again.id })).next).toMatchObject({ id: second });
+    expect(await attached(userTab)).toBe(false);
+    expect(await attached(second)).toBe(false);
+    // the person closes it again (the tests below start from one page of theirs)
+    await setup.user.evalInWorker(
+      `chrome.debugger.getTargets().then((targets) => chrome.tabs.remove(targets.find((t) => t.id === ${JSON.stringify(second)}).tabId)).then(() => true)`,
+    );
+    await waitUntil(
+      async () => !(await setup.client.tabs.list.query({})).tabs.some((tab) => tab.id === second),
+      10_000,
+      'the second tab gone from `tabs`',
+    );
+    await bringToFront(userTab);
+  });
+
   it("closing the agent's only tab names the user's listed tab with `tab <id>` and does not attach it", async () => {
     const agentTab = await setup.client.tabs.open.mutate({ url: setup.server.urlFor('/nav-b.html') });
     expect(await attached(userTab)).toBe(false);

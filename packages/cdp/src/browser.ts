@@ -34,6 +34,8 @@ export interface TabInfo {
   url: string;
   title: string;
   attached: boolean;
+  /** Through the extension relay only: the tab shown in its window (the person's active tab). */
+  shown?: boolean;
 }
 
 /**
@@ -127,6 +129,17 @@ export class Browser {
           return this.attach(info.targetId).catch(() => undefined);
         }),
     );
+  }
+
+  /**
+   * Reads every target's info again (one Target.getTargets): for what only the endpoint knows now,
+   * such as which tab the person has in front through the extension relay (`TabInfo.shown`).
+   */
+  async refreshTargets(): Promise<void> {
+    const { targetInfos } = (await this.transport.send('Target.getTargets', undefined, undefined)) as {
+      targetInfos: Protocol.Target.TargetInfo[];
+    };
+    for (const info of targetInfos) if (this.targets.has(info.targetId)) this.noteTarget(info);
   }
 
   private noteTarget(info: Protocol.Target.TargetInfo): void {
@@ -238,11 +251,13 @@ export class Browser {
   tabs(): TabInfo[] {
     return [...this.targets.values()].map((info) => {
       const page = this.pages.get(info.targetId);
+      const { shown } = info as { shown?: unknown };
       return {
         id: info.targetId,
         url: withoutPassword(info.url),
         title: page ? page.title : info.title,
         attached: page !== undefined,
+        ...(typeof shown === 'boolean' ? { shown } : {}),
       };
     });
   }

@@ -8,6 +8,11 @@ export interface EmulatedTargetInfo {
   url: string;
   attached: boolean;
   canAccessOpener: false;
+  /**
+   * Not CDP's: the tab is the one shown in its window (the person's active tab), which only the
+   * extension knows. The daemon names it first when it suggests a tab to use next.
+   */
+  shown: boolean;
 }
 
 export function toTargetInfo(tab: TabInfo): EmulatedTargetInfo {
@@ -18,6 +23,7 @@ export function toTargetInfo(tab: TabInfo): EmulatedTargetInfo {
     url: tab.url,
     attached: tab.attached,
     canAccessOpener: false,
+    shown: tab.active,
   };
 }
 

@@ -15,16 +15,18 @@ const BLANK = /^(?:about:blank)?$/i;
  * The tab `closetab` names when it leaves none active although tabs are listed: in extension mode the
  * user's own tabs, which Argus attaches only when a command names one (it never attaches them by
  * itself, see docs/EXTENSION.md), so the reply names it for `argus tab <id>` instead of attaching it.
- * The caller's own (the operator's: no other session's), the last listed with a page in it (a blank
- * tab only when there is nothing else), as the active-tab fallback takes the last attached. The
- * extension lists the user's tabs in its own order (by window), not the order they were opened.
+ * The caller's own (the operator's: no other session's) with a page in it (a blank tab only when there
+ * is nothing else): the one the person has in front (shown in its window, which the extension
+ * reports), else the last listed, as the active-tab fallback takes the last attached. The extension
+ * lists the user's tabs in its own order (by window), not the order they were opened.
  */
 function nextToName(
-  left: Array<{ id: string; shortId: string; title: string; url: string }>,
+  left: Array<{ id: string; shortId: string; title: string; url: string; shown?: boolean }>,
   own: (tab: string) => boolean,
 ) {
   const usable = left.filter((candidate) => own(candidate.id) && !UNATTACHABLE.test(candidate.url));
-  const tab = usable.filter((candidate) => !BLANK.test(candidate.url)).at(-1) ?? usable.at(-1);
+  const withPage = usable.filter((candidate) => !BLANK.test(candidate.url));
+  const tab = withPage.filter((candidate) => candidate.shown).at(-1) ?? withPage.at(-1) ?? usable.at(-1);
   return tab ? { id: tab.id, shortId: tab.shortId, title: tab.title, url: tab.url } : null;
 }
 
@@ -85,13 +87,21 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
         await browser.closePage(id);
         // closePage drops the target at once, so the 'removed' listener has already moved the active tab
         const activeTab = manager.activeTab ?? null;
+        // which of the tabs left the person has in front, as the extension sees it now
+        if (activeTab === null) await browser.refreshTargets().catch(() => undefined);
         const left = listed(browser);
+        const shown = new Set(manager.visibleTabs(browser).flatMap((tab) => (tab.shown ? [tab.id] : [])));
         return {
           closed: id,
           activeTab,
           openTabs: left.length,
           next:
-            activeTab === null ? nextToName(left, (tab) => manager.clients.owner(tab) === currentClient()?.id) : null,
+            activeTab === null
+              ? nextToName(
+                  left.map((tab) => ({ ...tab, shown: shown.has(tab.id) })),
+                  (tab) => manager.clients.owner(tab) === currentClient()?.id,
+                )
+              : null,
         };
       }),
     ...leaseHandlers(services),

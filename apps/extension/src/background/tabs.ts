@@ -24,6 +24,8 @@ export class Tabs {
       if (change.url !== undefined || change.title !== undefined || change.status === 'complete')
         void this.announce('tab.updated', tab);
     });
+    // the tab the person has in front changed: every tab of that window (the one shown before too)
+    chrome.tabs.onActivated.addListener(({ windowId }) => void this.announceWindow(windowId));
     chrome.tabs.onRemoved.addListener((tabId) => {
       this.sessions.tabGone(tabId, 'tab closed');
       if (this.agentTabs.delete(tabId)) void this.persist();
@@ -111,6 +113,14 @@ export class Tabs {
     const targets = await chrome.debugger.getTargets();
     const targetId = targets.find((t) => t.tabId === tab.id)?.id;
     if (targetId) this.emit(event, { tab: this.info(tab, targetId) });
+  }
+
+  private async announceWindow(windowId: number): Promise<void> {
+    const [tabs, targets] = await Promise.all([chrome.tabs.query({ windowId }), chrome.debugger.getTargets()]);
+    for (const tab of tabs) {
+      const targetId = targets.find((t) => t.tabId !== undefined && t.tabId === tab.id)?.id;
+      if (targetId) this.emit('tab.updated', { tab: this.info(tab, targetId) });
+    }
   }
 
   /** Agent tabs share one "Argus" group; headless builds without tab groups just skip it. */
