@@ -142,6 +142,18 @@ describe('a command sent as the page left behind asks to navigate (a stale navig
     await landed(await h.client.page.goto.mutate({ url: page(201), timeoutMs: 5_000 }), page(201));
   }, 30_000);
 
+  it("goto sent again leaves no page of the stale navigation's behind it: back goes to the page before", async () => {
+    // overtaken about 16 times in 20: three rounds, and each must hold either way
+    for (let round = 0; round < 3; round++) {
+      await h.client.page.goto.mutate({ url: page(0) });
+      await arm();
+      await landed(await h.client.page.goto.mutate({ url: page(201 + round), timeoutMs: 5_000 }), page(201 + round));
+      // before, the page sent again was a new entry after nav-b's: back went to nav-b (or to the
+      // goto's first landing on the same page)
+      expect((await h.client.page.back.mutate({ timeoutMs: 5_000 })).url).toBe(page(0));
+    }
+  }, 30_000);
+
   it('reload lands on the page reloaded', async () => {
     for (let round = 0; round < 2; round++) {
       await h.client.page.goto.mutate({ url: page(200) });

@@ -27,7 +27,8 @@ export interface NavigationSend {
   /** For messages: "Navigation to …", "Going back", "Reload". */
   what: string;
   first(): Promise<SentNavigation>;
-  again(): Promise<SentNavigation>;
+  /** `overtaken`: the navigation whose document the page left behind's navigation committed over. */
+  again(overtaken: string): Promise<SentNavigation>;
 }
 
 const isReload = (navigationType: string) => /^reload/i.test(navigationType);
@@ -55,6 +56,28 @@ export function sendToEntry(page: Page, entry: HistoryEntry): Promise<SentNaviga
 /** reload: the current entry, whose document is loaded again. */
 export function sendReload(page: Page): Promise<SentNavigation> {
   return page.session.send('Page.reload', {}).then(() => ({ startedAs: isReload }));
+}
+
+/**
+ * goto sent again once a navigation of the page left behind committed over the document it had
+ * landed on (`overtaken`): back to that document's history entry when it is the one just before the
+ * page that committed over it (Chrome added that page as a new entry), so `back` from the page asked
+ * for goes where it went before the goto, not to the page left behind's; else (that page took the
+ * entry's place) Page.navigate again.
+ */
+export async function returnToLanding(
+  page: Page,
+  watcher: NavigationWatcher,
+  url: string,
+  overtaken: string,
+): Promise<SentNavigation> {
+  const landed = watcher.committedUrlOf(overtaken);
+  if (landed !== undefined) {
+    const { currentIndex, entries } = await page.session.send('Page.getNavigationHistory');
+    const before = entries[currentIndex - 1];
+    if (before && before.url === landed) return sendToEntry(page, before);
+  }
+  return sendTo(page, url);
 }
 
 /**
@@ -90,9 +113,13 @@ export async function sendUntilLanded(
   const left = () => Math.max(0, timeoutMs - (performance.now() - started));
   const bounded = <T>(pending: Promise<T>) => stopOnFailure(page, pending, timeoutMs, what, waitUntil);
   const eventName = waitUntil === 'domcontentloaded' ? 'DOMContentLoaded' : 'load';
+  /** The navigation of ours that the page left behind's committed over, once one was. */
+  let overtaken: string | undefined;
   for (let sent = 1; ; sent++) {
     const since = watcher.step;
-    const answer = await bounded(within(sent === 1 ? navigation.first() : navigation.again(), left(), what));
+    const answer = await bounded(
+      within(sent === 1 || overtaken === undefined ? navigation.first() : navigation.again(overtaken), left(), what),
+    );
     let loaderId: string | undefined;
     if ('startedAs' in answer) {
       const own = () => watcher.sentSince(since, answer.startedAs);
@@ -116,18 +143,21 @@ export async function sendUntilLanded(
     if (loaderId === undefined || waitUntil === 'none') return loaderId;
     const ours = loaderId;
     // the page left behind had a navigation of its own under way, which committed over this one
-    const overtaken = () => sent < MAX_NAVIGATE_SENDS && watcher.replacedBy(ours)?.stale === true;
+    const isOvertaken = () => sent < MAX_NAVIGATE_SENDS && watcher.replacedBy(ours)?.stale === true;
     await bounded(
       page.session.guard(
         watcher.until(
-          () => overtaken() || watcher.settled(ours, eventName),
+          () => isOvertaken() || watcher.settled(ours, eventName),
           left(),
           () => what,
         ),
         what,
       ),
     );
-    if (!watcher.reached(ours, eventName) && overtaken()) continue;
+    if (!watcher.reached(ours, eventName) && isOvertaken()) {
+      overtaken = ours;
+      continue;
+    }
     if (watcher.contested(ours) && watcher.replacedBy(ours) === undefined) {
       // the page left behind has a navigation under way that Chrome would commit over this
       // document, after this answer: it is stopped (this document has its `load` by now; a
@@ -137,7 +167,10 @@ export async function sendUntilLanded(
           () => undefined,
         );
       }
-      if (overtaken()) continue;
+      if (isOvertaken()) {
+        overtaken = ours;
+        continue;
+      }
     }
     return ours;
   }

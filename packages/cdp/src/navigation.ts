@@ -46,6 +46,8 @@ export class NavigationWatcher {
   /** Page.frameStartedNavigating's navigationType of each start (see sentSince). */
   private readonly startKinds = new Map<string, string>();
   private readonly committedAt = new Map<string, number>();
+  /** The URL each navigation committed with (see committedUrlOf). */
+  private readonly committedUrls = new Map<string, string>();
   private sameDocumentAt = 0;
   private readonly waiters: EventWaiters;
   private readonly offs: Array<() => void>;
@@ -90,6 +92,7 @@ export class NavigationWatcher {
           this.committedNavigation = navigation;
           this.committedAt.set(navigation, ++this.order);
           this.committedUrl = event.frame.url + (event.frame.urlFragment ?? '');
+          this.committedUrls.set(navigation, this.committedUrl);
           if (restored) {
             for (const id of new Set([loaderId, navigation])) {
               this.record(id, 'DOMContentLoaded');
@@ -225,6 +228,11 @@ export class NavigationWatcher {
    * only when Chrome sends Page.frameStartedNavigating; without it, every replacement counts as the
    * new document's own.
    */
+  /** The URL `loaderId`'s navigation committed with (fragment included), once it committed. */
+  committedUrlOf(loaderId: string): string | undefined {
+    return this.committedUrls.get(loaderId);
+  }
+
   replacedBy(loaderId: string): { loaderId: string; stale: boolean } | undefined {
     const committed = this.committedAt.get(loaderId);
     const newest = this.committedNavigation;

@@ -4,6 +4,7 @@ import {
   type HistoryEntry,
   returnToEntry,
   sendReload,
+  returnToLanding,
   sendTo,
   sendToEntry,
   sendUntilLanded,
@@ -65,14 +66,17 @@ export async function navigatePage(
 ): Promise<NavigationResult> {
   page.assertOpen();
   const what = `Navigation to ${withoutPassword(url)}`;
-  const send = () => sendTo(page, url);
   await stopScriptIfStuck(page);
   const watcher = new NavigationWatcher(page.session, () => page.mainFrameId);
   try {
     const loaderId = await sendUntilLanded(
       page,
       watcher,
-      { what, first: send, again: send },
+      {
+        what,
+        first: () => sendTo(page, url),
+        again: (overtaken) => returnToLanding(page, watcher, url, overtaken),
+      },
       options.waitUntil ?? 'load',
       options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     );
