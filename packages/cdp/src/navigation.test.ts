@@ -35,6 +35,10 @@ describe('NavigationWatcher: a document replaced before its load', () => {
     expect(t.watcher.settled('ours', 'load')).toBe(false);
     t.lifecycle('theirs', 'load');
     expect(t.watcher.settled('ours', 'load')).toBe(true);
+    // where each committed, for goto's way back to its own entry (returnToLanding)
+    expect(t.watcher.committedUrlOf('ours')).toBe('http://x/ours');
+    expect(t.watcher.committedUrlOf('theirs')).toBe('http://x/theirs');
+    expect(t.watcher.committedUrlOf('never')).toBeUndefined();
   });
 
   it('a navigation started after ours and before its commit contests it until it commits (traced: after our load)', () => {
