@@ -116,5 +116,19 @@ export default tseslint.config(
     files: ['packages/snapshot/src/page-*.ts', 'packages/snapshot/src/page/**'],
     rules: { '@typescript-eslint/no-this-alias': 'off' },
   },
+  {
+    // Node 20's recursive mkdir spins forever under /proc (ARGUS_STATE_DIR=/proc/x hung the CLI)
+    files: ['apps/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: TEST_GLOBS.flatMap((glob) => [`apps/*/${glob}`, `packages/*/${glob}`]),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name=/^mkdir(Sync)?$/] Property[key.name='recursive']",
+          message: 'Use makeDirs from @argus/protocol/make-dirs: a recursive mkdir never returns under /proc.',
+        },
+      ],
+    },
+  },
   ...layerConfigs,
 );

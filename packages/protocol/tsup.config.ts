@@ -8,6 +8,7 @@ export default defineConfig({
     'src/config-files.ts',
     'src/errors.ts',
     'src/daemon-state.ts',
+    'src/make-dirs.ts',
     'src/snapshot-refs.ts',
     'src/tab-ids.ts',
     'src/render/index.ts',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
+import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useCli } from './cli-harness.js';
+import { CLI, useCli } from './cli-harness.js';
 
 // Rough edges a new user hit, each as they typed it, through the real CLI against a real daemon.
 
@@ -26,6 +26,20 @@ describe('commands before any daemon', () => {
     expect(existsSync(cli.stateDir)).toBe(false);
     expect(result.stderr).not.toMatch(/starting the daemon/);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a state dir that cannot be made is a typed error at once (Node 20 spun forever making one under /proc)',
+    async () => {
+      // killed after 15 s (a hang then fails the exit code below)
+      const result = await runProcess(process.execPath, [CLI, 'goto', 'http://127.0.0.1:1/'], {
+        env: { ...process.env, ARGUS_STATE_DIR: '/proc/argus-no-state-dir' },
+        timeoutMs: 15_000,
+      });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('error[invalid_input]: Cannot make the state dir /proc/argus-no-state-dir');
+      expect(result.stderr).toContain('Set ARGUS_STATE_DIR');
+    },
+  );
 
   it('an unknown command in a chain step gets the same hint as typed alone', async () => {
     const result = await cli.argusWithStdin('[["markdown","https://example.com"]]', 'chain');

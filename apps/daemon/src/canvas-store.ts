@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanvasSession } from '@argus/canvas';
 import { ArgusError } from '@argus/protocol';
 import { writeOutput } from '@argus/security';
 import { canvas } from './canvas-lib.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 export interface CanvasSummary {
   id: string;
@@ -70,7 +71,7 @@ export class CanvasStore {
     const next = previous
       .catch(() => undefined)
       .then(async () => {
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        makeDirs(this.dir, 0o700);
         await writeOutput(this.pathOf(id), `${JSON.stringify(session.toJson(), null, 2)}\n`, {
           overwrite: true,
           mode: 0o600,

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { type Browser, CommandCancelledError, currentCommandScope } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import { type PathPolicy, confinePath, openOutput } from '@argus/security';
 import type { BrowserManager } from './browser-manager.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 export interface DownloadRecord {
   id: string;
@@ -41,7 +42,7 @@ export class DownloadTracker {
   }
 
   private async attach(browser: Browser): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDirs(this.dir, 0o700);
     const root = browser.router.root;
     root.on('Browser.downloadWillBegin', (event) => {
       this.records.set(event.guid, {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArgusError, type CallContext } from '@argus/protocol';
 import type { Services } from './services.js';
@@ -11,6 +11,7 @@ import {
   writeOutput,
   writeOutputSync,
 } from '@argus/security';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 /** A file-name-safe timestamp, e.g. 2025-01-31T12-00-00-000Z. */
 export function stamp(): string {
@@ -47,7 +48,7 @@ export function outputTarget(
 ): OutputTarget {
   const generated = `${name.stem}-${stamp()}.${name.ext}`;
   if (given === undefined) {
-    mkdirSync(join(services.stateDir, 'captures'), { recursive: true, mode: 0o700 });
+    makeDirs(join(services.stateDir, 'captures'), 0o700);
     // a generated name in the daemon's own dir: replacing (never following) is safe there
     return { path: join(services.stateDir, 'captures', generated), policy: undefined, overwrite: true };
   }

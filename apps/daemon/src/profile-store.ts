@@ -1,17 +1,8 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readlinkSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { ArgusError } from '@argus/protocol';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 /** What `ProfileName` in the manifest allows: also a safe directory name (no `/`, no `..`). */
 const NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
@@ -63,7 +54,7 @@ export class ProfileStore {
   /** The user-data dir of `name`, created 0700 (and made 0700 if it was not), stamped as used now. */
   prepare(name: string): string {
     const path = join(this.dir, ProfileStore.checkName(name));
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeDirs(path, 0o700);
     chmodSync(this.dir, 0o700);
     chmodSync(path, 0o700);
     const stamp = join(path, STAMP);

@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DaemonState, STATE_FILE } from '@argus/protocol/daemon-state';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 /** Creates the state dir (0700) with a .gitignore so nothing in it is ever committed. */
 export function prepareStateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   chmodSync(dir, 0o700);
   const ignore = join(dir, '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, '*\n', { mode: 0o600 });

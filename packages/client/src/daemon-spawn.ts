@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Socket } from 'node:net';
 import type { Stream } from 'node:stream';
 import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protocol/daemon-state';
 import { ArgusError } from '@argus/protocol/errors';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 // what a process deciding whether to start or host the daemon reads, without the tRPC client
 export { isProcessAlive, readState, stateDirFor };
@@ -61,7 +61,15 @@ function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver, cue
   let child: ChildProcess;
   const withCue = cue && !handOver;
   try {
-    mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+    try {
+      makeDirs(options.stateDir, 0o700);
+    } catch (error) {
+      throw new ArgusError(
+        'invalid_input',
+        `Cannot make the state dir ${options.stateDir}: ${(error as Error).message}. Set ARGUS_STATE_DIR (or \`stateDir\` in the config) to a directory you can write.`,
+        { details: { stateDir: options.stateDir } },
+      );
+    }
     child = spawn(process.execPath, [options.daemonEntry], {
       cwd: options.cwd,
       detached: true,
@@ -156,7 +164,12 @@ export function startDaemonEarly(
   const state = readState(stateDir);
   if (state && isProcessAlive(state.pid)) return false;
   const { handOver, launchCue: cue, ...spawnOptions } = options;
-  early = spawnDaemon({ ...spawnOptions, stateDir }, handOver?.(), cue);
+  try {
+    early = spawnDaemon({ ...spawnOptions, stateDir }, handOver?.(), cue);
+  } catch {
+    // the start the command makes itself fails the same way, and says so where errors are reported
+    return false;
+  }
   // a failed early start is reported by whoever takes it; never as an unhandled rejection
   early.ready.catch(() => undefined);
   return true;

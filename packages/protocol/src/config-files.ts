@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * The lean half of the configuration: where the files are, the environment variable of each key,
@@ -93,7 +94,7 @@ export function readConfigFile(file: string): RawConfig {
 
 /** Writes `config` to `file` atomically with mode 0600 (its directory 0700). */
 export function writeConfigFile(file: string, config: RawConfig): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(file), 0o700);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temp, 0o600);

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { providerError } from './provider-error.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 export const DEFAULT_TTL_HOURS = 72;
 
@@ -33,7 +25,7 @@ export class ArtifactStore {
   constructor(readonly root: string) {}
 
   create(kind: ArtifactManifest['kind'], ttlHours = DEFAULT_TTL_HOURS): Bundle {
-    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    makeDirs(this.root, 0o700);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
     const id = `${kind}-${stamp}-${randomBytes(3).toString('hex')}`;
     return new Bundle(join(this.root, id), id, kind, ttlHours);
@@ -86,19 +78,19 @@ export class Bundle {
     private readonly kind: ArtifactManifest['kind'],
     private readonly ttlHours: number,
   ) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
   }
 
   write(path: string, content: string): void {
     const file = this.inside(path);
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(file), 0o700);
     writeFileSync(file, content, { mode: 0o600 });
   }
 
   /** One JSON record a line, appended as it comes. */
   append(path: string, record: unknown): void {
     const file = this.inside(path);
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(file), 0o700);
     appendFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 

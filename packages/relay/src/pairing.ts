@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   generateToken,
@@ -9,6 +9,7 @@ import {
   pairingFingerprint,
   safeEqual,
 } from '@argus/security';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 export interface PendingPairing {
   requestId: string;
@@ -193,7 +194,7 @@ export class PairingRegistry {
 
   private save(): void {
     if (!this.file) return;
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(this.file), 0o700);
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ paired: Object.fromEntries(this.paired) }), { mode: 0o600 });
     renameSync(tmp, this.file);

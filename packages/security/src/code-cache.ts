@@ -4,7 +4,6 @@ import {
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -16,6 +15,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 /**
  * A V8 code cache for a CommonJS bundle (issue 16). Node 20 has none for ES modules (its compile
@@ -61,7 +61,7 @@ function privateTo(stat: { uid: number; mode: number }): boolean {
 
 /** The directory, made private if missing; undefined when it is not this user's alone. */
 function privateDir(dir: string): string | undefined {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const stat = lstatSync(dir);
   return stat.isDirectory() && privateTo(stat) ? dir : undefined;
 }

@@ -1,19 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
 import { type PathPolicy, pathRefusal, resolveReal } from './paths.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 export interface OutputOptions {
   /** Replace an existing file (else `file_exists`). */
@@ -61,7 +52,7 @@ function openedPath(fd: number, fallback: string): string {
 /** A new temp file's name beside `target` (its directory made if missing). */
 function tempBeside(target: string): string {
   const dir = dirname(target);
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   return join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.argus-tmp`);
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from '@argus/cdp';
 import { ArgusError, type Handlers } from '@argus/protocol';
@@ -12,6 +12,7 @@ import {
   readLocalStorage,
   restoreLocalStorage,
 } from '../state-store.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 const MAX_COOKIE_FILE = 5_000_000;
 
@@ -93,7 +94,7 @@ export function stateHandlers(services: Services): Handlers['state'] {
         const origins = await readLocalStorage(pages);
         const tabs = pages.map((page) => page.url).filter((url) => /^(https?|file):/.test(url));
         const state: SavedState = { version: 1, savedAt: new Date().toISOString(), cookies, origins, tabs };
-        mkdirSync(statesDir, { recursive: true, mode: 0o700 });
+        makeDirs(statesDir, 0o700);
         chmodSync(statesDir, 0o700);
         const file = fileOf(input.name);
         const temp = `${file}.${process.pid}.tmp`;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@argus/cdp';
 import { ArgusError, type CallContext, type Handlers } from '@argus/protocol';
@@ -9,6 +9,7 @@ import { captureWhenHidden } from '../screenshot.js';
 import type { Services } from '../services.js';
 import { findFfmpeg } from '../watch/ffmpeg.js';
 import { Recording } from '../watch/recorder.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 /** Where a recording goes: its frames' directory, the WebM beside or inside it, and the guard to re-check. */
 interface RecordingTarget {
@@ -30,7 +31,7 @@ function recordingTarget(
 ): RecordingTarget {
   if (given === undefined) {
     const dir = join(services.stateDir, 'captures', `screencast-${stamp()}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     return { dir, webm: join(dir, 'screencast.webm'), policy: undefined };
   }
   const policy = services.access.paths(ctx);
@@ -74,7 +75,7 @@ async function showForRecording(services: Services, page: Page): Promise<void> {
 /** Creates the frames' directory; a name the filesystem refuses is the caller's to change, not an internal error. */
 function makeDirectory(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    makeDirs(dir, 0o755);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new ArgusError(

@@ -3,7 +3,7 @@
  * the user's (`~/.config/argus/skills`) and the bundled examples, looked up in that order. Reading
  * is shared with the MCP server (`@argus/protocol` skill-files); writing is the daemon's alone.
  */
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ArgusError,
@@ -18,6 +18,7 @@ import {
 } from '@argus/protocol';
 import { confinePath, hasScope, projectRoot, writeOutput } from '@argus/security';
 import type { Access } from '../access.js';
+import { makeDirs } from '@argus/protocol/make-dirs';
 
 export interface SkillStoreOptions {
   access: Access;
@@ -69,7 +70,7 @@ export class SkillStore {
    */
   async save(ctx: Caller, data: SkillFileData, options: { user: boolean; overwrite: boolean }): Promise<string> {
     const dir = this.tierDir(ctx, options.user);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     const target = join(dir, `${data.name}.json`);
     const policy = options.user ? undefined : this.options.access.paths(ctx);
     const path = policy ? confinePath(target, policy) : target;
