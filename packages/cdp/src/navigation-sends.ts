@@ -118,7 +118,7 @@ export async function sendUntilLanded(
   for (let sent = 1; ; sent++) {
     const since = watcher.step;
     const answer = await bounded(
-      within(sent === 1 || overtaken === undefined ? navigation.first() : navigation.again(overtaken), left(), what),
+      within(overtaken === undefined ? navigation.first() : navigation.again(overtaken), left(), what),
     );
     let loaderId: string | undefined;
     if ('startedAs' in answer) {

@@ -219,6 +219,11 @@ export class NavigationWatcher {
     return this.lifecycle.get(loaderId)?.has(name) ?? false;
   }
 
+  /** The URL `loaderId`'s navigation committed with (fragment included), once it committed. */
+  committedUrlOf(loaderId: string): string | undefined {
+    return this.committedUrls.get(loaderId);
+  }
+
   /**
    * The document that replaced `loaderId`'s once it had committed (the main frame's newest), or
    * undefined while `loaderId`'s is the newest or has not committed. `stale` tells whether that
@@ -228,11 +233,6 @@ export class NavigationWatcher {
    * only when Chrome sends Page.frameStartedNavigating; without it, every replacement counts as the
    * new document's own.
    */
-  /** The URL `loaderId`'s navigation committed with (fragment included), once it committed. */
-  committedUrlOf(loaderId: string): string | undefined {
-    return this.committedUrls.get(loaderId);
-  }
-
   replacedBy(loaderId: string): { loaderId: string; stale: boolean } | undefined {
     const committed = this.committedAt.get(loaderId);
     const newest = this.committedNavigation;
