@@ -21,12 +21,13 @@ const BLANK = /^(?:about:blank)?$/i;
  * lists the user's tabs in its own order (by window), not the order they were opened.
  */
 function nextToName(
-  left: Array<{ id: string; shortId: string; title: string; url: string; shown?: boolean }>,
+  left: Array<{ id: string; shortId: string; title: string; url: string }>,
   own: (tab: string) => boolean,
+  shown: (tab: string) => boolean,
 ) {
   const usable = left.filter((candidate) => own(candidate.id) && !UNATTACHABLE.test(candidate.url));
   const withPage = usable.filter((candidate) => !BLANK.test(candidate.url));
-  const tab = withPage.filter((candidate) => candidate.shown).at(-1) ?? withPage.at(-1) ?? usable.at(-1);
+  const tab = withPage.filter((candidate) => shown(candidate.id)).at(-1) ?? withPage.at(-1) ?? usable.at(-1);
   return tab ? { id: tab.id, shortId: tab.shortId, title: tab.title, url: tab.url } : null;
 }
 
@@ -90,7 +91,7 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
         // which of the tabs left the person has in front, as the extension sees it now
         if (activeTab === null) await browser.refreshTargets().catch(() => undefined);
         const left = listed(browser);
-        const shown = new Set(manager.visibleTabs(browser).flatMap((tab) => (tab.shown ? [tab.id] : [])));
+        const shown = new Set(browser.tabs().flatMap((tab) => (tab.shown ? [tab.id] : [])));
         return {
           closed: id,
           activeTab,
@@ -98,8 +99,9 @@ export function tabHandlers(services: Services): Handlers['tabs'] {
           next:
             activeTab === null
               ? nextToName(
-                  left.map((tab) => ({ ...tab, shown: shown.has(tab.id) })),
+                  left,
                   (tab) => manager.clients.owner(tab) === currentClient()?.id,
+                  (tab) => shown.has(tab),
                 )
               : null,
         };
