@@ -1,24 +1,21 @@
 import { cpSync } from 'node:fs';
-import { criWithoutLocalProtocol, zodEnglishOnly } from '@argus/bundle-plugins';
+import { codeCacheBundle, criWithoutLocalProtocol, zodEnglishOnly } from '@argus/bundle-plugins';
 import { defineConfig } from 'tsup';
 
 export default defineConfig([
   // One CommonJS file with everything but the daemon (a separate process) and the MCP server (`argus
-  // mcp`, required lazily from @argus/plugin) inlined: lean start-up, and CommonJS so that the entry
-  // below can run it from V8's code cache (Node 20 has none for ES modules).
+  // mcp`, required lazily from @argus/plugin; Node 20.19+ requires ES modules) inlined: lean
+  // start-up, run by the entry below from V8's code cache (codeCacheBundle).
   {
     entry: { argus: 'src/entry.ts' },
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
+    // (import.meta.url is the bundle's: demo.html and package.json are found from there)
+    ...codeCacheBundle,
     platform: 'node',
     target: 'node20',
     bundle: true,
     // Everything is inlined except @argus/plugin (noExternal wins over external in tsup, so exclude it here).
     noExternal: [/^(?!@argus\/plugin(?:\/|$))/],
     external: ['@argus/plugin'],
-    splitting: false,
-    // import.meta.url of the sources (demo.html and package.json are found from the bundle's place)
-    shims: true,
     sourcemap: false,
     // the entry (below) is built into the same directory at the same time
     clean: ['!argus.js'],
@@ -28,13 +25,6 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
     esbuildPlugins: [criWithoutLocalProtocol, zodEnglishOnly],
-    // `import()` becomes `require` (Node 20.19+ requires ES modules too, @argus/plugin's among them):
-    // functions restored from a code cache cannot `import()` (@argus/security/code-cache)
-    esbuildOptions(options) {
-      options.supported = { ...options.supported, 'dynamic-import': false };
-      // ASCII only (a one-byte source decodes ~10x faster at each start): see apps/plugin's config
-      options.charset = 'ascii';
-    },
     async onSuccess() {
       cpSync('static', 'dist', { recursive: true });
     },

@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { criWithoutLocalProtocol, mcpServerWithoutDefaultAjv, zodEnglishOnly } from '@argus/bundle-plugins';
+import {
+  codeCacheBundle,
+  criWithoutLocalProtocol,
+  mcpServerWithoutDefaultAjv,
+  zodEnglishOnly,
+} from '@argus/bundle-plugins';
 import { type Options, defineConfig } from 'tsup';
 import daemonExternals from './daemon-externals.json' with { type: 'json' };
 
@@ -89,28 +94,15 @@ export default defineConfig([
   // The two processes, each one CommonJS file with its dependencies inlined: the daemon (plus MCP on
   // its tunnel listener) and the stdio MCP server. Node's ESM loader spent about half of the daemon's
   // start-up, and a third of the MCP server's before its first answer, resolving packages and
-  // pre-parsing CommonJS exports, file by file (CPU profiles, issue 16); CommonJS, because Node 20
-  // has a code cache for no ES module (@argus/security/code-cache). Lazily imported parts (the
-  // canvas, chrome-remote-interface, the MCP endpoint, Ajv) are in the same file but evaluated only at
-  // their first import, as before; the providers' parsers load by name from this package. The MCP
-  // server finds the daemon's entry beside it (daemonEntry).
+  // pre-parsing CommonJS exports, file by file (CPU profiles, issue 16); CommonJS, to start from the
+  // code cache (codeCacheBundle). Lazily imported parts (the canvas, chrome-remote-interface, the MCP
+  // endpoint, Ajv) are in the same file but evaluated only at their first import, as before; the
+  // providers' parsers load by name from this package. The MCP server finds the daemon's entry
+  // beside it (daemonEntry).
   {
     ...processBundle,
     entry: { daemon: 'src/daemon-process.ts', 'argus-mcp': 'src/mcp-process.ts' },
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    splitting: false,
-    // import.meta.url of the sources (the lazily required packages resolve from the bundle's place)
-    shims: true,
+    ...codeCacheBundle,
     clean: false,
-    // `import()` of a package left outside becomes a `require` (Node 20.19+ requires ES modules too):
-    // functions restored from a code cache cannot `import()` (runWithCodeCache)
-    // and every character outside ASCII escaped (tsup asks esbuild for UTF-8): a source with none is
-    // read as a one-byte string, ~1 ms for the daemon's, where one non-ASCII character in a regular
-    // expression made Node's UTF-8 decoding take ~13 ms of each start
-    esbuildOptions(options) {
-      options.supported = { ...options.supported, 'dynamic-import': false };
-      options.charset = 'ascii';
-    },
   },
 ]);

@@ -55,3 +55,27 @@ export const mcpServerWithoutDefaultAjv = {
     }));
   },
 };
+
+/**
+ * The tsup options of a bundle its entry runs from V8's code cache (@argus/security/code-cache): the
+ * CLI's, the daemon's and argus-mcp's, in the workspace and in the published package.
+ * - One CommonJS file: Node 20 has a code cache for scripts only (its compile cache for ES modules
+ *   came in 22). Lazily imported parts stay in the file, evaluated at their first import.
+ * - No `import()`: functions restored from a cache lose Node's hook for it ("A dynamic import
+ *   callback was not specified"), so each becomes a `require` (Node 20.19+ requires ES modules too).
+ * - ASCII only: tsup asks esbuild for UTF-8, and one character outside ASCII makes Node decode the
+ *   whole source the slow way at each start (~13 ms for the daemon's, against ~1 ms). esbuild leaves
+ *   regular expressions as written: write `\u` escapes there (the bundle tests check).
+ * - `import.meta.url` of the sources is the bundle's own (shims).
+ * @type {import('./index.d.ts').CodeCacheBundle}
+ */
+export const codeCacheBundle = {
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  splitting: false,
+  shims: true,
+  esbuildOptions(options) {
+    options.supported = { ...options.supported, 'dynamic-import': false };
+    options.charset = 'ascii';
+  },
+};

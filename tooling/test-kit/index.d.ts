@@ -153,6 +153,12 @@ export interface ChromeLeakGuardOptions {
 export function chromeLeakGuard(options?: ChromeLeakGuardOptions): ChromeLeakGuard;
 
 /**
+ * Where a built bundle first holds a character outside ASCII, with some text around it ('' when it
+ * holds none): a bundle run from the code cache must be ASCII only.
+ */
+export function firstNonAscii(file: string): string;
+
+/**
  * Runs a command as its own process and collects its output (asynchronously, so a fixture server in
  * the test process keeps answering meanwhile). The child is killed after `timeoutMs` (default 60 s).
  */

@@ -23,6 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { codeCacheBundle } from '@argus/bundle-plugins';
 import { build } from 'tsup';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -208,16 +209,7 @@ async function packStage(stage, out, catalog) {
         daemon: join(root, 'apps/plugin/src/daemon-process.ts'),
         'argus-mcp': join(root, 'apps/plugin/src/mcp-process.ts'),
       },
-      format: ['cjs'],
-      outExtension: () => ({ js: '.cjs' }),
-      splitting: false,
-      shims: true,
-      // no `import()` in a bundle run from a code cache: a package left outside is required
-      esbuildOptions(options) {
-        options.supported = { ...options.supported, 'dynamic-import': false };
-        // ASCII only (a one-byte source decodes ~10x faster at each start)
-        options.charset = 'ascii';
-      },
+      ...codeCacheBundle,
       // all but those (noExternal wins over external in tsup: exclude them here)
       noExternal: [new RegExp(`^(?!(?:${DAEMON_RUNTIME_EXTERNALS.map(escapeRegExp).join('|')})(?:/|$))`)],
       external: DAEMON_RUNTIME_EXTERNALS,

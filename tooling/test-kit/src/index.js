@@ -16,6 +16,7 @@ export {
 } from './chrome.js';
 export { chromeLeakGuard } from './leak-guard.js';
 export { runProcess } from './run-process.js';
+export { firstNonAscii } from './bundle-text.js';
 export { FAKE_BRAVE_KEY, fakeSearchEngines } from './fake-search.js';
 export {
   EXTENSION_DIR,
