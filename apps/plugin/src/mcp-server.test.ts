@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ArgusError } from '@argus/protocol/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpServer } from './mcp-server.js';
@@ -79,6 +80,26 @@ describe('MCP server (in memory, fake daemon)', () => {
       isError: true,
       content: [{ text: expect.stringMatching(/^error\[invalid_input\]: Unknown tool argus_drag/) }],
     });
+  });
+
+  it('still refuses a malformed tools/call (validated once, by the SDK) without calling the daemon', async () => {
+    let calls = 0;
+    const client = await connect({
+      async call() {
+        calls += 1;
+        return {};
+      },
+    });
+    // the client's own callTool cannot send these: a raw request can
+    const raw = (params: unknown) =>
+      client.request({ method: 'tools/call', params: params as { name: string } }, CallToolResultSchema);
+    // (the SDK answers a request its schema refuses as an internal error naming the field, as before)
+    for (const params of [{ arguments: {} }, { name: 42 }])
+      await expect(raw(params)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: /"name"/ });
+    expect(calls).toBe(0);
+    // and a well-formed call reaches the daemon
+    await client.callTool({ name: 'argus_back', arguments: {} });
+    expect(calls).toBe(1);
   });
 
   it("hands the client's cancellation to the daemon call as an aborted signal", async () => {

@@ -56,9 +56,15 @@ describe('journal redaction', () => {
   });
 
   it('cuts URL passwords, secret query values and token fragments, and input secrets from messages', () => {
-    expect(redactUrl(`https://user:${SECRET}@example.com/?q=cats&api_key=${SECRET}#access_token=${SECRET}`)).toBe(
-      'https://user:redacted@example.com/?q=cats&api_key=%5Bredacted%5D#[redacted]',
-    );
+    const url = `https://user:${SECRET}@example.com/?q=cats&api_key=${SECRET}#access_token=${SECRET}`;
+    const cut = 'https://user:redacted@example.com/?q=cats&api_key=%5Bredacted%5D#[redacted]';
+    expect(redactUrl(url)).toBe(cut);
+    // the same URL again (a tab's, call after call) comes from the recent ones: the same cut copy,
+    // and past the cache's size too
+    expect(redactUrl(url)).toBe(cut);
+    for (let page = 0; page < 20; page++)
+      expect(redactUrl(`https://example.com/?page=${page}`)).toContain(`page=${page}`);
+    expect(redactUrl(url)).toBe(cut);
     expect(redactMessage(`No option "${SECRET}" in the list`, [SECRET])).toBe('No option "[redacted]" in the list');
   });
 

@@ -27,8 +27,25 @@ export interface Redacted {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * The last URLs redacted: every journal row redacts its tab's URL before and after the call, the same
+ * one call after call; parsing it and its query each time showed in a fresh MCP server's CPU profile
+ * (issue 16). A pure function of the string, so a hit is the same answer.
+ */
+const recentUrls = new Map<string, string>();
+const RECENT_URLS = 8;
+
 /** A URL with its userinfo password and secret-named query values replaced. */
 export function redactUrl(url: string): string {
+  const known = recentUrls.get(url);
+  if (known !== undefined) return known;
+  const redacted = redactUrlNow(url);
+  if (recentUrls.size >= RECENT_URLS) recentUrls.clear();
+  recentUrls.set(url, redacted);
+  return redacted;
+}
+
+function redactUrlNow(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
