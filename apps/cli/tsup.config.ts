@@ -18,7 +18,7 @@ export default defineConfig([
     external: ['@argus/plugin'],
     sourcemap: false,
     // the entry (below) is built into the same directory at the same time
-    clean: ['!argus.js'],
+    clean: ['!argus.js', '!argus-boot.cjs'],
     // whitespace and syntax only (names stay, for stack traces), and what the bundle leaves out: every
     // command starts faster (`argus status`, no daemon, 15 interleaved pairs: 310 -> 280 ms wall,
     // 350 -> 330 ms of CPU here)
@@ -29,14 +29,27 @@ export default defineConfig([
       cpSync('static', 'dist', { recursive: true });
     },
   },
-  // The process's entry: runs dist/argus.cjs with the code cache.
+  // The process's first code: starts the daemon and its Chromium early, then runs dist/argus.cjs with
+  // the code cache (boot.ts); CommonJS, so that each module loads only when reached.
   {
-    entry: { argus: 'src/boot.ts' },
-    format: ['esm'],
+    entry: { 'argus-boot': 'src/boot.ts' },
+    ...codeCacheBundle,
     platform: 'node',
     target: 'node20',
     bundle: true,
     noExternal: [/./],
+    sourcemap: false,
+    clean: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
+  },
+  // The bin's file (an ES module, as the package's type makes every .js): requires argus-boot.cjs.
+  {
+    entry: { argus: 'src/launcher.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    bundle: true,
     splitting: false,
     sourcemap: false,
     clean: false,

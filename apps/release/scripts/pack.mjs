@@ -178,9 +178,10 @@ async function packStage(stage, out, catalog) {
     };
     await build({
       ...common,
-      // The processes' entries: each runs its CommonJS bundle (built below) with V8's code cache.
+      // The processes' entries: each runs its CommonJS bundle (built below) with V8's code cache (the
+      // CLI's by way of argus-boot.cjs, which starts the daemon and Chromium first).
       entry: {
-        argus: join(root, 'apps/cli/src/boot.ts'),
+        argus: join(root, 'apps/cli/src/launcher.ts'),
         'argus-mcp': join(root, 'apps/plugin/src/argus-mcp.ts'),
         'daemon-main': join(root, 'apps/plugin/src/daemon-main.ts'),
         client: join(release, 'src/client.ts'),
@@ -206,6 +207,7 @@ async function packStage(stage, out, catalog) {
       ...common,
       entry: {
         argus: join(root, 'apps/cli/src/entry.ts'),
+        'argus-boot': join(root, 'apps/cli/src/boot.ts'),
         daemon: join(root, 'apps/plugin/src/daemon-process.ts'),
         'argus-mcp': join(root, 'apps/plugin/src/mcp-process.ts'),
       },

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Socket } from 'node:net';
 import type { Stream } from 'node:stream';
 import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protocol/daemon-state';
-import { ArgusError } from '@argus/protocol/errors';
+import { ArgusError, isErrorCode } from '@argus/protocol/errors';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
 import { makeDirs } from '@argus/protocol/make-dirs';
 
@@ -194,6 +194,42 @@ export function earlyStartSettled(): Promise<void> {
         () => undefined,
       )
     : Promise.resolve();
+}
+
+/**
+ * A daemon start made by another copy of this module in the same process: the CLI's boot bundle
+ * starts the daemon and its Chromium before the CLI's own bundle, with its own copy of this module,
+ * has loaded. Handed over with handEarlyStart, taken in with adoptEarlyStart.
+ */
+export type EarlyStart = Readonly<Started>;
+
+/** Gives up this copy's early start (takeEarlyStart here then finds none), for adoptEarlyStart in another. */
+export function handEarlyStart(): EarlyStart | undefined {
+  const started = early;
+  early = undefined;
+  return started;
+}
+
+/** Takes in an early start another copy of this module made (handEarlyStart): the connection then adopts it. */
+export function adoptEarlyStart(start: EarlyStart | undefined): void {
+  if (!start || early) return;
+  // its errors come from the other copy's ArgusError class: made again with this one's, so that
+  // they are reported as what they are (isArgusError), not as internal errors
+  const ready = start.ready.catch((error: unknown) => {
+    throw ownArgusError(error);
+  });
+  ready.catch(() => undefined);
+  early = { stateDir: start.stateDir, child: start.child, ready };
+}
+
+function ownArgusError(error: unknown): unknown {
+  if (error instanceof ArgusError || !(error instanceof Error) || error.name !== 'ArgusError') return error;
+  const { code, details } = error as Error & { code?: unknown; details?: unknown };
+  if (!isErrorCode(code)) return error;
+  return new ArgusError(code, error.message, {
+    ...(details && typeof details === 'object' ? { details: details as Record<string, unknown> } : {}),
+    cause: error,
+  });
 }
 
 /** The early start for this state dir, if one is in flight: the caller now owns its outcome. */
