@@ -38,6 +38,8 @@ describe('commands before any daemon', () => {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain('error[invalid_input]: Cannot make the state dir /proc/argus-no-state-dir');
       expect(result.stderr).toContain('Set ARGUS_STATE_DIR');
+      // and no word of a start that never began
+      expect(result.stderr).not.toMatch(/starting the daemon/);
     },
   );
 

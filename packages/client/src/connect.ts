@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
-import { startDaemon, takeEarlyStart } from './daemon-spawn.js';
+import { makeStateDir, startDaemon, takeEarlyStart } from './daemon-spawn.js';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
 import { nodeHttpFetch } from './node-fetch.js';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
@@ -105,6 +105,8 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
       `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command that needs the browser starts one, e.g. \`argus goto <url>\`.`,
     );
   }
+  // a state dir that cannot be made is the error, with nothing said about a start first
+  makeStateDir(stateDir);
   options.onStart?.();
   state = await startDaemon({
     daemonEntry: options.daemonEntry,

@@ -50,6 +50,22 @@ function inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return rest;
 }
 
+/**
+ * Makes a daemon's state dir (0700), or says which one cannot be made and how to choose another. A
+ * starter calls it before it reports that a daemon is starting.
+ */
+export function makeStateDir(stateDir: string): void {
+  try {
+    makeDirs(stateDir, 0o700);
+  } catch (error) {
+    throw new ArgusError(
+      'invalid_input',
+      `Cannot make the state dir ${stateDir}: ${(error as Error).message}. Set ARGUS_STATE_DIR (or \`stateDir\` in the config) to a directory you can write.`,
+      { details: { stateDir } },
+    );
+  }
+}
+
 /** The write end of the early daemon's launch cue, until it is used or the daemon is up. */
 let launchCue: Socket | undefined;
 
@@ -61,15 +77,7 @@ function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver, cue
   let child: ChildProcess;
   const withCue = cue && !handOver;
   try {
-    try {
-      makeDirs(options.stateDir, 0o700);
-    } catch (error) {
-      throw new ArgusError(
-        'invalid_input',
-        `Cannot make the state dir ${options.stateDir}: ${(error as Error).message}. Set ARGUS_STATE_DIR (or \`stateDir\` in the config) to a directory you can write.`,
-        { details: { stateDir: options.stateDir } },
-      );
-    }
+    makeStateDir(options.stateDir);
     child = spawn(process.execPath, [options.daemonEntry], {
       cwd: options.cwd,
       detached: true,
