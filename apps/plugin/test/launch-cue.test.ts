@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,10 +7,10 @@ import { createInterface } from 'node:readline';
 import { connectToDaemon, isProcessAlive, readState } from '@argus/client';
 import { cueBrowserLaunch, startDaemonEarly, takeEarlyStart } from '@argus/client/daemon-spawn';
 import { DAEMON_READY_LINE, LAUNCH_CUE_ENV, LAUNCH_CUE_FD } from '@argus/protocol/daemon-state';
-import { parentOf } from '@argus/test-kit';
+import { parentOf, startFixtureServer } from '@argus/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonEntry } from '../src/daemon-entry.js';
-import { pluginEnv, stopDaemon, waitFor } from './helpers.js';
+import { ok, pluginEnv, startPlugin, stopDaemon, waitFor } from './helpers.js';
 
 // Issue 16: a daemon an MCP server prestarts without Chromium launches it at once when the server
 // cues it (the agent's first browser call came while the daemon was still loading), and only then.
@@ -99,5 +99,44 @@ describe('the launch cue of a daemon started without Chromium', () => {
       child.stdout?.destroy();
       child.unref();
     }
+  });
+});
+
+describe("a hosted daemon and its agent's first call", () => {
+  it("launches Chromium at the first call that comes with `initialized`, before the daemon's modules load", async () => {
+    // argus-mcp hosts the daemon (the default) and begins loading it just after `initialized`: one
+    // synchronous stretch (~50 ms), which a call already on its way waited behind before its cue
+    // launched Chromium. The probe notes, in order, the first require of each built-in module and each
+    // process spawned; the daemon's HTTP server module is among what its modules load.
+    const env = freshWorkspace();
+    delete env['ARGUS_PRELAUNCH'];
+    const probe = join(workspace, 'order.cjs');
+    writeFileSync(
+      probe,
+      `const Module = require('node:module'); const cp = require('node:child_process'); const fs = require('node:fs');
+const seen = []; const load = Module._load;
+Module._load = function (request, ...rest) { if (!seen.includes(request)) seen.push(request); return load.call(this, request, ...rest); };
+const spawn = cp.spawn; cp.spawn = function (command, ...rest) { seen.push('spawn ' + command); return spawn.call(this, command, ...rest); };
+process.once('exit', () => fs.writeFileSync(${JSON.stringify(join(workspace, 'order.txt'))}, seen.join('\\n')));
+`,
+    );
+    const server = await startFixtureServer();
+    const plugin = await startPlugin({
+      env: { ...pluginEnv(stateDir), NODE_OPTIONS: `--require ${probe}` },
+      cwd: workspace,
+    });
+    try {
+      // at once, as agents do
+      await ok(plugin.client, 'argus_goto', { url: server.urlFor('/buttons.html') });
+    } finally {
+      await plugin.close();
+      await server.close();
+    }
+    await waitFor(() => existsSync(join(workspace, 'order.txt')), 10_000, 'the server to exit');
+    const order = readFileSync(join(workspace, 'order.txt'), 'utf8').split('\n');
+    const chromium = order.findIndex((entry) => entry.startsWith('spawn ') && /chrom/i.test(entry));
+    const http = order.findIndex((entry) => entry === 'http' || entry === 'node:http');
+    expect(chromium, order.join(', ')).toBeGreaterThanOrEqual(0);
+    expect(http, order.join(', ')).toBeGreaterThan(chromium);
   });
 });
