@@ -227,9 +227,22 @@ export class DaemonLink {
    * ARGUS_PRELAUNCH decides what starts (see prestart.ts); a daemon started here is this link's own.
    */
   prestart(): void {
+    this.prestarted = true;
     const mode = prestartMode(this.options.env ?? process.env);
     if (this.connection || mode === 'off') return;
     this.connection = this.connect(prestartDaemonEnv(mode));
+  }
+
+  private prestarted = false;
+
+  /**
+   * The connection, made now when there is none. The first is made as the prestart makes it, also
+   * for a call that comes before the prestart's turn (argus-mcp prestarts a hosted daemon a little
+   * after `initialized`): a first call that needs no browser then launches none.
+   */
+  private current(): Promise<Connection> {
+    if (!this.prestarted) this.prestart();
+    return (this.connection ??= this.connect());
   }
 
   async call(command: AnyCommand, input: unknown, options: CallOptions = {}): Promise<unknown> {
@@ -244,7 +257,7 @@ export class DaemonLink {
   }
 
   private async send(command: AnyCommand, input: unknown, options: CallOptions): Promise<unknown> {
-    const current = (this.connection ??= this.connect());
+    const current = this.current();
     try {
       const connection = await current;
       const hosted = this.hosted;
@@ -275,7 +288,7 @@ export class DaemonLink {
    * subscribed; `onEnd` runs when the stream breaks (daemon gone), so the caller can watch again.
    */
   async watchApprovals(onPending: (pending: PendingApproval) => void, onEnd: () => void): Promise<() => void> {
-    const connection = await (this.connection ??= this.connect());
+    const connection = await this.current();
     const subscription = connection.client.approvals.watch.subscribe(
       {},
       { onData: onPending, onError: onEnd, onComplete: onEnd },
@@ -285,7 +298,7 @@ export class DaemonLink {
 
   /** Follows the inbox's unread count (over the WebSocket, like approvals); `onEnd` when the stream breaks. */
   async watchInbox(onChange: (change: InboxChange) => void, onEnd: () => void): Promise<() => void> {
-    const connection = await (this.connection ??= this.connect());
+    const connection = await this.current();
     const subscription = connection.client.inbox.watch.subscribe(
       {},
       { onData: onChange, onError: onEnd, onComplete: onEnd },
