@@ -7,9 +7,9 @@ import verbs from './generated/verbs.json' with { type: 'json' };
  * What the `argus` process does first, in its entry (boot.ts), before the CLI's own bundle loads: a
  * command that will need the daemon, with none running, starts it here, and launches the daemon's
  * Chromium first and hands it over (chromeForDaemon). The browser's start, the longest part of a cold
- * command, then begins ~25 ms after Node's own start-up instead of after the CLI's bundle (2.6 MB,
- * read, hashed, its code cache deserialised and its modules set up: CPU profile, issue 16), and
- * before the daemon's Node has started. The CLI's bundle takes both over (entry.ts); the connection
+ * command, then begins 11-16 ms after the process's first user code instead of 28-35 ms, after the
+ * CLI's bundle (2.6 MB, read, hashed, its code cache deserialised and its modules set up: CPU
+ * profiles and a preload probe, issue 16), and before the daemon's Node has started. The CLI's bundle takes both over (entry.ts); the connection
  * adopts the daemon's start (takeEarlyStart), and a command that turns out not to need it (a usage
  * error) stops it again (abandonEarlyStart, in main).
  */
