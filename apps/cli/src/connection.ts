@@ -132,8 +132,7 @@ export async function withDaemon<T>(
   } catch (error) {
     if (!(error instanceof ArgusError) || error.code !== 'daemon_unreachable' || connection.started) throw error;
     if (await daemonAnswers(connection.state)) throw error;
-    onStart?.();
-    const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir });
+    const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir, onStart });
     connection = {
       ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http', ...session(), name: 'cli' })),
       state,

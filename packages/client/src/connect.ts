@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ArgusError } from '@argus/protocol/errors';
-import { makeStateDir, startDaemon, takeEarlyStart } from './daemon-spawn.js';
+import { startDaemon, takeEarlyStart } from './daemon-spawn.js';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
 import { nodeHttpFetch } from './node-fetch.js';
 import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
@@ -16,7 +16,7 @@ export interface ConnectOptions {
   autoStart?: boolean;
   /** Path of the daemon's JS entry, started with the current Node when auto-starting. */
   daemonEntry?: string;
-  /** Called just before auto-starting a daemon (the CLI prints progress on stderr). */
+  /** Called when a daemon is auto-started: once its state dir is made, before its spawn (the CLI prints progress on stderr). */
   onStart?: () => void;
   /** Extra environment for an auto-started daemon. */
   daemonEnv?: NodeJS.ProcessEnv;
@@ -105,15 +105,13 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
       `No Argus daemon is running for this workspace (state dir ${stateDir}). Any argus command that needs the browser starts one, e.g. \`argus goto <url>\`.`,
     );
   }
-  // a state dir that cannot be made is the error, with nothing said about a start first
-  makeStateDir(stateDir);
-  options.onStart?.();
   state = await startDaemon({
     daemonEntry: options.daemonEntry,
     stateDir,
     env: { ...env, ...options.daemonEnv },
     timeoutMs: options.startTimeoutMs,
     cwd: options.cwd,
+    onStart: options.onStart,
   });
   started = true;
   return clientFor(state);

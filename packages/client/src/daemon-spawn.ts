@@ -22,6 +22,11 @@ export interface SpawnDaemonOptions {
   env?: NodeJS.ProcessEnv | undefined;
   timeoutMs?: number | undefined;
   cwd?: string | undefined;
+  /**
+   * Called once the state dir is made, just before the spawn (the CLI says a daemon is starting): a
+   * state dir that cannot be made is the error, with nothing said about a start first.
+   */
+  onStart?: (() => void) | undefined;
 }
 
 /**
@@ -50,11 +55,8 @@ function inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return rest;
 }
 
-/**
- * Makes a daemon's state dir (0700), or says which one cannot be made and how to choose another. A
- * starter calls it before it reports that a daemon is starting.
- */
-export function makeStateDir(stateDir: string): void {
+/** Makes a daemon's state dir (0700), or says which one cannot be made and how to choose another. */
+function makeStateDir(stateDir: string): void {
   try {
     makeDirs(stateDir, 0o700);
   } catch (error) {
@@ -78,6 +80,7 @@ function spawnDaemon(options: SpawnDaemonOptions, handOver?: DaemonHandOver, cue
   const withCue = cue && !handOver;
   try {
     makeStateDir(options.stateDir);
+    options.onStart?.();
     child = spawn(process.execPath, [options.daemonEntry], {
       cwd: options.cwd,
       detached: true,
