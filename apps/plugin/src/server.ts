@@ -30,6 +30,7 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
   let link: DaemonLink;
   let skills: SkillTools | undefined;
   let host = false;
+  let prestartTimer: NodeJS.Timeout | undefined;
   try {
     options = parseOptions(argv);
     if (options.help) {
@@ -51,7 +52,7 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
     // PRESTART_AFTER_MS later: an agent's first call usually follows `initialized` within a few ms,
     // and its browser cue then launches Chromium before the daemon's modules are evaluated (one
     // synchronous stretch of ~50 ms, which the call waited behind when it came during it: issue 16)
-    if (host) server.oninitialized = () => setTimeout(() => link.prestart(), PRESTART_AFTER_MS);
+    if (host) server.oninitialized = () => (prestartTimer = setTimeout(() => link.prestart(), PRESTART_AFTER_MS));
     else link.prestart();
   } catch (error) {
     // a daemon argus-mcp's entry started for this server goes too
@@ -66,6 +67,8 @@ export async function runMcpServer(argv: readonly string[] = process.argv.slice(
   const shutdown = async (reason: string, code = 0): Promise<void> => {
     if (exiting) return;
     exiting = true;
+    // an agent gone within PRESTART_AFTER_MS of `initialized` leaves no daemon starting behind
+    clearTimeout(prestartTimer);
     if (reason !== 'stdin closed') process.stderr.write(`argus-mcp: exiting (${reason})\n`);
     // a hosted daemon may hand over to a process of its own (state saved, browser closed, a start):
     // within an MCP client's SIGTERM-then-SIGKILL grace (2 s each)
