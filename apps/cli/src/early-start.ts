@@ -9,9 +9,9 @@ import verbs from './generated/verbs.json' with { type: 'json' };
  * Chromium first and hands it over (chromeForDaemon). The browser's start, the longest part of a cold
  * command, then begins 11-16 ms after the process's first user code instead of 28-35 ms, after the
  * CLI's bundle (2.6 MB, read, hashed, its code cache deserialised and its modules set up: CPU
- * profiles and a preload probe, issue 16), and before the daemon's Node has started. The CLI's bundle takes both over (entry.ts); the connection
- * adopts the daemon's start (takeEarlyStart), and a command that turns out not to need it (a usage
- * error) stops it again (abandonEarlyStart, in main).
+ * profiles and a preload probe, issue 16), and before the daemon's Node has started. The CLI's
+ * bundle takes both over (entry.ts); the connection adopts the daemon's start (takeEarlyStart), and a
+ * command that turns out not to need it (a usage error) stops it again (abandonEarlyStart, in main).
  */
 
 /** Verbs that never start a daemon: the CLI's own (help, demo, install-browser, mcp) and the two that only report on one. */
