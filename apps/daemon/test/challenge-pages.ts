@@ -71,6 +71,28 @@ export const challengePages: Record<string, InlinePage> = {
      <button id="onetrust-accept-btn-handler">Accept all</button></div></div>`,
     '<style>html,body{overflow:hidden}</style>',
   ),
+  // a small consent box over a page that no longer scrolls: a wall; the same box over a scrolling page is a bar
+  '/consent-locked': page(
+    'Daily',
+    `<article>${article}</article><div id="didomi-notice" style="position:fixed;left:0;right:0;bottom:0;height:22vh;background:#fff">
+     We and our partners use cookies. <button>Agree</button></div>`,
+    '<style>html,body{overflow:hidden}</style>',
+  ),
+  '/consent-small': page(
+    'Daily',
+    `<article>${article}</article><div id="didomi-notice" style="position:fixed;left:0;right:0;bottom:0;height:22vh;background:#fff">
+     We and our partners use cookies. <button>Agree</button></div>`,
+  ),
+  // a bot check without Cloudflare's markers: its title and its wording both say so
+  '/attention-required': () => ({
+    status: 403,
+    body: page('Attention Required!', '<h1>One more step</h1><p>Please verify you are a human to continue.</p>'),
+  }),
+  // that title alone is an error page, not a check
+  '/access-denied': () => ({
+    status: 403,
+    body: page('Access denied', '<h1>Access denied</h1><p>You do not have permission to view this page.</p>'),
+  }),
   '/cookie-bar': page(
     'Blog',
     `<nav>${nav}</nav><article>${article}</article><div id="CybotCookiebotDialog" style="position:fixed;left:0;right:0;bottom:0;height:60px;background:#eee">

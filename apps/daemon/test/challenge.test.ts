@@ -30,6 +30,8 @@ describe('challenge detection after goto', () => {
     ['/turnstile', 'captcha', /Turnstile/],
     ['/cf-interstitial', 'bot_check', /Cloudflare.*does not evade bot checks/],
     ['/consent-wall', 'consent', /OneTrust consent/],
+    ['/consent-locked', 'consent', /Didomi consent/],
+    ['/attention-required', 'bot_check', /bot-check interstitial/],
   ])('%s is a %s challenge with a hint to hand off', async (path, kind, signal) => {
     const result = await goto(path);
     expect(result.challenge?.kind).toBe(kind);
@@ -42,6 +44,7 @@ describe('challenge detection after goto', () => {
     '/header-login-hidden',
     '/recaptcha-v3',
     '/cookie-bar',
+    '/consent-small',
     '/signup',
     '/goes-to-login',
     '/newsletter',
@@ -49,6 +52,12 @@ describe('challenge detection after goto', () => {
   ])('%s is an ordinary page: no challenge', async (path) => {
     const result = await goto(path);
     expect(result.status).toBe(200);
+    expect(result).not.toHaveProperty('challenge');
+  });
+
+  it('an error page whose title alone reads like a bot check is no challenge', async () => {
+    const result = await goto('/access-denied');
+    expect(result.status).toBe(403);
     expect(result).not.toHaveProperty('challenge');
   });
 

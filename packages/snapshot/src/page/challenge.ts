@@ -74,12 +74,15 @@ export const DETECT_CHALLENGE = pageFunction(
     const cfMarkers = doc.querySelector(
       '#challenge-form, #challenge-running, #cf-challenge-running, #challenge-stage, #cf-please-wait, script[src*="/cdn-cgi/challenge-platform/"]',
     );
-    const bodyText = (doc.body?.textContent ?? '').slice(0, 4_000);
-    const checking =
-      /checking (if the site connection is secure|your browser before accessing)|verify(ing)? you are (a )?human|enable javascript and cookies to continue/i;
-    if (cfMarkers && (/^just a moment/i.test(title) || checking.test(bodyText)))
+    // the body's text only when a marker or the title asks for it: textContent builds the whole
+    // document's text (~1 ms on a news page), and this runs after every navigation
+    const checking = () =>
+      /checking (if the site connection is secure|your browser before accessing)|verify(ing)? you are (a )?human|enable javascript and cookies to continue/i.test(
+        (doc.body?.textContent ?? '').slice(0, 4_000),
+      );
+    if (cfMarkers && (/^just a moment/i.test(title) || checking()))
       return { kind: 'bot_check', signal: 'Cloudflare "Checking your browser" interstitial' };
-    if (/^(just a moment|attention required|access denied|are you a robot)/i.test(title) && checking.test(bodyText))
+    if (/^(just a moment|attention required|access denied|are you a robot)/i.test(title) && checking())
       // the page's own words stay out of the hint: it is not marked as page content
       return { kind: 'bot_check', signal: 'bot-check interstitial ("checking your browser")' };
 
@@ -103,8 +106,12 @@ export const DETECT_CHALLENGE = pageFunction(
       ['.klaro .cookie-modal, .klaro .cookie-notice', 'Klaro'],
       ['#termly-code-snippet-support [role="dialog"]', 'Termly'],
     ];
-    const root = doc.documentElement;
-    const locked = [root, doc.body].some((el) => el && /hidden|clip/.test(getComputedStyle(el).overflowY));
+    // whether the page under a dialog is locked (no scrolling): read once, when a shown CMP asks
+    let locked: boolean | undefined;
+    const isLocked = () =>
+      (locked ??= [doc.documentElement, doc.body].some(
+        (el) => el && /hidden|clip/.test(getComputedStyle(el).overflowY),
+      ));
     for (const [selector, name] of cmps) {
       for (const el of Array.from(doc.querySelectorAll(selector))) {
         if (!shown(el, 40, 40)) continue;
@@ -112,7 +119,7 @@ export const DETECT_CHALLENGE = pageFunction(
         const visibleW = Math.max(0, Math.min(box.right, viewW) - Math.max(box.left, 0));
         const visibleH = Math.max(0, Math.min(box.bottom, viewH) - Math.max(box.top, 0));
         const share = (visibleW * visibleH) / (viewW * viewH);
-        if (share >= 0.3 || (locked && share >= 0.05)) return { kind: 'consent', signal: `${name} consent dialog` };
+        if (share >= 0.3 || (share >= 0.05 && isLocked())) return { kind: 'consent', signal: `${name} consent dialog` };
       }
     }
 
