@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import { RingBuffer } from './ring-buffer.js';
+import { StringPool } from './string-pool.js';
 import type { Session } from './session.js';
 import { ProtocolError, TransportClosedError } from './transport.js';
 
@@ -48,9 +49,15 @@ export interface BodyResult {
   note: string | null;
 }
 
+/**
+ * Shared by every tab's capture: the same browser sends the same request headers from each, and a
+ * page loaded again asks for the same URLs.
+ */
+const recordStrings = new StringPool();
+
 function headerMap(headers: Protocol.Network.Headers | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) out[name] = String(value);
+  for (const [name, value] of Object.entries(headers ?? {})) out[name] = recordStrings.intern(String(value));
   return out;
 }
 
@@ -119,7 +126,7 @@ export class NetworkCapture {
   private applyResponse(record: NetworkRecord, response: Protocol.Network.Response): void {
     record.status = response.status;
     record.statusText = response.statusText;
-    record.mimeType = response.mimeType;
+    record.mimeType = recordStrings.intern(response.mimeType);
     record.responseHeaders = mergeHeaders(headerMap(response.headers), record.responseHeaders);
     if (response.fromDiskCache || response.fromServiceWorker || response.fromPrefetchCache) record.fromCache = true;
   }
@@ -143,7 +150,7 @@ export class NetworkCapture {
           requestId: event.requestId,
           session,
           method: event.request.method,
-          url: event.request.url + (event.request.urlFragment ?? ''),
+          url: recordStrings.intern(event.request.url + (event.request.urlFragment ?? '')),
           resourceType: event.type ?? 'Other',
           status: null,
           statusText: '',
