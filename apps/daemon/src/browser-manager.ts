@@ -686,6 +686,12 @@ export class BrowserManager {
           { cause: error },
         );
       }
+      if (/Element is not focusable/i.test(error.message))
+        return new ArgusError(
+          'element_not_interactable',
+          'The element cannot take the focus (hidden, disabled or inert behind a dialog), so it takes no typed text. Run `argus snapshot -i` to see the page now and pick a field that is there to type into.',
+          { cause: error },
+        );
       return new ArgusError('internal', `Chrome refused the command: ${error.message}`, { cause: error });
     }
     const message = error instanceof Error ? error.message : String(error);

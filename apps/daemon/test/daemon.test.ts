@@ -141,6 +141,24 @@ describe('core page commands on real Chromium', () => {
     expect(await h.client.input.type.mutate({ text: 'lost' })).toMatchObject({ typedInto: null, editable: false });
     const terms = await h.client.input.type.mutate({ text: 'x', target: 'label=I accept the terms' });
     expect(terms).toMatchObject({ typedInto: 'checkbox "I accept the terms"', editable: false });
+    // a target that cannot hold the focus: refused before any key, not typed into the page
+    const keys = await h.client.page.eval.mutate({
+      js: 'window.keys = 0; addEventListener("keydown", () => window.keys++); 1',
+    });
+    expect(keys.value).toBe(1);
+    await expect(h.client.input.type.mutate({ text: 'lost', target: 'h1' })).rejects.toMatchObject({
+      code: 'element_not_interactable',
+      message: expect.stringMatching(/heading .* cannot take the focus .* nothing was typed/),
+    });
+    // one that takes the focus and lets it go at once: the keys would go to the page too
+    await h.client.page.eval.mutate({
+      js: 'const d = document.createElement("div"); d.id = "slippery"; d.tabIndex = 0; d.textContent = "Slippery"; d.onfocus = () => d.blur(); document.body.append(d); 1',
+    });
+    await expect(h.client.input.type.mutate({ text: 'lost', target: '#slippery' })).rejects.toMatchObject({
+      code: 'element_not_interactable',
+      message: expect.stringMatching(/cannot take the focus .* nothing was typed/),
+    });
+    expect((await h.client.page.eval.mutate({ js: 'window.keys' })).value).toBe(0);
   });
 
   it('hover, scroll, wait and html', async () => {

@@ -80,6 +80,29 @@ describe('widgets an agent can operate from one snapshot -i (issue 12 §2-§5)',
     expect(await status()).toBe('kept');
   });
 
+  it('a field behind an open modal takes no fill or type: each is refused naming the dialog, and the value stays', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/modal-form.html') });
+    const text = await snapshotI();
+    const first = refOf(text, /\(First name:\)/);
+    await h.client.input.fill.mutate({ target: '#last', text: 'Before' });
+    await h.client.input.click.mutate({ target: refOf(text, /"Delete account"/) });
+    for (const attempt of [
+      () => h.client.input.fill.mutate({ target: first, text: 'Behind' }),
+      () => h.client.input.fill.mutate({ target: '#last', text: 'Behind' }),
+      () => h.client.input.type.mutate({ target: '#email', text: 'x@y.z' }),
+    ])
+      await expect(attempt()).rejects.toMatchObject({
+        code: 'element_obscured',
+        message: expect.stringMatching(/behind the open modal dialog.*Answer or close the dialog first/),
+      });
+    const values = await h.client.page.eval.mutate({ js: '[first.value, last.value, email.value].join("|")' });
+    expect(values.value).toBe('|Before|');
+    // inside the dialog the page still takes input
+    await h.client.input.click.mutate({ target: '#cancel' });
+    await h.client.input.fill.mutate({ target: first, text: 'After' });
+    expect((await h.client.page.eval.mutate({ js: 'first.value' })).value).toBe('After');
+  });
+
   it('styled controls: a label standing in for a hidden checkbox, radio or file input is that control, by ref and by locator', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/styled-controls.html') });
     const text = await snapshotI();

@@ -74,7 +74,17 @@ export async function ensureActionable(
     );
   }
   if (state.ok) return state;
+  if (state.reason === 'inert') throw behindModal(handle, state.covering ?? 'a modal dialog');
   throw notActionable(handle, state.reason, needs.commandTimeoutMs ?? timeoutMs);
+}
+
+/** The element is outside the open modal dialog: inert, so it takes no input until the dialog closes. */
+function behindModal(handle: ElementHandle, modal: string): ArgusError {
+  return new ArgusError(
+    'element_obscured',
+    `${handle.label} is behind the open modal ${modal}: the page takes no input outside it until it closes. Answer or close the dialog first (run \`argus snapshot -i\` to find its buttons), or act inside it.`,
+    { details: { element: handle.label, coveredBy: modal, reason: 'inert' } },
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError } from '@argus/cdp';
+import { CommandCancelledError, type Page, PageUnresponsiveError, ProtocolError } from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -252,8 +252,19 @@ export async function focus(
   const timeoutMs = timeoutOf(options);
   const handle = await elementFor(engine, target, options);
   await ensureActionable(handle, timeoutMs, { enabled: false });
-  await handle.session.send('DOM.focus', { objectId: handle.objectId });
+  await handle.session.send('DOM.focus', { objectId: handle.objectId }).catch((error: unknown) => {
+    throw error instanceof ProtocolError && /not focusable/i.test(error.message) ? cannotFocus(handle.label) : error;
+  });
   return { element: handle.label };
+}
+
+/** `type` into an element that does not take (or keep) the focus: refused, before any key goes to the page. */
+export function cannotFocus(label: string): ArgusError {
+  return new ArgusError(
+    'element_not_interactable',
+    `${label} cannot take the focus (not a field, nor focusable), so nothing was typed. Type into a text field (run \`argus snapshot -i\` to find one), or click it first when the page listens for keys there and use \`argus type\` without a target.`,
+    { details: { element: label } },
+  );
 }
 
 /** Where keys go: the focused element's label (null: nothing, the document body gets them) and whether it takes text. */

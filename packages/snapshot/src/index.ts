@@ -11,6 +11,7 @@ export {
   fill,
   selectOption,
   focus,
+  cannotFocus,
   typingTarget,
   sendKeys,
   type TypingTarget,

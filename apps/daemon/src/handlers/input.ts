@@ -1,5 +1,5 @@
 import type { Handlers } from '@argus/protocol';
-import { click, fill, focus, hover, selectOption, sendKeys, typingTarget } from '@argus/snapshot';
+import { cannotFocus, click, fill, focus, hover, selectOption, sendKeys, typingTarget } from '@argus/snapshot';
 import { actAndReport } from '../action-result.js';
 import type { Services } from '../services.js';
 
@@ -47,10 +47,14 @@ export function inputHandlers(
           page,
           { ...input, targetSeen: true },
           async (onElement) => {
-            if (input.target) await focus(engine, input.target, { timeoutMs: input.timeoutMs, onElement });
+            const focused = input.target
+              ? await focus(engine, input.target, { timeoutMs: input.timeoutMs, onElement })
+              : undefined;
             // where the keys go, said in the reply: typing with nothing editable focused is a lost call
             // (in the chosen frame when they go into it, as press says)
             const into = await typingTarget(engine, manager.frameChoices.chosen(page));
+            // the target did not keep the focus (a heading, a plain div): the keys would go to the page
+            if (focused && into.element === null) throw cannotFocus(focused.element);
             await page.typeText(input.text);
             return into;
           },

@@ -172,7 +172,7 @@ const Point = z.object({ x: z.number(), y: z.number() });
 export const ActionableResult = z.object({
   ok: z.boolean(),
   reason: z
-    .enum(['detached', 'hidden', 'disabled', 'readonly', 'not_text', 'moving', 'offscreen', 'obscured'])
+    .enum(['detached', 'hidden', 'disabled', 'readonly', 'not_text', 'moving', 'offscreen', 'obscured', 'inert'])
     .optional(),
   /** frame-viewport rect once ok */
   rect: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
@@ -181,7 +181,7 @@ export const ActionableResult = z.object({
   scroll: Point.optional(),
   /** with a hit test: the frame-viewport point that was tested (the centre of the element's visible part) */
   point: Point.optional(),
-  /** with a failed hit test: what a click at the point would hit instead */
+  /** with a failed hit test: what a click at the point would hit instead; `inert`: the modal dialog it is behind */
   covering: z.string().optional(),
 });
 export type ActionableResult = z.infer<typeof ActionableResult>;
@@ -345,6 +345,18 @@ export const WAIT_ACTIONABLE = actionFunction(
           ? { ...result, point }
           : { ok: false, reason: 'obscured', covering: verdict.covering ?? 'another element' };
       };
+      /**
+       * The open modal dialog (showModal, or a fullscreen element) the element is outside of, described:
+       * everything outside it is inert, so input sent to the element does nothing and a value set on it
+       * is one the person at the page cannot see or change. Pointer actions find it with the hit test.
+       */
+      const modalOver = (): string | null => {
+        const modal = document.querySelector(':modal');
+        if (!modal) return null;
+        for (let node: Node | null = el; node; node = node.parentNode || (node as ShadowRoot).host || null)
+          if (node === modal) return null;
+        return kit.describeNode(modal);
+      };
       // a button, a checkbox or a plain div never becomes a text field: no wait for that (read-only may end)
       const textKind = () => (el as HTMLElement).isContentEditable || el.tagName === 'TEXTAREA' || kit.textInput(el);
       const check = () => {
@@ -368,6 +380,8 @@ export const WAIT_ACTIONABLE = actionFunction(
             last = null;
           }
         }
+        const modal = visible && !hitTest ? modalOver() : null;
+        if (modal) return resolve({ ok: false, reason: 'inert', covering: modal });
         if (!visible) {
           reason = 'hidden';
           last = null;
