@@ -37,7 +37,7 @@ import { currentLeaseClaim } from './lease-claims.js';
 import { FrameChoices } from './frame-choice.js';
 import { FrameScopedEngine } from './frame-scope.js';
 import { TabState } from './tab-state.js';
-import { resolveTabRef } from './tab-refs.js';
+import { resolveTabRef, shortIds } from './tab-refs.js';
 import { unresponsive } from './page-unresponsive.js';
 import { BrowserPool, DEFAULT_OWNER, type PoolOptions } from './pool/browser-pool.js';
 
@@ -105,8 +105,8 @@ export class BrowserManager {
   readonly pauses = new TabPauses();
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
   /**
-   * Element refs: the next number past any ref minted so far, and where tabs of the current browser
-   * start. Each new browser (a relaunch after a crash, a handoff, a reconnect) starts its tabs above
+   * Element refs: the next number to hand out (one counter for all tabs), and where tabs of the
+   * current browser start. Each new browser (a relaunch after a crash, a handoff, a reconnect) starts its tabs above
    * every ref the ones before handed out, so an old ref fails as stale, never as unknown or as a
    * different element.
    */
@@ -536,11 +536,26 @@ export class BrowserManager {
     if (!engine) {
       engine = new FrameScopedEngine(page, this.frameChoices, {
         first: this.refFloor,
-        minted: (next) => (this.refHigh = Math.max(this.refHigh, next)),
+        // one counter for every tab: a ref is of one tab only, and one from another tab says so
+        allocate: () => this.refHigh++,
+        issuedElsewhere: (ref) => this.refTab(page, ref),
       });
       this.engines.set(page, engine);
     }
     return engine;
+  }
+
+  /** The id of another tab the caller sees that issued `ref` (for the error when it is used here). */
+  private refTab(page: Page, ref: string): string | undefined {
+    const browser = this.browser;
+    if (!browser) return undefined;
+    const tabs = this.visibleTabs(browser);
+    const owner = tabs.find((tab) => {
+      const other = tab.id === page.id ? undefined : browser.page(tab.id);
+      return other !== undefined && !other.closed && this.engines.get(other)?.refs.issued(ref);
+    });
+    // named as `argus tabs` lists it
+    return owner ? (shortIds(tabs.map((tab) => tab.id)).get(owner.id) ?? owner.id) : undefined;
   }
 
   /**

@@ -30,6 +30,27 @@ describe('tabs by index and short id', () => {
     expect((await h.client.page.url.query({ tab: pageA.shortId })).url).toMatch(/nav-a\.html$/);
   });
 
+  it("a ref of another tab is refused naming that tab, never taken for this tab's element with the same number", async () => {
+    const first = await h.client.tabs.open.mutate({ url: h.server.urlFor('/buttons.html') });
+    const firstRefs = (await h.client.snapshot.take.mutate({ interactive: true, tab: first.id })).text;
+    const second = await h.client.tabs.open.mutate({ url: h.server.urlFor('/buttons.html') });
+    const secondRefs = (await h.client.snapshot.take.mutate({ interactive: true, tab: second.id })).text;
+    // the same page in both tabs: the same elements, each under refs of its own tab
+    const refsOf = (text: string) => [...text.matchAll(/\b(e\d+)\b/g)].map((match) => match[1]!);
+    expect(refsOf(firstRefs).length).toBeGreaterThan(0);
+    expect(refsOf(secondRefs).filter((ref) => refsOf(firstRefs).includes(ref))).toEqual([]);
+    const ref = refsOf(firstRefs)[0]!;
+    const error = await failure(h.client.input.click.mutate({ target: ref, tab: second.id }));
+    expect(error.code).toBe('ref_not_found');
+    const { tabs } = await h.client.tabs.list.query();
+    const shortId = tabs.find((tab) => tab.id === first.id)!.shortId;
+    expect(error.message).toContain(`Ref ${ref} is from tab ${shortId}, not this one`);
+    // in its own tab it still works
+    await h.client.input.click.mutate({ target: ref, tab: first.id });
+    await h.client.tabs.close.mutate({ id: second.id });
+    await h.client.tabs.close.mutate({ id: first.id });
+  });
+
   it('refuses an ambiguous prefix with the candidates, and an unknown id or index', async () => {
     // open tabs until two ids start with the same letter (A-F: a digit under 4 characters is an index)
     let shared: string[] | undefined;

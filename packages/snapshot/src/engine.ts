@@ -444,6 +444,13 @@ export class SnapshotEngine {
     const entry = this.refs.get(ref);
     if (!entry) {
       if (this.refs.issued(ref)) throw staleError(ref);
+      const tab = this.refs.issuedElsewhere(ref);
+      if (tab !== undefined)
+        throw new ArgusError(
+          'ref_not_found',
+          `Ref ${ref} is from tab ${tab}, not this one: a ref belongs to the tab whose snapshot gave it. Act in that tab (\`--tab ${tab}\`, or switch with \`argus tab ${tab}\`), or run \`argus snapshot\` here and use a ref from it.`,
+          { details: { ref, tab } },
+        );
       throw new ArgusError(
         'ref_not_found',
         `Ref ${ref} was never issued in this tab. Run \`argus snapshot\` and use a ref from its output.`,

@@ -3,17 +3,33 @@ import { RefRegistry } from './ref-registry.js';
 
 describe('RefRegistry numbering', () => {
   it('a tab of a relaunched browser starts above the old numbers: old refs read as issued (stale), never reused', () => {
-    let high = 1;
-    const minted = (next: number) => (high = Math.max(high, next));
-    const before = new RefRegistry({ minted });
+    let next = 1;
+    const allocate = () => next++;
+    const before = new RefRegistry({ allocate });
     expect(before.refFor('main', true, 't', 1, 1, 'a')).toBe('e1');
     expect(before.refFor('main', true, 't', 2, 1, 'b')).toBe('e2');
-    expect(high).toBe(3);
-    const after = new RefRegistry({ first: high, minted });
+    expect(next).toBe(3);
+    const after = new RefRegistry({ first: next, allocate });
     expect(after.issued('e2')).toBe(true);
     expect(after.get('e2')).toBeUndefined();
     expect(after.refFor('main', true, 'u', 1, 1, 'c')).toBe('e3');
     expect(after.issued('e4')).toBe(false);
+  });
+
+  it('tabs sharing one counter never mint the same ref, and each knows only its own', () => {
+    let next = 1;
+    const allocate = () => next++;
+    const one = new RefRegistry({ allocate, issuedElsewhere: (ref) => (two.issued(ref) ? 'two' : undefined) });
+    const two = new RefRegistry({ allocate });
+    expect(one.refFor('main', true, 't', 1, 1, 'a')).toBe('e1');
+    expect(two.refFor('main', true, 'u', 1, 1, 'b')).toBe('e2');
+    expect(two.refFor('child', false, 'v', 1, 1, 'c')).toBe('f1e3');
+    expect(one.refFor('main', true, 't', 2, 1, 'd')).toBe('e4');
+    expect(one.issued('e2')).toBe(false);
+    expect(one.issued('f1e3')).toBe(false);
+    expect(one.issuedElsewhere('e2')).toBe('two');
+    expect(two.issued('e1')).toBe(false);
+    expect(two.issued('e4')).toBe(false);
   });
 
   it('a ref is issued only with the frame prefix it was minted with', () => {

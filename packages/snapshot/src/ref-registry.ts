@@ -72,26 +72,33 @@ export function staleError(ref: string): ArgusError {
   );
 }
 
-/** Where a tab's ref numbers start, and who hears of each number minted (RefRegistry). */
+/** Where a tab's ref numbers start and where they come from (RefRegistry). */
 export interface RefNumbering {
   /** The first number this tab mints (default 1); every number below it reads as `ref_stale`. */
   first?: number;
-  /** Called with the next number after each mint: a daemon keeps the high mark across browsers. */
-  minted?: (next: number) => void;
+  /**
+   * Hands out the next number (default: a counter of this tab's own, from `first`). A daemon shares
+   * one among its tabs, so a ref names an element of one tab only: `e3` of another tab is unknown
+   * here, never an element of this tab that happens to have the same number.
+   */
+  allocate?: () => number;
+  /** The tab that issued a ref unknown here, named for the error (undefined: no tab the caller sees). */
+  issuedElsewhere?: (ref: string) => string | undefined;
 }
 
 /**
  * A tab's refs. The same (frame, document, walker id) always maps to the same ref, so a node keeps
- * its ref across snapshots; numbers come from one tab-wide counter and are never reused. A tab of a
- * relaunched browser starts above every number its dead predecessor minted (`first`), so a ref from
- * before the relaunch is stale rather than unknown, and never names a new element.
+ * its ref across snapshots; numbers come from a counter (the tab's, or one shared by all tabs:
+ * RefNumbering.allocate) and are never reused. A tab of a relaunched browser starts above every
+ * number its dead predecessor minted (`first`), so a ref from before the relaunch is stale rather
+ * than unknown, and never names a new element.
  */
 export class RefRegistry {
   private readonly byRef = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();
   private readonly frameOrdinals = new Map<string, number>();
-  /** The frame ordinal (0: the main frame) each number was minted with, from `first` on. */
-  private readonly mintedIn: number[] = [];
+  /** The frame ordinal (0: the main frame) each number this tab minted was minted with. */
+  private readonly mintedIn = new Map<number, number>();
   private readonly first: number;
   private nextRef: number;
   private nextFrame = 1;
@@ -117,9 +124,9 @@ export class RefRegistry {
       ordinal = this.frameOrdinals.get(frameId) ?? this.nextFrame++;
       this.frameOrdinals.set(frameId, ordinal);
     }
-    this.mintedIn[this.nextRef - this.first] = ordinal;
-    const ref = `${ordinal ? `f${ordinal}` : ''}e${this.nextRef++}`;
-    this.numbering.minted?.(this.nextRef);
+    const number = this.numbering.allocate ? this.numbering.allocate() : this.nextRef++;
+    this.mintedIn.set(number, ordinal);
+    const ref = `${ordinal ? `f${ordinal}` : ''}e${number}`;
     this.byKey.set(key, ref);
     this.byRef.set(ref, { ref, frameId, token, id, epoch, label });
     return ref;
@@ -145,7 +152,7 @@ export class RefRegistry {
   }
 
   /**
-   * True when this tab minted the ref at some point (numbers are sequential and never reused), with
+   * True when this tab minted the ref at some point (numbers are never reused), with
    * that frame prefix: `f9e1` is not `e1`, nor `f2e1` when e1 was minted in the main frame. A number
    * below `first` was minted by a predecessor tab (a relaunched browser) and counts as issued.
    */
@@ -155,7 +162,12 @@ export class RefRegistry {
     if (!match) return false;
     const number = Number(match[2]);
     if (number < this.first) return true;
-    return number < this.nextRef && this.mintedIn[number - this.first] === Number(match[1] ?? 0);
+    return this.mintedIn.get(number) === Number(match[1] ?? 0);
+  }
+
+  /** The tab that issued a ref this one did not (RefNumbering.issuedElsewhere). */
+  issuedElsewhere(ref: string): string | undefined {
+    return this.numbering.issuedElsewhere?.(ref);
   }
 
   /** Current refs grouped by frame (for overlays). */
