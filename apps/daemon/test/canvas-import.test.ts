@@ -155,4 +155,36 @@ describe('canvas import', () => {
     // how much wraps depends on the fonts the machine has (v8 header: 1.24% here, 5.58% in a bare Debian)
     expect(ratio).toBeLessThan(0.08);
   });
+
+  it('imports secret fields masked and checkboxes as their state, never their value', async () => {
+    const SECRET = 'S3cretPassw0rd!';
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+    await h.client.input.fill.mutate({ target: '#user', text: 'ada' });
+    await h.client.input.fill.mutate({ target: 'label=Password', text: SECRET });
+    await h.client.input.check.mutate({ target: '#remember' });
+    // fields that are secret by their autocomplete, not their type
+    await h.client.page.eval.mutate({
+      js: `(() => { for (const [ac, value] of [['one-time-code', '918273'], ['cc-number', '4111111111111111'], ['cc-csc', '737']]) {
+        const input = document.createElement('input'); input.autocomplete = ac; input.value = value; document.getElementById('form').append(input); } })()`,
+    });
+    await h.client.canvas.import.mutate({ target: '#form', id: 'loginform' });
+    const shown = await h.client.canvas.show.query({ doc: 'loginform' });
+    const json = JSON.stringify(shown);
+    const htmlPath = join(h.workspace, 'loginform.html');
+    await h.client.canvas.export.mutate({ doc: 'loginform', html: htmlPath });
+    const html = readFileSync(htmlPath, 'utf8');
+    for (const secret of [SECRET, '918273', '4111111111111111', '737']) {
+      expect(json).not.toContain(secret);
+      expect(html).not.toContain(secret);
+    }
+    const nodes = (shown.document as CanvasDocument).pages[0]?.nodes ?? [];
+    expect(nodes.find((node) => node.name === 'input#user')?.props.text).toBe('ada');
+    expect(nodes.find((node) => node.name === 'input#pass')?.props.text).toBe('••••••••');
+    // a checkbox's value is "on" whatever its state: it is drawn as a box with a mark instead
+    expect(nodes.some((node) => node.props.text === 'on')).toBe(false);
+    expect(nodes.find((node) => node.name.startsWith('input#remember'))).toMatchObject({
+      name: 'input#remember (checked)',
+      props: { text: '✓' },
+    });
+  });
 });

@@ -1,14 +1,19 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createArgusClient } from '@argus/client';
 import { describe, expect, it } from 'vitest';
-import { codeOf, failure, useHarness } from './harness.js';
+import { codeOf, failure, refOf, useHarness } from './harness.js';
 
 const PASSWORD = 'hunter2';
 
 describe('browser skills: record, save, replay (real daemon, real Chromium)', () => {
   const h = useHarness();
   const skillFile = (name: string) => join(h.workspace, '.argus', 'skills', `${name}.json`);
+  /** Writes a skill file by hand (the tier's directory made, so a test also runs alone). */
+  const writeSkill = (name: string, data: unknown) => {
+    mkdirSync(join(h.workspace, '.argus', 'skills'), { recursive: true });
+    writeFileSync(skillFile(name), JSON.stringify(data));
+  };
   const heading = async () => (await h.client.read.text.query({ target: 'h1' })).text;
 
   it('records a login flow as locators and parameters, never the typed values', async () => {
@@ -194,5 +199,125 @@ describe('browser skills: record, save, replay (real daemon, real Chromium)', ()
     expect(await codeOf(h.client.skill.show.query({ name: 'loose' }))).toBe('skill_not_found');
     expect(await codeOf(h.client.skill.rm.mutate({ name: 'demo-greet' }))).toBe('skill_not_found');
     expect(await codeOf(h.client.skill.save.mutate({}))).toBe('not_recording');
+  });
+
+  it('keeps a secret parameter out of the journal and the failure even when typed into an ordinary field', async () => {
+    const LEAK = 'LeakMe123';
+    writeSkill('swap', {
+      argusSkill: 1,
+      name: 'swap',
+      commands: ['input.fill', 'input.click'],
+      params: { username: { secret: false }, password: { secret: true } },
+      steps: [
+        // the secret goes into the Username box: a plain field, whose fill the journal would keep
+        { command: 'input.fill', input: { target: 'label=Username', text: '{{password}}' } },
+        { command: 'input.fill', input: { target: '#pass', text: '{{username}}' } },
+        { command: 'input.click', input: { target: 'role=button[name="No such button"]', timeoutMs: 300 } },
+      ],
+    });
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+    const error = await failure(
+      h.client.skill.run.mutate({ name: 'swap', params: { username: 'ada', password: LEAK } }),
+    );
+    expect(error.code).toBe('skill_step_failed');
+    expect(error.details).toMatchObject({ step: 3 });
+    // the snapshot the failure carries shows the field it was typed into, its value cut
+    expect(String(error.details?.snapshot)).toMatch(/textbox "Username" e\d+: \[redacted\]/);
+    expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(LEAK);
+
+    // a run that succeeds: its steps' journal rows hold no secret either
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+    writeSkill('swap', {
+      argusSkill: 1,
+      name: 'swap',
+      commands: ['input.fill'],
+      params: { password: { secret: true } },
+      steps: [{ command: 'input.fill', input: { target: 'label=Username', text: 'user {{password}}' } }],
+    });
+    await h.client.skill.run.mutate({ name: 'swap', params: { password: LEAK } });
+    const { entries } = await h.client.journal.list.query({ limit: 100 });
+    const fills = entries.filter((entry) => entry.command === 'input.fill');
+    expect(fills.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(entries)).not.toContain(LEAK);
+    // nor the file (and its write-ahead log) on disk
+    const db = join(h.workspace, '.argus', 'journal.db');
+    for (const path of [db, `${db}-wal`]) if (existsSync(path)) expect(readFileSync(path).includes(LEAK)).toBe(false);
+  });
+
+  it('records `type` into a focused password field as a secret parameter named after the field', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+    await h.client.skill.record.mutate({ name: 'typed' });
+    const snapshot = (await h.client.snapshot.take.mutate({ interactive: true })).text;
+    await h.client.input.fill.mutate({ target: refOf(snapshot, /textbox "Username"/), text: 'ada' });
+    await h.client.input.click.mutate({ target: '#pass' });
+    await h.client.input.type.mutate({ text: 'TypedPw!' });
+    await h.client.input.press.mutate({ key: 'Enter' });
+    await h.client.skill.save.mutate({});
+    const text = readFileSync(skillFile('typed'), 'utf8');
+    expect(text).not.toContain('TypedPw!');
+    // descriptions name the field, never a ref that dies with the page
+    expect(text).not.toMatch(/\be\d+\b/);
+    expect(JSON.parse(text)).toMatchObject({
+      params: {
+        username: { description: 'Value for textbox "Username"', secret: false },
+        password: { description: 'Value for textbox "Password"', secret: true },
+      },
+      steps: [
+        { command: 'input.fill', input: { text: '{{username}}' } },
+        { command: 'input.click' },
+        { command: 'input.type', input: { text: '{{password}}' } },
+        { command: 'input.press', input: { key: 'Enter' } },
+      ],
+    });
+  });
+
+  it('refuses a placeholder the skill does not declare, and a script start URL, before any step', async () => {
+    writeSkill('undeclared', {
+      argusSkill: 1,
+      name: 'undeclared',
+      commands: ['input.fill'],
+      params: { username: {} },
+      steps: [
+        { command: 'input.fill', input: { target: '#user', text: '{{username}}' } },
+        { command: 'input.fill', input: { target: '#pass', text: '{{passwrod}}' } },
+      ],
+    });
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+    const error = await failure(h.client.skill.run.mutate({ name: 'undeclared', params: { username: 'ada' } }));
+    expect(error.code).toBe('skill_invalid');
+    expect(error.message).toContain('{{passwrod}}');
+    expect(error.message).toContain('"params"');
+    // step 1 did not run: nothing typed, literally or otherwise
+    const fields = (await h.client.read.forms.mutate({})).forms[0]?.fields ?? [];
+    expect(fields.find((field) => field.name === 'user')?.value ?? '').toBe('');
+    expect(fields.find((field) => field.name === 'pass')?.value ?? '').toBe('');
+    const listed = (await h.client.skill.list.query()).skills.find((skill) => skill.name === 'undeclared');
+    expect(listed?.error).toContain('{{passwrod}}');
+
+    writeSkill('scripted', {
+      argusSkill: 1,
+      name: 'scripted',
+      startUrl: 'javascript:alert(1)',
+      commands: ['input.click'],
+      steps: [{ command: 'input.click', input: { target: '#submit' } }],
+    });
+    const scripted = await failure(h.client.skill.test.mutate({ name: 'scripted' }));
+    expect(scripted.code).toBe('skill_invalid');
+    expect(scripted.message).toContain('startUrl');
+  });
+
+  it('refuses to start a second recording over one under way, which keeps its steps', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+    await h.client.skill.record.mutate({ name: 'first' });
+    await h.client.input.fill.mutate({ target: '#user', text: 'ada' });
+    const error = await failure(h.client.skill.record.mutate({ name: 'second' }));
+    expect(error.code).toBe('already_recording');
+    expect(error.message).toContain('"first" (1 step)');
+    expect(error.message).toContain('argus skill save');
+    expect(error.message).toContain('argus skill cancel');
+    expect((await h.client.skill.list.query()).recording).toMatchObject({ name: 'first', steps: 1 });
+    expect((await h.client.skill.cancel.mutate({})).cancelled).toMatchObject({ name: 'first', steps: 1 });
+    expect((await h.client.skill.record.mutate({ name: 'second' })).name).toBe('second');
+    await h.client.skill.cancel.mutate({});
   });
 });

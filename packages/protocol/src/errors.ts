@@ -72,6 +72,7 @@ export const ERROR_CODES = {
   skill_params_missing: 'BAD_REQUEST', // required parameters left out (`details.missing`)
   skill_step_failed: 'PRECONDITION_FAILED', // a step did not replay: `details.step/command/target/snapshot` to repair the file
   not_recording: 'PRECONDITION_FAILED', // skill save/cancel without `argus skill record NAME` first
+  already_recording: 'CONFLICT', // skill record while a recording runs in the session (`details.recording`, `details.steps`): `argus skill save` or `argus skill cancel` first
   // annotations and the agent inbox (issue 20)
   inbox_item_not_found: 'NOT_FOUND', // no inbox item has that id (or it expired): `argus inbox` lists them
   tab_paused: 'PRECONDITION_FAILED', // the person paused the agent on this tab (extension side panel): wait for them to resume

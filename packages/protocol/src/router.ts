@@ -42,6 +42,11 @@ export interface CallContext {
   leaseWaitMs?: number | undefined;
   /** The WebSocket connection a call came over (daemon-assigned): leases taken on it end when it closes. */
   connection?: string | undefined;
+  /**
+   * Values this call must never store or echo, whatever field they are in (daemon-set: a skill's
+   * secret parameters, for the steps it dispatches). The journal and the watch feed cut them.
+   */
+  secrets?: readonly string[] | undefined;
 }
 
 /**

@@ -75,4 +75,19 @@ describe('journal redaction', () => {
     expect(json).not.toContain(SECRET);
     expect(JSON.parse(json).pool).toEqual(['ws://grid:3000/chromium?token=%5Bredacted%5D', 'http://127.0.0.1:9222/']);
   });
+
+  it("cuts the caller's declared secrets from any field, even a fill proven plain, and from its error", () => {
+    const input = { target: 'label=Username', text: `user ${SECRET}` };
+    const redacted = redactInput('input.fill', input, { element: 'textbox', value: `user ${SECRET}` }, [SECRET]);
+    expect(redacted.json).not.toContain(SECRET);
+    expect(JSON.parse(redacted.json)).toMatchObject({ target: 'label=Username', text: '[redacted]' });
+    expect(redactMessage(`typed ${SECRET} into the box`, redacted.secrets)).not.toContain(SECRET);
+    // without them the same fill is kept: the declared list is what cut it
+    expect(redactInput('input.fill', input, { element: 'textbox', value: `user ${SECRET}` }).json).toContain(SECRET);
+    // a one-letter secret cuts only a string that is exactly it
+    expect(JSON.parse(redactInput('input.fill', { target: '#a', text: 'a' }, { value: 'a' }, ['a']).json)).toEqual({
+      target: '#a',
+      text: '[redacted]',
+    });
+  });
 });

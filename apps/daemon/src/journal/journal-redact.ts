@@ -74,8 +74,21 @@ function clipString(text: string): string {
   return text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…(${text.length} chars)` : text;
 }
 
+/**
+ * Whether `text` is or contains one of `secrets`. Shorter than 3 characters, only the whole string
+ * counts: a one-letter value would otherwise match nearly everything.
+ */
+export function holdsSecret(text: string, secrets: readonly string[]): boolean {
+  return secrets.some(
+    (secret) => secret.length > 0 && (text === secret || (secret.length >= 3 && text.includes(secret))),
+  );
+}
+
 class Redactor {
   readonly secrets: string[] = [];
+
+  /** `known`: values the caller declared secret (a skill's secret parameters), cut wherever they appear. */
+  constructor(private readonly known: readonly string[] = []) {}
 
   cut(value: unknown): string {
     this.collect(value);
@@ -95,6 +108,8 @@ class Redactor {
     if (value === null || value === undefined) return null;
     if (typeof value === 'number' || typeof value === 'boolean') return value;
     if (typeof value === 'string') {
+      // a value the caller declared secret, even in a field proven plain (an ordinary fill)
+      if (holdsSecret(value, this.known)) return this.cut(value);
       if (key === 'url') return redactUrl(value);
       if (SECRET_VALUE.test(value.trim())) return this.cut(value);
       return clipString(scrub(value));
@@ -194,25 +209,31 @@ function redactStep(redactor: Redactor, step: unknown): Json {
  * The last redaction, for the observers that settle the same call one after another (the journal
  * and the watch feed each record the input): kept only until the current microtask checkpoint.
  */
-let lastRedaction: { path: string; input: unknown; output: unknown; redacted: Redacted } | undefined;
+let lastRedaction:
+  | { path: string; input: unknown; output: unknown; known: readonly string[] | undefined; redacted: Redacted }
+  | undefined;
 
-/** The journal's copy of a command's input. `output` (when the call succeeded) can prove a fill harmless. */
-export function redactInput(path: string, input: unknown, output?: unknown): Redacted {
+/**
+ * The journal's copy of a command's input. `output` (when the call succeeded) can prove a fill
+ * harmless; `known` (the call context's `secrets`) are cut whatever field carries them, proven plain or not.
+ */
+export function redactInput(path: string, input: unknown, output?: unknown, known?: readonly string[]): Redacted {
   const last = lastRedaction;
-  if (last && last.path === path && last.input === input && last.output === output) return last.redacted;
-  const redacted = redactFresh(path, input, output);
+  if (last && last.path === path && last.input === input && last.output === output && last.known === known)
+    return last.redacted;
+  const redacted = redactFresh(path, input, output, known);
   if (!lastRedaction) queueMicrotask(() => (lastRedaction = undefined));
-  lastRedaction = { path, input, output, redacted };
+  lastRedaction = { path, input, output, known, redacted };
   return redacted;
 }
 
-function redactFresh(path: string, input: unknown, output: unknown): Redacted {
-  const redactor = new Redactor();
+function redactFresh(path: string, input: unknown, output: unknown, known: readonly string[] | undefined): Redacted {
+  const redactor = new Redactor(known);
   const json =
     input && typeof input === 'object'
       ? JSON.stringify(redactCommand(redactor, path, input as Record<string, unknown>, output))
       : JSON.stringify(redactor.walk(input));
-  return { json: json ?? 'null', secrets: redactor.secrets };
+  return { json: json ?? 'null', secrets: [...redactor.secrets, ...(known ?? [])] };
 }
 
 /** An error message with the input's secrets (and bearer tokens) cut. */

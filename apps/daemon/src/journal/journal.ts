@@ -111,7 +111,7 @@ export class Journal {
     return (error, output) => {
       const durationMs = performance.now() - t0;
       const after = this.options.locate(ctx, input);
-      const redacted = redactInput(command.name, input, output);
+      const redacted = redactInput(command.name, input, output, ctx.secrets);
       const failed = error !== undefined;
       this.push({
         ts: started,

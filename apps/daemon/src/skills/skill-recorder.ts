@@ -107,8 +107,20 @@ export class SkillRecorder {
 
   constructor(private readonly locate: LocateTab) {}
 
-  /** Starts (or restarts) the caller's recording. */
+  /**
+   * Starts the caller's recording. One that is under way is never replaced: its steps would be lost
+   * without a word, so it has to be saved or cancelled first.
+   */
   start(ctx: CallContext, name: string, description: string | undefined): Recording {
+    const running = this.current(ctx);
+    if (running) {
+      const { steps } = summary(running);
+      throw new ArgusError(
+        'already_recording',
+        `A recording of "${running.name}" (${steps} step${steps === 1 ? '' : 's'}) is under way in this session. Run \`argus skill save\` to keep it or \`argus skill cancel\` to drop it, then \`argus skill record ${name}\`.`,
+        { details: { recording: running.name, steps } },
+      );
+    }
     const recording: Recording = {
       name,
       description,

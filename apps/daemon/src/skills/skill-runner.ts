@@ -8,6 +8,7 @@
  */
 import { ArgusError, type CallContext, SKILL_COMMANDS, type SkillFileData, commandByName } from '@argus/protocol';
 import { toArgusErrorData } from '@argus/protocol/router';
+import { REDACTED } from '@argus/security';
 import { parseLocator, parseRef } from '@argus/snapshot';
 import type { BrowserManager } from '../browser-manager.js';
 import type { Dispatch } from '../dispatch.js';
@@ -111,14 +112,44 @@ export function resolveParams(
   return values;
 }
 
-/** `{{name}}` in every string of a step's input replaced by the parameter's value. */
-function substitute(value: unknown, values: ReadonlyMap<string, string>): unknown {
+/**
+ * `{{name}}` in every string of a step's input replaced by the parameter's value. A placeholder the
+ * file does not declare is refused (the loader already refuses such files; bundled ones are not
+ * parsed): typed literally, `{{password}}` would land in the page.
+ */
+function substitute(value: unknown, values: ReadonlyMap<string, string>, undeclared: (name: string) => never): unknown {
   if (typeof value === 'string')
-    return value.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values.get(name) ?? whole);
-  if (Array.isArray(value)) return value.map((item) => substitute(item, values));
+    return value.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => values.get(name) ?? undeclared(name));
+  if (Array.isArray(value)) return value.map((item) => substitute(item, values, undeclared));
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, values)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, values, undeclared)]));
   return value;
+}
+
+/** Every string under `value` with the secrets in it replaced by `[redacted]` (a copy). */
+function scrub<T>(value: T, secrets: readonly string[]): T {
+  const cut = (item: unknown): unknown => {
+    if (typeof item === 'string') {
+      let out = item;
+      for (const secret of secrets)
+        if (out === secret) out = REDACTED;
+        else if (secret.length >= 3) out = out.split(secret).join(REDACTED);
+      return out;
+    }
+    if (Array.isArray(item)) return item.map(cut);
+    if (item && typeof item === 'object')
+      return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, cut(inner)]));
+    return item;
+  };
+  return cut(value) as T;
+}
+
+/** A failure with the run's secret values cut from its message and details (the page snapshot echoes a typed field). */
+function scrubError(error: ArgusError, secrets: readonly string[]): ArgusError {
+  if (secrets.length === 0) return error;
+  return new ArgusError(error.code, scrub(error.message, secrets), {
+    ...(error.details ? { details: scrub(error.details, secrets) } : {}),
+  });
 }
 
 /** The element a step acts on or waits for, if any. */
@@ -141,11 +172,30 @@ export async function runSkill(
     );
   const declared = checkScope(skill, data);
   const values = resolveParams(skill, data, request.params);
+  // every step's input before the first runs: an undeclared placeholder stops the run at step 0
+  const inputs = data.steps.map(
+    (step, index) =>
+      substitute(step.input, values, (name) => {
+        throw invalid(
+          skill,
+          `step ${index + 1} uses {{${name}}}, which "params" does not declare, so it would be typed literally. Declare it (\`"params": { "${name}": { "description": "…" } }\`, with \`"secret": true\` for a password) or fix the placeholder's name. Nothing ran.`,
+          { step: index + 1, placeholder: name },
+        );
+      }) as Record<string, unknown>,
+  );
+  // the values of secret parameters: the journal and watch feed cut them from every step (a secret
+  // typed into a field that does not look like a password would otherwise be kept), and they are
+  // cut from what a failure reports (the page snapshot shows a field's value)
+  const secrets = [...values].filter(([name]) => data.params[name]?.secret).map(([, value]) => value);
   // the caller's token narrowed to the skill's commands: a step can do nothing its file does not
   // declare, and nothing the caller could not do alone
   const narrowed = (extra: readonly string[]): CallContext => {
     const scope = [...declared, ...extra];
-    return { ...ctx, commands: ctx.commands ? ctx.commands.filter((name) => scope.includes(name)) : scope };
+    return {
+      ...ctx,
+      commands: ctx.commands ? ctx.commands.filter((name) => scope.includes(name)) : scope,
+      ...(secrets.length > 0 ? { secrets: [...(ctx.secrets ?? []), ...secrets] } : {}),
+    };
   };
   const scoped = narrowed([]);
   const started = performance.now();
@@ -163,7 +213,7 @@ export async function runSkill(
   }
   const runs: StepRun[] = [];
   for (const [index, step] of data.steps.entries()) {
-    const input = substitute(step.input, values) as Record<string, unknown>;
+    const input = inputs[index] ?? {};
     if (request.tab !== undefined) input['tab'] = request.tab;
     const target = targetOf(step.input);
     const t0 = performance.now();
@@ -172,7 +222,7 @@ export async function runSkill(
       if (resolved !== null) await assertOneMatch(deps.manager, resolved, request.tab);
       await deps.dispatch(step.command, input, scoped);
     } catch (error) {
-      throw await stepFailure(deps, skill, index, step.command, target, error, request.tab);
+      throw scrubError(await stepFailure(deps, skill, index, step.command, target, error, request.tab), secrets);
     }
     runs.push({ index: index + 1, command: step.command, target, ms: Math.round((performance.now() - t0) * 10) / 10 });
   }
@@ -181,7 +231,7 @@ export async function runSkill(
     tier: skill.tier,
     steps: runs,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
-    url: deps.locate(ctx, request.tab ? { tab: request.tab } : {}).url,
+    url: scrub(deps.locate(ctx, request.tab ? { tab: request.tab } : {}).url, secrets),
   };
 }
 

@@ -45,6 +45,11 @@ export function paramName(label: string | undefined, fallback: string): string {
   return slug || fallback;
 }
 
+/** A snapshot label without its ref (`textbox "Username" [e15]`): the ref dies with the page, the file lives on. */
+function withoutRef(label: string): string {
+  return label.replace(/\s+\[?e\d+\]?$/, '');
+}
+
 function defaults(command: AnyCommand): Map<string, string> {
   return new Map(
     describeInput(command.input)
@@ -70,7 +75,8 @@ export function recordStep(
   params: Map<string, RecordedParam>,
 ): RecordedStep {
   const given = (input ?? {}) as Record<string, unknown>;
-  const result = (output ?? {}) as { locator?: unknown; element?: unknown };
+  // `element` names what fill and select acted on; `typedInto` the element that had focus for type
+  const result = (output ?? {}) as { locator?: unknown; element?: unknown; typedInto?: unknown };
   const skip = defaults(command);
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) {
@@ -88,7 +94,8 @@ export function recordStep(
   }
   const valueField = VALUE_FIELD[command.name];
   if (valueField !== undefined && typeof kept[valueField] === 'string') {
-    const label = typeof result.element === 'string' ? result.element : (kept['target'] as string | undefined);
+    const acted = command.name === 'input.type' ? result.typedInto : result.element;
+    const label = typeof acted === 'string' ? acted : (kept['target'] as string | undefined);
     const name = freeName(paramName(label, valueField === 'value' ? 'choice' : 'text'), params);
     // a fill proves an ordinary field by echoing its value; a masked one (password) or a typed
     // text (no echo) whose label says credential is a secret
@@ -96,7 +103,7 @@ export function recordStep(
       command.name === 'input.fill'
         ? !fillIsPlain(given, output)
         : command.name === 'input.type' && SECRET_LABEL.test(String(label ?? ''));
-    params.set(name, { description: `Value for ${label ?? 'the focused field'}`, secret });
+    params.set(name, { description: `Value for ${label ? withoutRef(label) : 'the focused field'}`, secret });
     kept[valueField] = `{{${name}}}`;
   }
   return step;

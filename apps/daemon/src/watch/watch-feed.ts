@@ -49,7 +49,7 @@ export class WatchFeed {
       const tab = this.locate(ctx, input).tab ?? before.tab;
       if (!tab) return;
       const failed = error !== undefined;
-      const json = redactInput(command.name, input, output).json;
+      const json = redactInput(command.name, input, output, ctx.secrets).json;
       this.push(tab, {
         at: new Date().toISOString(),
         command: command.name,

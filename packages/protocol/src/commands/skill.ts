@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { TabId } from '../common.js';
+import { HttpUrl, TabId } from '../common.js';
 
 /**
  * The commands a skill may contain: navigation and input on the current tab, nothing that reads
@@ -44,6 +44,14 @@ export const SkillParam = z.object({
   default: z.string().max(10_000).optional().describe('Used when the caller leaves the parameter out'),
 });
 
+/** The `{{name}}` placeholders in every string of a step's input. */
+export function placeholders(value: unknown): string[] {
+  if (typeof value === 'string') return [...value.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1] ?? '');
+  if (Array.isArray(value)) return value.flatMap(placeholders);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(placeholders);
+  return [];
+}
+
 export const SkillStep = z.object({
   command: z.string().min(3).max(100).describe('Contract path of the command, e.g. input.click'),
   input: z
@@ -53,24 +61,46 @@ export const SkillStep = z.object({
 });
 
 /** The skill file (`<name>.json` in a tier's directory). */
-export const SkillFile = z.object({
-  argusSkill: z.literal(1).describe('Format version'),
-  name: SkillName,
-  description: z.string().max(1_000).default(''),
-  startUrl: z
-    .string()
-    .max(8192)
-    .nullable()
-    .default(null)
-    .describe('Where the flow starts (skill test goes here first)'),
-  commands: z
-    .array(z.string().min(3).max(100))
-    .min(1)
-    .max(SKILL_COMMANDS.length)
-    .describe('The commands the steps may use: the scope the skill runs with'),
-  params: z.record(ParamName, SkillParam).default({}),
-  steps: z.array(SkillStep).min(1).max(MAX_SKILL_STEPS),
-});
+export const SkillFile = z
+  .object({
+    argusSkill: z.literal(1).describe('Format version'),
+    name: SkillName,
+    description: z.string().max(1_000).default(''),
+    startUrl: z
+      .string()
+      .max(8192)
+      .nullable()
+      .default(null)
+      .describe('Where the flow starts (skill test goes here first)'),
+    commands: z
+      .array(z.string().min(3).max(100))
+      .min(1)
+      .max(SKILL_COMMANDS.length)
+      .describe('The commands the steps may use: the scope the skill runs with'),
+    params: z.record(ParamName, SkillParam).default({}),
+    steps: z.array(SkillStep).min(1).max(MAX_SKILL_STEPS),
+  })
+  .superRefine((file, ctx) => {
+    // a placeholder with no parameter behind it would be typed into the page as `{{name}}`
+    file.steps.forEach((step, index) => {
+      for (const name of placeholders(step.input))
+        if (!Object.hasOwn(file.params, name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', index, 'input'],
+            message: `step ${index + 1} uses {{${name}}}, which "params" does not declare; add "${name}": { "description": "…" } to "params" (with "secret": true for a password) or fix the placeholder`,
+          });
+    });
+    // the start URL is navigated to by `skill test`: the same rule as `goto` (no script URLs)
+    if (file.startUrl !== null) {
+      if (!HttpUrl.safeParse(file.startUrl).success)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['startUrl'],
+          message: `${JSON.stringify(file.startUrl.slice(0, 100))} is not a URL a skill can start from (script URLs never are); use an http(s) URL, or null to run on the current page`,
+        });
+    }
+  });
 export type SkillFileData = z.output<typeof SkillFile>;
 
 const Tier = z.enum(['project', 'user', 'bundled']);

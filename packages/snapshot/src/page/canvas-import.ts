@@ -123,6 +123,58 @@ export const CANVAS_IMPORT = pageFunction('canvasImport', CanvasImport, function
   const ownText = (el: Element) =>
     Array.from(el.childNodes).some((node) => node.nodeType === 3 && (node.textContent || '').trim() !== '');
 
+  // the same rule as annotate's picker: a password field, or one whose name, label or autocomplete
+  // says credential, one-time code or card, is never copied into a design document
+  const SECRET = /pass|secret|token|otp|one-time|cvv|cvc|csc|pin\b|ssn|card|iban|api[-_]?key/i;
+  const isSecret = (el: Element) => {
+    if (el instanceof HTMLInputElement && el.type === 'password') return true;
+    const hints = ['name', 'id', 'autocomplete', 'aria-label', 'placeholder']
+      .map((attr) => el.getAttribute(attr) ?? '')
+      .join(' ');
+    return SECRET.test(hints) || /\bcc-/.test(el.getAttribute('autocomplete') ?? '');
+  };
+  /** What a form field shows: its value (a fixed mask for secrets, so not even the length is kept), else its placeholder. */
+  const fieldText = (el: Element): string => {
+    if (el instanceof HTMLSelectElement) return el.selectedOptions[0]?.textContent || '';
+    const input = el as HTMLInputElement | HTMLTextAreaElement;
+    if (input.value && isSecret(el)) return '••••••••';
+    return input.value || input.placeholder || '';
+  };
+  /** A checkbox or radio: its box drawn as the page draws it, its state as a mark (its value, "on", means nothing). */
+  const toggle = (
+    el: HTMLInputElement,
+    css: CSSStyleDeclaration,
+    parent: number,
+    rect: Item['rect'],
+    inset: Item['inset'],
+  ) => {
+    const radio = el.type === 'radio';
+    // Chromium's own blue unless the page sets accent-color
+    const accent = css.getPropertyValue('accent-color');
+    const mark = accent && accent !== 'auto' ? accent : '#0075ff';
+    const size = Math.min(rect.width, rect.height);
+    push({
+      parent,
+      kind: 'text',
+      tag: 'input',
+      name: (nameOf(el) + (el.checked ? ' (checked)' : ' (unchecked)')).slice(0, 256),
+      rect,
+      inset,
+      text: el.checked ? (radio ? '●' : '✓') : '',
+      style: {
+        boxSizing: 'border-box',
+        border: '1px solid #767676',
+        borderRadius: radio ? '50%' : '2px',
+        backgroundColor: el.checked && !radio ? mark : '#ffffff',
+        color: el.checked && !radio ? '#ffffff' : mark,
+        fontSize: Math.max(6, Math.round(size * 0.8)) + 'px',
+        lineHeight: rect.height + 'px',
+        textAlign: 'center',
+        margin: '0',
+      },
+    });
+  };
+
   const walk = (el: Element, parent: number): void => {
     if (truncated) return;
     const css = getComputedStyle(el);
@@ -186,14 +238,15 @@ export const CANVAS_IMPORT = pageFunction('canvasImport', CanvasImport, function
       } else skipped++;
       return;
     }
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
+      toggle(el, css, parent, rect, inset);
+      return;
+    }
     const href = tag === 'a' ? (el as HTMLAnchorElement).href : undefined;
     const field = tag === 'input' || tag === 'textarea' || tag === 'select';
     if (field || (!hasElementChildren(el) && ownText(el))) {
       // a leaf of text (or a form field showing its value): laid out inside its own box
-      let text = field
-        ? (el as HTMLInputElement).value || (el as HTMLInputElement).placeholder || ''
-        : (el as HTMLElement).innerText || el.textContent || '';
-      if (tag === 'select') text = (el as HTMLSelectElement).selectedOptions[0]?.textContent || '';
+      const text = field ? fieldText(el) : (el as HTMLElement).innerText || el.textContent || '';
       const textOnly: Record<string, string> = {};
       textStyle(css, textOnly);
       if (text.includes('\n') && !/^pre/.test(css.whiteSpace)) textOnly.whiteSpace = 'pre-line';
