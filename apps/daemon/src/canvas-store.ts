@@ -141,6 +141,9 @@ export class CanvasStore {
   freeId(name: string): string {
     const base =
       name
+        // accents come apart from their letters (NFKD) and are dropped: `Ünïcödé` -> `unicode`
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
         .toLowerCase()
         .replace(/[^a-z0-9_-]+/g, '-')
         .replace(/^-+|-+$/g, '')

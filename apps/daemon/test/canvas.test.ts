@@ -240,4 +240,25 @@ describe('canvas limits and replacements', () => {
       expect(reply, JSON.stringify(replies)).toMatchObject({ undo: 10 - k, redo: k });
     }
   });
+
+  it('an unknown --mode is refused by export, lint and open, naming the modes; accents leave ids readable', async () => {
+    const made = await h.client.canvas.new.mutate({ name: 'Card ✨ ünïcödé' });
+    expect(made.id).toBe('card-unicode');
+    await h.client.canvas.patch.mutate({
+      doc: made.id,
+      ops: [...CARD, { op: 'token.set', path: 'color.bg', value: '#fff', mode: 'dark' }],
+    });
+    const html = join(h.workspace, 'modes.html');
+    for (const refused of [
+      failure(h.client.canvas.export.mutate({ doc: made.id, html, mode: 'nosuchmode' })),
+      failure(h.client.canvas.lint.query({ doc: made.id, mode: 'nosuchmode' })),
+      failure(h.client.canvas.open.mutate({ doc: made.id, mode: 'nosuchmode' })),
+    ]) {
+      const error = await refused;
+      expect(error.code).toBe('invalid_input');
+      expect(error.message).toContain('has a mode "nosuchmode". Modes: dark.');
+    }
+    expect(existsSync(html)).toBe(false);
+    expect((await h.client.canvas.lint.query({ doc: made.id, mode: 'dark' })).errors).toBe(0);
+  });
 });

@@ -6,6 +6,7 @@ import {
   MAX_NODE_DEPTH,
   exportHtml,
   exportTsx,
+  lintDocument,
   type CanvasDocument,
   type CanvasNode,
   type PatchOpInput,
@@ -119,5 +120,24 @@ describe('rect values', () => {
       },
     ]);
     expect(exportHtml(session.toJson())).not.toMatch(/Infinity|e\+/);
+  });
+});
+
+describe('token modes', () => {
+  it('an unknown mode is invalid_input naming the modes there are, in the export and the lint', () => {
+    const session = CanvasSession.create('doc', 'Doc');
+    session.patch([{ op: 'token.set', path: 'color.bg', value: '#fff', mode: 'dark' }]);
+    const doc = session.toJson();
+    for (const run of [
+      () => exportHtml(doc, { mode: 'nosuchmode' }),
+      () => lintDocument(doc, { mode: 'nosuchmode' }),
+    ]) {
+      const error = refusal(run);
+      expect(error.code).toBe('invalid_input');
+      expect(error.message).toContain('Modes: dark.');
+    }
+    expect(exportHtml(doc, { mode: 'dark' })).toContain('--color-bg:#fff');
+    const plain = CanvasSession.create('plain', 'Plain').toJson();
+    expect(refusal(() => exportTsx(plain, { mode: 'dark' })).message).toContain('It has no modes');
   });
 });

@@ -203,6 +203,12 @@ export function canvasHandlers(
           return withDialogs(page, { element: handle.label, node, doc: previews.docOf(page.id) ?? null });
         }),
       import: async (input, ctx) => {
+        // --into names the document already: an --id beside it would be silently ignored
+        if (input.into !== undefined && input.id !== undefined)
+          throw new ArgusError(
+            'invalid_input',
+            `--into ${input.into} imports into that document; --id names a new one. Give one of them.`,
+          );
         const [tab, read] = await services.manager.onTab(input.tab, async (page) => {
           const handle = await services.manager.engine(page).resolve(input.target);
           const drawn = await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes);
