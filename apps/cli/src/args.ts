@@ -71,6 +71,18 @@ function lex(args: readonly string[], options: ParseArgsOptionsConfig = {}) {
 /** Verbs whose own `--profile` option means something else than the global Argus profile. */
 const OWN_PROFILE_FLAG = new Set(['mcp', 'cookie-import-browser']);
 
+/**
+ * Verbs whose own `--session` option (after the verb) is a filter, not the session to run in:
+ * `argus journal --session shop` lists the commands of that session (`journal export` too).
+ */
+const OWN_SESSION_FLAG = new Set(['journal']);
+
+/**
+ * What a profile name may be (the manifest's ProfileName and the config's chrome.profile; a test
+ * checks they agree): checked here so a bad `--profile` is a usage error before any daemon starts.
+ */
+const PROFILE_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
+
 /** Splits global flags (anywhere on the line before `--`, even where a value could go) from the rest. */
 export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: string[] } {
   const flags: GlobalFlags = { json: false, help: false, untrustedEnvelope: false };
@@ -81,7 +93,7 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
     if (token.index === seen) continue; // a short group (`-ab`) is one argument
     seen = token.index;
     const arg = argv[token.index] as string;
-    if (token.kind === 'option' && token.rawName === '--session') {
+    if (token.kind === 'option' && token.rawName === '--session' && !OWN_SESSION_FLAG.has(rest[0] ?? '')) {
       // `--session NAME` or `--session=NAME`; the name is the next word, never a flag
       const value = arg === '--session' ? argv[token.index + 1] : arg.slice('--session='.length);
       if (value === undefined || value === '' || value.startsWith('-'))
@@ -95,6 +107,10 @@ export function takeGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; 
       const value = arg === '--profile' ? argv[token.index + 1] : arg.slice('--profile='.length);
       if (value === undefined || value === '' || value.startsWith('-'))
         throw new UsageError('--profile takes a profile name, e.g. `argus --profile work goto https://example.com`.');
+      if (!PROFILE_NAME.test(value))
+        throw new UsageError(
+          `--profile "${value}" is not a profile name: letters, digits, \`.\`, \`_\` and \`-\`, starting with a letter or digit (at most 64). \`argus profiles\` lists the ones there are.`,
+        );
       flags.profile = value;
       if (arg === '--profile') seen = token.index + 1;
     } else if (token.kind === 'option' && Object.hasOwn(VALUE_FLAGS, token.rawName)) {
@@ -195,16 +211,25 @@ function coerce(field: FieldInfo, raw: string, verb: string): unknown {
       if (!field.values.includes(raw))
         throw new UsageError(`${flag} must be one of ${field.values.join(', ')}; got "${raw}".`);
       return raw;
-    case 'array':
+    case 'array': {
+      // a list of objects (`--ops`) is JSON only: split on commas, an object would become strings
+      const structured = field.itemType === 'object' || field.itemType === 'array';
       // a JSON array as typed (`--ops '[{"op":...}]'`); else the comma list (`--files a.png,b.png`)
-      if (raw.trimStart().startsWith('[')) {
+      if (raw.trimStart().startsWith('[') || (structured && raw !== '-')) {
+        let parsed: unknown;
         try {
-          return JSON.parse(raw) as unknown;
+          parsed = JSON.parse(raw) as unknown;
         } catch (error) {
           throw new UsageError(`${flag} got invalid JSON (${(error as Error).message}).`);
         }
+        if (structured && !Array.isArray(parsed))
+          throw new UsageError(
+            `${flag} takes a JSON array${flag === '--ops' ? ' of operations' : ''}: \`${flag} '[{...}, {...}]'\` (one item is an array of one). See \`argus ${verb} --help\`.`,
+          );
+        return parsed;
       }
       return raw.split(',').map((item) => (field.itemType === 'number' ? Number(item) : item));
+    }
     case 'object':
       // `--param key=value`: one entry of a name -> text map (repeated flags add entries)
       if (/^[\w.-]+=/.test(raw) && !raw.trimStart().startsWith('{')) {

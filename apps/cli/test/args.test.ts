@@ -1,5 +1,6 @@
 // The CLI's argument parser (node:util parseArgs under the generated verbs), without a daemon.
 import { describe, expect, it } from 'vitest';
+import { ProfileName } from '@argus/protocol';
 import { UsageError, findCommand, parseCommandArgs, takeGlobalFlags } from '../src/args.js';
 
 function parse(line: string[]): Record<string, unknown> {
@@ -77,6 +78,46 @@ describe('argus argument parsing', () => {
     expect(parse(['cookie-import-browser', '--domain', 'a.com', '--domain', 'b.org'])).toMatchObject({
       domain: ['a.com', 'b.org'],
     });
+  });
+
+  it("an invalid --profile name is a usage error before anything starts; the rule is the manifest's", () => {
+    for (const name of ['../x', 'a/b', '.hidden', 'x'.repeat(65)]) {
+      expect(() => takeGlobalFlags(['--profile', name, 'tabs']), name).toThrow(UsageError);
+      expect(() => takeGlobalFlags([`--profile=${name}`, 'tabs']), name).toThrow(/is not a profile name/);
+      expect(ProfileName.safeParse(name).success, name).toBe(false);
+    }
+    for (const name of ['work', 'Work_2.old', 'a-b', 'x'.repeat(64)]) {
+      expect(takeGlobalFlags(['--profile', name, 'tabs']).flags.profile).toBe(name);
+      expect(ProfileName.safeParse(name).success, name).toBe(true);
+    }
+  });
+
+  it("journal's --session (after the verb) is its filter; before the verb it is the global session", () => {
+    for (const verb of [['journal'], ['journal', 'export']]) {
+      const own = takeGlobalFlags([...verb, '--session', 'shop', '--limit', '5']);
+      expect(own.flags.session).toBeUndefined();
+      expect(parse(own.rest)).toMatchObject({ session: 'shop' });
+      const inline = takeGlobalFlags([...verb, '--session=shop']);
+      expect(inline.flags.session).toBeUndefined();
+      expect(parse(inline.rest)).toMatchObject({ session: 'shop' });
+    }
+    const global = takeGlobalFlags(['--session', 'shop', 'journal']);
+    expect(global.flags.session).toBe('shop');
+    expect(parse(global.rest)).not.toHaveProperty('session');
+  });
+
+  it('--ops takes a JSON array: an object or plain words are a usage error, never split on commas', () => {
+    expect(() => parse(['canvas', 'patch', 'd', '--ops', '{"op":"node.remove","nodeId":"x"}'])).toThrow(
+      /--ops takes a JSON array of operations/,
+    );
+    expect(() => parse(['canvas', 'patch', 'd', '--ops', 'node.remove,x'])).toThrow(/--ops got invalid JSON/);
+    expect(parse(['canvas', 'patch', 'd', '--ops', '[{"op":"node.remove","nodeId":"x"}]'])).toMatchObject({
+      ops: [{ op: 'node.remove', nodeId: 'x' }],
+    });
+    // `-` still means stdin
+    expect(parse(['canvas', 'patch', 'd', '--ops', '-'])).toMatchObject({ ops: ['-'] });
+    // a list of words is still a comma list
+    expect(parse(['upload', 'e5', '--files', 'a.png,b.png'])).toMatchObject({ files: ['a.png', 'b.png'] });
   });
 
   it('--lease and --lease-wait are global flags with values', () => {

@@ -59,6 +59,14 @@ export class CanvasPreviews {
   }
 
   /**
+   * Ends every preview of `doc` (it was deleted): the tabs stay open with their last state but are no
+   * one's preview, so a new document that takes the same id never shows up in them.
+   */
+  end(doc: string): void {
+    for (const [tabId, preview] of this.previews) if (preview.doc === doc) this.previews.delete(tabId);
+  }
+
+  /**
    * Pushes `document` into every open preview of `doc`; resolves when they show it, or after the
    * push budget (a hung tab never holds up a patch). Never throws: a preview that fails is dropped.
    */

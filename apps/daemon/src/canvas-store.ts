@@ -15,6 +15,13 @@ export interface CanvasSummary {
   path: string;
 }
 
+/** A stored file that is not a readable document: listed with why, so it is never silently missing. */
+export interface UnreadableDocument {
+  id: string;
+  path: string;
+  error: string;
+}
+
 /**
  * The workspace's design documents: one JSON file each under `<state dir>/canvas/`, written
  * atomically (temp file + rename) after every change, and the live sessions (Y.Doc + undo history)
@@ -56,6 +63,25 @@ export class CanvasStore {
     return session;
   }
 
+  /**
+   * The document's revision without needing it to be readable: the live one, else the `revision` its
+   * file states (0 when even that cannot be read), so replacing a broken file still moves forward.
+   */
+  revisionOf(id: string): number {
+    const open = this.live.get(id);
+    if (open) return open.revision;
+    try {
+      return this.get(id).revision;
+    } catch {
+      try {
+        const stated = (JSON.parse(readFileSync(this.pathOf(id), 'utf8')) as { revision?: unknown } | null)?.revision;
+        return typeof stated === 'number' && Number.isSafeInteger(stated) && stated >= 0 ? stated : 0;
+      } catch {
+        return 0;
+      }
+    }
+  }
+
   /** Stores a session under `id` (new, or replacing a loaded one) and writes it. */
   async put(id: string, session: CanvasSession): Promise<CanvasSummary> {
     this.live.get(id)?.destroy();
@@ -92,26 +118,32 @@ export class CanvasStore {
     return true;
   }
 
-  list(): CanvasSummary[] {
+  list(): { documents: CanvasSummary[]; unreadable: UnreadableDocument[] } {
     const files = existsSync(this.dir)
       ? readdirSync(this.dir).filter((name) => /^[A-Za-z0-9_-]{1,64}\.json$/.test(name))
       : [];
     const ids = new Set([...files.map((name) => name.slice(0, -'.json'.length)), ...this.live.keys()]);
-    const summaries: CanvasSummary[] = [];
+    const documents: CanvasSummary[] = [];
+    const unreadable: UnreadableDocument[] = [];
     for (const id of [...ids].sort()) {
       try {
-        summaries.push(this.summary(id, this.get(id)));
-      } catch {
-        // a file that is not a document (hand-edited, half-copied) is left out of the list, not fatal
+        documents.push(this.summary(id, this.get(id)));
+      } catch (error) {
+        // a file that is not a document (hand-edited, half-copied, too deep) does not fail the list,
+        // but it is named: a document that vanished from the list would look deleted
+        unreadable.push({ id, path: this.pathOf(id), error: error instanceof Error ? error.message : String(error) });
       }
     }
-    return summaries;
+    return { documents, unreadable };
   }
 
   /** A free id from a name: `Landing page` -> `landing-page`, then `landing-page-2`, ... */
   freeId(name: string): string {
     const base =
       name
+        // accents come apart from their letters (NFKD) and are dropped: `Ünïcödé` -> `unicode`
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
         .toLowerCase()
         .replace(/[^a-z0-9_-]+/g, '-')
         .replace(/^-+|-+$/g, '')

@@ -4,7 +4,7 @@ import type { CanvasDocument } from '@argus/canvas';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 
 const h = useHarness();
 
@@ -106,6 +106,9 @@ describe('canvas import', () => {
     expect(capped).toMatchObject({ nodes: 3, truncated: true });
     expect(await codeOf(h.client.canvas.import.mutate({ target: '.badge', id: 'hidden' }))).toBe('invalid_input');
     expect(await codeOf(h.client.canvas.import.mutate({ target: '#card', id: 'pricing' }))).toBe('file_exists');
+    const both = await failure(h.client.canvas.import.mutate({ target: '.cta', into: 'pricing', id: 'other' }));
+    expect(both.code).toBe('invalid_input');
+    expect(both.message).toContain('Give one of them');
     expect(await codeOf(h.client.canvas.import.mutate({ target: '#nope', id: 'x', tab: undefined }))).toBe(
       'element_not_found',
     );

@@ -120,4 +120,28 @@ describe('canvas live preview', () => {
       doc: null,
     });
   });
+
+  it('canvas rm ends its previews: a new document with the same id never shows up in them', async () => {
+    await h.client.canvas.new.mutate({ name: 'Prev', id: 'prev' });
+    await h.client.canvas.patch.mutate({ doc: 'prev', ops: DESIGN });
+    const opened = await h.client.canvas.open.mutate({ doc: 'prev' });
+    expect(await h.client.canvas.nodeOf.query({ target: '[data-canvas-node="box"]' })).toMatchObject({ doc: 'prev' });
+    await h.client.canvas.rm.mutate({ doc: 'prev' });
+    expect(await h.client.canvas.nodeOf.query({ target: '[data-canvas-node="box"]' })).toMatchObject({
+      node: 'box',
+      doc: null,
+    });
+    await h.client.canvas.new.mutate({ name: 'X', id: 'prev' });
+    await h.client.canvas.patch.mutate({
+      doc: 'prev',
+      ops: [{ op: 'node.insert', pageId: 'page-1', parentId: null, node: { id: 'other', kind: 'frame' } }],
+    });
+    const tabs = await h.client.tabs.list.query();
+    expect(tabs.tabs.find((tab) => tab.active)?.id).toBe(opened.tab);
+    // the tab keeps the deleted document's last state
+    const { value } = await h.client.page.eval.mutate({
+      js: '[...document.querySelectorAll("[data-canvas-node]")].map((el) => el.dataset.canvasNode).sort()',
+    });
+    expect(value).toEqual(['box', 'cta', 'label']);
+  });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeOf, failure, useHarness } from './harness.js';
@@ -139,5 +139,126 @@ describe('canvas lint', () => {
     ]);
     expect(await codeOf(h.client.canvas.lint.query({ doc: 'lint-me', page: 'nope' }))).toBe('invalid_input');
     expect(await codeOf(h.client.canvas.lint.query({ doc: 'no-such-doc' }))).toBe('canvas_not_found');
+  });
+});
+
+/** Inserts of `count` frames, each inside the one before. */
+function chain(count: number): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, index) => ({
+    op: 'node.insert',
+    pageId: 'page-1',
+    parentId: index === 0 ? null : `f${index - 1}`,
+    node: { id: `f${index}`, kind: 'frame' },
+  }));
+}
+
+describe('canvas limits and replacements', () => {
+  it('a chain nested past 256 levels is invalid_patch; a stored file that deep is listed as unreadable, and refused by load', async () => {
+    await h.client.canvas.new.mutate({ name: 'Deep', id: 'deep' });
+    const refused = await failure(h.client.canvas.patch.mutate({ doc: 'deep', ops: chain(5000) }));
+    expect(refused.code).toBe('invalid_patch');
+    expect(refused.message).toContain('at most 256 levels');
+    await h.client.canvas.patch.mutate({ doc: 'deep', ops: chain(256) });
+    const exported = await h.client.canvas.export.mutate({ doc: 'deep', html: join(h.workspace, 'deep.html') });
+    expect(exported.files).toHaveLength(1);
+
+    // a file nested 3000 levels (written by hand: a patch cannot make one) in the documents' directory
+    const saved = await h.client.canvas.save.mutate({ doc: 'deep', path: join(h.workspace, 'deep.json') });
+    const deeper = JSON.parse(readFileSync(saved.path, 'utf8')) as {
+      id: string;
+      pages: { nodes: Record<string, unknown>[] }[];
+    };
+    const nodes = deeper.pages[0]!.nodes;
+    const template = nodes[0]!;
+    for (let index = 0; index < 3000; index++)
+      nodes[index] = {
+        ...template,
+        id: `f${index}`,
+        parentId: index === 0 ? null : `f${index - 1}`,
+        childIds: index === 2999 ? [] : [`f${index + 1}`],
+      };
+    deeper.id = 'too-deep';
+    writeFileSync(join(h.workspace, 'too-deep.json'), JSON.stringify(deeper));
+    writeFileSync(join(h.workspace, '.argus', 'canvas', 'too-deep.json'), JSON.stringify(deeper));
+    const listed = await h.client.canvas.list.query({});
+    expect(listed.documents.map((doc) => doc.id)).toContain('deep');
+    expect(listed.documents.map((doc) => doc.id)).not.toContain('too-deep');
+    expect(listed.unreadable).toEqual([
+      expect.objectContaining({ id: 'too-deep', error: expect.stringContaining('at most 256') }),
+    ]);
+    const load = await failure(h.client.canvas.load.mutate({ path: join(h.workspace, 'too-deep.json'), id: 'x' }));
+    expect(load.code).toBe('invalid_input');
+    expect(load.message).toContain('a page nests at most 256');
+    // the unreadable one can still be removed
+    expect(await h.client.canvas.rm.mutate({ doc: 'too-deep' })).toEqual({ id: 'too-deep', removed: true });
+    expect((await h.client.canvas.list.query({})).unreadable).toEqual([]);
+  });
+
+  it('load --overwrite keeps the revision increasing, so a stale base revision is still a conflict', async () => {
+    await h.client.canvas.new.mutate({ name: 'B', id: 'rb' });
+    await h.client.canvas.patch.mutate({ doc: 'rb', ops: CARD });
+    const saved = await h.client.canvas.save.mutate({ doc: 'rb', path: join(h.workspace, 'rb.json') });
+    await h.client.canvas.new.mutate({ name: 'A', id: 'ra' });
+    await h.client.canvas.patch.mutate({ doc: 'ra', ops: CARD.slice(0, 1) });
+    await h.client.canvas.patch.mutate({ doc: 'ra', ops: [{ op: 'node.remove', nodeId: 'card' }] });
+    const loaded = await h.client.canvas.load.mutate({ path: saved.path, id: 'ra', overwrite: true });
+    expect(loaded).toMatchObject({ id: 'ra', revision: 3, nodes: 2 });
+    const stale = await failure(
+      h.client.canvas.patch.mutate({ doc: 'ra', ops: [{ op: 'node.remove', nodeId: 'title' }], baseRevision: 1 }),
+    );
+    expect(stale.code).toBe('revision_conflict');
+    // a file at a later revision than the one it replaces keeps its own
+    await h.client.canvas.new.mutate({ name: 'C', id: 'rc' });
+    expect(await h.client.canvas.load.mutate({ path: saved.path, id: 'rc', overwrite: true })).toMatchObject({
+      revision: 1,
+    });
+  });
+
+  it('export to the same file twice is refused up front and writes nothing', async () => {
+    await h.client.canvas.new.mutate({ name: 'Same', id: 'same' });
+    await h.client.canvas.patch.mutate({ doc: 'same', ops: CARD });
+    const target = join(h.workspace, 'same.x');
+    for (const overwrite of [false, true]) {
+      const error = await failure(h.client.canvas.export.mutate({ doc: 'same', html: target, tsx: target, overwrite }));
+      expect(error.code).toBe('invalid_input');
+      expect(error.message).toContain('--html and --tsx both name');
+      expect(existsSync(target)).toBe(false);
+    }
+  });
+
+  it('each reply of concurrent undos carries the undo/redo counts of its own revision', async () => {
+    await h.client.canvas.new.mutate({ name: 'Many', id: 'many' });
+    for (let index = 0; index < 10; index++)
+      await h.client.canvas.patch.mutate({
+        doc: 'many',
+        ops: [{ op: 'token.set', path: `t.n${index}`, value: String(index) }],
+      });
+    const replies = await Promise.all(Array.from({ length: 10 }, () => h.client.canvas.undo.mutate({ doc: 'many' })));
+    // revision 10 + k is the k-th undo: k batches undone, 10 - k left
+    for (const reply of replies) {
+      const k = reply.revision - 10;
+      expect(reply, JSON.stringify(replies)).toMatchObject({ undo: 10 - k, redo: k });
+    }
+  });
+
+  it('an unknown --mode is refused by export, lint and open, naming the modes; accents leave ids readable', async () => {
+    const made = await h.client.canvas.new.mutate({ name: 'Card ✨ ünïcödé' });
+    expect(made.id).toBe('card-unicode');
+    await h.client.canvas.patch.mutate({
+      doc: made.id,
+      ops: [...CARD, { op: 'token.set', path: 'color.bg', value: '#fff', mode: 'dark' }],
+    });
+    const html = join(h.workspace, 'modes.html');
+    for (const refused of [
+      failure(h.client.canvas.export.mutate({ doc: made.id, html, mode: 'nosuchmode' })),
+      failure(h.client.canvas.lint.query({ doc: made.id, mode: 'nosuchmode' })),
+      failure(h.client.canvas.open.mutate({ doc: made.id, mode: 'nosuchmode' })),
+    ]) {
+      const error = await refused;
+      expect(error.code).toBe('invalid_input');
+      expect(error.message).toContain('has a mode "nosuchmode". Modes: dark.');
+    }
+    expect(existsSync(html)).toBe(false);
+    expect((await h.client.canvas.lint.query({ doc: made.id, mode: 'dark' })).errors).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { ArgusError } from '@argus/protocol';
-import { CONTAINER_KINDS, CanvasNode, type CanvasDocument, type CanvasPage } from './schema.js';
+import { CONTAINER_KINDS, CanvasNode, MAX_NODE_DEPTH, type CanvasDocument, type CanvasPage } from './schema.js';
 import { PatchBatch, type PatchOp } from './ops.js';
 import { applyNodeChanges } from './node-changes.js';
 
@@ -135,14 +135,42 @@ function detach(page: WorkPage, node: CanvasNode): number {
   return at;
 }
 
+/** The node and everything under it, depth-first (an explicit stack: no recursion on document depth). */
 function subtree(page: WorkPage, id: string): string[] {
   const ids: string[] = [];
-  const visit = (current: string): void => {
+  const stack = [id];
+  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
     ids.push(current);
-    page.nodes.get(current)?.childIds.forEach(visit);
-  };
-  visit(id);
+    const children = page.nodes.get(current)?.childIds ?? [];
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as string);
+  }
   return ids;
+}
+
+/** The depth of a node under `parentId` (a root node is at depth 1). */
+function depthUnder(page: WorkPage, parentId: string | null): number {
+  let depth = 1;
+  for (let id = parentId; id !== null; id = page.nodes.get(id)?.parentId ?? null) depth++;
+  return depth;
+}
+
+/** How many levels a subtree spans (a leaf spans 1). */
+function heightOf(page: WorkPage, id: string): number {
+  let height = 0;
+  const stack: [string, number][] = [[id, 1]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [current, level] = entry;
+    height = Math.max(height, level);
+    for (const child of page.nodes.get(current)?.childIds ?? []) stack.push([child, level + 1]);
+  }
+  return height;
+}
+
+/** Refuses a placement that would nest the page deeper than MAX_NODE_DEPTH. */
+function withinDepth(page: WorkPage, parentId: string | null, height: number): void {
+  const deepest = depthUnder(page, parentId) + height - 1;
+  if (deepest > MAX_NODE_DEPTH)
+    fail(`it would nest nodes ${deepest} levels deep; a page nests at most ${MAX_NODE_DEPTH} levels`);
 }
 
 function freshId(work: Work, wanted: string | undefined, newId: () => string): string {
@@ -165,6 +193,7 @@ function applyOp(work: Work, op: PatchOp, newId: () => string): void {
     case 'node.insert': {
       const page = pageOf(work, op.pageId);
       containerIn(page, op.parentId);
+      withinDepth(page, op.parentId, 1);
       const id = freshId(work, op.node.id, newId);
       const node: CanvasNode = {
         id,
@@ -206,6 +235,7 @@ function applyOp(work: Work, op: PatchOp, newId: () => string): void {
         fail(`"${op.parentId}" is "${node.id}" or inside it: a node cannot move into its own subtree`);
       }
       containerIn(page, op.parentId);
+      withinDepth(page, op.parentId, heightOf(page, node.id));
       detach(page, node);
       placeAt(siblings(page, op.parentId), node.id, op.index);
       node.parentId = op.parentId;

@@ -10,6 +10,7 @@ import type * as Culori from 'culori';
 import type { CANVAS_LINT_RULES } from '@argus/protocol';
 import type { CanvasDocument, CanvasNode, CanvasPage, Rect } from './schema.js';
 import { safeUrl } from './render/sanitize.js';
+import { checkMode } from './render/tree.js';
 
 type Color = Culori.Color;
 // culori loads on the first lint, not with every daemon (importing it took ~0.7 s of the daemon's ~3.7 s under load; issue 16)
@@ -176,6 +177,7 @@ function lintPage(doc: CanvasDocument, page: CanvasPage, mode: string | undefine
 
 /** Every finding of the document (or one page), in page then paint order. */
 export function lintDocument(doc: CanvasDocument, options: LintOptions = {}): LintFinding[] {
+  checkMode(doc, options.mode);
   const findings: LintFinding[] = [];
   for (const asset of Object.values(doc.assets)) {
     const broken = brokenSource(asset.src, asset.kind);

@@ -14,16 +14,33 @@ export const CanvasId = z
 export const NodeKind = z.enum(['frame', 'text', 'shape', 'image', 'group', 'component-instance']);
 export type NodeKind = z.infer<typeof NodeKind>;
 
+/**
+ * How deep nodes may nest on a page (a root node is at depth 1). A real design is a few dozen levels
+ * deep; the export and the preview build their trees recursively, and Chromium's HTML parser stops
+ * nesting at 512 elements (deeper ones come out as siblings), so the limit sits well below both.
+ */
+export const MAX_NODE_DEPTH = 256;
+
 /** Kinds that may have children; text, shape and image are leaves. */
 export const CONTAINER_KINDS: ReadonlySet<NodeKind> = new Set(['frame', 'group', 'component-instance']);
 
 const Finite = z.number().finite();
 
+/**
+ * Rect values are px within ±1,000,000: room for any real page (Chromium itself lays out no further
+ * than ~33.5 million px), and far from where the export's sums (x + width) stop being finite numbers.
+ */
+export const MAX_COORDINATE = 1_000_000;
+const Coordinate = Finite.min(-MAX_COORDINATE, `rect values lie within ±${MAX_COORDINATE} px`).max(
+  MAX_COORDINATE,
+  `rect values lie within ±${MAX_COORDINATE} px`,
+);
+
 export const Rect = z.strictObject({
-  x: Finite,
-  y: Finite,
-  width: Finite.min(0),
-  height: Finite.min(0),
+  x: Coordinate,
+  y: Coordinate,
+  width: Coordinate.min(0),
+  height: Coordinate.min(0),
 });
 export type Rect = z.infer<typeof Rect>;
 

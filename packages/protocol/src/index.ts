@@ -27,6 +27,7 @@ export {
 } from './commands/page.js';
 export { AGENT_READ_MAX_CHARS } from './commands/snapshot.js';
 export { SessionName } from './commands/sessions.js';
+export { ProfileName } from './commands/profile.js';
 export { DEFAULT_POOL_MAX_SESSIONS, PoolState } from './commands/pool.js';
 export { CANVAS_LINT_RULES } from './commands/canvas.js';
 export { CANVAS_UPDATE_KINDS } from './commands/canvas-sync.js';

@@ -36,6 +36,7 @@ export function canvasHandlers(
     await store.persist(id);
     await previews.refresh(id, session.toJson());
   };
+  /** The reply of a change; read right after the change, before any await, so a concurrent change cannot skew the counts. */
   const revision = (id: string, session: CanvasSession, value: number) => ({
     id,
     revision: value,
@@ -47,8 +48,9 @@ export function canvasHandlers(
     await admit(doc, signal);
     const session = store.get(doc);
     const outcome = step === 'undo' ? session.undo() : session.redo();
+    const reply = revision(doc, session, outcome.revision);
     await changed(doc, session, step);
-    return revision(doc, session, outcome.revision);
+    return reply;
   };
   return withCanvas(
     {
@@ -65,7 +67,7 @@ export function canvasHandlers(
         }
         return store.put(id, canvas().CanvasSession.create(id, input.name));
       },
-      list: async () => ({ dir: store.dir, documents: store.list() }),
+      list: async () => ({ dir: store.dir, ...store.list() }),
       show: async (input) => ({ document: store.get(input.doc).toJson() }),
       lint: async (input) => {
         const doc = store.get(input.doc).toJson();
@@ -76,8 +78,11 @@ export function canvasHandlers(
       },
       rm: async (input, ctx) => {
         await admit(input.doc, ctx.signal);
-        const revision = store.has(input.doc) ? store.get(input.doc).revision : 0;
+        // an unreadable file can still be removed (its stated revision, or 0)
+        const revision = store.has(input.doc) ? store.revisionOf(input.doc) : 0;
         const removed = await store.remove(input.doc);
+        // its preview tabs stop being previews: a later document with the same id is another document
+        previews.end(input.doc);
         sync.removed(input.doc, revision, by());
         return { id: input.doc, removed };
       },
@@ -120,7 +125,15 @@ export function canvasHandlers(
             },
           );
         }
-        const withId = raw && typeof raw === 'object' ? { ...raw, id } : raw;
+        // a replaced document's revision goes on from where it was, never back: a client that read an
+        // earlier revision must get revision_conflict, not write over the replacement
+        const previous = store.has(id) ? store.revisionOf(id) : undefined;
+        const fileRevision = (raw as { revision?: unknown } | null)?.revision;
+        const continued =
+          previous !== undefined && typeof fileRevision === 'number'
+            ? { revision: Math.max(fileRevision, previous + 1) }
+            : {};
+        const withId = raw && typeof raw === 'object' ? { ...raw, id, ...continued } : raw;
         const loaded = canvas().CanvasSession.fromJson(withId, path);
         const summary = await store.put(id, loaded);
         sync.replaced(id, loaded, by());
@@ -131,8 +144,9 @@ export function canvasHandlers(
         await admit(input.doc, ctx.signal);
         const session = store.get(input.doc);
         const outcome = session.patch(input.ops, input.baseRevision);
+        const reply = { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
         await changed(input.doc, session, 'patch');
-        return { ...revision(input.doc, session, outcome.revision), created: outcome.created, ops: outcome.ops };
+        return reply;
       },
       undo: (input, ctx) => historyStep(input.doc, 'undo', ctx.signal),
       redo: (input, ctx) => historyStep(input.doc, 'redo', ctx.signal),
@@ -141,13 +155,14 @@ export function canvasHandlers(
         const session = store.get(input.doc);
         const update = bytesOf(input.update);
         const outcome = session.push(update);
+        const reply = revision(input.doc, session, outcome.revision);
         await changed(
           input.doc,
           session,
           'push',
           input.replica === undefined ? undefined : { replica: input.replica, update },
         );
-        return revision(input.doc, session, outcome.revision);
+        return reply;
       },
       async *updates(input, ctx) {
         const session = store.get(input.doc);
@@ -188,6 +203,12 @@ export function canvasHandlers(
           return withDialogs(page, { element: handle.label, node, doc: previews.docOf(page.id) ?? null });
         }),
       import: async (input, ctx) => {
+        // --into names the document already: an --id beside it would be silently ignored
+        if (input.into !== undefined && input.id !== undefined)
+          throw new ArgusError(
+            'invalid_input',
+            `--into ${input.into} imports into that document; --id names a new one. Give one of them.`,
+          );
         const [tab, read] = await services.manager.onTab(input.tab, async (page) => {
           const handle = await services.manager.engine(page).resolve(input.target);
           const drawn = await callOnElement(page, handle, CANVAS_IMPORT, input.maxNodes);
@@ -245,15 +266,26 @@ export function canvasHandlers(
           outputs.push({ format: 'html', path: input.html, text: canvas().exportHtml(doc, options) });
         if (input.tsx !== undefined)
           outputs.push({ format: 'tsx', path: input.tsx, text: canvas().exportTsx(doc, options) });
-        const files = [];
-        for (const output of outputs) {
-          const target = outputTarget(services, ctx, output.path, {
+        // every target resolved (and checked) before anything is written: a refusal writes nothing
+        const targets = outputs.map((output) => ({
+          ...output,
+          target: outputTarget(services, ctx, output.path, {
             stem: input.doc,
             ext: output.format,
             overwrite: input.overwrite,
-          });
-          await writeTarget(target, output.text);
-          files.push({ format: output.format, path: target.path, bytes: Buffer.byteLength(output.text) });
+          }),
+        }));
+        const [first, second] = targets;
+        if (first && second && first.target.path === second.target.path)
+          throw new ArgusError(
+            'invalid_input',
+            `--html and --tsx both name ${first.target.path}: the second would replace the first. Give them different files. Nothing was written.`,
+            { details: { path: first.target.path } },
+          );
+        const files = [];
+        for (const { format, text, target } of targets) {
+          await writeTarget(target, text);
+          files.push({ format, path: target.path, bytes: Buffer.byteLength(text) });
         }
         return { files };
       },

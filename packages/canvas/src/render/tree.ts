@@ -135,9 +135,25 @@ export function pageOf(doc: CanvasDocument, pageId: string | undefined): CanvasP
   return page;
 }
 
+/**
+ * Refuses a token mode no token of the document has (`invalid_input` naming the modes there are):
+ * an unknown mode would silently render or lint the default values, which looks like a result.
+ */
+export function checkMode(doc: CanvasDocument, mode: string | undefined): void {
+  if (mode === undefined) return;
+  const modes = new Set(Object.values(doc.tokens).flatMap((token) => Object.keys(token.modes)));
+  if (modes.has(mode)) return;
+  throw new ArgusError(
+    'invalid_input',
+    `No token of "${doc.id}" has a mode "${mode}". ${modes.size ? `Modes: ${[...modes].sort().join(', ')}.` : 'It has no modes: leave --mode out.'}`,
+    { details: { mode, modes: [...modes].sort() } },
+  );
+}
+
 /** The page as one absolutely positioned tree inside a relative wrapper that carries the token variables. */
 export function renderTree(doc: CanvasDocument, options: RenderOptions = {}): RenderResult {
   const page = pageOf(doc, options.pageId);
+  checkMode(doc, options.mode);
   const byId = new Map(page.nodes.map((node) => [node.id, node]));
   const known = new Set(Object.keys(doc.tokens));
   const roots = page.rootIds.flatMap((id) => {

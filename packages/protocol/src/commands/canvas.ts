@@ -67,7 +67,20 @@ export const canvasCommands = {
     scope: 'read',
     summary: 'List the design documents of this workspace.',
     input: () => z.object({}),
-    output: () => z.object({ dir: z.string().describe('Where documents are stored'), documents: z.array(DocSummary) }),
+    output: () =>
+      z.object({
+        dir: z.string().describe('Where documents are stored'),
+        documents: z.array(DocSummary),
+        unreadable: z
+          .array(
+            z.object({
+              id: z.string().describe('Document id (its file name)'),
+              path: z.string().describe('The file'),
+              error: z.string().describe('Why it cannot be read'),
+            }),
+          )
+          .describe('Files in the directory that are not readable documents, with why'),
+      }),
   }),
   show: defineCommand({
     name: 'canvas.show',

@@ -16,7 +16,11 @@ const canvasLeaseLine = (lease: CanvasLease) =>
 /** The design canvas: one line per document or change; `show` is the document itself. */
 export const canvasRenderers: RenderersOf<'canvas'> = {
   'canvas.new': (output) => `${summaryLine(output)}\n${output.path}`,
-  'canvas.list': (output) => output.documents.map(summaryLine).join('\n') || `(no documents in ${output.dir})`,
+  'canvas.list': (output) =>
+    [
+      ...output.documents.map(summaryLine),
+      ...output.unreadable.map((doc) => `${doc.id}  UNREADABLE  ${doc.error}`),
+    ].join('\n') || `(no documents in ${output.dir})`,
   'canvas.show': (output) => JSON.stringify(output.document, null, 2),
   'canvas.rm': (output) => `removed ${output.id}`,
   'canvas.save': (output) => `saved ${output.path} (${output.bytes} bytes)`,
