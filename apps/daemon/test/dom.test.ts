@@ -133,6 +133,26 @@ describe('frame', () => {
     await h.client.dom.frame.mutate({ main: true });
   });
 
+  it('wait finds a locator, a selector and a text inside a frame, as actions find its elements; a frame that never shows it loses the race only', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
+    const timeoutMs = 3_000;
+    expect(
+      (await h.client.page.wait.mutate({ selector: 'role=button[name="Child button"]', timeoutMs })).matched,
+    ).toContain('Child button');
+    expect((await h.client.page.wait.mutate({ selector: '#child-button', timeoutMs })).matched).toBe('#child-button');
+    // the text appears later, in the frame (commands on one tab queue: the page changes it itself)
+    await js(
+      'setTimeout(() => { document.getElementById("child").contentDocument.getElementById("child-result").textContent = "Shown later"; }, 300); 1',
+    );
+    expect((await h.client.page.wait.mutate({ text: 'Shown later', timeoutMs })).matched).toBe('text "Shown later"');
+    // nowhere at all: the whole timeout, then the usual timeout error
+    expect(await codeOf(h.client.page.wait.mutate({ text: 'Never shown', timeoutMs: 500 }))).toBe('timeout');
+    // with a frame chosen, only that frame's document counts
+    await h.client.dom.frame.mutate({ target: '#child' });
+    expect(await codeOf(h.client.page.wait.mutate({ selector: '#top-button', timeoutMs: 500 }))).toBe('timeout');
+    await h.client.dom.frame.mutate({ main: true });
+  });
+
   it('selects by --name, --url and ref, and explains misses', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/frames.html') });
     expect((await h.client.dom.frame.mutate({ name: 'child' })).name).toBe('child');

@@ -600,30 +600,61 @@ export class SnapshotEngine {
   }
 
   /** Resolves true once `test` (an expression of the isolated world, `a` = the Argus script) holds in the locator frame, false after `timeoutMs`. */
-  private async untilInLocatorFrame(test: string, timeoutMs: number): Promise<boolean> {
+  private async untilInLocatorFrame(test: string, timeoutMs: number, frameId = this.locatorFrame()): Promise<boolean> {
     this.page.assertOpen();
-    const ctx = await documentContext(this.page, this.locatorFrame());
+    const ctx = await documentContext(this.page, frameId);
     return evalWithWalker<boolean>(ctx, `return ${untilInPage(test, timeoutMs)};`, true);
   }
 
   /**
+   * A wait in the locator frame; with none chosen, in the top document and every frame's at once, as
+   * actions find a locator's element in a frame when the top document has none: the first document
+   * to see it ends the wait (the others' in-page waits answer false when their time is up).
+   * The top document's failures (a navigation, a closed tab) are the wait's; a frame's (it went away,
+   * it has no document now) only take it out of the race.
+   */
+  private async inAnyFrame(run: (frameId: string) => Promise<boolean>): Promise<boolean> {
+    const top = this.locatorFrame();
+    const frames =
+      top === this.page.mainFrameId
+        ? this.page.frames
+            .all()
+            .map((frame) => frame.id)
+            .filter((id) => id !== top)
+        : [];
+    if (frames.length === 0) return run(top);
+    return new Promise<boolean>((resolve, reject) => {
+      let left = frames.length + 1;
+      const lost = () => {
+        left -= 1;
+        if (left === 0) resolve(false);
+      };
+      run(top).then((seen) => (seen ? resolve(true) : lost()), reject);
+      for (const id of frames) run(id).then((seen) => (seen ? resolve(true) : lost()), lost);
+    });
+  }
+
+  /**
    * `argus wait` for a CSS selector's first match to be visible, or for a text to show: true once it
-   * holds in the locator frame, false after `timeoutMs`. The page decides (WAIT_UNTIL, a
+   * holds in the locator frame (with none chosen: the top document or any frame's, inAnyFrame), false
+   * after `timeoutMs`. The page decides (WAIT_UNTIL, a
    * MutationObserver), nothing polls; a wait the document's end cuts short goes on in the next
    * document within what is left of `timeoutMs`, as waitForLocator's does.
    */
   async waitUntilShown(test: WaitTest, timeoutMs: number): Promise<boolean> {
     const deadline = performance.now() + timeoutMs;
-    return this.inLatestDocument(async () => {
-      this.page.assertOpen();
-      const ctx = await documentContext(this.page, this.locatorFrame());
-      const left = Math.max(0, Math.round(deadline - performance.now()));
-      const answer = await this.page.evaluate(pageExpression(WAIT_UNTIL, 'undefined', [test, left]), {
-        contextId: ctx.contextId,
-        session: ctx.session,
-      });
-      return pageResult(WAIT_UNTIL, answer);
-    });
+    return this.inLatestDocument(() =>
+      this.inAnyFrame(async (frameId) => {
+        this.page.assertOpen();
+        const ctx = await documentContext(this.page, frameId);
+        const left = Math.max(0, Math.round(deadline - performance.now()));
+        const answer = await this.page.evaluate(pageExpression(WAIT_UNTIL, 'undefined', [test, left]), {
+          contextId: ctx.contextId,
+          session: ctx.session,
+        });
+        return pageResult(WAIT_UNTIL, answer);
+      }),
+    );
   }
 
   /** The frame locators search: the top document (the daemon's engine uses the frame chosen with `argus frame`). */
@@ -632,8 +663,8 @@ export class SnapshotEngine {
   }
 
   /**
-   * Resolves true once a visible element matches the locator in the locator frame, false after
-   * `timeoutMs`. The page decides (a MutationObserver re-checks on each DOM change), so nothing
+   * Resolves true once a visible element matches the locator in the locator frame (with none chosen:
+   * the top document or any frame's, inAnyFrame), false after `timeoutMs`. The page decides (a MutationObserver re-checks on each DOM change), so nothing
    * polls from here. A wait the document's end cuts short (the page, or the selected frame,
    * navigates) goes on in the next document within what is left of `timeoutMs`.
    */
@@ -641,9 +672,12 @@ export class SnapshotEngine {
     const deadline = performance.now() + timeoutMs;
     return this.inLatestDocument(async () => {
       await this.refuseUnusedRole(locator, this.locatorFrame());
-      return this.untilInLocatorFrame(
-        `${locateCall(locator, 1)}.total > 0`,
-        Math.max(0, Math.round(deadline - performance.now())),
+      return this.inAnyFrame((frameId) =>
+        this.untilInLocatorFrame(
+          `${locateCall(locator, 1)}.total > 0`,
+          Math.max(0, Math.round(deadline - performance.now())),
+          frameId,
+        ),
       );
     });
   }
