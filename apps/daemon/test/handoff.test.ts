@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from '@argus/cdp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANNER_TAG } from '../src/handoff/banner.js';
-import { codeOf, useHarness } from './harness.js';
+import { codeOf, failure, useHarness } from './harness.js';
 import { pressDone } from './handoff-helpers.js';
 
 // Issue 20, human handoff in managed mode: the browser is relaunched headed (on a virtual display)
@@ -170,6 +170,25 @@ describe.skipIf(!xvfb)(
       expect(existsSync(dir)).toBe(true);
       await h.daemon.services.manager.detach();
       expect(existsSync(dir)).toBe(false);
+    }, 120_000);
+
+    it('one at a time: a handoff for another tab (or an unknown one) is refused; one for its tab, or none, joins it', async () => {
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+      const handed = await h.client.handoff.start.mutate({ reason: 'First' });
+      const other = await h.client.tabs.open.mutate({ url: h.server.urlFor('/buttons.html') });
+      const refused = await failure(h.client.handoff.start.mutate({ reason: 'Second', tab: other.id }));
+      expect(refused.code).toBe('handoff_running');
+      expect(refused.message).toContain('("First")');
+      expect(await codeOf(h.client.handoff.start.mutate({ reason: 'Third', tab: 'zzzz' }))).toBe('tab_not_found');
+      expect(await h.client.handoff.start.mutate({ reason: 'Again' })).toMatchObject({
+        tab: handed.tab,
+        reason: 'First',
+      });
+      expect(await h.client.handoff.start.mutate({ reason: 'Again', tab: handed.tab })).toMatchObject({
+        tab: handed.tab,
+        state: 'waiting',
+      });
+      expect((await h.client.handoff.resume.mutate({})).state).toBe('resumed');
     }, 120_000);
 
     it('survives the browser dying under it: reopened headed with the banner, then `resume` ends it', async () => {

@@ -77,6 +77,7 @@ export const ERROR_CODES = {
   inbox_item_not_found: 'NOT_FOUND', // no inbox item has that id (or it expired): `argus inbox` lists them
   tab_paused: 'PRECONDITION_FAILED', // the person paused the agent on this tab (extension side panel): wait for them to resume
   // human handoff (issue 20)
+  handoff_running: 'CONFLICT', // a handoff for another tab while one runs (`details.tab`, `details.reason`): wait for it or `argus resume`, then again
   no_handoff: 'PRECONDITION_FAILED', // `argus resume` with no handoff running: `argus status` lists them
 } as const;
 

@@ -113,8 +113,18 @@ export class HandoffService {
   ): Promise<HandoffResult> {
     const timeoutMs = handoffTimeoutMs(input.timeout);
     const current = this.running;
-    if (current) return input.wait ? current.ended : { ...current.view, state: 'waiting', changes: null };
     const { manager } = this.deps;
+    if (current) {
+      // one at a time: a call for its tab (or for none) joins it; one for another tab is refused,
+      // never answered with the running handoff as if this tab had been handed over
+      if (input.tab !== undefined && (await manager.page(input.tab)).id !== current.view.tab)
+        throw new ArgusError(
+          'handoff_running',
+          `A handoff is already running, on tab ${current.view.tab.slice(0, 8)} ("${current.view.reason}"), and there is one at a time. Wait for it (\`argus handoff --wait\` joins it) or end it (\`argus resume\`), then hand this tab over.`,
+          { details: { tab: current.view.tab, reason: current.view.reason } },
+        );
+      return input.wait ? current.ended : { ...current.view, state: 'waiting', changes: null };
+    }
     if (manager.mode === 'managed') this.assertManagedHandoff();
     let page = await manager.page(input.tab);
     const before = await readCookies(manager.current, page);
