@@ -172,6 +172,19 @@ describe.skipIf(!xvfb)(
       expect(existsSync(dir)).toBe(false);
     }, 120_000);
 
+    it('a page that reads sessionStorage at load shows what the person left there, headed and back headless', async () => {
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html') });
+      await evalIn(`sessionStorage.setItem('user', 'ada')`);
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/login.html?signed-in') });
+      const handed = await h.client.handoff.start.mutate({ reason: 'Check the account' });
+      expect(await evalIn(`document.getElementById('welcome').textContent`, handed.tab)).toBe('Signed in as ada');
+      // the person signs in as someone else in the headed window
+      await evalIn(`sessionStorage.setItem('user', 'bob')`, handed.tab);
+      await h.client.page.goto.mutate({ tab: handed.tab, url: h.server.urlFor('/login.html?signed-in') });
+      expect((await h.client.handoff.resume.mutate({})).state).toBe('resumed');
+      expect(await evalIn(`document.getElementById('welcome').textContent`)).toBe('Signed in as bob');
+    }, 120_000);
+
     it('one at a time: a handoff for another tab (or an unknown one) is refused; one for its tab, or none, joins it', async () => {
       await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
       const handed = await h.client.handoff.start.mutate({ reason: 'First' });

@@ -320,6 +320,14 @@ export class HandoffService {
       }
       if (session && !(await writeSessionStorage(page, session)))
         this.deps.log.warn('handoff.session_storage_not_restored', { entries: session.items.length });
+      else if (session)
+        // the page loaded before its entries were there: loaded again, its scripts read them at load
+        // (a page showing "Signed in as ?" until the agent reloads it)
+        await page
+          .reload(TAB_LOAD_MS)
+          .catch((error: unknown) =>
+            this.deps.log.warn('handoff.session_storage_reload_failed', { message: (error as Error).message }),
+          );
       manager.activeTab = page.id;
       return page;
     } finally {

@@ -29,8 +29,8 @@ export async function readSessionStorage(page: Page): Promise<CarriedSessionStor
 
 /**
  * Writes carried entries into the reopened tab when it shows the same origin. The page has loaded
- * by then: its scripts see the entries from now on (one that read them only at load sees them after
- * a reload).
+ * by then: its scripts see the entries from now on; one that read them only at load sees them after
+ * the reload the handoff does next.
  */
 export async function writeSessionStorage(page: Page, carried: CarriedSessionStorage | undefined): Promise<boolean> {
   if (!carried || page.closed) return false;
