@@ -114,6 +114,22 @@ describe('argus annotate (managed browser)', () => {
     expect(await page.evaluate(`!!document.querySelector('argus-annotate')`)).toBe(false);
   });
 
+  it("the tab takes the agent's other commands while the picker waits for the person", async () => {
+    const { tab, driver } = await openLogin();
+    const pending = h.client.inbox.annotate.mutate({ tab, timeout: 120 });
+    await driver.ready();
+    // the picker waited in the tab's queue: every other command on the tab waited behind it
+    const within = <T>(call: Promise<T>) =>
+      Promise.race([call, new Promise<'blocked'>((done) => setTimeout(() => done('blocked'), 5_000))]);
+    expect(await within(h.client.page.url.query({ tab }))).toMatchObject({
+      url: expect.stringContaining('/login.html'),
+    });
+    expect(await within(h.client.read.text.query({ tab, target: 'h1' }))).toMatchObject({ text: 'Sign in' });
+    // and the picker still works after them
+    await driver.clickPickerButton('cancel');
+    expect(await pending).toMatchObject({ status: 'cancelled', reason: 'the person cancelled' });
+  });
+
   it('a navigation ends the picker', async () => {
     const { tab, driver, page } = await openLogin();
     const pending = h.client.inbox.annotate.mutate({ tab, timeout: 120 });

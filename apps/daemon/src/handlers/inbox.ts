@@ -9,13 +9,15 @@ export function inboxHandlers(services: Services): Handlers['inbox'] {
   const { inbox, manager } = services;
   return {
     annotate: async (input, ctx) => {
-      const outcome = await manager.onTab(input.tab, (page) =>
-        runAnnotationPicker(page, manager.engine(page), {
-          prompt: input.note,
-          timeoutMs: input.timeout * 1000,
-          signal: ctx.signal,
-        }),
-      );
+      // the tab is resolved in its turn; the picker takes a turn to open and one to read what was
+      // sent, not the whole wait for the person (PickerOptions.inTab)
+      const page = await manager.onTab(input.tab, async (tab) => tab);
+      const outcome = await runAnnotationPicker(page, manager.engine(page), {
+        prompt: input.note,
+        timeoutMs: input.timeout * 1000,
+        signal: ctx.signal,
+        inTab: (work) => manager.onTab(page.id, () => work()),
+      });
       if (outcome.status !== 'sent')
         return { status: outcome.status, reason: outcome.reason, annotation: null, duplicate: false };
       const { item, duplicate } = inbox.add({ ...outcome.annotation, source: 'command' });

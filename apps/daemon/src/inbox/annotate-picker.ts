@@ -23,6 +23,13 @@ export interface PickerOptions {
   timeoutMs: number;
   /** The caller going away ends the picker (removed from the page). */
   signal?: AbortSignal | undefined;
+  /**
+   * Runs work on the tab in its turn (the tab's queue). Opening the picker and reading what was
+   * sent take a turn each; the wait for the person between them takes none, so the agent's reads,
+   * `argus watch` (the person's way to the picker on a headless browser) and other commands on the
+   * tab go on meanwhile. Default: at once.
+   */
+  inTab?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** Text excerpts are cut in the page to this many characters (the 64 KiB cap cuts further if needed). */
@@ -42,12 +49,16 @@ export async function runAnnotationPicker(
   engine: SnapshotEngine,
   options: PickerOptions,
 ): Promise<PickerOutcome> {
+  const inTab = options.inTab ?? (<T>(work: () => Promise<T>) => work());
   page.assertOpen();
   const session = page.session;
   const binding = `__argusAnnotate_${randomBytes(6).toString('hex')}`;
-  const contextId = await isolatedContext(page);
-  await page.evaluate(`(${ARGUS_SCRIPT}), true`, { contextId });
-  await session.send('Runtime.addBinding', { name: binding, executionContextName: page.frames.worldName });
+  const contextId = await inTab(async () => {
+    const id = await isolatedContext(page);
+    await page.evaluate(`(${ARGUS_SCRIPT}), true`, { contextId: id });
+    await session.send('Runtime.addBinding', { name: binding, executionContextName: page.frames.worldName });
+    return id;
+  });
   const cleanups: Array<() => void> = [];
   try {
     let settle!: (signal: Signal) => void;
@@ -77,19 +88,23 @@ export async function runAnnotationPicker(
       signal.addEventListener('abort', abort, { once: true });
       cleanups.push(() => signal.removeEventListener('abort', abort));
     }
-    const opened = await evaluateInPage(page, PICKER_OPEN, [binding, options.prompt ?? null], { contextId });
+    const opened = await inTab(() =>
+      evaluateInPage(page, PICKER_OPEN, [binding, options.prompt ?? null], { contextId }),
+    );
     if (!opened.opened) return { status: 'cancelled', reason: 'the page has no document to annotate' };
     const signal = await ended;
+    if (signal.kind === 'gone') return { status: 'cancelled', reason: signal.reason };
     // the wait may have outlived the command's own deadline: what follows gets a fresh, short one
-    return await runInCommandScope({ timeoutMs: 30_000 }, async () => {
-      if (signal.kind === 'send') {
-        const collection = await evaluateInPage(page, PICKER_COLLECT, [MAX_TEXT], { contextId });
-        return { status: 'sent', annotation: toAnnotation(collection, page, engine) };
-      }
-      if (signal.kind !== 'gone' && !page.closed)
-        await evaluateInPage(page, PICKER_CLOSE, [], { contextId }).catch(() => undefined);
-      return { status: signal.kind === 'timeout' ? 'timeout' : 'cancelled', reason: signal.reason };
-    });
+    return await runInCommandScope({ timeoutMs: 30_000 }, () =>
+      inTab(async (): Promise<PickerOutcome> => {
+        if (signal.kind === 'send') {
+          const collection = await evaluateInPage(page, PICKER_COLLECT, [MAX_TEXT], { contextId });
+          return { status: 'sent', annotation: toAnnotation(collection, page, engine) };
+        }
+        if (!page.closed) await evaluateInPage(page, PICKER_CLOSE, [], { contextId }).catch(() => undefined);
+        return { status: signal.kind === 'timeout' ? 'timeout' : 'cancelled', reason: signal.reason };
+      }),
+    );
   } finally {
     for (const cleanup of cleanups) cleanup();
     if (!page.closed)

@@ -17,10 +17,14 @@ export function annotateForExtension(
 ): void {
   const { manager, log } = deps;
   void manager
-    .onTab(targetId, (page) =>
+    .onTab(targetId, async (page) => page)
+    .then((page) =>
+      // the tab's queue is taken to open the picker and to read what was sent, not while the person
+      // works: an agent keeps using the tab meanwhile (PickerOptions.inTab)
       runAnnotationPicker(page, manager.engine(page), {
         prompt: 'Argus: click the elements you mean, note each, then Send (Escape cancels).',
         timeoutMs: POPUP_PICKER_MS,
+        inTab: (work) => manager.onTab(page.id, () => work()),
       }),
     )
     .then((outcome) => {
