@@ -7,7 +7,7 @@ export function unresponsive(error: PageUnresponsiveError, page: Page | undefine
   return new ArgusError(
     'page_unresponsive',
     `${where} is not answering: a script on it has kept its main thread busy for ${Math.max(1, Math.round(error.silentMs / 1000))} s (an endless loop?). ` +
-      '`argus reload` or `argus goto <url>` stops the script (Runtime.terminateExecution) and loads a page; `argus closetab` closes it. Other tabs are not affected.',
+      '`argus goto <url>` stops the script (Runtime.terminateExecution) and loads another page; `argus closetab` closes the tab. (`argus reload` loads the same page again, and a loop that runs as the page loads runs again.) Other tabs are not affected.',
     { cause: error, details: { tab: page?.id, silentMs: Math.round(error.silentMs) } },
   );
 }
