@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { isArgusError } from '@argus/protocol/errors';
+import { maskUrl } from '@argus/security';
 import { addressRefusal, assertLiteralHostAllowed, type NetworkPolicy } from './address-guard.js';
 import { extractContent, SelectorMissError, type ExtractedContent } from './extract.js';
 import { assertOk, assertUrlAllowed, HTML_TYPES, type HttpClient, type HttpResponse } from './http-client.js';
@@ -85,7 +86,8 @@ export class PageFetcher {
       throw error;
     }
     const extractStarted = performance.now();
-    const content = extract(response.body, response.finalUrl, options.selector);
+    // extracted against the masked URL: links and markdown resolved from it carry no password either
+    const content = extract(response.body, maskUrl(response.finalUrl), options.selector);
     const extractMs = performance.now() - extractStarted;
     const shell = content.shell ?? (response.status >= 400 ? 'challenge' : undefined);
     if (tier === 'auto' && shell !== undefined && this.browser)
@@ -93,8 +95,8 @@ export class PageFetcher {
     if (response.status >= 400) assertOk(response);
     return {
       ...page(content),
-      url,
-      finalUrl: response.finalUrl,
+      url: maskUrl(url),
+      finalUrl: maskUrl(response.finalUrl),
       status: response.status,
       tier: 'http',
       fallbackReason: null,
@@ -142,11 +144,11 @@ export class PageFetcher {
     });
     const renderMs = performance.now() - renderStarted;
     const extractStarted = performance.now();
-    const content = extract(rendered.html, rendered.finalUrl, options.selector);
+    const content = extract(rendered.html, maskUrl(rendered.finalUrl), options.selector);
     return {
       ...page(content),
-      url,
-      finalUrl: rendered.finalUrl,
+      url: maskUrl(url),
+      finalUrl: maskUrl(rendered.finalUrl),
       status: rendered.status,
       tier: 'browser',
       fallbackReason,
@@ -178,9 +180,10 @@ export function hostKey(url: string): string {
  */
 export async function assertHostAllowed(url: string, policy: NetworkPolicy): Promise<void> {
   const parsed = new URL(url);
+  const shown = maskUrl(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw providerError('policy_blocked', `${parsed.protocol} URLs are not fetched: only http(s).`, {
-      details: { url },
+      details: { url: shown },
     });
   assertLiteralHostAllowed(parsed.hostname, policy);
   assertUrlAllowed(parsed.href, policy);
@@ -190,14 +193,16 @@ export async function assertHostAllowed(url: string, policy: NetworkPolicy): Pro
   const addresses = await resolve(host).catch((error: unknown) => {
     throw providerError('network', `${host} does not resolve. Check the URL.`, {
       retryable: false,
-      details: { url },
+      details: { url: shown },
       cause: error,
     });
   });
   for (const address of addresses) {
     const reason = addressRefusal(address, policy);
     if (reason !== undefined)
-      throw providerError('policy_blocked', `Refused to open ${host}: ${reason}.`, { details: { url, host, reason } });
+      throw providerError('policy_blocked', `Refused to open ${host}: ${reason}.`, {
+        details: { url: shown, host, reason },
+      });
   }
 }
 
@@ -216,9 +221,9 @@ function extract(html: string, url: string, selector: string | undefined): Extra
     if (error instanceof SelectorMissError)
       throw providerError(
         'not_found',
-        `No element matches ${error.selector} on ${url}. Fetch without --selector to see the page.`,
+        `No element matches ${error.selector} on ${maskUrl(url)}. Fetch without --selector to see the page.`,
         {
-          details: { url, selector: error.selector },
+          details: { url: maskUrl(url), selector: error.selector },
         },
       );
     throw error;
