@@ -129,8 +129,12 @@ export class HttpClient {
     });
   }
 
+  /**
+   * Ends every connection now, failing the requests in flight: `Agent.close()` waits for them, so a
+   * server that never answers held the daemon's stop for the whole of the caller's timeout.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((agent) => agent.close()));
+    await Promise.all([...this.agents.values()].map((agent) => agent.destroy()));
     this.agents.clear();
   }
 }
