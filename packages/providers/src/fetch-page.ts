@@ -143,6 +143,9 @@ export class PageFetcher {
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
     const renderMs = performance.now() - renderStarted;
+    // an error status is an error in the browser too: an auto fallback that still got a 500, a 429
+    // or a wall's 403 has no content to give (its text is the error page), so it is typed as over HTTP
+    if (rendered.status !== null && rendered.status >= 400) assertOk(renderedResponse(url, rendered));
     const extractStarted = performance.now();
     const content = extract(rendered.html, maskUrl(rendered.finalUrl), options.selector);
     return {
@@ -204,6 +207,21 @@ export async function assertHostAllowed(url: string, policy: NetworkPolicy): Pro
         details: { url: shown, host, reason },
       });
   }
+}
+
+/** The rendered answer in the shape `assertOk` reads (the browser reports no headers here). */
+function renderedResponse(url: string, rendered: RenderedPage): HttpResponse {
+  return {
+    url,
+    finalUrl: rendered.finalUrl,
+    status: rendered.status ?? 0,
+    contentType: '',
+    headers: {},
+    body: '',
+    bytes: 0,
+    redirects: [],
+    timings: { headersMs: 0, totalMs: 0 },
+  };
 }
 
 function looksLikeChallenge(response: HttpResponse): boolean {

@@ -201,7 +201,9 @@ export function assertOk(response: HttpResponse): void {
     throw providerError('timeout', `${url} answered 408 (request timeout). Retry later.`, { details });
   const retryable = status >= 500 && status !== 501 && status !== 505;
   const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-  throw providerError('upstream', `${url} answered ${status}.${retryable ? ' Retry later.' : ''}`, {
+  const retryHint =
+    retryAfterMs === undefined ? ' Retry later.' : ` Retry in ${Math.ceil(retryAfterMs / 1000)} s (its Retry-After).`;
+  throw providerError('upstream', `${url} answered ${status}.${retryable ? retryHint : ''}`, {
     retryable,
     details: retryAfterMs === undefined ? details : { ...details, retryAfterMs },
   });

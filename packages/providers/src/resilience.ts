@@ -105,12 +105,15 @@ export class Resilience {
   private async attempt<T>(key: string, fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const breaker = this.breakerFor(key);
     const { backoffMs, maxBackoffMs, random } = this.options;
-    const policy = retry(handleWhen(shouldRetry), {
+    // a server that asks for more than the longest backoff is not retried: waiting the backoff and
+    // asking again would only be refused again, so the error (it says how long to wait) goes back now
+    const retryable = (error: Error) => shouldRetry(error) && (retryAfterOf(error) ?? 0) <= maxBackoffMs;
+    const policy = retry(handleWhen(retryable), {
       maxAttempts: this.options.retries,
       backoff: new DelegateBackoff((context) => {
         const failure = 'error' in context.result ? context.result.error : undefined;
         const retryAfter = retryAfterOf(failure);
-        if (retryAfter !== undefined) return Math.min(retryAfter, maxBackoffMs);
+        if (retryAfter !== undefined) return retryAfter;
         return Math.round(random() * Math.min(maxBackoffMs, backoffMs * 2 ** (context.attempt - 1)));
       }),
     });

@@ -64,6 +64,25 @@ describe('fetch tiers', () => {
     expect(page.fallbackReason).toBe('challenge');
   });
 
+  it('auto: an error status the browser fallback still gets is that typed error, not content', async () => {
+    // the browser, like the server, answers an error page: 500, 429, 403
+    const erring = (status: number): BrowserTier => ({
+      render: (url) =>
+        Promise.resolve({ finalUrl: url, status, html: `<html><body><h1>Error ${status}</h1></body></html>` }),
+    });
+    const cases: Array<[string, number, string]> = [
+      ['/status/500', 500, 'upstream'],
+      ['/status/429', 429, 'rate_limited'],
+      ['/status/403', 403, 'auth'],
+    ];
+    for (const [path, status, code] of cases) {
+      const erringFetcher = new PageFetcher(http, new Resilience({ retries: 0 }), erring(status));
+      await expect(erringFetcher.fetch(server.urlFor(path), { policy: OPERATOR_POLICY }), path).rejects.toMatchObject({
+        code,
+      });
+    }
+  });
+
   it('--http keeps the HTTP answer, --browser skips HTTP', async () => {
     const shell = await fetcher.fetch(server.urlFor('/shell'), { policy: OPERATOR_POLICY, tier: 'http' });
     expect(shell.tier).toBe('http');
