@@ -76,10 +76,16 @@ export class PageFetcher {
   async fetch(url: string, options: FetchPageOptions): Promise<FetchedPage> {
     const started = performance.now();
     const tier = options.tier ?? 'auto';
+    const deadlineAt = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
     if (tier === 'browser') return this.viaBrowser(url, options, started, null, null);
     let response: HttpResponse;
     try {
-      response = await this.resilience.run(hostKey(url), () => this.httpGet(url, options), { provider: 'fetch' });
+      // --timeout-ms bounds the whole fetch (every attempt and wait), not each attempt
+      response = await this.resilience.run(hostKey(url), (signal) => this.httpGet(url, options, signal, deadlineAt), {
+        provider: 'fetch',
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
     } catch (error) {
       if (tier === 'auto' && this.browser && isArgusError(error) && BROWSER_MAY_HELP.has(error.code))
         return this.viaBrowser(url, options, started, 'http-error', null);
@@ -112,13 +118,18 @@ export class PageFetcher {
   }
 
   /** A challenge page is returned (not thrown) so `auto` can hand it to the browser. */
-  private async httpGet(url: string, options: FetchPageOptions): Promise<HttpResponse> {
+  private async httpGet(
+    url: string,
+    options: FetchPageOptions,
+    signal: AbortSignal,
+    deadlineAt: number | undefined,
+  ): Promise<HttpResponse> {
     const response = await this.http.get(url, {
       policy: options.policy,
       accept: HTML_TYPES,
+      signal,
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(deadlineAt === undefined ? {} : { timeoutMs: Math.max(1, Math.round(deadlineAt - performance.now())) }),
     });
     if (response.status >= 400 && !looksLikeChallenge(response)) assertOk(response);
     return response;
@@ -140,7 +151,10 @@ export class PageFetcher {
     const rendered = await this.browser.render(url, {
       policy: options.policy,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      // what is left of the command's --timeout-ms after the HTTP attempt
+      ...(options.timeoutMs === undefined
+        ? {}
+        : { timeoutMs: Math.max(1, Math.round(started + options.timeoutMs - performance.now())) }),
     });
     const renderMs = performance.now() - renderStarted;
     // an error status is an error in the browser too: an auto fallback that still got a 500, a 429

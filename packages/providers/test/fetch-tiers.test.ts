@@ -83,6 +83,17 @@ describe('fetch tiers', () => {
     }
   });
 
+  it('--timeout-ms bounds the whole fetch, retries included, not each attempt', async () => {
+    const retrying = new PageFetcher(http, new Resilience({ retries: 2, backoffMs: 1 }), undefined);
+    const started = Date.now();
+    const error = await retrying
+      .fetch(server.urlFor('/hang'), { policy: OPERATOR_POLICY, tier: 'http', timeoutMs: 1_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'timeout' });
+    // three attempts of 1 s each took 3 s and more
+    expect(Date.now() - started).toBeLessThan(1_800);
+  });
+
   it('--http keeps the HTTP answer, --browser skips HTTP', async () => {
     const shell = await fetcher.fetch(server.urlFor('/shell'), { policy: OPERATOR_POLICY, tier: 'http' });
     expect(shell.tier).toBe('http');
