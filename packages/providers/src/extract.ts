@@ -44,7 +44,7 @@ export function extractContent(html: string, url: string, options: ExtractOption
   const lang = document.documentElement?.getAttribute('lang') || null;
   const canonical = document.querySelector('link[rel="canonical"][href]')?.getAttribute('href');
   const canonicalUrl = canonical ? resolveHttp(canonical, baseUrl) : null;
-  const selected = options.selector ? document.querySelector(options.selector) : null;
+  const selected = options.selector ? select(document, options.selector) : null;
   if (options.selector && !selected) throw new SelectorMissError(options.selector);
   const selectedHtml = selected?.outerHTML;
   const shellProbe = shellReason(document, html);
@@ -73,6 +73,24 @@ export function extractContent(html: string, url: string, options: ExtractOption
 export class SelectorMissError extends Error {
   constructor(readonly selector: string) {
     super(`No element matches ${selector}`);
+  }
+}
+
+/** A selector the CSS parser refuses (`<<<`): the caller's input, not an internal failure. */
+export class SelectorSyntaxError extends Error {
+  constructor(
+    readonly selector: string,
+    readonly reason: string,
+  ) {
+    super(`${selector} is not a valid CSS selector: ${reason}`);
+  }
+}
+
+function select(document: ReturnType<typeof parseHTML>['document'], selector: string) {
+  try {
+    return document.querySelector(selector);
+  } catch (error) {
+    throw new SelectorSyntaxError(selector, error instanceof Error ? error.message : String(error));
   }
 }
 

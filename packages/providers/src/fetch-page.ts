@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { isArgusError } from '@argus/protocol/errors';
 import { maskUrl } from '@argus/security';
 import { addressRefusal, assertLiteralHostAllowed, type NetworkPolicy } from './address-guard.js';
-import { extractContent, SelectorMissError, type ExtractedContent } from './extract.js';
+import { extractContent, SelectorMissError, SelectorSyntaxError, type ExtractedContent } from './extract.js';
 import { assertOk, assertUrlAllowed, HTML_TYPES, type HttpClient, type HttpResponse } from './http-client.js';
 import { providerError } from './provider-error.js';
 import type { Resilience } from './resilience.js';
@@ -257,6 +257,12 @@ function extract(html: string, url: string, selector: string | undefined): Extra
         {
           details: { url: maskUrl(url), selector: error.selector },
         },
+      );
+    if (error instanceof SelectorSyntaxError)
+      throw providerError(
+        'invalid_input',
+        `--selector ${JSON.stringify(error.selector)} is not a valid CSS selector (${error.reason}). Pass one such as "article" or "#main".`,
+        { retryable: false, details: { selector: error.selector } },
       );
     throw error;
   }

@@ -114,5 +114,14 @@ describe('fetch tiers', () => {
     await expect(
       fetcher.fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY, tier: 'http', selector: '#nope' }),
     ).rejects.toMatchObject({ code: 'not_found' });
+    // a selector the CSS parser refuses is the caller's mistake, named, not an internal error
+    const invalid = await fetcher
+      .fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY, tier: 'http', selector: '<<<' })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+    expect(invalid).toMatchObject({ code: 'invalid_input' });
+    expect(invalid?.message).toContain('"<<<"');
   });
 });
