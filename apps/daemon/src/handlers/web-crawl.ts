@@ -47,10 +47,10 @@ export function webCrawlHandlers(
         report({ done: 0, queued: 0, failed: 0, skipped: 0, pagesPerSecond: 0 }, true);
         throw error;
       });
-      const { bundle, warnings, ...counts } = result;
+      const { bundle, warnings, errors, ...counts } = result;
       report(counts, true);
       const out = input.out === undefined ? null : await exportBundle(services, ctx, bundle.dir, input.out);
-      return { id: bundle.id, dir: bundle.dir, out, warnings, ...counts };
+      return { id: bundle.id, dir: bundle.dir, out, warnings, errors, ...counts };
     },
     async *crawlProgress(input, ctx) {
       yield* eventStream<CrawlProgressEvent>({

@@ -69,8 +69,11 @@ export const webCrawlCommands = {
         queued: z.number(),
         pagesPerSecond: z.number(),
         warnings: z.array(z.string()),
+        errors: z
+          .array(z.object({ url: z.string(), code: z.string(), message: z.string() }))
+          .describe('The first failures, each with its code and reason (all of them in errors.jsonl)'),
       }),
-    pageContent: ['warnings'],
+    pageContent: ['warnings', 'errors'],
   }),
   crawlProgress: defineCommand({
     name: 'web.crawlProgress',
