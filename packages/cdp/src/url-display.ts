@@ -1,16 +1,2 @@
-/**
- * A URL as Argus reports it (a tab's, a frame's): the password of its userinfo is shown as `***`.
- * `http://user:password@host/` is how a page that asks for HTTP authentication is given credentials
- * (`argus goto`), and Chrome keeps them in the URL it reports for that document.
- */
-export function withoutPassword(url: string): string {
-  if (!url.includes('@')) return url;
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password) return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
+// the one masking rule for URLs Argus prints; it lives in @argus/protocol so providers share it
+export { withoutPassword } from '@argus/protocol/url-display';

@@ -44,6 +44,11 @@ export const HttpUrl = z
     return parsed.url;
   });
 
+/** A URL a web provider reads (fetch, crawl): they read http(s) only; about:, data: and file: are the browser's. */
+export const WebUrl = HttpUrl.describe(
+  'URL: http(s) only; a bare host gets https://, or http:// when loopback (localhost:3000)',
+);
+
 /**
  * A path on the daemon's machine, relative to the caller's directory (`~` is the home directory).
  * A NUL byte can never be part of a file name: refusing it here keeps it from reaching `fs` as an

@@ -3,6 +3,7 @@ export * from './daemon-state.js';
 export * from './define.js';
 export * from './common.js';
 export * from './url.js';
+export * from './url-display.js';
 export * from './fields.js';
 export * from './manifest.js';
 // Types only: the router builder (and @trpc/server) stays out of bundles that need just the manifest.

@@ -89,7 +89,7 @@ export function assertCidrList(ranges: readonly string[]): void {
 function blocked(host: string, reason: string): Error {
   return providerError(
     'policy_blocked',
-    `Refused to connect to ${host}: ${reason}. Agents may reach public addresses only; the operator can open private networks with the config key providers.allowPrivateNetworks.`,
+    `Refused to connect to ${host}: ${reason}. Agents may reach public addresses only; the operator can open private ranges with the config key providers.agentNetworks (a list of CIDRs).`,
     { details: { host, reason } },
   );
 }

@@ -1,10 +1,12 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import picomatch from 'picomatch';
+import { maskUrl } from '@argus/security';
 import type { NetworkPolicy } from './address-guard.js';
 import { type ArtifactManifest, type ArtifactStore } from './artifacts.js';
 import { canonicalUrl, siteOf } from './canonical-url.js';
 import { PageFetcher, hostKey } from './fetch-page.js';
 import type { HttpClient } from './http-client.js';
+import { providerError } from './provider-error.js';
 import { Resilience } from './resilience.js';
 import { RobotsCache } from './robots.js';
 import { readSitemap } from './sitemap.js';
@@ -40,7 +42,18 @@ export interface CrawlProgress {
 export interface CrawlResult extends CrawlProgress {
   bundle: ArtifactManifest & { dir: string };
   warnings: string[];
+  /** The first failures (all are in errors.jsonl), so a crawl that read nothing says why. */
+  errors: CrawlError[];
 }
+
+export interface CrawlError {
+  url: string;
+  code: string;
+  message: string;
+}
+
+/** How many failures the result carries itself. */
+const ERRORS_SHOWN = 5;
 
 interface Entry {
   url: string;
@@ -82,6 +95,13 @@ export async function crawl(
   const warnings: string[] = [];
   const started = performance.now();
 
+  // a seed that is not http(s) (file:, data:) is refused, not silently dropped into "0 pages"
+  for (const seed of seeds)
+    if (canonicalUrl(seed) === null)
+      throw providerError('invalid_input', `${maskUrl(seed)} is not an http(s) URL: crawl reads http(s) pages only.`, {
+        retryable: false,
+        details: { url: maskUrl(seed) },
+      });
   const seedUrls = seeds.map((seed) => canonicalUrl(seed)).filter((url): url is string => url !== null);
   const sites = new Set(seedUrls.map(siteOf));
   const seen = new Set<string>();
@@ -89,6 +109,7 @@ export async function crawl(
   let done = 0;
   let failed = 0;
   let skipped = 0;
+  const errors: CrawlError[] = [];
   const skip = (url: string, reason: string): void => {
     skipped += 1;
     bundle.append('skipped.jsonl', { url, reason });
@@ -148,11 +169,13 @@ export async function crawl(
         return;
       }
       failed += 1;
-      bundle.append('errors.jsonl', {
-        url: entry.url,
+      const record = {
+        url: maskUrl(entry.url),
         code: typeof code === 'string' ? code : 'internal',
         message: (error as Error).message,
-      });
+      };
+      bundle.append('errors.jsonl', record);
+      if (errors.length < ERRORS_SHOWN) errors.push(record);
     }
     options.onProgress?.(progress());
   };
@@ -160,6 +183,15 @@ export async function crawl(
   const visitOne = async ({ url, depth }: Entry): Promise<void> => {
     if (robotsMode !== 'off') {
       const rules = await robots.rules(url);
+      // robots.txt that could not be read is the host's failure, not a disallow: said as such
+      if (rules.unreadable && robotsMode === 'strict')
+        throw providerError(
+          rules.unreadable.code === 'timeout' || rules.unreadable.code === 'upstream'
+            ? rules.unreadable.code
+            : 'network',
+          `${maskUrl(url)} not crawled: its robots.txt could not be read (${rules.unreadable.message}), and a strict crawl reads no page of a site without it. Check the host, or pass --robots warn.`,
+          { details: { url: maskUrl(url) } },
+        );
       if (!rules.allowed(url)) {
         if (robotsMode === 'strict') {
           skip(url, 'robots.txt disallows it');
@@ -221,7 +253,7 @@ export async function crawl(
     maxPages,
   };
   const manifest = bundle.finish(summary);
-  return { ...progress(), warnings, bundle: { ...manifest, dir: bundle.dir } };
+  return { ...progress(), warnings, errors, bundle: { ...manifest, dir: bundle.dir } };
 }
 
 async function politeDelay(robots: RobotsCache, url: string, delayMs: number, mode: string): Promise<number> {

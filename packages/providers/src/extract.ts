@@ -44,7 +44,7 @@ export function extractContent(html: string, url: string, options: ExtractOption
   const lang = document.documentElement?.getAttribute('lang') || null;
   const canonical = document.querySelector('link[rel="canonical"][href]')?.getAttribute('href');
   const canonicalUrl = canonical ? resolveHttp(canonical, baseUrl) : null;
-  const selected = options.selector ? document.querySelector(options.selector) : null;
+  const selected = options.selector ? select(document, options.selector) : null;
   if (options.selector && !selected) throw new SelectorMissError(options.selector);
   const selectedHtml = selected?.outerHTML;
   const shellProbe = shellReason(document, html);
@@ -52,7 +52,8 @@ export function extractContent(html: string, url: string, options: ExtractOption
   // Readability mutates the document: everything read from the whole page is read above.
   const article = new (readability().Readability)(document).parse();
   const contentHtml = selectedHtml ?? article?.content ?? '';
-  const text = selectedHtml !== undefined ? textOf(selectedHtml) : normaliseText(article?.textContent ?? '');
+  // from the HTML, not Readability's textContent: that joins adjacent blocks ("interviewMr Obama")
+  const text = textOf(selectedHtml ?? article?.content ?? '');
   return {
     title: article?.title || document.title || null,
     byline: article?.byline ?? null,
@@ -72,6 +73,24 @@ export function extractContent(html: string, url: string, options: ExtractOption
 export class SelectorMissError extends Error {
   constructor(readonly selector: string) {
     super(`No element matches ${selector}`);
+  }
+}
+
+/** A selector the CSS parser refuses (`<<<`): the caller's input, not an internal failure. */
+export class SelectorSyntaxError extends Error {
+  constructor(
+    readonly selector: string,
+    readonly reason: string,
+  ) {
+    super(`${selector} is not a valid CSS selector: ${reason}`);
+  }
+}
+
+function select(document: ReturnType<typeof parseHTML>['document'], selector: string) {
+  try {
+    return document.querySelector(selector);
+  } catch (error) {
+    throw new SelectorSyntaxError(selector, error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -96,9 +115,48 @@ function resolveHttp(href: string, base: string): string | null {
   }
 }
 
+/** Elements that start a new line of text: headings, paragraphs, list items, rows, sections. */
+const BLOCK = new Set(
+  'ADDRESS ARTICLE ASIDE BLOCKQUOTE CAPTION DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION SUMMARY TABLE TBODY TFOOT THEAD TR UL'.split(
+    ' ',
+  ),
+);
+/** Elements whose text is not the page's words. */
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+interface TextNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<TextNode>;
+}
+
+/** Plain text of an HTML fragment, a line break around each block element and at each `<br>`. */
 function textOf(html: string): string {
+  if (!html) return '';
   const { document } = linkedom().parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  return normaliseText(document.body?.textContent ?? '');
+  const parts: string[] = [];
+  const walk = (node: TextNode): void => {
+    if (node.nodeType === 3) {
+      parts.push(node.textContent ?? '');
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const tag = node.nodeName.toUpperCase();
+    if (SKIP.has(tag)) return;
+    if (tag === 'BR') {
+      parts.push('\n');
+      return;
+    }
+    // cells of a row stay on its line, apart
+    if (tag === 'TD' || tag === 'TH') parts.push(' ');
+    const block = BLOCK.has(tag);
+    if (block) parts.push('\n');
+    for (const child of Array.from(node.childNodes)) walk(child);
+    if (block) parts.push('\n');
+  };
+  if (document.body) walk(document.body as unknown as TextNode);
+  return normaliseText(parts.join(''));
 }
 
 function normaliseText(text: string): string {

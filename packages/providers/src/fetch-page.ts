@@ -1,8 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { isArgusError } from '@argus/protocol/errors';
+import { maskUrl } from '@argus/security';
 import { addressRefusal, assertLiteralHostAllowed, type NetworkPolicy } from './address-guard.js';
-import { extractContent, SelectorMissError, type ExtractedContent } from './extract.js';
+import { extractContent, SelectorMissError, SelectorSyntaxError, type ExtractedContent } from './extract.js';
 import { assertOk, assertUrlAllowed, HTML_TYPES, type HttpClient, type HttpResponse } from './http-client.js';
 import { providerError } from './provider-error.js';
 import type { Resilience } from './resilience.js';
@@ -75,17 +76,24 @@ export class PageFetcher {
   async fetch(url: string, options: FetchPageOptions): Promise<FetchedPage> {
     const started = performance.now();
     const tier = options.tier ?? 'auto';
+    const deadlineAt = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
     if (tier === 'browser') return this.viaBrowser(url, options, started, null, null);
     let response: HttpResponse;
     try {
-      response = await this.resilience.run(hostKey(url), () => this.httpGet(url, options), { provider: 'fetch' });
+      // --timeout-ms bounds the whole fetch (every attempt and wait), not each attempt
+      response = await this.resilience.run(hostKey(url), (signal) => this.httpGet(url, options, signal, deadlineAt), {
+        provider: 'fetch',
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
     } catch (error) {
       if (tier === 'auto' && this.browser && isArgusError(error) && BROWSER_MAY_HELP.has(error.code))
         return this.viaBrowser(url, options, started, 'http-error', null);
       throw error;
     }
     const extractStarted = performance.now();
-    const content = extract(response.body, response.finalUrl, options.selector);
+    // extracted against the masked URL: links and markdown resolved from it carry no password either
+    const content = extract(response.body, maskUrl(response.finalUrl), options.selector);
     const extractMs = performance.now() - extractStarted;
     const shell = content.shell ?? (response.status >= 400 ? 'challenge' : undefined);
     if (tier === 'auto' && shell !== undefined && this.browser)
@@ -93,8 +101,8 @@ export class PageFetcher {
     if (response.status >= 400) assertOk(response);
     return {
       ...page(content),
-      url,
-      finalUrl: response.finalUrl,
+      url: maskUrl(url),
+      finalUrl: maskUrl(response.finalUrl),
       status: response.status,
       tier: 'http',
       fallbackReason: null,
@@ -110,13 +118,18 @@ export class PageFetcher {
   }
 
   /** A challenge page is returned (not thrown) so `auto` can hand it to the browser. */
-  private async httpGet(url: string, options: FetchPageOptions): Promise<HttpResponse> {
+  private async httpGet(
+    url: string,
+    options: FetchPageOptions,
+    signal: AbortSignal,
+    deadlineAt: number | undefined,
+  ): Promise<HttpResponse> {
     const response = await this.http.get(url, {
       policy: options.policy,
       accept: HTML_TYPES,
+      signal,
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(deadlineAt === undefined ? {} : { timeoutMs: Math.max(1, Math.round(deadlineAt - performance.now())) }),
     });
     if (response.status >= 400 && !looksLikeChallenge(response)) assertOk(response);
     return response;
@@ -138,15 +151,21 @@ export class PageFetcher {
     const rendered = await this.browser.render(url, {
       policy: options.policy,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      // what is left of the command's --timeout-ms after the HTTP attempt
+      ...(options.timeoutMs === undefined
+        ? {}
+        : { timeoutMs: Math.max(1, Math.round(started + options.timeoutMs - performance.now())) }),
     });
     const renderMs = performance.now() - renderStarted;
+    // an error status is an error in the browser too: an auto fallback that still got a 500, a 429
+    // or a wall's 403 has no content to give (its text is the error page), so it is typed as over HTTP
+    if (rendered.status !== null && rendered.status >= 400) assertOk(renderedResponse(url, rendered));
     const extractStarted = performance.now();
-    const content = extract(rendered.html, rendered.finalUrl, options.selector);
+    const content = extract(rendered.html, maskUrl(rendered.finalUrl), options.selector);
     return {
       ...page(content),
-      url,
-      finalUrl: rendered.finalUrl,
+      url: maskUrl(url),
+      finalUrl: maskUrl(rendered.finalUrl),
       status: rendered.status,
       tier: 'browser',
       fallbackReason,
@@ -178,9 +197,10 @@ export function hostKey(url: string): string {
  */
 export async function assertHostAllowed(url: string, policy: NetworkPolicy): Promise<void> {
   const parsed = new URL(url);
+  const shown = maskUrl(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw providerError('policy_blocked', `${parsed.protocol} URLs are not fetched: only http(s).`, {
-      details: { url },
+      details: { url: shown },
     });
   assertLiteralHostAllowed(parsed.hostname, policy);
   assertUrlAllowed(parsed.href, policy);
@@ -190,15 +210,32 @@ export async function assertHostAllowed(url: string, policy: NetworkPolicy): Pro
   const addresses = await resolve(host).catch((error: unknown) => {
     throw providerError('network', `${host} does not resolve. Check the URL.`, {
       retryable: false,
-      details: { url },
+      details: { url: shown },
       cause: error,
     });
   });
   for (const address of addresses) {
     const reason = addressRefusal(address, policy);
     if (reason !== undefined)
-      throw providerError('policy_blocked', `Refused to open ${host}: ${reason}.`, { details: { url, host, reason } });
+      throw providerError('policy_blocked', `Refused to open ${host}: ${reason}.`, {
+        details: { url: shown, host, reason },
+      });
   }
+}
+
+/** The rendered answer in the shape `assertOk` reads (the browser reports no headers here). */
+function renderedResponse(url: string, rendered: RenderedPage): HttpResponse {
+  return {
+    url,
+    finalUrl: rendered.finalUrl,
+    status: rendered.status ?? 0,
+    contentType: '',
+    headers: {},
+    body: '',
+    bytes: 0,
+    redirects: [],
+    timings: { headersMs: 0, totalMs: 0 },
+  };
 }
 
 function looksLikeChallenge(response: HttpResponse): boolean {
@@ -216,10 +253,16 @@ function extract(html: string, url: string, selector: string | undefined): Extra
     if (error instanceof SelectorMissError)
       throw providerError(
         'not_found',
-        `No element matches ${error.selector} on ${url}. Fetch without --selector to see the page.`,
+        `No element matches ${error.selector} on ${maskUrl(url)}. Fetch without --selector to see the page.`,
         {
-          details: { url, selector: error.selector },
+          details: { url: maskUrl(url), selector: error.selector },
         },
+      );
+    if (error instanceof SelectorSyntaxError)
+      throw providerError(
+        'invalid_input',
+        `--selector ${JSON.stringify(error.selector)} is not a valid CSS selector (${error.reason}). Pass one such as "article" or "#main".`,
+        { retryable: false, details: { selector: error.selector } },
       );
     throw error;
   }

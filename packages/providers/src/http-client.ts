@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ArgusError, isArgusError } from '@argus/protocol/errors';
+import { maskUrl } from '@argus/security';
 import type { Agent } from 'undici';
 import { assertLiteralHostAllowed, guardedLookup, type NetworkPolicy } from './address-guard.js';
 import { parseRetryAfter, providerError } from './provider-error.js';
@@ -64,16 +65,16 @@ export class HttpClient {
     let current = checkUrl(url, options.policy);
     for (;;) {
       const response = await this.hop(current, options, signal).catch((error: unknown) => {
-        throw mapTransportError(error, current.href, timeout.aborted);
+        throw mapTransportError(error, maskUrl(current.href), timeout.aborted);
       });
       const headersMs = performance.now() - started;
       const location = response.headers['location'];
       if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
         await response.body.dump().catch(() => undefined);
         if (redirects.length >= maxRedirects)
-          throw providerError('upstream', `Too many redirects (more than ${maxRedirects}) from ${url}.`, {
+          throw providerError('upstream', `Too many redirects (more than ${maxRedirects}) from ${maskUrl(url)}.`, {
             retryable: false,
-            details: { url, redirects },
+            details: { url: maskUrl(url), redirects: redirects.map(maskUrl) },
           });
         const next = new URL(String(location), current);
         redirects.push(next.href);
@@ -88,17 +89,17 @@ export class HttpClient {
         discard(response.body);
         throw providerError(
           'policy_blocked',
-          `${current.href} is ${mediaType || 'of no declared type'}, which this provider does not read (it reads ${accept.join(', ')}).`,
-          { details: { url: current.href, contentType } },
+          `${maskUrl(current.href)} is ${mediaType || 'of no declared type'}, which this provider does not read (it reads ${accept.join(', ')}).`,
+          { details: { url: maskUrl(current.href), contentType } },
         );
       }
       const raw = await readCapped(
         response.body,
         headers['content-encoding'],
         options.maxBytes ?? DEFAULT_MAX_BYTES,
-        current.href,
+        maskUrl(current.href),
       ).catch((error: unknown) => {
-        throw mapTransportError(error, current.href, timeout.aborted);
+        throw mapTransportError(error, maskUrl(current.href), timeout.aborted);
       });
       return {
         url,
@@ -128,22 +129,29 @@ export class HttpClient {
     });
   }
 
+  /**
+   * Ends every connection now, failing the requests in flight: `Agent.close()` waits for them, so a
+   * server that never answers held the daemon's stop for the whole of the caller's timeout.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((agent) => agent.close()));
+    await Promise.all([...this.agents.values()].map((agent) => agent.destroy()));
     this.agents.clear();
   }
 }
 
 function checkUrl(url: string, policy: NetworkPolicy): URL {
+  const shown = maskUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw providerError('invalid_input', `${url} is not a URL. Pass an absolute http(s) URL.`, { details: { url } });
+    throw providerError('invalid_input', `${shown} is not a URL. Pass an absolute http(s) URL.`, {
+      details: { url: shown },
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw providerError('policy_blocked', `${parsed.protocol} URLs are not fetched: only http(s).`, {
-      details: { url },
+      details: { url: shown },
     });
   assertLiteralHostAllowed(parsed.hostname, policy);
   assertUrlAllowed(parsed.href, policy);
@@ -153,18 +161,21 @@ function checkUrl(url: string, policy: NetworkPolicy): URL {
 /** The operator's domain policy on one URL (a first request or a redirect hop): policy_denied. */
 export function assertUrlAllowed(url: string, policy: NetworkPolicy): void {
   const reason = policy.allowUrl?.(url);
-  if (reason !== undefined)
-    throw new ArgusError(
-      'policy_denied',
-      `${url} is refused by the operator's policy: ${reason}. Pick another site, or ask the operator to change policy.domains.`,
-      { details: { url, reason, retryable: false } },
-    );
+  if (reason === undefined) return;
+  const shown = maskUrl(url);
+  throw new ArgusError(
+    'policy_denied',
+    `${shown} is refused by the operator's policy: ${reason}. Pick another site, or ask the operator to change policy.domains.`,
+    { details: { url: shown, reason, retryable: false } },
+  );
 }
 
 /** Maps an HTTP status to a typed error (with `retryable`), or returns for a success. */
 export function assertOk(response: HttpResponse): void {
-  const { status, finalUrl: url } = response;
+  const { status } = response;
   if (status < 400) return;
+  // the URL as printed: a password or token in it never reaches a message (or the journal, the log)
+  const url = maskUrl(response.finalUrl);
   const details = { url, status };
   if (status === 404 || status === 410)
     throw providerError('not_found', `${url} answered ${status}: the page is gone. Search for a current URL.`, {
@@ -190,7 +201,9 @@ export function assertOk(response: HttpResponse): void {
     throw providerError('timeout', `${url} answered 408 (request timeout). Retry later.`, { details });
   const retryable = status >= 500 && status !== 501 && status !== 505;
   const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-  throw providerError('upstream', `${url} answered ${status}.${retryable ? ' Retry later.' : ''}`, {
+  const retryHint =
+    retryAfterMs === undefined ? ' Retry later.' : ` Retry in ${Math.ceil(retryAfterMs / 1000)} s (its Retry-After).`;
+  throw providerError('upstream', `${url} answered ${status}.${retryable ? retryHint : ''}`, {
     retryable,
     details: retryAfterMs === undefined ? details : { ...details, retryAfterMs },
   });

@@ -110,7 +110,7 @@ export function buildReport(input: {
       );
     lines.push('');
   }
-  for (const { n, page, snippet } of input.sources) {
+  for (const { n, page } of input.sources) {
     const cite = `[${n}](${page.finalUrl})`;
     lines.push(`## ${n}. ${page.title ?? page.finalUrl}`, '');
     const about = [
@@ -120,7 +120,8 @@ export function buildReport(input: {
     ].filter(Boolean);
     lines.push(`${about.length ? `${about.join(' · ')} · ` : ''}<${page.finalUrl}>`, '');
     const { lead, passages } = excerpts(page.text, terms);
-    const summary = lead.length ? lead : page.excerpt ? [page.excerpt] : snippet ? [snippet] : [];
+    // never the search engine's snippet: the header promises every line is quoted from the page
+    const summary = lead.length ? lead : page.excerpt ? [page.excerpt] : [];
     for (const sentence of summary) lines.push(`- ${quote(sentence)} ${cite}`);
     if (passages.length) {
       lines.push('', 'On the topic:', '');

@@ -68,11 +68,15 @@ export async function research(deps: ResearchDeps, topic: string, options: Resea
   const records = new Map<SearchResult, Partial<ResearchRecord>>();
   const byCanonical = new Map<string, SearchResult>();
   const wanted: SearchResult[] = [];
+  const leftOut: LeftOut[] = [];
   for (const hit of answer.results) {
     const canonical = canonicalUrl(hit.url);
     const first = canonical === null ? undefined : byCanonical.get(canonical);
-    if (canonical === null) records.set(hit, { outcome: 'failed', reason: 'not an http(s) URL' });
-    else if (first) records.set(hit, { outcome: 'duplicate', reason: `the same page as ${first.url}` });
+    if (canonical === null) {
+      // counted as failed, so listed with the other failures too
+      records.set(hit, { outcome: 'failed', reason: 'not an http(s) URL' });
+      leftOut.push({ url: hit.url, reason: 'not read: not an http(s) URL' });
+    } else if (first) records.set(hit, { outcome: 'duplicate', reason: `the same page as ${first.url}` });
     else {
       byCanonical.set(canonical, hit);
       if (wanted.length < (options.fetch ?? 5)) wanted.push(hit);
@@ -94,7 +98,6 @@ export async function research(deps: ResearchDeps, topic: string, options: Resea
   const bundle = deps.store.create('research');
   const created = new Date();
   const sources: Array<ResearchSource & { shingles: Set<string>; hit: SearchResult }> = [];
-  const leftOut: LeftOut[] = [];
   const seenFinal = new Map<string, number>();
   settled.forEach((outcome, index) => {
     const hit = wanted[index]!;

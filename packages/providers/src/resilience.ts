@@ -87,31 +87,64 @@ export class Resilience {
     return 'closed';
   }
 
-  /** Runs `fn` under `key`'s, `provider`'s and the global limit, with retry and `key`'s breaker. */
+  /**
+   * Runs `fn` under `key`'s, `provider`'s and the global limit, with retry and `key`'s breaker.
+   * `timeoutMs` bounds the whole run, waits and retries included: `fn`'s signal aborts at the
+   * deadline, no backoff outlasts it, and a run past it fails with `timeout`.
+   */
   run<T>(
     key: string,
     fn: (signal: AbortSignal) => Promise<T>,
-    options: { provider?: string; signal?: AbortSignal } = {},
+    options: { provider?: string; signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<T> {
-    const keyLimit = limitIn(this.keyLimits, key, this.options.perHostConcurrency);
-    const providerLimit = limitIn(
-      this.providerLimits,
-      options.provider ?? 'default',
-      this.options.perProviderConcurrency,
-    );
-    return keyLimit(() => providerLimit(() => this.globalLimit(() => this.attempt(key, fn, options.signal))));
+    const { timeoutMs } = options;
+    if (timeoutMs === undefined) return this.limited(key, fn, options.provider, options.signal, undefined);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    return this.limited(key, fn, options.provider, signal, Date.now() + timeoutMs).catch((error: unknown) => {
+      if (!deadline.aborted || options.signal?.aborted) throw error;
+      throw providerError(
+        'timeout',
+        `${key} did not answer within ${timeoutMs} ms (retries included). Retry later or raise --timeout-ms.`,
+        { details: { key, timeoutMs }, cause: error },
+      );
+    });
   }
 
-  private async attempt<T>(key: string, fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private limited<T>(
+    key: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    provider: string | undefined,
+    signal: AbortSignal | undefined,
+    deadlineAt: number | undefined,
+  ): Promise<T> {
+    const keyLimit = limitIn(this.keyLimits, key, this.options.perHostConcurrency);
+    const providerLimit = limitIn(this.providerLimits, provider ?? 'default', this.options.perProviderConcurrency);
+    return keyLimit(() => providerLimit(() => this.globalLimit(() => this.attempt(key, fn, signal, deadlineAt))));
+  }
+
+  private async attempt<T>(
+    key: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+    deadlineAt: number | undefined,
+  ): Promise<T> {
     const breaker = this.breakerFor(key);
     const { backoffMs, maxBackoffMs, random } = this.options;
-    const policy = retry(handleWhen(shouldRetry), {
+    // a server that asks for more than the longest backoff is not retried: waiting the backoff and
+    // asking again would only be refused again, so the error (it says how long to wait) goes back now
+    // nor is one past the caller's deadline (cockatiel's backoff wait does not watch the signal)
+    const left = () => (deadlineAt === undefined ? Infinity : deadlineAt - Date.now());
+    const retryable = (error: Error) =>
+      shouldRetry(error) && (retryAfterOf(error) ?? 0) <= Math.min(maxBackoffMs, left()) && left() > 0;
+    const policy = retry(handleWhen(retryable), {
       maxAttempts: this.options.retries,
       backoff: new DelegateBackoff((context) => {
         const failure = 'error' in context.result ? context.result.error : undefined;
         const retryAfter = retryAfterOf(failure);
-        if (retryAfter !== undefined) return Math.min(retryAfter, maxBackoffMs);
-        return Math.round(random() * Math.min(maxBackoffMs, backoffMs * 2 ** (context.attempt - 1)));
+        if (retryAfter !== undefined) return retryAfter;
+        const jittered = Math.round(random() * Math.min(maxBackoffMs, backoffMs * 2 ** (context.attempt - 1)));
+        return Math.max(0, Math.min(jittered, left()));
       }),
     });
     const listener = policy.onRetry((event) => {

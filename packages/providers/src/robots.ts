@@ -10,6 +10,8 @@ export interface RobotsRules {
   /** Seconds between requests the site asks for, if it does. */
   crawlDelay: number | undefined;
   sitemaps: string[];
+  /** Set when robots.txt could not be read (a 5xx, a host that does not answer): why everything is disallowed. */
+  unreadable?: { code: string; message: string };
 }
 
 const ALLOW_ALL: RobotsRules = { allowed: () => true, crawlDelay: undefined, sitemaps: [] };
@@ -47,7 +49,8 @@ export class RobotsCache {
         timeoutMs: 10_000,
       });
       if (response.status >= 400 && response.status < 500) return ALLOW_ALL;
-      if (response.status >= 500) return disallowAll();
+      if (response.status >= 500)
+        return disallowAll({ code: 'upstream', message: `${robotsUrl} answered ${response.status}` });
       const robots = robotsParser()(robotsUrl, response.body);
       return {
         allowed: (target) => robots.isAllowed(target, ROBOTS_AGENT) !== false,
@@ -56,11 +59,14 @@ export class RobotsCache {
       };
     } catch (error) {
       if (isArgusError(error) && error.code === 'policy_blocked') throw error;
-      return disallowAll();
+      return disallowAll({
+        code: isArgusError(error) ? error.code : 'network',
+        message: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }
 
-function disallowAll(): RobotsRules {
-  return { allowed: () => false, crawlDelay: undefined, sitemaps: [] };
+function disallowAll(unreadable: { code: string; message: string }): RobotsRules {
+  return { allowed: () => false, crawlDelay: undefined, sitemaps: [], unreadable };
 }

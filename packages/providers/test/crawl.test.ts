@@ -160,6 +160,22 @@ describe('crawl', () => {
     expect(server.traffic().total).toBe(0);
   });
 
+  it('a host that does not answer is a failure with its reason, not a robots.txt disallow', async () => {
+    // port 1 on loopback: nothing listens, the connection is refused
+    const result = await crawl(http, store, ['http://127.0.0.1:1/'], { policy: OPERATOR_POLICY });
+    expect(result).toMatchObject({ done: 0, failed: 1, skipped: 0 });
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({ url: 'http://127.0.0.1:1/', code: 'network' });
+    expect(result.errors[0]?.message).toMatch(/robots\.txt could not be read/);
+    expect(result.errors[0]?.message).not.toMatch(/disallows/);
+  });
+
+  it('refuses a seed that is not http(s) instead of reporting 0 pages', async () => {
+    await expect(crawl(http, store, ['file:///etc/passwd'], { policy: OPERATOR_POLICY })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+
   it('lists and cleans up bundles by expiry', () => {
     const ids = store.list().map((bundle) => bundle.id);
     expect(ids.length).toBeGreaterThan(3);

@@ -64,6 +64,36 @@ describe('fetch tiers', () => {
     expect(page.fallbackReason).toBe('challenge');
   });
 
+  it('auto: an error status the browser fallback still gets is that typed error, not content', async () => {
+    // the browser, like the server, answers an error page: 500, 429, 403
+    const erring = (status: number): BrowserTier => ({
+      render: (url) =>
+        Promise.resolve({ finalUrl: url, status, html: `<html><body><h1>Error ${status}</h1></body></html>` }),
+    });
+    const cases: Array<[string, number, string]> = [
+      ['/status/500', 500, 'upstream'],
+      ['/status/429', 429, 'rate_limited'],
+      ['/status/403', 403, 'auth'],
+    ];
+    for (const [path, status, code] of cases) {
+      const erringFetcher = new PageFetcher(http, new Resilience({ retries: 0 }), erring(status));
+      await expect(erringFetcher.fetch(server.urlFor(path), { policy: OPERATOR_POLICY }), path).rejects.toMatchObject({
+        code,
+      });
+    }
+  });
+
+  it('--timeout-ms bounds the whole fetch, retries included, not each attempt', async () => {
+    const retrying = new PageFetcher(http, new Resilience({ retries: 2, backoffMs: 1 }), undefined);
+    const started = Date.now();
+    const error = await retrying
+      .fetch(server.urlFor('/hang'), { policy: OPERATOR_POLICY, tier: 'http', timeoutMs: 1_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'timeout' });
+    // three attempts of 1 s each took 3 s and more
+    expect(Date.now() - started).toBeLessThan(1_800);
+  });
+
   it('--http keeps the HTTP answer, --browser skips HTTP', async () => {
     const shell = await fetcher.fetch(server.urlFor('/shell'), { policy: OPERATOR_POLICY, tier: 'http' });
     expect(shell.tier).toBe('http');
@@ -84,5 +114,14 @@ describe('fetch tiers', () => {
     await expect(
       fetcher.fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY, tier: 'http', selector: '#nope' }),
     ).rejects.toMatchObject({ code: 'not_found' });
+    // a selector the CSS parser refuses is the caller's mistake, named, not an internal error
+    const invalid = await fetcher
+      .fetch(server.urlFor('/article'), { policy: OPERATOR_POLICY, tier: 'http', selector: '<<<' })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+    expect(invalid).toMatchObject({ code: 'invalid_input' });
+    expect(invalid?.message).toContain('"<<<"');
   });
 });

@@ -67,6 +67,8 @@ describe('SSRF guard on the wire', () => {
     const literal = await failure(client.get(server.urlFor('/form.html'), { policy: AGENT_POLICY }));
     expect(literal.code).toBe('policy_blocked');
     expect(literal.details?.['retryable']).toBe(false);
+    // names the config key that exists (providers.agentNetworks), as the config schema spells it
+    expect(literal.message).toContain('providers.agentNetworks');
     const named = await failure(client.get(`http://localhost:${server.port}/form.html`, { policy: AGENT_POLICY }));
     expect(named.code).toBe('policy_blocked');
     expect(named.message).toMatch(/loopback/);

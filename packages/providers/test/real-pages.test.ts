@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type FixtureServer, realPages, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, OPERATOR_POLICY, PageFetcher, Resilience } from '../src/index.js';
+import { extractContent, HttpClient, OPERATOR_POLICY, PageFetcher, Resilience } from '../src/index.js';
 
 const FIELDS = ['title', 'byline', 'excerpt', 'siteName'] as const;
 type Field = (typeof FIELDS)[number];
@@ -49,5 +49,21 @@ describe('metadata agreement on the 24 real pages', () => {
       ['| page | title | byline | excerpt | siteName | text chars |', '|---|---|---|---|---|---|', ...rows].join('\n'),
     );
     expect(misses).toEqual([]);
+  });
+});
+
+describe('text of adjacent blocks', () => {
+  it('keeps a heading, paragraphs and list items apart (they were glued: "OK pageA normal page")', async () => {
+    const html = `<html><body><article><h2>OK page</h2><p>A normal page with words enough to be an article.</p>
+<ul><li>one</li><li>two</li></ul><p>Line<br>break</p></article></body></html>`;
+    const { text } = extractContent(html, 'http://127.0.0.1/');
+    expect(text).toContain('OK page\nA normal page');
+    expect(text).toContain('one\ntwo');
+    expect(text).toContain('Line\nbreak');
+    const bbc = realPages().find((page) => page.name === 'bbc-1');
+    if (!bbc) throw new Error('the real page bbc-1 is missing from the fixtures');
+    const page = await fetcher.fetch(server.urlFor(bbc.path), { policy: OPERATOR_POLICY, tier: 'http' });
+    expect(page.text).not.toContain('interviewMr Obama');
+    expect(page.text).toContain('Read the full transcript of his interview\nMr Obama lands in Kenya');
   });
 });

@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FixtureServer, fakeSearchEngines, startFixtureServer } from '@argus/test-kit';
@@ -140,5 +142,54 @@ describe('research', () => {
     const picked = excerpts(text, ['batteries', 'home'], 1, 2);
     expect(picked.lead).toEqual(['First sentence is the lead of the article here.']);
     expect(picked.passages).toEqual(['Batteries store energy for the home at night.']);
+  });
+});
+
+describe('research: what the report may quote, and what it left out', () => {
+  it("never quotes the engine's snippet as page text; lists non-http hits under Left out", async () => {
+    const SNIPPET = 'ENGINE SNIPPET heat storage words';
+    const engine = createServer((req, res) => {
+      const origin = `http://127.0.0.1:${(engine.address() as AddressInfo).port}`;
+      if (req.url?.startsWith('/search')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            query: 'heat storage',
+            results: [
+              { url: `${origin}/bare`, title: 'Bare', content: SNIPPET },
+              { url: 'javascript:alert(1)', title: 'Script', content: 'x' },
+              { url: 'file:///etc/passwd', title: 'File', content: 'x' },
+            ],
+          }),
+        );
+        return;
+      }
+      // a page with no sentence to quote and no excerpt
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Bare</title></head><body><div><img src="a.png" alt=""></div></body></html>');
+    });
+    await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(engine.address() as AddressInfo).port}`;
+      const resilience = new Resilience({ retries: 0 });
+      const result = await research(
+        {
+          http,
+          resilience,
+          fetcher: new PageFetcher(http, resilience, undefined),
+          store,
+          settings: { searxngUrl: origin },
+        },
+        'heat storage',
+        { policy: OPERATOR_POLICY, engine: 'searxng', limit: 10, fetch: 5 },
+      );
+      expect(result.report).not.toContain('ENGINE SNIPPET');
+      const leftOut = result.report.slice(result.report.indexOf('## Left out'));
+      expect(result.report).toContain('## Left out');
+      expect(leftOut).toContain('javascript:alert(1)');
+      expect(leftOut).toContain('file:///etc/passwd');
+    } finally {
+      await new Promise((resolve) => engine.close(resolve));
+    }
   });
 });

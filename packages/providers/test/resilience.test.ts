@@ -80,6 +80,19 @@ describe('retries', () => {
     expect(events.map((event) => event.delayMs)).toEqual([1000]);
   });
 
+  it('fails at once, rate_limited saying when to retry, when Retry-After is longer than the longest backoff', async () => {
+    const resilience = new Resilience({ retries: 2, backoffMs: 1, maxBackoffMs: 10_000 });
+    const events = recorder(resilience);
+    server.resetTraffic();
+    const started = Date.now();
+    const error = await failure(resilience.run('host', flaky(`&fail=5&status=429&retry-after=3600`)));
+    expect(error.code).toBe('rate_limited');
+    expect(error.message).toContain('Wait 3600 s');
+    expect(events).toHaveLength(0);
+    expect(server.traffic().paths['/flaky']).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('backs off exponentially with full jitter', async () => {
     const resilience = new Resilience({ retries: 3, backoffMs: 10, random: () => 0.5 });
     const events = recorder(resilience);

@@ -1,3 +1,5 @@
+import { withoutPassword } from '@argus/protocol/url-display';
+
 const SECRET_HEADERS = new Set([
   'authorization',
   'proxy-authorization',
@@ -44,9 +46,42 @@ export function fillIsPlain(input: Readonly<Record<string, unknown>>, output: un
   return !SECRET_TARGET.test(String(input['target'] ?? '')) && !SECRET_VALUE.test(text.trim());
 }
 
-/** Masks token-like substrings in free text (log lines, error messages). */
+/** Query parameters whose values are secrets in a URL (`?token=`, `?api_key=`, a signed URL's `sig=`). */
+export const SECRET_PARAM = /(token|secret|passw(or)?d|api[-_]?key|session|auth|code|sig|signature|key)/i;
+
+/**
+ * A URL as a provider prints it (output, error messages): the userinfo password as `***` (the rule
+ * `goto` follows) and the values of secret-named or credential-looking query parameters as `***`.
+ */
+export function maskUrl(url: string): string {
+  const shown = withoutPassword(url);
+  if (!shown.includes('?')) return shown;
+  try {
+    const parsed = new URL(shown);
+    let masked = false;
+    for (const [name, value] of parsed.searchParams)
+      if (SECRET_PARAM.test(name) || SECRET_VALUE.test(value)) {
+        parsed.searchParams.set(name, '***');
+        masked = true;
+      }
+    return masked ? parsed.toString().replaceAll('%2A%2A%2A', '***') : shown;
+  } catch {
+    return shown;
+  }
+}
+
+/** `scheme://user:password@` inside free text. */
+const TEXT_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'<>]*:)[^\s/?#@"'<>]+@/gi;
+/** `?token=value` / `&api_key=value` inside free text. */
+const TEXT_SECRET_PARAM =
+  /([?&][^\s=&#"'<>]*(?:token|secret|passw(?:or)?d|api[-_]?key|session|auth|sig|signature|key)[^\s=&#"'<>]*=)[^\s&#"'<>]+/gi;
+
+/** Masks token-like substrings in free text (log lines, error messages), URL credentials included. */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
-  return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`);
+  return out
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`)
+    .replace(TEXT_USERINFO, '$1***@')
+    .replace(TEXT_SECRET_PARAM, '$1***');
 }

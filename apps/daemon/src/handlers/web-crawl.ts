@@ -1,6 +1,6 @@
 import type { Handlers } from '@argus/protocol';
 import { type ArtifactManifest, crawl } from '@argus/providers';
-import { exportBundle } from '../bundle-export.js';
+import { bundleTarget, exportBundle } from '../bundle-export.js';
 import { eventStream } from '../event-stream.js';
 import type { CrawlProgressEvent } from '../crawl-progress.js';
 import type { Services } from '../services.js';
@@ -23,6 +23,8 @@ export function webCrawlHandlers(
   const { web } = services;
   return {
     crawl: async (input, ctx) => {
+      // a --out that cannot be written is refused before the run, not after it
+      if (input.out !== undefined) bundleTarget(services, ctx, input.out);
       const job = input.progress;
       const report = (progress: Omit<CrawlProgressEvent, 'finished'>, finished: boolean) => {
         if (job !== undefined) web.crawlProgress.emit(job, { ...progress, finished });
@@ -45,10 +47,10 @@ export function webCrawlHandlers(
         report({ done: 0, queued: 0, failed: 0, skipped: 0, pagesPerSecond: 0 }, true);
         throw error;
       });
-      const { bundle, warnings, ...counts } = result;
+      const { bundle, warnings, errors, ...counts } = result;
       report(counts, true);
       const out = input.out === undefined ? null : await exportBundle(services, ctx, bundle.dir, input.out);
-      return { id: bundle.id, dir: bundle.dir, out, warnings, ...counts };
+      return { id: bundle.id, dir: bundle.dir, out, warnings, errors, ...counts };
     },
     async *crawlProgress(input, ctx) {
       yield* eventStream<CrawlProgressEvent>({

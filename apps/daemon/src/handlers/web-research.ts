@@ -1,6 +1,6 @@
 import type { Handlers } from '@argus/protocol';
 import { research } from '@argus/providers';
-import { exportBundle } from '../bundle-export.js';
+import { bundleTarget, exportBundle } from '../bundle-export.js';
 import type { Services } from '../services.js';
 
 /** Research bundles: search, fetch under the caller's policy, deduplicate, cite. */
@@ -8,6 +8,8 @@ export function webResearchHandlers(services: Services): Pick<Handlers['web'], '
   const { web } = services;
   return {
     research: async (input, ctx) => {
+      // a --out that cannot be written is refused before the run, not after it
+      if (input.out !== undefined) bundleTarget(services, ctx, input.out);
       const result = await research(
         {
           http: web.http,

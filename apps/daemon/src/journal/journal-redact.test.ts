@@ -68,6 +68,17 @@ describe('journal redaction', () => {
     expect(redactMessage(`No option "${SECRET}" in the list`, [SECRET])).toBe('No option "[redacted]" in the list');
   });
 
+  it("cuts a fetched URL's password and token from the error message that quotes it", () => {
+    const url = `http://alice:${SECRET}@127.0.0.1:8080/404?token=TOKSECRET99&page=2`;
+    const { json, secrets } = redactInput('web.fetch', { url, http: true });
+    expect(json).not.toContain(SECRET);
+    expect(json).not.toContain('TOKSECRET99');
+    const message = redactMessage(`${url} answered 404: the page is gone.`, secrets);
+    expect(message).not.toContain(SECRET);
+    expect(message).not.toContain('TOKSECRET99');
+    expect(message).toContain('page=2');
+  });
+
   it("cuts the access tokens of a pool's endpoints", () => {
     const { json } = redactInput('session.connect', {
       pool: [`ws://grid:3000/chromium?token=${SECRET}`, 'http://127.0.0.1:9222'],

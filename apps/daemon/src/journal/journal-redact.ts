@@ -5,15 +5,13 @@
  * parameters, prompt answers, pairing codes, credential-looking strings anywhere. The values removed
  * are returned too, so the same strings can be cut from error messages.
  */
-import { REDACTED, SECRET_VALUE, fillIsPlain, redactText } from '@argus/security';
+import { REDACTED, SECRET_PARAM, SECRET_VALUE, fillIsPlain, redactText } from '@argus/security';
 
 /** Longest string kept from an input (page HTML, scripts): the journal is a record, not an archive. */
 const MAX_STRING = 500;
 /** Field names whose values are secrets in any command. */
 const SECRET_KEY =
   /^(password|passwd|pass|secret|token|apiKey|api_key|cookie|cookies|headers|state|credentials|auth|authorization|code|params|lease)$/i;
-/** Query parameters whose values are secrets in a URL. */
-const SECRET_PARAM = /(token|secret|passw(or)?d|api[-_]?key|session|auth|code|sig|signature|key)/i;
 
 /** Fields kept as given in every command: they locate, never carry, data. */
 const SAFE_KEYS = new Set(['target', 'tab', 'id', 'url', 'timeoutMs', 'diff', 'key', 'name', 'command']);
@@ -61,6 +59,32 @@ function redactUrlNow(url: string): string {
   return clipString(parsed.toString());
 }
 
+/**
+ * The secret parts of a URL (its password, secret query values), as typed and as percent-encoded:
+ * what `redactUrl` cuts from the input must be cut from the error message too, which quotes the URL.
+ */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  if (parsed.password) found.push(parsed.password, decodeOr(parsed.password));
+  for (const [name, value] of parsed.searchParams)
+    if (SECRET_PARAM.test(name) || SECRET_VALUE.test(value)) found.push(value, encodeURIComponent(value));
+  return [...new Set(found.filter((secret) => secret.length > 0))];
+}
+
+function decodeOr(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Credentials inside longer text (a script, a message): JWTs and long mixed letter-digit keys. */
 const EMBEDDED_SECRET =
   /eyJ[\w-]+\.[\w-]+\.[\w-]+|\b(?=[A-Za-z0-9_\-+/]*\d)(?=[A-Za-z0-9_\-+/]*[A-Za-z])[A-Za-z0-9_\-+/]{40,}={0,2}/g;
@@ -95,6 +119,12 @@ class Redactor {
     return REDACTED;
   }
 
+  /** A URL with its secrets cut, and those secrets remembered for the message. */
+  url(value: string): string {
+    this.secrets.push(...urlSecrets(value));
+    return redactUrl(value);
+  }
+
   /** Remembers every string under `value` as a secret. */
   private collect(value: unknown): void {
     if (typeof value === 'string') {
@@ -110,7 +140,7 @@ class Redactor {
     if (typeof value === 'string') {
       // a value the caller declared secret, even in a field proven plain (an ordinary fill)
       if (holdsSecret(value, this.known)) return this.cut(value);
-      if (key === 'url') return redactUrl(value);
+      if (key === 'url' || key === 'urls') return this.url(value);
       if (SECRET_VALUE.test(value.trim())) return this.cut(value);
       return clipString(scrub(value));
     }
@@ -172,12 +202,12 @@ function redactCommand(redactor: Redactor, path: string, input: Record<string, u
       cutField('value');
       break;
     case 'session.connect':
-      if (typeof copy['cdp'] === 'string') set('cdp', redactUrl(copy['cdp']));
+      if (typeof copy['cdp'] === 'string') set('cdp', redactor.url(copy['cdp']));
       // a grid's endpoints carry their access token in the query string (browserless ?token=)
       if (Array.isArray(copy['pool']))
         set(
           'pool',
-          copy['pool'].map((url) => redactUrl(String(url))),
+          copy['pool'].map((url) => redactor.url(String(url))),
         );
       break;
     case 'batch.chain':

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, HttpUrl } from '../common.js';
+import { FilePath, WebUrl } from '../common.js';
 
 /** Crawls and the artifact bundles they (and research) leave under the state dir. */
 const Glob = z.string().min(1).max(500);
@@ -33,7 +33,7 @@ export const webCrawlCommands = {
       'Crawl from one or more URLs (breadth-first, robots.txt honoured, polite per host) and write every page as Markdown + metadata into an artifact bundle.',
     input: () =>
       z.object({
-        urls: z.array(HttpUrl).min(1).max(100).describe('Where to start'),
+        urls: z.array(WebUrl).min(1).max(100).describe('Where to start'),
         depth: z.number().int().min(0).max(20).default(2).describe('Links followed from a start page'),
         maxPages: z.number().int().min(1).max(10_000).default(50).describe('Stop after this many pages'),
         sameSite: z.boolean().default(false).describe("Stay on the start pages' sites"),
@@ -69,8 +69,11 @@ export const webCrawlCommands = {
         queued: z.number(),
         pagesPerSecond: z.number(),
         warnings: z.array(z.string()),
+        errors: z
+          .array(z.object({ url: z.string(), code: z.string(), message: z.string() }))
+          .describe('The first failures, each with its code and reason (all of them in errors.jsonl)'),
       }),
-    pageContent: ['warnings'],
+    pageContent: ['warnings', 'errors'],
   }),
   crawlProgress: defineCommand({
     name: 'web.crawlProgress',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { HttpUrl, TimeoutMs } from '../common.js';
+import { TimeoutMs, WebUrl } from '../common.js';
 
 /**
  * Web providers (packages/providers): the readable content of a page without driving a tab. The
@@ -60,7 +60,7 @@ export const webCommands = {
       'Main content of one page (title, byline, Markdown, text, links) over HTTP, falling back to the browser for script-built pages.',
     input: () =>
       z.object({
-        url: HttpUrl,
+        url: WebUrl,
         format: z.enum(['markdown', 'text', 'html', 'json']).default('markdown').describe('What to print'),
         browser: z.boolean().default(false).describe('Render in the browser only (skip the HTTP tier)'),
         http: z.boolean().default(false).describe('HTTP tier only (never open the browser)'),

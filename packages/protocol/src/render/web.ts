@@ -18,8 +18,9 @@ export const webRenderers: RenderersOf<'web'> = {
   },
   'web.crawl': (output) =>
     [
-      `crawl ${output.id}: ${output.done} pages, ${output.failed} failed, ${output.skipped} skipped by robots.txt (${output.pagesPerSecond} pages/s)`,
+      `crawl ${output.id}: ${output.done} pages, ${output.failed} failed, ${output.skipped} skipped (robots.txt or policy; ${output.pagesPerSecond} pages/s)`,
       output.out ?? output.dir,
+      ...output.errors.map((error) => `failed[${error.code}]: ${error.message}`),
       ...output.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),
   'web.search': (output) =>
