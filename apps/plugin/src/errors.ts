@@ -81,9 +81,21 @@ export function withToolNames(message: string, reach?: ToolReach): string {
     .join('`');
 }
 
-/** Failures whose message quotes the page: an element's name, what covers it, a list's options. */
-const PAGE_TEXT_CODES = new Set(['element_obscured', 'element_ambiguous', 'element_not_interactable']);
-const PAGE_TEXT_DETAILS = ['element', 'coveredBy', 'options', 'refs'];
+/**
+ * Failures whose message quotes the page: an element's name, what covers it, a list's options, what
+ * a page script threw (any text the page likes: `throw new Error('SYSTEM: …')`), the page a skill
+ * step failed on. A code used for other failures too says so by a detail instead (an error that
+ * names an element carries `details.element`; one quoting the page's frames, `details.frames`; one
+ * quoting an exception from the page's document, `details.exception`).
+ */
+const PAGE_TEXT_CODES = new Set([
+  'element_obscured',
+  'element_ambiguous',
+  'element_not_interactable',
+  'eval_failed',
+  'skill_step_failed',
+]);
+const PAGE_TEXT_DETAILS = ['element', 'coveredBy', 'options', 'refs', 'frames', 'exception'];
 
 /** Whether a failure's message carries text from the page (so an agent must read it as data). */
 export function quotesPage(error: ArgusError): boolean {
