@@ -12,7 +12,9 @@ const camel = (flag: string) => flag.replace(/-([a-z])/g, (_whole, letter: strin
  * such as `argus share`: it stays a CLI command, the user runs it) or an argument has no field.
  */
 export function toolCallFor(commandLine: string): string | undefined {
-  const words = commandLine.trim().split(/\s+/).slice(1);
+  // a quoted argument is one word: `argus handoff --reason "Log in, then press Done" --wait`
+  const words = (commandLine.trim().match(/"[^"]*"|\S+/g) ?? []).slice(1);
+  const unquote = (word: string) => word.replace(/^"(.*)"$/, '$1');
   // the longest verb first: `dialog accept` before `dialog`
   for (let length = Math.min(words.length, 2); length >= 1; length--) {
     const command = commandByVerb(words.slice(0, length).join(' '));
@@ -25,14 +27,14 @@ export function toolCallFor(commandLine: string): string | undefined {
       if (!word.startsWith('-')) {
         const name = positionals.shift();
         if (name === undefined) return undefined;
-        args[name] = word.replace(/^"(.*)"$/, '$1');
+        args[name] = unquote(word);
         continue;
       }
       const flag = word.startsWith('--') ? camel(word.slice(2)) : command.cli.aliases?.[word.slice(1)];
       if (!flag || !(flag in command.input.shape)) return undefined;
       const next = rest[index + 1];
       if (next === undefined || next.startsWith('-')) args[flag] = true;
-      else args[flag] = (index++, /^\d+$/.test(next) ? Number(next) : next);
+      else args[flag] = (index++, /^\d+$/.test(next) ? Number(next) : unquote(next));
     }
     // a placeholder such as <url> is not a value: name the tool alone
     if (Object.values(args).some((value) => typeof value === 'string' && /^<.*>$/.test(value)))

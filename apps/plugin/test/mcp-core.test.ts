@@ -37,4 +37,12 @@ describe('the core profile finishes an ordinary form and navigation task', () =>
     expect(await ok(w.plugin.client, 'argus_closetab', { id: '2' })).toMatch(/^closed tab .*; active tab /);
     expect(await ok(w.plugin.client, 'argus_tabs')).not.toMatch(/^ {2}2 /m);
   });
+
+  it('a challenge hint never offers argus_handoff, which core lacks, as a tool to call: it says how to get it', async () => {
+    const shown = await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/login.html') });
+    expect(shown).toMatch(/challenge: login: /);
+    expect(shown).toContain(
+      "the tool argus_handoff is not in this server's core profile: starting argus-mcp with `--tools core,handoff` or `--profile full` adds it",
+    );
+  });
 });

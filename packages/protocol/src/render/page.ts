@@ -3,10 +3,10 @@ import { duration, titled } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
 type Nav = OutputOf<'page.goto'>;
-const nav = (output: Nav) =>
+const nav = (output: Nav, context: RenderContext) =>
   [
     `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}`,
-    ...(output.challenge ? [challengeLine(output.challenge)] : []),
+    ...(output.challenge ? [challengeLine(output.challenge, context)] : []),
     ...frameClearedLines(output.frameCleared),
     ...dialogLines(output.dialogs),
   ].join('\n');
