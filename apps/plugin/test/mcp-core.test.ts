@@ -50,6 +50,16 @@ describe('the core profile finishes an ordinary form and navigation task', () =>
     expect(textOf(whole)).not.toContain('[truncated');
   });
 
+  it('a tab is named by its index as a number too, as the description says', async () => {
+    await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/form.html') });
+    expect(await ok(w.plugin.client, 'argus_tab', { id: 1 })).toMatch(/Sign up/);
+    // a number reaches the daemon as the index it is: no such tab, not a type error
+    const missing = await callTool(w.plugin.client, 'argus_closetab', { id: 7 });
+    expect(textOf(missing)).toMatch(/^error\[tab_not_found\]: /);
+    const fraction = await callTool(w.plugin.client, 'argus_tab', { id: 1.5 });
+    expect(textOf(fraction)).toMatch(/^error\[invalid_input\]: .*id: /);
+  });
+
   it('a challenge hint never offers argus_handoff, which core lacks, as a tool to call: it says how to get it', async () => {
     const shown = await ok(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/login.html') });
     expect(shown).toMatch(/challenge: login: /);
