@@ -30,20 +30,24 @@ export async function runEval(
   options: EvalOptions,
 ): Promise<Omit<EvalValue, 'unserializable'>> {
   // `el` only exists in the function form
-  const plan = planScript(source, options.element === undefined);
+  const plan = planScript(source, options.element !== undefined);
+  // The user's code sees the page's globals of any name: it is never written inside a scope that
+  // binds a name of Argus's own (the wrapper's parameters and locals, `arguments`). Each wrapper
+  // takes the user's function, or its value, as an argument, evaluated where nothing is bound.
   const run = async (): Promise<unknown> => {
     if (options.element)
       return page.callOn(
         options.element.objectId,
-        `async function (maxChars) { return (${SERIALIZE_VALUE.source})(await (${functionOf(plan)})(this), maxChars); }`,
+        `((run) => async function (maxChars) { return (${SERIALIZE_VALUE.source})(await run(this), maxChars); })(${functionOf(plan)})`,
         [options.maxChars],
         options.element.session,
       );
     const value =
       plan.kind === 'function'
-        ? `await (${plan.fn})(undefined)`
-        : // a direct eval in a function of its own: the script's completion value, its `var`s kept local
-          `(function (__argusScript) { return eval(__argusScript); })(${JSON.stringify(plan.script)})`;
+        ? `await (${plan.fn})()`
+        : // a direct eval in an arrow of its own: the script's completion value, its `var`s kept local
+          // (an arrow has its own var scope, and no `arguments` of its own to hide the page's)
+          `(() => eval(${JSON.stringify(plan.script)}))()`;
     return valueOf(page, `(async () => ${boxed(value, options.maxChars)})()`, options);
   };
   const started = performance.now();
@@ -74,7 +78,9 @@ export async function runEval(
  * expression made Chromium parse and compile it on each call: +0.6 ms for `document.title`.)
  */
 function boxed(valueExpression: string, maxChars: number): string {
-  return `{ const v = ${valueExpression}; const t = typeof v; return v === null || t === 'undefined' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity && (v !== 0 || 1 / v > 0)) || (t === 'string' && v.length <= ${maxChars - 2}) ? v : [v]; }`;
+  // the value is the box's argument, not its body: the user's code runs outside the scope of `v`
+  // and `t` (a page global `t` read inside it was in their temporal dead zone)
+  return `((v, t = typeof v) => v === null || t === 'undefined' || t === 'boolean' || (t === 'number' && v === v && v !== Infinity && v !== -Infinity && (v !== 0 || 1 / v > 0)) || (t === 'string' && v.length <= ${maxChars - 2}) ? v : [v])(${valueExpression})`;
 }
 
 /** Runs the boxed wrapper, then turns what it left in the page into JSON there (serializeBoxed). */
@@ -194,10 +200,12 @@ function unserializable(cause: unknown): unknown {
  * return it; other statements run as a script (block-scoped, so `const` stays the script's own)
  * unless they use `await` or `return`, which only a function allows.
  */
-export function planScript(js: string, scriptAllowed = true): EvalPlan {
+export function planScript(js: string, withElement = false): EvalPlan {
   const source = js.trim();
   if (!source) throw new ArgusError('invalid_input', 'The script is empty. Pass JavaScript such as "document.title".');
-  const asExpression = `async (el) => (\n${source}\n)`;
+  // without an element there is no `el` to bind: a page global of that name stays visible
+  const params = withElement ? '(el)' : '()';
+  const asExpression = `async ${params} => (\n${source}\n)`;
   if (parses(asExpression)) return { kind: 'function', fn: asExpression };
   // statements: return the value of the last one when it is an expression
   const cut = Math.max(source.lastIndexOf(';', source.length - 2), source.lastIndexOf('\n'));
@@ -207,13 +215,13 @@ export function planScript(js: string, scriptAllowed = true): EvalPlan {
       .slice(cut + 1)
       .trim()
       .replace(/;$/, '');
-    const candidate = `async (el) => {\n${head}\nreturn (\n${last}\n);\n}`;
+    const candidate = `async ${params} => {\n${head}\nreturn (\n${last}\n);\n}`;
     if (last && !/^(return|const|let|var|if|for|while|throw|function|class)\b/.test(last) && parses(candidate))
       return { kind: 'function', fn: candidate };
   }
   const script = `{\n${source}\n}`;
-  if (scriptAllowed && !/\bawait\b/.test(source) && compiles(script)) return { kind: 'script', script };
-  return { kind: 'function', fn: `async (el) => {\n${source}\n}` };
+  if (!withElement && !/\bawait\b/.test(source) && compiles(script)) return { kind: 'script', script };
+  return { kind: 'function', fn: `async ${params} => {\n${source}\n}` };
 }
 
 function functionOf(plan: EvalPlan): string {

@@ -117,7 +117,10 @@ async function waitInDocument(page: Page, engine: SnapshotEngine, input: WaitInp
     // a ref exists already or fails fast; wait until it is visible
     const element = await engine.resolve(input.selector);
     const ok = await callOnElement(page, element, WAIT_UNTIL, { kind: 'visible' }, leftMs);
-    if (!ok) throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`);
+    if (!ok)
+      throw new ArgusError('timeout', `${element.label} did not become visible within ${input.timeoutMs} ms.`, {
+        details: { element: element.label },
+      });
     return input.selector;
   }
   const locator = input.selector ? parseLocator(input.selector) : undefined;

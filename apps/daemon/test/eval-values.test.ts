@@ -6,7 +6,7 @@ const h = useHarness();
 /** What `eval` answers for a script, with the fields a reply carries. */
 const run = (js: string, extra: { target?: string; maxChars?: number } = {}) =>
   h.client.page.eval.mutate({ js, ...extra });
-const valueOf = async (js: string) => (await run(js)).value;
+const valueOf = async (js: string, extra: { target?: string } = {}) => (await run(js, extra)).value;
 
 describe('eval turns any value into JSON in the page', () => {
   it('keeps JSON values exact and a small reply as small as before', async () => {
@@ -159,6 +159,28 @@ describe('eval turns any value into JSON in the page', () => {
     // `var` in statement code is the script's own, as in the function form, not a new global of the page
     expect(await valueOf('var argusLeak = 1;\nfor (const x of [1]) { argusLeak += x }')).toBe(2);
     expect(await valueOf('typeof argusLeak')).toBe('undefined');
+  });
+});
+
+describe("eval's code sees the page's globals, whatever their names", () => {
+  // every name Argus's wrappers bind or used to bind around the code: none may hide the page's own
+  const NAMES = ['v', 't', 'el', 'run', 'maxChars', '__argusScript', 'arguments'];
+
+  it('in the function form, the script form and with an element', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+    const define = `${NAMES.map((name, index) => `window[${JSON.stringify(name)}] = ${index + 1}`).join('; ')}; 1`;
+    await run(define);
+    // code given an element runs where that element was resolved (Argus's own world): its globals there
+    await run(define, { target: '#name' });
+    for (const [index, name] of NAMES.entries()) {
+      // an expression, statements ending in one, statements run as a script
+      expect(await valueOf(name), name).toBe(index + 1);
+      expect(await valueOf(`const x = 0;\n${name} + x`), name).toBe(index + 1);
+      expect(await valueOf(`if (true) { ${name} }`), name).toBe(index + 1);
+      // with an element, `el` is the element (the documented exception); every other name is the global
+      if (name !== 'el') expect(await valueOf(name, { target: '#name' }), name).toBe(index + 1);
+    }
+    expect(await valueOf('el.id', { target: '#name' })).toBe('name');
   });
 });
 

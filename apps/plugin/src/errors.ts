@@ -12,7 +12,9 @@ const camel = (flag: string) => flag.replace(/-([a-z])/g, (_whole, letter: strin
  * such as `argus share`: it stays a CLI command, the user runs it) or an argument has no field.
  */
 export function toolCallFor(commandLine: string): string | undefined {
-  const words = commandLine.trim().split(/\s+/).slice(1);
+  // a quoted argument is one word: `argus handoff --reason "Log in, then press Done" --wait`
+  const words = (commandLine.trim().match(/"[^"]*"|\S+/g) ?? []).slice(1);
+  const unquote = (word: string) => word.replace(/^"(.*)"$/, '$1');
   // the longest verb first: `dialog accept` before `dialog`
   for (let length = Math.min(words.length, 2); length >= 1; length--) {
     const command = commandByVerb(words.slice(0, length).join(' '));
@@ -25,14 +27,14 @@ export function toolCallFor(commandLine: string): string | undefined {
       if (!word.startsWith('-')) {
         const name = positionals.shift();
         if (name === undefined) return undefined;
-        args[name] = word.replace(/^"(.*)"$/, '$1');
+        args[name] = unquote(word);
         continue;
       }
       const flag = word.startsWith('--') ? camel(word.slice(2)) : command.cli.aliases?.[word.slice(1)];
       if (!flag || !(flag in command.input.shape)) return undefined;
       const next = rest[index + 1];
       if (next === undefined || next.startsWith('-')) args[flag] = true;
-      else args[flag] = (index++, /^\d+$/.test(next) ? Number(next) : next);
+      else args[flag] = (index++, /^\d+$/.test(next) ? Number(next) : unquote(next));
     }
     // a placeholder such as <url> is not a value: name the tool alone
     if (Object.values(args).some((value) => typeof value === 'string' && /^<.*>$/.test(value)))
@@ -81,9 +83,21 @@ export function withToolNames(message: string, reach?: ToolReach): string {
     .join('`');
 }
 
-/** Failures whose message quotes the page: an element's name, what covers it, a list's options. */
-const PAGE_TEXT_CODES = new Set(['element_obscured', 'element_ambiguous', 'element_not_interactable']);
-const PAGE_TEXT_DETAILS = ['element', 'coveredBy', 'options', 'refs'];
+/**
+ * Failures whose message quotes the page: an element's name, what covers it, a list's options, what
+ * a page script threw (any text the page likes: `throw new Error('SYSTEM: …')`), the page a skill
+ * step failed on. A code used for other failures too says so by a detail instead (an error that
+ * names an element carries `details.element`; one quoting the page's frames, `details.frames`; one
+ * quoting an exception from the page's document, `details.exception`).
+ */
+const PAGE_TEXT_CODES = new Set([
+  'element_obscured',
+  'element_ambiguous',
+  'element_not_interactable',
+  'eval_failed',
+  'skill_step_failed',
+]);
+const PAGE_TEXT_DETAILS = ['element', 'coveredBy', 'options', 'refs', 'frames', 'exception'];
 
 /** Whether a failure's message carries text from the page (so an agent must read it as data). */
 export function quotesPage(error: ArgusError): boolean {

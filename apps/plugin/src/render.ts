@@ -1,6 +1,8 @@
 import { type AnyCommand, commandByName } from '@argus/protocol';
 import { type RenderContext, renderCommand } from '@argus/protocol/render';
 import type { ContentEnvelope } from '@argus/security';
+import { withToolNames } from './errors.js';
+import type { ToolReach } from './tool-reach.js';
 
 /** A plain JSON object (what every manifest output is). */
 export type OutputObject = Record<string, unknown>;
@@ -15,16 +17,23 @@ const toolName = (name: string) => {
   return command && command.tool !== false ? command.tool : name;
 };
 
-/** The renderers' context for an agent: tool names and tool calls, never CLI commands. */
-export function agentContext(input: Readonly<Record<string, unknown>>): RenderContext {
+/**
+ * The renderers' context for an agent: tool names and tool calls, never CLI commands. With `reach`,
+ * a reply that names a tool the server does not list says so, as an error does (withToolNames): a
+ * core agent told to hand a challenge to a person learns it has no argus_handoff, and how to get it.
+ */
+export function agentContext(input: Readonly<Record<string, unknown>>, reach?: ToolReach): RenderContext {
   return {
     surface: 'agent',
     input,
     label: toolName,
     hint: (name, hintInput = {}) => {
       const args = Object.entries(hintInput).filter(([, value]) => value !== undefined && value !== false);
-      return `${toolName(name)}${args.length ? ` ${JSON.stringify(Object.fromEntries(args))}` : ''}`;
+      const tool = toolName(name);
+      const call = `${tool}${args.length ? ` ${JSON.stringify(Object.fromEntries(args))}` : ''}`;
+      return reach && !reach.has(tool) ? `${call} (${reach.missing(tool)})` : call;
     },
+    say: (message) => withToolNames(message, reach),
   };
 }
 
@@ -45,7 +54,8 @@ export function renderOutput(
   output: unknown,
   envelope?: ContentEnvelope,
   input: Readonly<Record<string, unknown>> = {},
+  reach?: ToolReach,
 ): string {
-  const text = renderCommand(command.name, output, agentContext(input));
+  const text = renderCommand(command.name, output, agentContext(input, reach));
   return envelope && hasPageContent(command, output) ? envelope.wrap(text) : text;
 }

@@ -34,7 +34,7 @@ export interface RunToolContext {
    * daemon cancels the command, so a long wait or type stops and the tab's next command runs.
    */
   signal?: AbortSignal | undefined;
-  /** The tools the agent has: an error's hint never offers one it lacks (withToolNames). */
+  /** The tools the agent has: a reply's or an error's hint never offers one it lacks (withToolNames). */
   reach?: ToolReach | undefined;
 }
 
@@ -125,7 +125,7 @@ export async function runTool(spec: ToolSpec, args: unknown, context: RunToolCon
     const shown = envelopeOutput(spec.command, output, context.envelope);
     const structured: OutputObject =
       shown && typeof shown === 'object' && !Array.isArray(shown) ? (shown as OutputObject) : { value: shown };
-    return { ok: true, text: renderOutput(spec.command, output, context.envelope, input), structured };
+    return { ok: true, text: renderOutput(spec.command, output, context.envelope, input, context.reach), structured };
   } catch (error) {
     const failure = asArgusError(error);
     return { ok: false, text: errorText(failure, context.envelope, context.reach), error: failure };

@@ -14,6 +14,9 @@ describe('the human in the loop over MCP', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ challenge: { kind: 'login' } });
     expect(textOf(result)).toMatch(/challenge: login: .*argus_handoff/);
+    // the full profile has the tool: the hint is its call, with nothing said missing
+    expect(textOf(result)).toContain('`argus_handoff {"reason":"Log in, then press Done","wait":true}`');
+    expect(textOf(result)).not.toContain('not in this server');
     const plain = await callTool(w.plugin.client, 'argus_goto', { url: w.fixtures.urlFor('/form.html') });
     expect(plain.structuredContent).not.toHaveProperty('challenge');
   });

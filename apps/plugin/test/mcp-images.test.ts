@@ -76,6 +76,23 @@ describe('argus_snapshot {diff: true}', () => {
     expect(second.structuredContent).toMatchObject({ baseline: 'previous' });
     expect(textOf(second)).not.toMatch(/no earlier snapshot/);
   });
+
+  it('after an interactive snapshot, diff alone compares in that view (the loop the server instructions give)', async () => {
+    await ok(plugin.client, 'argus_goto', { url: fixtures.urlFor('/buttons.html') });
+    await ok(plugin.client, 'argus_snapshot', { interactive: true });
+    await ok(plugin.client, 'argus_eval', {
+      js: "document.body.append(Object.assign(document.createElement('button'), { textContent: 'Added' })); 1",
+    });
+    const diff = await callTool(plugin.client, 'argus_snapshot', { diff: true });
+    expect(diff.structuredContent).toMatchObject({ baseline: 'previous' });
+    expect(textOf(diff)).toMatch(/^\+ .*button "Added"/m);
+    // only the change: not the whole tree again
+    expect(textOf(diff)).not.toMatch(/button "Increment"/);
+    // a view given with it is that view: no full snapshot of this document was taken to compare with
+    const full = await callTool(plugin.client, 'argus_snapshot', { diff: true, interactive: false });
+    expect(full.structuredContent).toMatchObject({ baseline: 'navigated' });
+    expect(textOf(full)).toMatch(/button "Increment"/);
+  });
 });
 
 describe('argus_screenshot for agents', () => {

@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { normaliseUrl } from './url.js';
 
+/**
+ * A tab as `tabs` lists it: its index, id or id prefix. An index is a number to an agent
+ * (`argus_tab {id: 1}`), so an integer is taken as its digits. The listed JSON schema stays
+ * `string` (the input side of the preprocess): a union would cost the core tool list tokens it has not.
+ */
 export const TabId = z
-  .string()
-  .min(1)
-  .max(64)
+  .preprocess(
+    (value: string | number) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value),
+    z.string().min(1).max(64),
+  )
   .describe('Tab index or id (prefix) from `tabs`; default: the active tab');
 
 export const TARGET_DESCRIPTION =

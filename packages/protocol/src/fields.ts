@@ -16,6 +16,7 @@ interface Def {
   type: string;
   innerType?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
   element?: z.ZodType;
   options?: z.ZodType[];
   entries?: Record<string, string>;
@@ -48,8 +49,11 @@ function baseType(schema: z.ZodType): { type: FieldType; values: readonly string
       const list = def.options?.find((option) => defOf(option).type === 'array');
       return list ? baseType(list) : { type: 'unknown', values: [], inner: schema };
     }
-    case 'pipe':
-      return def.in ? baseType(def.in) : { type: 'unknown', values: [], inner: schema };
+    case 'pipe': {
+      // a preprocess (a transform, then the schema) is of the type it hands on: TabId takes a number as a string
+      const side = def.in && defOf(def.in).type === 'transform' ? def.out : def.in;
+      return side ? baseType(side) : { type: 'unknown', values: [], inner: schema };
+    }
     default:
       return { type: 'unknown', values: [], inner: schema };
   }

@@ -335,6 +335,7 @@ export async function clickPoint(page: Page, handle: ElementHandle, state: Actio
     throw new ArgusError(
       'element_not_interactable',
       `${handle.label} has no visible box to click. Run \`argus snapshot\` again.`,
+      { details: { element: handle.label } },
     );
   const local = {
     x: (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4,
@@ -395,7 +396,10 @@ export async function assertHit(page: Page, handle: ElementHandle, point: ClickP
     return;
   }
   const ctx = await frameContext(page, handle.frameId);
-  if (!ctx) throw new ArgusError('ref_stale', `${handle.label} is gone: its frame went away. Run \`argus snapshot\`.`);
+  if (!ctx)
+    throw new ArgusError('ref_stale', `${handle.label} is gone: its frame went away. Run \`argus snapshot\`.`, {
+      details: { element: handle.label },
+    });
   const { object } = await ctx.session.send('DOM.resolveNode', {
     backendNodeId: hit.backendNodeId,
     executionContextId: ctx.contextId,

@@ -28,6 +28,7 @@ import { pageExpression, pageResult } from './page/page-function.js';
 import { WAIT_UNTIL, type WaitTest } from './page/wait.js';
 
 export interface SnapshotOptions {
+  /** With `diff` and no `interactive`, `depth` or `scope`: the view of the tab's last snapshot. */
   interactive?: boolean;
   depth?: number;
   scope?: string;
@@ -127,6 +128,8 @@ export class SnapshotEngine {
    */
   private readonly baselines = new Map<string, { units: string[]; epoch: number; texts?: ReadonlySet<string> }>();
   private lastRefs: RefEntry[] = [];
+  /** the view of the last snapshot taken: what `diff` alone compares in */
+  private lastView: Pick<SnapshotOptions, 'interactive' | 'depth' | 'scope'> | undefined;
   private nextSnapshot = 1;
   private readonly listenerCache = new ListenerCache();
 
@@ -137,9 +140,13 @@ export class SnapshotEngine {
     this.refs = new RefRegistry(numbering);
   }
 
-  async snapshot(options: SnapshotOptions = {}): Promise<SnapshotResult> {
+  async snapshot(asked: SnapshotOptions = {}): Promise<SnapshotResult> {
     this.page.assertOpen();
-    if (options.cursor !== undefined) return this.continueFrom(options.cursor, options);
+    if (asked.cursor !== undefined) return this.continueFrom(asked.cursor, asked);
+    // "what changed?" (`diff` alone) is asked of the snapshot the agent last read: after an `-i`
+    // snapshot a diff of the full tree would find no baseline in that mode and print the whole tree
+    const viewless = asked.interactive === undefined && asked.depth === undefined && asked.scope === undefined;
+    const options = asked.diff && viewless && this.lastView ? { ...asked, ...this.lastView } : asked;
     if (options.maxChars !== undefined && (!Number.isFinite(options.maxChars) || options.maxChars < 1)) {
       throw new ArgusError('invalid_input', `--max-chars must be a positive number (got ${options.maxChars}).`);
     }
@@ -159,6 +166,11 @@ export class SnapshotEngine {
     // a snapshot of another document is no baseline: nothing of it is on this page
     const previous = before?.epoch === this.page.epoch ? before.units : undefined;
     const texts = options.appeared ? pageTexts(tree) : undefined;
+    this.lastView = {
+      ...(options.interactive ? { interactive: true } : {}),
+      ...(options.depth !== undefined ? { depth: options.depth } : {}),
+      ...(options.scope !== undefined ? { scope: options.scope } : {}),
+    };
     // the diff compares elements, not lines: a change inside a run of links shows that one link
     this.baselines.set(modeKey, {
       units: formatted.units,

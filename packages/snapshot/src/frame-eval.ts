@@ -183,6 +183,15 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
   return String(details.exception?.description ?? details.exception?.value ?? details.text).split('\n')[0] ?? 'error';
 }
 
+/**
+ * An Argus page script that threw: what it threw can come from the page's document (an element's
+ * own getter, a handler it ran), so `details.exception` marks the message as quoting the page.
+ */
+function scriptFailed(details: Protocol.Runtime.ExceptionDetails): ArgusError {
+  const exception = exceptionText(details);
+  return new ArgusError('internal', `Argus page script failed: ${exception}`, { details: { exception } });
+}
+
 /** Evaluates in the frame's isolated world and returns the JSON value. */
 export async function evalValue<T>(ctx: FrameContext, expression: string, awaitPromise = false): Promise<T> {
   const { result, exceptionDetails } = await ctx.session.send('Runtime.evaluate', {
@@ -191,8 +200,7 @@ export async function evalValue<T>(ctx: FrameContext, expression: string, awaitP
     returnByValue: true,
     awaitPromise,
   });
-  if (exceptionDetails)
-    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails) throw scriptFailed(exceptionDetails);
   return result.value as T;
 }
 
@@ -208,8 +216,7 @@ export async function evalObject(
     objectGroup: OBJECT_GROUP,
   });
   noteObjects(ctx.session);
-  if (exceptionDetails)
-    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails) throw scriptFailed(exceptionDetails);
   if (!result.objectId || result.subtype === 'null') return undefined;
   return result;
 }
@@ -226,7 +233,7 @@ export async function callInWorld<T>(ctx: FrameContext, fn: string, value: unkno
   const { result, exceptionDetails } = await ctx.session.send('Runtime.callFunctionOn', params);
   if (exceptionDetails) {
     noteObjects(ctx.session); // the thrown value is kept in the group
-    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+    throw scriptFailed(exceptionDetails);
   }
   return result.value as T;
 }
@@ -290,7 +297,6 @@ export async function callOnElement<T>(
     awaitPromise: true,
   };
   const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', params);
-  if (exceptionDetails)
-    throw new ArgusError('internal', `Argus page script failed: ${exceptionText(exceptionDetails)}`);
+  if (exceptionDetails) throw scriptFailed(exceptionDetails);
   return result.value as T;
 }

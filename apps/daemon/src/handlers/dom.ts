@@ -120,6 +120,8 @@ export function domHandlers(services: Services): Handlers['dom'] {
             throw new ArgusError(
               'element_not_found',
               `No frame ${input.name !== undefined ? `named "${input.name}"` : `with a URL containing "${input.url}"`}. Frames of this tab: ${known}.`,
+              // frame names and URLs are the page's: an agent reads the message as page content
+              { details: { frames: known } },
             );
           }
           frameId = found.id;
@@ -134,6 +136,7 @@ export function domHandlers(services: Services): Handlers['dom'] {
             throw new ArgusError(
               'invalid_input',
               `${handle.label} is not an <iframe>. Pass the iframe element, or a ref of an element inside the frame.`,
+              { details: { element: handle.label } },
             );
         }
         if (frameId === page.mainFrameId) manager.frameChoices.clear(page);

@@ -43,6 +43,7 @@ export function filesHandlers(services: Services): Handlers['files'] {
             throw new ArgusError(
               'invalid_input',
               `${handle.label} takes one file (no \`multiple\` attribute); got ${files.length}.`,
+              { details: { element: handle.label } },
             );
           const { effects } = await actAndReport(manager, page, input, async () => {
             // resolved again: the report's snapshot released the first handle's object

@@ -184,12 +184,14 @@ async function setChecked(
       throw new ArgusError(
         'invalid_input',
         `${handle.label} is a radio button: clicking never unchecks it. Check another option of the group instead.`,
+        { details: { element: handle.label } },
       );
     }
     if (state.disabled)
       throw new ArgusError(
         'element_not_interactable',
         `${handle.label} is disabled; it cannot be ${verb}ed until the page enables it.`,
+        { details: { element: handle.label } },
       );
     const { effects } = await actAndReport(manager, page, input, async () => {
       // the report's snapshot released the handle's object: resolve again

@@ -14,7 +14,7 @@ export function snapshotHandlers(services: Services): Handlers['snapshot'] {
           NEXT_DOCUMENT_WAIT_MS,
           () =>
             manager.engine(page).snapshot({
-              interactive: input.interactive,
+              ...(input.interactive === undefined ? {} : { interactive: input.interactive }),
               diff: input.diff,
               ...(input.depth === undefined ? {} : { depth: input.depth }),
               ...(input.scope === undefined ? {} : { scope: input.scope }),

@@ -30,9 +30,10 @@ export const snapshotCommands = {
       'Accessibility snapshot of the page as compact text: `role "name" [state] e12`; the eN that closes an element is its ref for later commands.',
     input: () =>
       z.object({
+        // no default: a diff that names no view (interactive, depth, scope) takes the last snapshot's
         interactive: z
           .boolean()
-          .default(false)
+          .optional()
           .describe('Only interactive elements, with the nearest heading or landmark as context'),
         depth: z.number().int().min(1).max(100).optional().describe('Maximum tree depth to print'),
         scope: Target.optional().describe('Only the subtree of this target or landmark'),
@@ -47,7 +48,9 @@ export const snapshotCommands = {
         diff: z
           .boolean()
           .default(false)
-          .describe('Only lines added (+), removed (-) or changed (~) since the previous snapshot of this tab'),
+          .describe(
+            "Only lines added (+), removed (-) or changed (~) since this tab's last snapshot in this view (default: the last one's)",
+          ),
         tab: TabId.optional(),
       }),
     output: () =>

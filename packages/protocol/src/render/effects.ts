@@ -5,7 +5,7 @@ import type { CommandName, RenderContext } from './types.js';
 export type Effects = z.output<typeof ActionEffects>;
 
 /** What an input action caused (navigation, tabs, download, dialogs, console errors), one line each. */
-export function effectsLines(output: Effects): string[] {
+export function effectsLines(output: Effects, context?: RenderContext): string[] {
   const lines: string[] = [];
   if (output.navigated) lines.push(`navigated to ${output.url}`);
   lines.push(...frameClearedLines(output.frameCleared));
@@ -14,7 +14,7 @@ export function effectsLines(output: Effects): string[] {
   lines.push(...dialogLines(output.dialogs));
   for (const field of output.invalid ?? []) lines.push(`form not submitted: ${field.element}: ${field.message}`);
   for (const error of output.consoleErrors) lines.push(`console error: ${error}`);
-  if (output.challenge) lines.push(challengeLine(output.challenge));
+  if (output.challenge) lines.push(challengeLine(output.challenge, context));
   return lines;
 }
 
@@ -32,8 +32,10 @@ export function dialogsFirst(output: { dialogs?: Effects['dialogs'] | undefined 
 }
 
 /** A login wall, CAPTCHA, bot check or consent wall the new page shows, and what to do about it. */
-export function challengeLine(challenge: NonNullable<Effects['challenge']>): string {
-  return `challenge: ${challenge.kind.replace('_', ' ')}: ${challenge.hint}`;
+export function challengeLine(challenge: NonNullable<Effects['challenge']>, context?: RenderContext): string {
+  // the hint names the handoff command: an agent whose tools lack it is told so (RenderContext.say)
+  const hint = context?.say ? context.say(challenge.hint) : challenge.hint;
+  return `challenge: ${challenge.kind.replace('_', ' ')}: ${hint}`;
 }
 
 /** The frame choice a navigation of the top document ended (`frameCleared`), and where commands run now. */
@@ -55,7 +57,7 @@ export function actionText(
   output: Effects & { toLocator?: string | undefined },
   context: RenderContext,
 ): string {
-  const lines = [head, ...effectsLines(output)];
+  const lines = [head, ...effectsLines(output, context)];
   const replay = context.replay?.(command, output, context.input);
   if (replay) lines.push(`replay: ${replay}`);
   if (output.diff !== undefined) lines.push(output.diff ? `diff:\n${output.diff}` : 'diff: (no change)');

@@ -1,12 +1,13 @@
+import { EVAL_MAX_CHARS } from '../commands/page.js';
 import { challengeLine, dialogLines, frameClearedLines } from './effects.js';
 import { duration, titled } from './format.js';
 import type { OutputOf, RenderContext, RenderersOf } from './types.js';
 
 type Nav = OutputOf<'page.goto'>;
-const nav = (output: Nav) =>
+const nav = (output: Nav, context: RenderContext) =>
   [
     `${titled(output.title, output.url)}${output.status ? ` (${output.status})` : ''}`,
-    ...(output.challenge ? [challengeLine(output.challenge)] : []),
+    ...(output.challenge ? [challengeLine(output.challenge, context)] : []),
     ...frameClearedLines(output.frameCleared),
     ...dialogLines(output.dialogs),
   ].join('\n');
@@ -37,11 +38,22 @@ function value(output: OutputOf<'page.eval'>, context: RenderContext): string {
   return output.truncated ? `${text}\n${cutNote(output, context)}` : text;
 }
 
+/**
+ * Where a value was cut and how to get more. The limit is the one that applied: the input's, or the
+ * command's default when the call named none (an adapter's input carries no defaults). An agent is
+ * told the argument to call again with, a number and all: the `core` tool list does not show
+ * maxChars, but every profile accepts it.
+ */
 function cutNote(output: OutputOf<'page.eval'>, context: RenderContext): string {
-  const limit = context.input['maxChars'];
+  const asked = context.input['maxChars'];
+  const limit = typeof asked === 'number' ? asked : EVAL_MAX_CHARS;
   const whole = output.length === undefined ? '' : ` of a ${output.length}-character string`;
-  const raise = context.surface === 'cli' ? '--max-chars' : 'maxChars';
-  return `[truncated at ${typeof limit === 'number' ? limit : 'maxChars'} characters${whole}: raise ${raise}, or return only the part you need]`;
+  const more = Math.min(limit * 4, 10_000_000);
+  const raise =
+    context.surface === 'cli'
+      ? `raise --max-chars (up to 10000000)`
+      : `call ${context.label('page.eval')} again with the argument maxChars: ${more} (up to 10000000)`;
+  return `[truncated at ${limit} characters${whole}: ${raise}, or return only the part you need]`;
 }
 
 export const pageRenderers: RenderersOf<'page'> = {

@@ -195,7 +195,7 @@ describe('one typed renderer per command', () => {
         cli({ maxChars: 100 }),
       ),
     ).toBe(
-      'xx\n[truncated at 100 characters of a 1000-character string: raise --max-chars, or return only the part you need]',
+      'xx\n[truncated at 100 characters of a 1000-character string: raise --max-chars (up to 10000000), or return only the part you need]',
     );
     expect(
       renderCommand(
@@ -204,10 +204,12 @@ describe('one typed renderer per command', () => {
         {
           ...cli(),
           surface: 'agent',
+          label: (name) => (name === 'page.eval' ? 'argus_eval' : name),
         },
       ),
     ).toBe(
-      '[1,"…(+9 more items)"]\n[truncated at maxChars characters: raise maxChars, or return only the part you need]',
+      // no maxChars in the input: the default applied, and is said (not a placeholder)
+      '[1,"…(+9 more items)"]\n[truncated at 100000 characters: call argus_eval again with the argument maxChars: 400000 (up to 10000000), or return only the part you need]',
     );
   });
 

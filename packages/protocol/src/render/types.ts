@@ -29,6 +29,12 @@ export interface RenderContext {
    * `argus_snapshot {"cursor":"c1"}` for an agent.
    */
   hint(command: CommandName, input?: Readonly<Record<string, unknown>>): string;
+  /**
+   * A sentence of Argus's own that names commands (a challenge's "Hand the tab to a person: `argus
+   * handoff …`"), in the reader's words: as it is for the CLI (the default); for an agent, tool
+   * calls, a tool its list lacks said to be missing and how to get it. Never for page text.
+   */
+  say?(message: string): string;
   /** The CLI line that repeats an action by its stable locator (CLI only; undefined when none). */
   replay?(
     command: CommandName,
