@@ -21,8 +21,13 @@ describe('argus snapshot --diff without a baseline', () => {
     };
     expect(json.baseline).toBe('previous');
     expect(json.text).toBe('(no changes since the previous snapshot)');
-    // another mode has its own baseline
-    const full = JSON.parse((await cli.argus('snapshot', '--diff', '--json')).stdout) as { baseline: string };
-    expect(full.baseline).toBe('none');
+    // a diff that names no view compares in the last snapshot's (-i here)
+    const same = JSON.parse((await cli.argus('snapshot', '--diff', '--json')).stdout) as { baseline: string };
+    expect(same.baseline).toBe('previous');
+    // another view has its own baseline
+    const deep = JSON.parse((await cli.argus('snapshot', '--diff', '--depth', '3', '--json')).stdout) as {
+      baseline: string;
+    };
+    expect(deep.baseline).toBe('none');
   });
 });
