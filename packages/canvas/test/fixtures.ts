@@ -1,4 +1,16 @@
+import { ArgusError } from '@argus/protocol';
 import type { PatchOpInput } from '../src/index.js';
+
+/** The typed error `run` throws (fails the test when it throws none, or another kind). */
+export function refusal(run: () => unknown): ArgusError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ArgusError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
 
 /** A small page: a card frame holding a title and a button group with a label. */
 export const CARD: PatchOpInput[] = [

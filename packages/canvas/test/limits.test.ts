@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgusError } from '@argus/protocol';
+import { refusal } from './fixtures.js';
 import {
   CanvasSession,
   MAX_COORDINATE,
@@ -11,16 +11,6 @@ import {
   type CanvasNode,
   type PatchOpInput,
 } from '../src/index.js';
-
-function refusal(run: () => unknown): ArgusError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ArgusError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** Inserts of `count` frames, each inside the one before (f0 at the root). */
 function chain(count: number, prefix = 'f', rootParent: string | null = null): PatchOpInput[] {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArgusError } from '@argus/protocol';
 import { CanvasSession, type CanvasDocument, type CanvasNode } from '../src/index.js';
-import { CARD } from './fixtures.js';
+import { CARD, refusal } from './fixtures.js';
 
 function withCard(): CanvasSession {
   const session = CanvasSession.create('doc', 'Doc');
@@ -13,16 +12,6 @@ function node(doc: CanvasDocument, id: string): CanvasNode {
   const found = doc.pages.flatMap((page) => page.nodes).find((n) => n.id === id);
   if (!found) throw new Error(`no node ${id}`);
   return found;
-}
-
-function refusal(run: () => unknown): ArgusError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ArgusError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('patch operations', () => {

@@ -3,6 +3,7 @@ import type { ArgusPageApi } from '../page-walker.js';
 import { findLocator } from '../page-locator.js';
 import { deepHit } from './actionability.js';
 import { pageFunction, pageFunctionWith } from './page-function.js';
+import { isSecretField } from './secret-field.js';
 
 /**
  * `argus annotate`: a picker drawn over the page in Argus's isolated world (page scripts cannot
@@ -222,7 +223,7 @@ export type PickerCollection = z.infer<typeof PickerCollection>;
  * field's value (masked for passwords and other secrets) and the stable locator `click` accepts.
  * The picker is removed first, so it never counts in a locator's uniqueness.
  */
-export const PICKER_COLLECT = pageFunctionWith({ findLocator })(
+export const PICKER_COLLECT = pageFunctionWith({ findLocator, isSecretField })(
   'annotatePickerCollect',
   PickerCollection,
   function (this: unknown, kit, maxText: number) {
@@ -232,21 +233,13 @@ export const PICKER_COLLECT = pageFunctionWith({ findLocator })(
     const chosen = picker ? picker.chosen : [];
     picker?.close();
     const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-    const SECRET = /pass|secret|token|otp|one-time|cvv|cvc|csc|pin\b|ssn|card|iban|api[-_]?key/i;
-    const isSecret = (el: Element) => {
-      if (el instanceof HTMLInputElement && el.type === 'password') return true;
-      const hints = ['name', 'id', 'autocomplete', 'aria-label', 'placeholder']
-        .map((attr) => el.getAttribute(attr) ?? '')
-        .join(' ');
-      return SECRET.test(hints) || /\bcc-/.test(el.getAttribute('autocomplete') ?? '');
-    };
     const valueOf = (el: Element): { value: string | null; masked: boolean } => {
       const field =
         el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
       if (!field) return { value: null, masked: false };
       if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio'))
         return { value: el.checked ? 'checked' : 'unchecked', masked: false };
-      if (isSecret(el)) return { value: el.value ? '[masked]' : '', masked: true };
+      if (kit.isSecretField(el)) return { value: el.value ? '[masked]' : '', masked: true };
       return { value: cut(el.value, maxText), masked: false };
     };
     const elements = api
