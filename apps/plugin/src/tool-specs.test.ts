@@ -78,6 +78,29 @@ describe('tool specs generated from the manifest', () => {
     expect(screenshot.inputSchema.properties.full).toEqual({ type: 'boolean', description: expect.any(String) });
   });
 
+  it('descriptions speak MCP: no CLI flags or `argus` commands; a flag the tool takes is its argument', () => {
+    const byName = new Map(specs.map((spec) => [spec.name, spec.description]));
+    for (const [name, description] of byName) {
+      expect(description, name).not.toMatch(/--[a-z]/);
+      expect(description, name).not.toMatch(/`argus /);
+    }
+    // a CLI stream the tool cannot do is left out
+    expect(byName.get('argus_console')).not.toMatch(/follow|stream/i);
+    // a flag the tool takes is its argument, a negated one the argument false
+    expect(byName.get('argus_route')).toContain('`allTabs`');
+    expect(byName.get('argus_state_load')).toContain('`restoreTabs: false`');
+    // a client option in parentheses goes, the sentence stays
+    expect(byName.get('argus_tab_lease')).toMatch(
+      /^Take an exclusive lease on a tab .*until it is released or expires/,
+    );
+    expect(byName.get('argus_tab_lease')).not.toMatch(/lease-wait|leaseWait|ARGUS_LEASE/);
+    // another tool's flag is named as that tool's argument
+    expect(byName.get('argus_frame')).toContain('snapshot scope');
+    // a CLI command is the tool call
+    expect(byName.get('argus_wait')).toContain('`argus_frame`');
+    expect(byName.get('argus_tab_each')).not.toContain('The CLI');
+  });
+
   it('marks read-scope commands read-only', () => {
     expect(specs.find((spec) => spec.name === 'argus_snapshot')?.readOnly).toBe(true);
     expect(specs.find((spec) => spec.name === 'argus_click')?.readOnly).toBe(false);

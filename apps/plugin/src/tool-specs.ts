@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { type AnyCommand, compareNames, listCommands } from '@argus/protocol';
 import { z } from 'zod';
+import { toolDescription } from './tool-description.js';
 
 /** A JSON schema as sent to agents: flat, described, without validation noise. */
 export type JsonSchema = { [key: string]: unknown };
@@ -151,7 +152,7 @@ export function toolSpecFor(command: AnyCommand): ToolSpec | undefined {
   const outputSchema = outputSchemaFor(command);
   return {
     name: command.tool,
-    description: command.summary,
+    description: toolDescription(command),
     inputSchema: inputSchemaFor(command),
     ...(outputSchema ? { outputSchema } : {}),
     readOnly: command.scope === 'read',
