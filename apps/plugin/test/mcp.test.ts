@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connectToDaemon, daemonAnswers, isProcessAlive, readState } from '@argus/client';
+import { toolDescription } from '../src/tool-description.js';
 import { ADAPTER_HIDDEN_FIELDS } from '../src/tool-specs.js';
 import { listCommands } from '@argus/protocol';
 import { listArgusChromeProcesses } from '@argus/test-kit';
@@ -30,7 +31,8 @@ describe('tools/list', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(expected.map((command) => command.tool).sort());
     for (const command of expected) {
       const tool = tools.find((candidate) => candidate.name === command.tool)!;
-      expect(tool.description).toBe(command.summary);
+      // the summary in tool terms (toolDescription: no CLI flags or commands)
+      expect(tool.description).toBe(toolDescription(command));
       expect(tool.inputSchema.type).toBe('object');
       // the full list advertises each tool's output shape; the SDK client checks every
       // structuredContent of the calls below against it (a mismatch fails the call)
