@@ -108,6 +108,18 @@ export function holdsSecret(text: string, secrets: readonly string[]): boolean {
   );
 }
 
+/**
+ * `text` with each of `secrets` in it replaced by `[redacted]`, by holdsSecret's rule: a secret
+ * shorter than 3 characters only when it is the whole text.
+ */
+export function cutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets)
+    if (out === secret) out = REDACTED;
+    else if (secret.length >= 3) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
 class Redactor {
   readonly secrets: string[] = [];
 
@@ -269,7 +281,5 @@ function redactFresh(path: string, input: unknown, output: unknown, known: reado
 /** An error message with the input's secrets (and bearer tokens) cut. */
 export function redactMessage(message: string, secrets: readonly string[]): string {
   // short secrets too: a 4-digit PIN echoed in a message is still the PIN
-  let out = message;
-  for (const secret of secrets) if (secret.length >= 3) out = out.split(secret).join(REDACTED);
-  return clipString(scrub(out));
+  return clipString(scrub(cutSecrets(message, secrets)));
 }

@@ -8,11 +8,11 @@
  */
 import { ArgusError, type CallContext, SKILL_COMMANDS, type SkillFileData, commandByName } from '@argus/protocol';
 import { toArgusErrorData } from '@argus/protocol/router';
-import { REDACTED } from '@argus/security';
 import { parseLocator, parseRef } from '@argus/snapshot';
 import type { BrowserManager } from '../browser-manager.js';
 import type { Dispatch } from '../dispatch.js';
 import type { LocateTab } from '../journal/journal.js';
+import { cutSecrets } from '../journal/journal-redact.js';
 import type { LoadedSkill } from '@argus/protocol';
 
 const ALLOWED: ReadonlySet<string> = new Set(SKILL_COMMANDS);
@@ -129,13 +129,7 @@ function substitute(value: unknown, values: ReadonlyMap<string, string>, undecla
 /** Every string under `value` with the secrets in it replaced by `[redacted]` (a copy). */
 function scrub<T>(value: T, secrets: readonly string[]): T {
   const cut = (item: unknown): unknown => {
-    if (typeof item === 'string') {
-      let out = item;
-      for (const secret of secrets)
-        if (out === secret) out = REDACTED;
-        else if (secret.length >= 3) out = out.split(secret).join(REDACTED);
-      return out;
-    }
+    if (typeof item === 'string') return cutSecrets(item, secrets);
     if (Array.isArray(item)) return item.map(cut);
     if (item && typeof item === 'object')
       return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, cut(inner)]));
