@@ -106,9 +106,9 @@ export class BrowserManager {
   private readonly engines = new WeakMap<Page, SnapshotEngine>();
   /**
    * Element refs: the next number to hand out (one counter for all tabs), and where tabs of the
-   * current browser start. Each new browser (a relaunch after a crash, a handoff, a reconnect) starts its tabs above
-   * every ref the ones before handed out, so an old ref fails as stale, never as unknown or as a
-   * different element.
+   * current browser start. Each new browser (a relaunch after a crash, a handoff, a reconnect)
+   * starts its tabs above every ref the ones before handed out, so an old ref fails as stale, never
+   * as unknown or as a different element.
    */
   private refHigh = 1;
   private refFloor = 1;
@@ -701,12 +701,6 @@ export class BrowserManager {
           { cause: error },
         );
       }
-      if (/Element is not focusable/i.test(error.message))
-        return new ArgusError(
-          'element_not_interactable',
-          'The element cannot take the focus (hidden, disabled or inert behind a dialog), so it takes no typed text. Run `argus snapshot -i` to see the page now and pick a field that is there to type into.',
-          { cause: error },
-        );
       return new ArgusError('internal', `Chrome refused the command: ${error.message}`, { cause: error });
     }
     const message = error instanceof Error ? error.message : String(error);
