@@ -554,8 +554,14 @@ export class BrowserManager {
       const other = tab.id === page.id ? undefined : browser.page(tab.id);
       return other !== undefined && !other.closed && this.engines.get(other)?.refs.issued(ref);
     });
-    // named as `argus tabs` lists it
-    return owner ? (shortIds(tabs.map((tab) => tab.id)).get(owner.id) ?? owner.id) : undefined;
+    return owner ? this.shortTabId(owner.id) : undefined;
+  }
+
+  /** A tab's id as `argus tabs` lists it to the caller: its short id among the tabs the caller sees. */
+  shortTabId(id: string): string {
+    const browser = this.browser;
+    if (!browser) return id;
+    return shortIds(this.visibleTabs(browser).map((tab) => tab.id)).get(id) ?? id;
   }
 
   /**

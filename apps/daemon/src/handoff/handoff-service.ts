@@ -120,7 +120,7 @@ export class HandoffService {
       if (input.tab !== undefined && (await manager.page(input.tab)).id !== current.view.tab)
         throw new ArgusError(
           'handoff_running',
-          `A handoff is already running, on tab ${current.view.tab.slice(0, 8)} ("${current.view.reason}"), and there is one at a time. Wait for it (\`argus handoff --wait\` joins it) or end it (\`argus resume\`), then hand this tab over.`,
+          `A handoff is already running, on tab ${manager.shortTabId(current.view.tab)} ("${current.view.reason}"), and there is one at a time. Wait for it (\`argus handoff --wait\` joins it) or end it (\`argus resume\`), then hand this tab over.`,
           { details: { tab: current.view.tab, reason: current.view.reason } },
         );
       return input.wait ? current.ended : { ...current.view, state: 'waiting', changes: null };
