@@ -1,3 +1,5 @@
+import type { ItemsKit } from './page-items.js';
+
 /** Accessible names and the hints that stand in for a missing one (the in-page half; see page-walker.ts). */
 export interface NamesKit {
   /** the name from aria-labelledby, aria-label, labels, alt, legend, caption, svg title */
@@ -14,28 +16,11 @@ export interface NamesKit {
 
 /**
  * Runs INSIDE the page (serialised into the walker's bundle, see frame-eval.ts): it must not refer
- * to anything outside its own body.
+ * to anything outside its own body and the kit it is given (the items kit's skipped elements and
+ * white-space and clipping rules).
  */
-export function namesKit(): NamesKit {
-  const SKIP = new Set([
-    'SCRIPT',
-    'STYLE',
-    'NOSCRIPT',
-    'TEMPLATE',
-    'HEAD',
-    'META',
-    'LINK',
-    'TITLE',
-    'DATALIST',
-    'SOURCE',
-    'TRACK',
-    'PARAM',
-    'BASE',
-    'OPTION',
-    'OPTGROUP',
-  ]);
-  const norm = (s: string) => s.replace(/\s+/g, ' ');
-  const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1).trimEnd() + '…' : s);
+export function namesKit(items: ItemsKit): NamesKit {
+  const { SKIP, norm, clip } = items;
 
   function textOfIds(el: Element, attr: string): string {
     const root = el.getRootNode() as Document | ShadowRoot;

@@ -1,3 +1,4 @@
+import type { ItemsKit } from './page-items.js';
 import type { Rgb, VisibilityKit } from './page-visibility.js';
 
 export interface TextKit {
@@ -12,32 +13,15 @@ export interface TextKit {
 
 /**
  * Runs INSIDE the page (serialised into the walker's bundle, see frame-eval.ts): it must not refer
- * to anything outside its own body. Follows `innerText`'s rules for what is rendered (display:none,
+ * to anything outside its own body and the kits it is given. Follows `innerText`'s rules for what is rendered (display:none,
  * visibility, a closed <details> but its summary, content-visibility:hidden) and for white space
  * (<pre> and `white-space: pre*` keep theirs); unlike innerText it also reads shadow DOM and frames,
  * and leaves out text only laid out to be unseen (see page-visibility.ts). aria-hidden content is
  * kept: it hides from screen readers, not from the eye.
  */
-export function textKit(vis: VisibilityKit): TextKit {
-  const SKIP = new Set([
-    'SCRIPT',
-    'STYLE',
-    'NOSCRIPT',
-    'TEMPLATE',
-    'HEAD',
-    'META',
-    'LINK',
-    'TITLE',
-    'DATALIST',
-    'SOURCE',
-    'TRACK',
-    'PARAM',
-    'BASE',
-    'OPTION',
-    'OPTGROUP',
-    'INPUT',
-    'TEXTAREA',
-  ]);
+export function textKit(vis: VisibilityKit, items: ItemsKit): TextKit {
+  // what the walk skips, and form fields: their value is not text on the page
+  const SKIP = new Set([...items.SKIP, 'INPUT', 'TEXTAREA']);
 
   // white space a `white-space: pre*` element keeps, marked so the line clean-up below leaves it be:
   // control characters no page draws (a private-use one could be an icon font's glyph)

@@ -61,7 +61,7 @@ export interface WalkerModules {
 }
 
 /** The walker's version: a world holding another version's `__argus` gets this one installed over it. */
-export const WALKER_VERSION = 13;
+export const WALKER_VERSION = 14;
 
 /**
  * Runs INSIDE the page (Argus isolated world), serialized with `.toString()`: it must not refer
@@ -75,8 +75,8 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
   const vis = m.visibilityKit();
   const items = m.itemsKit();
   const ids = m.idsKit();
-  const texts = m.textKit(vis);
-  const names = m.namesKit();
+  const texts = m.textKit(vis, items);
+  const names = m.namesKit(items);
   const roles = m.rolesKit(vis);
   const walker = m.walkKit(vis, names, roles, m.groupsKit(), items, ids, m.lookKit(vis));
   const locator = m.locateKit(names, roles, items, ids);
