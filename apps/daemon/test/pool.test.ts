@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ArgusClient, createArgusClient } from '@argus/client';
@@ -218,5 +220,37 @@ describe('pool isolation on a shared remote browser', () => {
     await expect
       .poll(async () => (await pages()).sort((x, y) => x.id.localeCompare(y.id)), { timeout: 10_000, interval: 100 })
       .toEqual(before);
+  });
+});
+
+describe('pool endpoint credentials', () => {
+  let grid: Server | undefined;
+  let h: Harness | undefined;
+  afterAll(async () => {
+    await h?.close();
+    await new Promise((resolve) => grid?.close(resolve));
+  });
+
+  it('never shows the token of an endpoint that refuses it (status, the command that finds no room)', async () => {
+    // a grid that refuses the credentials, as browserless does with a wrong ?token=
+    grid = createServer((_req, res) => res.writeHead(401).end('Bad or missing authentication token'));
+    grid.on('upgrade', (_req, socket) =>
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 12\r\n\r\nUnauthorized'),
+    );
+    await new Promise<void>((resolve) => grid!.listen(0, '127.0.0.1', resolve));
+    const secret = 'gridsecret-7Q2xv9LmP4';
+    const url = `ws://127.0.0.1:${(grid.address() as AddressInfo).port}/chromium?token=${secret}`;
+    h = await startHarness();
+
+    const connected = await h.client.session.connect.mutate({ pool: [url] });
+    expect(connected.pool!.endpoints[0]!.health).toBe('down');
+    expect(connected.pool!.endpoints[0]!.lastError).toMatch(/401/);
+    expect(JSON.stringify(connected)).not.toContain(secret);
+    const full = await failure(h.client.page.goto.mutate({ url: h.server.urlFor('/buttons.html') }));
+    expect(full.code).toBe('pool_exhausted');
+    expect(JSON.stringify(full)).not.toContain(secret);
+    const status = await h.client.daemon.status.query({});
+    expect(status.pool!.endpoints[0]!.lastError).toMatch(/401/);
+    expect(JSON.stringify(status)).not.toContain(secret);
   });
 });
