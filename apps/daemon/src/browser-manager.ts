@@ -335,7 +335,12 @@ export class BrowserManager {
     return asDaemon(() =>
       outsideCommandScope(async () => {
         const endpoint = await resolveBrowserEndpoint(url);
-        const browser = await Browser.connect(await connectCri(endpoint, { attempts: 3 }), this.browserOptions());
+        // a grid browser is shared: only the contexts this daemon creates are its sessions' (the
+        // default session's too), never the browser's own tabs or another daemon's
+        const browser = await Browser.connect(await connectCri(endpoint, { attempts: 3 }), {
+          ...this.browserOptions(),
+          ownContextsOnly: true,
+        });
         this.launches++;
         await this.adopt(browser);
         this.options.log.info('pool.connected', { endpoint: endpoint.replace(/\?.*$/, '') });
@@ -500,7 +505,8 @@ export class BrowserManager {
   async callerScope(browser: Browser): Promise<{ context: string | undefined; pages: Page[] }> {
     const client = currentClient();
     const open = browser.attachedPages().filter((page) => !page.closed);
-    if (!client) return { context: undefined, pages: open };
+    // pool mode: the default session's context is one of the daemon's own (undefined elsewhere)
+    if (!client) return { context: await browser.defaultContext(), pages: open };
     if (this.mode === 'extension') {
       throw new ArgusError(
         'unsupported',

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ArgusClient, createArgusClient } from '@argus/client';
@@ -177,5 +179,78 @@ describe('pool health checks', () => {
     expect(await codeOf(h.client.page.eval.mutate({ js: 'document.title' }))).toBe('browser_lost');
     expect((await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') })).title).toBe('Sign up');
     expect((await h.client.daemon.status.query({})).pool!.endpoints[1]!.sessions).toEqual(['default']);
+  });
+});
+
+describe('pool isolation on a shared remote browser', () => {
+  let chrome: ChromeProcess | undefined;
+  let h: Harness | undefined;
+  afterAll(async () => {
+    await h?.close();
+    await chrome?.kill();
+  });
+
+  it("drives only its own contexts' tabs: the endpoint's other tabs are neither listed nor navigated, and the default session's tabs end with the daemon", async () => {
+    chrome = await launchChrome({ extraFlags: [TEST_CHROME_FLAGS] });
+    h = await startHarness();
+    const devtools = `http://127.0.0.1:${new URL(chrome.wsEndpoint).port}`;
+    const pages = async () =>
+      ((await (await fetch(`${devtools}/json/list`)).json()) as Array<{ id: string; type: string; url: string }>)
+        .filter((target) => target.type === 'page')
+        .map(({ id, url }) => ({ id, url }));
+    // a tab somebody else has open on the grid browser (its own first tab, another daemon's session)
+    const foreignUrl = h.server.urlFor('/form.html?owner=someone-else');
+    const foreign = (await (await fetch(`${devtools}/json/new?${foreignUrl}`, { method: 'PUT' })).json()) as {
+      id: string;
+    };
+    await expect.poll(async () => (await pages()).find((page) => page.id === foreign.id)?.url).toBe(foreignUrl);
+    const before = (await pages()).sort((x, y) => x.id.localeCompare(y.id));
+
+    await h.client.session.connect.mutate({ pool: [chrome.wsEndpoint] });
+    expect((await h.client.tabs.list.query({})).tabs).toEqual([]);
+    expect(await codeOf(h.client.tabs.select.mutate({ id: foreign.id }))).toBe('tab_not_found');
+    // the default session's first goto opens a tab of its own instead of taking over someone's
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/buttons.html') });
+    expect((await h.client.tabs.list.query({})).tabs.map((tab) => tab.url)).toEqual([h.server.urlFor('/buttons.html')]);
+    expect((await pages()).find((page) => page.id === foreign.id)?.url).toBe(foreignUrl);
+
+    // stop releases the default session too: the remote browser is left as it was found
+    expect(await h.client.daemon.stop.mutate({})).toMatchObject({ browser: 'left_running', poolSessions: 1 });
+    await h.daemon.stopped;
+    await expect
+      .poll(async () => (await pages()).sort((x, y) => x.id.localeCompare(y.id)), { timeout: 10_000, interval: 100 })
+      .toEqual(before);
+  });
+});
+
+describe('pool endpoint credentials', () => {
+  let grid: Server | undefined;
+  let h: Harness | undefined;
+  afterAll(async () => {
+    await h?.close();
+    await new Promise((resolve) => grid?.close(resolve));
+  });
+
+  it('never shows the token of an endpoint that refuses it (status, the command that finds no room)', async () => {
+    // a grid that refuses the credentials, as browserless does with a wrong ?token=
+    grid = createServer((_req, res) => res.writeHead(401).end('Bad or missing authentication token'));
+    grid.on('upgrade', (_req, socket) =>
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 12\r\n\r\nUnauthorized'),
+    );
+    await new Promise<void>((resolve) => grid!.listen(0, '127.0.0.1', resolve));
+    const secret = 'gridsecret-7Q2xv9LmP4';
+    const url = `ws://127.0.0.1:${(grid.address() as AddressInfo).port}/chromium?token=${secret}`;
+    h = await startHarness();
+
+    const connected = await h.client.session.connect.mutate({ pool: [url] });
+    expect(connected.pool!.endpoints[0]!.health).toBe('down');
+    expect(connected.pool!.endpoints[0]!.lastError).toMatch(/401/);
+    expect(JSON.stringify(connected)).not.toContain(secret);
+    const full = await failure(h.client.page.goto.mutate({ url: h.server.urlFor('/buttons.html') }));
+    expect(full.code).toBe('pool_exhausted');
+    expect(JSON.stringify(full)).not.toContain(secret);
+    const status = await h.client.daemon.status.query({});
+    expect(status.pool!.endpoints[0]!.lastError).toMatch(/401/);
+    expect(JSON.stringify(status)).not.toContain(secret);
   });
 });

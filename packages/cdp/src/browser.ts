@@ -27,6 +27,13 @@ export interface BrowserOptions {
    * window, 1,442 captures: 3 hung; 4 windows, 1,600 captures: none).
    */
   newWindows?: boolean;
+  /**
+   * Drive only tabs in browser contexts this connection created (pool mode: a remote browser of a
+   * grid). Its other tabs (its own first tab, another daemon's sessions) are neither listed nor kept
+   * attached, and a new tab without a context goes into one context of this connection's own
+   * (`defaultContext`), created with disposeOnDetach so it ends with the connection.
+   */
+  ownContextsOnly?: boolean;
 }
 
 export interface TabInfo {
@@ -59,6 +66,10 @@ export class Browser {
   private readonly pageListeners = new Set<(event: 'added' | 'removed', page: Page) => void>();
   /** Request interception rules for every tab (`argus route --all-tabs`); each tab's own rules come first. */
   readonly routes = new RouteSet();
+  /** ownContextsOnly: the browser contexts this connection created (the only ones it drives). */
+  private readonly ownContexts = new Set<string>();
+  /** ownContextsOnly: the context of tabs opened without one (created on first use). */
+  private homeContext: Promise<string> | undefined;
 
   private constructor(
     readonly transport: Transport,
@@ -73,6 +84,14 @@ export class Browser {
       this.dropTarget(targetId, 'the tab was closed');
     });
     root.on('Target.attachedToTarget', (event) => {
+      if (event.targetInfo.type === 'page' && !this.owns(event.targetInfo)) {
+        // another context's tab (ownContextsOnly): let it run and let go of it
+        void transport.send('Runtime.runIfWaitingForDebugger', undefined, event.sessionId).catch(() => undefined);
+        void transport
+          .send('Target.detachFromTarget', { sessionId: event.sessionId }, undefined)
+          .catch(() => undefined);
+        return;
+      }
       if (event.targetInfo.type !== 'page') {
         // not ours to drive (e.g. a service worker): let it run
         void root.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
@@ -123,7 +142,7 @@ export class Browser {
     };
     await Promise.all(
       targetInfos
-        .filter((info) => info.type === 'page')
+        .filter((info) => info.type === 'page' && this.owns(info))
         .map((info) => {
           this.noteTarget(info);
           return this.attach(info.targetId).catch(() => undefined);
@@ -142,8 +161,14 @@ export class Browser {
     for (const info of targetInfos) if (this.targets.has(info.targetId)) this.noteTarget(info);
   }
 
+  /** Whether a target is one this connection drives (always, unless ownContextsOnly). */
+  private owns(info: Protocol.Target.TargetInfo): boolean {
+    if (!this.options.ownContextsOnly) return true;
+    return info.browserContextId !== undefined && this.ownContexts.has(info.browserContextId);
+  }
+
   private noteTarget(info: Protocol.Target.TargetInfo): void {
-    if (info.type !== 'page' || this.closing.has(info.targetId)) return;
+    if (info.type !== 'page' || this.closing.has(info.targetId) || !this.owns(info)) return;
     this.targets.set(info.targetId, info);
     const page = this.pages.get(info.targetId);
     if (page) {
@@ -293,6 +318,7 @@ export class Browser {
 
   /** Opens a new tab (in `browserContextId` when given) and resolves when its session is ready. */
   async newPage(timeoutMs = 10_000, browserContextId?: string): Promise<Page> {
+    browserContextId ??= await this.defaultContext();
     const params = {
       url: 'about:blank',
       ...(browserContextId ? { browserContextId } : {}),
@@ -310,12 +336,29 @@ export class Browser {
       { disposeOnDetach: true },
       undefined,
     )) as { browserContextId: string };
+    this.ownContexts.add(browserContextId);
     return browserContextId;
+  }
+
+  /**
+   * The context of tabs opened without one: undefined (the browser's default context), or with
+   * ownContextsOnly a context of this connection's own, created on first use.
+   */
+  defaultContext(): Promise<string | undefined> {
+    if (!this.options.ownContextsOnly) return Promise.resolve(undefined);
+    this.homeContext ??= this.createContext().catch((error: unknown) => {
+      this.homeContext = undefined;
+      throw error;
+    });
+    return this.homeContext;
   }
 
   /** Closes a context made by `createContext` and every tab in it. */
   async disposeContext(browserContextId: string): Promise<void> {
     await this.transport.send('Target.disposeBrowserContext', { browserContextId }, undefined);
+    this.ownContexts.delete(browserContextId);
+    if (this.homeContext && (await this.homeContext.catch(() => undefined)) === browserContextId)
+      this.homeContext = undefined;
   }
 
   async closePage(targetId: string): Promise<void> {

@@ -58,11 +58,14 @@ export class ExtensionLink {
   private readonly connectWaiters = new Set<() => void>();
   private heartbeat: NodeJS.Timeout | undefined;
   private alive = true;
+  /** Running while the node is away with commands in flight: they fail when it runs out. */
+  private orphanTimer: NodeJS.Timeout | undefined;
   lastError: string | undefined;
 
   constructor(
     private readonly defaultTimeoutMs: number,
     private readonly log: RelayLog,
+    private readonly reconnectGraceMs = 10_000,
   ) {}
 
   get connected(): boolean {
@@ -91,6 +94,8 @@ export class ExtensionLink {
       socket.ping();
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
+    clearTimeout(this.orphanTimer);
+    this.orphanTimer = undefined;
     // replay whatever was in flight when the previous connection dropped
     for (const pending of this.pending.values()) this.write(pending.frame);
     for (const wake of [...this.connectWaiters]) wake();
@@ -158,6 +163,7 @@ export class ExtensionLink {
 
   close(): void {
     clearInterval(this.heartbeat);
+    clearTimeout(this.orphanTimer);
     for (const pending of this.pending.values()) {
       clearTimeout(pending.timer);
       pending.reject(new ArgusError('browser_not_found', 'The relay is shutting down.'));
@@ -225,7 +231,33 @@ export class ExtensionLink {
     clearInterval(this.heartbeat);
     this.socket = undefined;
     this.log('info', 'extension disconnected', { reason, pending: this.pending.size });
+    if (this.pending.size > 0) {
+      clearTimeout(this.orphanTimer);
+      this.orphanTimer = setTimeout(() => this.orphanPending(), this.reconnectGraceMs);
+      this.orphanTimer.unref();
+    }
     this.changed();
+  }
+
+  /**
+   * The node dropped with commands in flight and did not come back (Disconnect in the popup, the
+   * browser closed): they fail now, saying so, instead of waiting out their deadline as if the
+   * extension were merely slow.
+   */
+  private orphanPending(): void {
+    this.orphanTimer = undefined;
+    if (this.socket) return;
+    for (const [key, pending] of [...this.pending]) {
+      this.pending.delete(key);
+      clearTimeout(pending.timer);
+      pending.reject(
+        new ArgusError(
+          'browser_not_found',
+          `The Argus extension disconnected while ${pending.frame.command} was running and did not reconnect within ${Math.round(this.reconnectGraceMs / 1000)} s (Disconnect in its popup, the browser closing, the extension reloading). Whether the command took effect is unknown: reconnect it (its popup shows why it is not connected) and check before retrying.`,
+          { details: { command: pending.frame.command, key } },
+        ),
+      );
+    }
   }
 
   private changed(): void {

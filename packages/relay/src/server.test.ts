@@ -221,6 +221,23 @@ describe('relay server', () => {
     second.socket.close();
   });
 
+  it('fails commands in flight with browser_not_found when the extension drops and does not come back', async () => {
+    const quick = await startRelay({ port: 0, daemonToken: DAEMON, launchToken: LAUNCH, reconnectGraceMs: 200 });
+    try {
+      const ext = await fakeExtension(quick, () => undefined);
+      ext.socket.removeAllListeners('message'); // the command is running in the tab when the person disconnects
+      const pending = quick.transport().send('Target.getTargets', {}, undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      ext.socket.close();
+      await expect(pending).rejects.toMatchObject({
+        code: 'browser_not_found',
+        message: expect.stringContaining('disconnected while tabs.list was running'),
+      });
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('guards endpoints: tokens, origins, pairing origin, rate limits and PNA preflight', async () => {
     const wsStatus = (path: string, headers: Record<string, string>) =>
       new Promise<number>((resolve) => {

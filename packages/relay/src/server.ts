@@ -26,7 +26,7 @@ import { WIRE_VERSION } from './wire/index.js';
 export async function startRelay(options: RelayOptions): Promise<RelayServer> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
-  const link = new ExtensionLink(options.commandTimeoutMs ?? 30_000, log);
+  const link = new ExtensionLink(options.commandTimeoutMs ?? 30_000, log, options.reconnectGraceMs ?? 10_000);
   const pairing = new PairingRegistry(options.launchToken, options.pairingFile);
   const leases = new LeaseQueue();
   const transports = new Set<RelayTransport>();

@@ -22,6 +22,11 @@ export interface RelayOptions {
   pairingFile?: string;
   /** Default deadline for one command sent to the extension (30 s). */
   commandTimeoutMs?: number;
+  /**
+   * How long commands in flight wait for a dropped extension to come back (10 s): a reconnect within
+   * it re-sends them with the same key; after it they fail with `browser_not_found`.
+   */
+  reconnectGraceMs?: number;
   log?: RelayLog;
   /** The person asked to annotate a tab from the extension (its popup button); no command waits for it. */
   onAnnotateRequest?: (request: { tabId: number; targetId: string }) => void;

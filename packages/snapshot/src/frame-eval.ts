@@ -1,4 +1,12 @@
-import { CommandCancelledError, type Page, PageUnresponsiveError, type Session, untilCancelled } from '@argus/cdp';
+import {
+  CommandCancelledError,
+  type Page,
+  PageUnresponsiveError,
+  type Session,
+  TargetGoneError,
+  TransportClosedError,
+  untilCancelled,
+} from '@argus/cdp';
 import { ArgusError } from '@argus/protocol';
 import type { Protocol } from 'devtools-protocol';
 import { groupsKit } from './page-groups.js';
@@ -168,6 +176,9 @@ export async function frameContext(page: Page, frameId: string): Promise<FrameCo
   } catch (error) {
     // a page that does not answer, or a caller that left, is not a page without a document
     if (error instanceof PageUnresponsiveError || error instanceof CommandCancelledError) throw error;
+    // nor is a browser that is gone (its connection closed, the extension disconnected)
+    if (error instanceof TransportClosedError && !(error instanceof TargetGoneError)) throw error;
+    if (error instanceof ArgusError && error.code === 'browser_not_found') throw error;
     return undefined;
   }
 }

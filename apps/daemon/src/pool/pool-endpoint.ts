@@ -1,4 +1,5 @@
 import type { Browser } from '@argus/cdp';
+import { redactText } from '@argus/security';
 import { displayUrl } from './placement.js';
 
 /** How long a connection or a health answer may take before the endpoint counts as down. */
@@ -95,6 +96,9 @@ export class PoolEndpoint {
    * at once, and the pool hears which sessions were on it. Idempotent.
    */
   markDown(reason: string): void {
+    // the reason quotes the URL it failed on (a connect error does): the grid's token must not reach
+    // status, a browser_lost message or another session's caller
+    reason = redactText(reason.split(this.url).join(this.shown));
     const browser = this.browser;
     const wasUp = this.health !== 'down' || browser !== undefined;
     this.browser = undefined;
