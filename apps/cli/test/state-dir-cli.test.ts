@@ -1,9 +1,11 @@
-// Which configuration a daemon reads: a daemon started with ARGUS_STATE_DIR pointing at another
-// project's .argus reads that project's config.json.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Which daemon a command reaches, and which configuration that daemon reads: a daemon started with
+// ARGUS_STATE_DIR pointing at another project's .argus reads that project's config.json; a command run
+// while `argus stop` is under way waits for the stopping daemon to exit, then starts one (never two
+// daemons on one state dir at once).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readState } from '@argus/client';
+import { isProcessAlive, readState } from '@argus/client';
 import { type FixtureServer, runProcess, startFixtureServer } from '@argus/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from './cli-harness.js';
@@ -69,5 +71,58 @@ describe('ARGUS_STATE_DIR and the project config', () => {
     // the daemon's state is that project's, and nothing was made where it was started
     expect(readState(stateDir)).toBeDefined();
     expect(existsSync(join(elsewhere, '.argus', 'daemon.json'))).toBe(false);
+  });
+});
+
+describe('a command during `argus stop`', () => {
+  it('waits for the stopping daemon to exit, then starts one: never two daemons at once, and it succeeds', async () => {
+    const workspace = tempDir('argus-stop-race-');
+    const stateDir = join(workspace, '.argus');
+    const run = cli(workspace, stateDir);
+    expect((await run('goto', server.urlFor('/'))).code).toBe(0);
+    const old = readState(stateDir)!;
+    expect(isProcessAlive(old.pid)).toBe(true);
+
+    const stopped = run('stop');
+    // the stop has passed its start (the state file says stopping, or is gone) while the browser closes:
+    // hold the old daemon there, mid-stop, for as long as the new command takes to decide
+    const deadline = Date.now() + 15_000;
+    while (readState(stateDir)?.stopping !== true && existsSync(join(stateDir, 'daemon.json'))) {
+      if (Date.now() > deadline) throw new Error('the stop did not begin');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    process.kill(old.pid, 'SIGSTOP');
+    try {
+      expect(isProcessAlive(old.pid), 'the old daemon was still stopping').toBe(true);
+      const next = run('goto', server.urlFor('/'));
+      // a second daemon would write its state file within seconds: look for one while the old is held
+      const seen = Date.now() + 4_000;
+      while (Date.now() < seen) {
+        const current = readState(stateDir);
+        expect(
+          current === undefined || current.pid === old.pid,
+          'a second daemon started beside the stopping one',
+        ).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      process.kill(old.pid, 'SIGCONT');
+      const result = await next;
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      if (isProcessAlive(old.pid)) process.kill(old.pid, 'SIGCONT');
+    }
+    expect((await stopped).code).toBe(0);
+    expect(isProcessAlive(old.pid)).toBe(false);
+    const fresh = readState(stateDir)!;
+    expect(fresh.pid).not.toBe(old.pid);
+    expect(fresh.stopping).toBeUndefined();
+    // in the log: the old daemon stopped before the new one started
+    const events = readFileSync(join(stateDir, 'daemon.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; pid?: number })
+      .filter((line) => line.event === 'daemon.started' || line.event === 'daemon.stopped')
+      .map((line) => line.event);
+    expect(events).toEqual(['daemon.started', 'daemon.stopped', 'daemon.started']);
   });
 });
