@@ -1,6 +1,7 @@
 import { ArgusError } from '@argus/protocol/errors';
 import {
   type Connection,
+  afterStoppingDaemon,
   connectToDaemon,
   createArgusClient,
   daemonAnswers,
@@ -132,6 +133,12 @@ export async function withDaemon<T>(
   } catch (error) {
     if (!(error instanceof ArgusError) || error.code !== 'daemon_unreachable' || connection.started) throw error;
     if (await daemonAnswers(connection.state)) throw error;
+    // a daemon that stopped under this call (its listener closed first) is waited out, never raced
+    const after = await afterStoppingDaemon(connection.stateDir);
+    if (after && after.pid !== connection.state.pid && (await daemonAnswers(after))) {
+      connection = await connect(onStart);
+      return { value: await run(connection), connection };
+    }
     const state = await startDaemon({ daemonEntry: daemonEntry(), stateDir: connection.stateDir, onStart });
     connection = {
       ...(await connectToDaemon({ stateDir: connection.stateDir, transport: 'http', ...session(), name: 'cli' })),

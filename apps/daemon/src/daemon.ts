@@ -32,7 +32,7 @@ import type { Services } from './services.js';
 import { WebProviders } from './web-providers.js';
 import { RenderGuards, chainGuards } from './render-guards.js';
 import { resumeAfterRestart } from './restart.js';
-import { prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
+import { markStateFileStopping, prepareStateDir, removeStateFile, writeStateFile } from './state-file.js';
 import type { DaemonState } from '@argus/protocol/daemon-state';
 import { Journal } from './journal/journal.js';
 import { locateTab } from './journal/locate-tab.js';
@@ -236,7 +236,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
         await stopStep('approvals', () => approvals.close());
         await stopStep('canvas', () => canvasSync.close());
         await stopStep('panel', () => panel.stop());
-        await stopStep('state_file', () => removeStateFile(options.stateDir, process.pid));
+        // the state file stays (marked stopping) until the browser, the listener and the journal are
+        // closed: a client that looks meanwhile waits for this process to exit instead of starting a
+        // second daemon that would race this one for the profile and the state dir
+        await stopStep('state_file', () => stateRecord && markStateFileStopping(options.stateDir, stateRecord));
         await stopStep('handoff', () => handoff.close());
         // before the browser goes: recordings write their manifests
         await stopStep('watch', () => watch.close());
@@ -248,6 +251,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
         await stopStep('server', () => server?.close());
         // after the server: the last commands (stop itself) are in the queue
         await stopStep('journal', () => journal.close());
+        await stopStep('state_file', () => removeStateFile(options.stateDir, process.pid));
         log.info('daemon.stopped', { reason });
         // the log is asynchronous: everything up to here is on disk before anyone hears "stopped"
         await log.close().catch(() => undefined);
@@ -296,7 +300,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       setTimeout(() => void stop('stop command'), 10);
     },
     leftToAgents: () => {
-      if (!stateRecord || stateRecord.agentsOwn || stopRequested) return;
+      if (!stateRecord || stateRecord.agentsOwn || stopRequested || stopping) return;
       stateRecord = { ...stateRecord, agentsOwn: true };
       writeStateFile(options.stateDir, stateRecord);
     },

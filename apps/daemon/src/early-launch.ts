@@ -32,7 +32,7 @@ function rawChromeSettings(workspace: string, env: NodeJS.ProcessEnv): RawConfig
   try {
     for (const layer of [
       readConfigFile(userConfigFile(env)),
-      readConfigFile(projectConfigFile(workspace)),
+      readConfigFile(projectConfigFile(workspace, env)),
       envLayer(env).config,
       flagsFromEnv(env),
     ])

@@ -21,6 +21,20 @@ export function writeStateFile(dir: string, record: DaemonState): string {
   return path;
 }
 
+/** Rewrites this daemon's state file with the stopping marker (another daemon's file is left alone). */
+export function markStateFileStopping(dir: string, record: DaemonState): void {
+  if (ownerOf(dir) !== record.pid) return;
+  writeStateFile(dir, { ...record, stopping: true });
+}
+
+function ownerOf(dir: string): number | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8')) as { pid?: number }).pid;
+  } catch {
+    return undefined;
+  }
+}
+
 export function removeStateFile(dir: string, pid: number): void {
   const path = join(dir, STATE_FILE);
   try {

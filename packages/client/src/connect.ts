@@ -3,7 +3,7 @@ import { ArgusError } from '@argus/protocol/errors';
 import { startDaemon, takeEarlyStart } from './daemon-spawn.js';
 import { type ClientHandle, type ClientOptions, createArgusClient } from './client.js';
 import { nodeHttpFetch } from './node-fetch.js';
-import { type DaemonState, isProcessAlive, readState, stateDirFor } from './state.js';
+import { type DaemonState, afterStoppingDaemon, isProcessAlive, readState, stateDirFor } from './state.js';
 
 export { startDaemon };
 
@@ -97,6 +97,9 @@ export async function connectToDaemon(options: ConnectOptions = {}): Promise<Con
     started = true;
     return clientFor(state);
   }
+  // a daemon that is stopping still holds the browser and the state dir: wait for its exit, never
+  // start a second daemon beside it (it answers until its listener closes, but not for long)
+  if (state?.stopping) state = await afterStoppingDaemon(stateDir);
   // Fast path: a live pid is trusted; if it does not answer, the first call reports daemon_unreachable.
   if (state && isProcessAlive(state.pid)) return clientFor(state);
   if (!options.autoStart || !options.daemonEntry) {

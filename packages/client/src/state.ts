@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { projectRoot } from '@argus/security/paths';
 import { type DaemonState, STATE_FILE, isZombie } from '@argus/protocol/daemon-state';
 import { quickStateDir } from '@argus/protocol/config-files';
+import { ArgusError } from '@argus/protocol/errors';
 
 export type { DaemonState } from '@argus/protocol/daemon-state';
 export { STATE_FILE } from '@argus/protocol/daemon-state';
@@ -48,6 +49,30 @@ export async function waitForExit(pid: number, timeoutMs = 10_000): Promise<bool
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return true;
+}
+
+/** How long a client waits for a stopping daemon to exit before it gives up (its browser closes first). */
+export const STOPPING_WAIT_MS = 20_000;
+
+/**
+ * The state file once no daemon is stopping in `stateDir`: a daemon whose file says `stopping` still
+ * holds its browser, profile and state dir, so a client waits for its process to exit (bounded) rather
+ * than start a second daemon beside it. Resolves with the state file then (absent, or a daemon another
+ * client started meanwhile); a daemon still stopping after `timeoutMs` is daemon_unreachable.
+ */
+export async function afterStoppingDaemon(
+  stateDir: string,
+  timeoutMs = STOPPING_WAIT_MS,
+): Promise<DaemonState | undefined> {
+  const state = readState(stateDir);
+  if (!state?.stopping || !isProcessAlive(state.pid)) return state;
+  if (!(await waitForExit(state.pid, timeoutMs)))
+    throw new ArgusError(
+      'daemon_unreachable',
+      `The Argus daemon (pid ${state.pid}, state dir ${stateDir}) is stopping and has not exited within ${Math.round(timeoutMs / 1000)} s. Run the command again once it has; if it hangs, end it with \`kill ${state.pid}\`.`,
+      { details: { pid: state.pid, stateDir } },
+    );
+  return readState(stateDir);
 }
 
 export function isProcessAlive(pid: number): boolean {

@@ -1,6 +1,6 @@
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { makeDirs } from './make-dirs.js';
 
 /**
@@ -51,8 +51,19 @@ export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'argus', CONFIG_FILE);
 }
 
-/** The project's file: `<workspace>/.argus/config.json`. */
-export function projectConfigFile(workspace: string): string {
+/**
+ * The project's file: the `config.json` beside the state dir the daemon uses. That is
+ * `<workspace>/.argus/config.json`, unless `ARGUS_STATE_DIR` names a state dir that holds a
+ * `config.json` of its own (another project's `.argus`): then that project's file applies, not the
+ * one of the directory the daemon happened to be started from. A state dir moved by the `stateDir`
+ * key has no file of its own, so the file that named it stays the project file.
+ */
+export function projectConfigFile(workspace: string, env: NodeJS.ProcessEnv = {}): string {
+  const stateDir = env.ARGUS_STATE_DIR?.trim();
+  if (stateDir) {
+    const beside = join(resolve(stateDir), CONFIG_FILE);
+    if (existsSync(beside)) return beside;
+  }
   return join(workspace, '.argus', CONFIG_FILE);
 }
 

@@ -80,4 +80,18 @@ describe('config layers', () => {
       stateDir: '/tmp/elsewhere',
     });
   });
+
+  it("the project file is the one beside ARGUS_STATE_DIR when that dir has one (another project's .argus)", () => {
+    const xdg = temp();
+    const workspace = temp();
+    const other = temp();
+    writeConfigFile(join(workspace, '.argus', 'config.json'), { idleTimeoutMs: 1 });
+    const env = { XDG_CONFIG_HOME: xdg, ARGUS_STATE_DIR: join(other, '.argus') };
+    // a state dir with no config.json of its own: the workspace's file still applies
+    expect(loadConfig({ workspace, env }).config.idleTimeoutMs).toBe(1);
+    writeConfigFile(join(other, '.argus', 'config.json'), { idleTimeoutMs: 2 });
+    const loaded = loadConfig({ workspace, env });
+    expect(loaded.config.idleTimeoutMs).toBe(2);
+    expect(loaded.files.project).toBe(join(other, '.argus', 'config.json'));
+  });
 });

@@ -344,7 +344,7 @@ function recordSources(
 /** user file < project file < environment < flags, each validated on its own, then merged. */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const env = options.env ?? process.env;
-  const files = { user: userConfigFile(env), project: projectConfigFile(options.workspace) };
+  const files = { user: userConfigFile(env), project: projectConfigFile(options.workspace, env) };
   const sources: LoadedConfig['sources'] = new Map();
   let merged: RawConfig = {};
   const add = (raw: RawConfig, layer: ConfigLayer, where: string, fix: string) => {

@@ -21,6 +21,12 @@ export interface DaemonState {
    * CLI, a user, or an agent still here) decides.
    */
   agentsOwn?: boolean;
+  /**
+   * The daemon is stopping: it still holds its browser, profile and state dir until its process
+   * exits (the file goes last). A client waits for that exit, then starts a new daemon; it never
+   * starts one beside it.
+   */
+  stopping?: boolean;
 }
 
 /** Set (to `1`) in the environment of a daemon process started for agents (ARGUS_DAEMON_AGENTS): its state says agentsOwn. */

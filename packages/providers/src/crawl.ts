@@ -27,6 +27,11 @@ export interface CrawlOptions {
   delayMs?: number;
   dfs?: boolean;
   maxBytes?: number;
+  /**
+   * Bounds the whole crawl (robots.txt, sitemaps, every page, retries and delays): at the deadline
+   * the requests in flight are ended and nothing more is asked; the pages read before it are the result.
+   */
+  timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
 }
@@ -44,6 +49,8 @@ export interface CrawlResult extends CrawlProgress {
   warnings: string[];
   /** The first failures (all are in errors.jsonl), so a crawl that read nothing says why. */
   errors: CrawlError[];
+  /** The timeoutMs deadline ended the crawl: `done` pages were read before it, `queued` were not. */
+  timedOut: boolean;
 }
 
 export interface CrawlError {
@@ -83,12 +90,18 @@ export async function crawl(
     if (!limit) hostLimits.set(key, (limit = pLimit(concurrency)));
     return limit;
   };
+  // the deadline, and the signal every request of the crawl watches (the caller's abort or the deadline)
+  const deadline = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  const signals = [options.signal, deadline].filter((entry): entry is AbortSignal => entry !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  /** The deadline (not the caller) ended the crawl. */
+  const cutByDeadline = (): boolean => deadline?.aborted === true && options.signal?.aborted !== true;
   const fetcher = new PageFetcher(
     http,
     new Resilience({ perHostConcurrency: 64, globalConcurrency: 64, retries: 1 }),
     undefined,
   );
-  const robots = new RobotsCache(http, options.policy);
+  const robots = new RobotsCache(http, options.policy, signal);
   const include = options.include?.length ? picomatch([...options.include]) : undefined;
   const exclude = options.exclude?.length ? picomatch([...options.exclude]) : undefined;
   const bundle = store.create('crawl');
@@ -109,6 +122,8 @@ export async function crawl(
   let done = 0;
   let failed = 0;
   let skipped = 0;
+  /** Pages in flight when the deadline came: not read, so still queued. */
+  let cut = 0;
   const errors: CrawlError[] = [];
   const skip = (url: string, reason: string): void => {
     skipped += 1;
@@ -140,7 +155,8 @@ export async function crawl(
       const rules = robotsMode === 'off' ? undefined : await robots.rules(seed);
       const maps = rules?.sitemaps.length ? rules.sitemaps : [new URL('/sitemap.xml', seed).href];
       for (const map of maps) {
-        const urls = await readSitemap(http, map, options.policy, maxPages).catch(() => []);
+        if (signal?.aborted) break;
+        const urls = await readSitemap(http, map, options.policy, maxPages, 0, signal).catch(() => []);
         for (const url of urls) {
           const canonical = canonicalUrl(url);
           if (canonical) enqueue(canonical, 1);
@@ -151,7 +167,7 @@ export async function crawl(
 
   const progress = (): CrawlProgress => ({
     done,
-    queued: frontier.length,
+    queued: frontier.length + cut,
     failed,
     skipped,
     pagesPerSecond: Math.round((done / Math.max(0.001, (performance.now() - started) / 1000)) * 10) / 10,
@@ -161,6 +177,12 @@ export async function crawl(
     try {
       await visitOne(entry);
     } catch (error) {
+      // a page the deadline ended is not a failure of its host: it was not read, as those still queued
+      if (cutByDeadline()) {
+        cut += 1;
+        options.onProgress?.(progress());
+        return;
+      }
       const code = (error as { code?: unknown }).code;
       // a link that redirects to a refused host is a link to it: skipped (a seed the caller named fails)
       if (code === 'policy_denied' && entry.depth > 0) {
@@ -201,14 +223,15 @@ export async function crawl(
       }
     }
     const delayMs = await politeDelay(robots, url, options.delayMs ?? 0, robotsMode);
+    signal?.throwIfAborted();
     const page = await hostLimit(url)(async () => {
       const fetched = await fetcher.fetch(url, {
         policy: options.policy,
         tier: 'http',
         ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(signal === undefined ? {} : { signal }),
       });
-      if (delayMs > 0) await sleep(delayMs);
+      if (delayMs > 0) await sleep(delayMs, signal);
       return fetched;
     });
     done += 1;
@@ -230,7 +253,8 @@ export async function crawl(
   await new Promise<void>((resolve) => {
     const pump = (): void => {
       if (options.signal?.aborted) frontier.length = 0;
-      while (active < width && frontier.length > 0) {
+      // past the deadline nothing more is asked: what is left stays queued
+      while (active < width && frontier.length > 0 && !deadline?.aborted) {
         const next = options.dfs ? frontier.pop() : frontier.shift();
         if (!next) break;
         active += 1;
@@ -239,11 +263,16 @@ export async function crawl(
           pump();
         });
       }
-      if (active === 0 && frontier.length === 0) resolve();
+      if (active === 0 && (frontier.length === 0 || deadline?.aborted)) resolve();
     };
     pump();
   });
 
+  const timedOut = cutByDeadline();
+  if (timedOut)
+    warnings.push(
+      `--timeout-ms ${options.timeoutMs} ended the crawl: the ${done} pages read before it are in the bundle, ${frontier.length + cut} found were not fetched. Raise --timeout-ms (or lower --max-pages or --depth) to read them.`,
+    );
   const summary = {
     seeds: seedUrls,
     ...progress(),
@@ -251,9 +280,10 @@ export async function crawl(
     robots: robotsMode,
     depth: depthLimit,
     maxPages,
+    timedOut,
   };
   const manifest = bundle.finish(summary);
-  return { ...progress(), warnings, errors, bundle: { ...manifest, dir: bundle.dir } };
+  return { ...progress(), warnings, errors, timedOut, bundle: { ...manifest, dir: bundle.dir } };
 }
 
 async function politeDelay(robots: RobotsCache, url: string, delayMs: number, mode: string): Promise<number> {
@@ -262,6 +292,16 @@ async function politeDelay(robots: RobotsCache, url: string, delayMs: number, mo
   return Math.min(10_000, Math.max(delayMs, (crawlDelay ?? 0) * 1000));
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts (the deadline ends a politeness pause too). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }

@@ -1,4 +1,5 @@
 import { isArgusError } from '@argus/protocol/errors';
+import { providerError } from './provider-error.js';
 import type { NetworkPolicy } from './address-guard.js';
 import type { ArtifactManifest, ArtifactStore } from './artifacts.js';
 import { canonicalUrl } from './canonical-url.js';
@@ -48,6 +49,10 @@ export interface ResearchResult {
   report: string;
   records: ResearchRecord[];
   counts: { searched: number; fetched: number; failed: number; duplicates: number; tooOld: number };
+  /** The --timeout-ms deadline came before every chosen page was read: the report holds those read before it. */
+  timedOut: boolean;
+  /** What the caller should know about the run (the deadline that cut it, and what to do). */
+  warnings: string[];
 }
 
 /**
@@ -58,13 +63,26 @@ export interface ResearchResult {
  */
 export async function research(deps: ResearchDeps, topic: string, options: ResearchOptions): Promise<ResearchResult> {
   const sinceMs = options.since === undefined ? undefined : parseSince(options.since);
+  // --timeout-ms bounds the whole research: the search, then the page reads with what is left of it
+  const started = performance.now();
+  const { timeoutMs } = options;
+  const left = (): number | undefined =>
+    timeoutMs === undefined ? undefined : Math.max(1, Math.round(started + timeoutMs - performance.now()));
   const answer = await searchWeb(deps.http, deps.resilience, deps.settings, topic, {
     engine: options.engine,
     limit: options.limit ?? 10,
     since: options.since,
     signal: options.signal,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  }).catch((error: unknown) => {
+    if (!isArgusError(error) || error.code !== 'timeout') throw error;
+    throw providerError(
+      'timeout',
+      `research "${topic}" ran out of time in its search: ${error.message} Nothing was read. Raise --timeout-ms (it bounds the search and the page reads together).`,
+      { details: { ...error.details, stage: 'search' }, cause: error },
+    );
   });
+  const searchMs = Math.round(performance.now() - started);
   const records = new Map<SearchResult, Partial<ResearchRecord>>();
   const byCanonical = new Map<string, SearchResult>();
   const wanted: SearchResult[] = [];
@@ -84,16 +102,29 @@ export async function research(deps: ResearchDeps, topic: string, options: Resea
     }
   }
 
+  const remaining = left();
   const settled = await Promise.allSettled(
     wanted.map((hit) =>
       deps.fetcher.fetch(hit.url, {
         policy: options.policy,
         tier: 'auto',
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(remaining === undefined ? {} : { timeoutMs: remaining }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       }),
     ),
   );
+  // pages the deadline cut: what was read before it is still the report; nothing read is an error
+  const cut = settled.filter(
+    (outcome) => outcome.status === 'rejected' && isArgusError(outcome.reason) && outcome.reason.code === 'timeout',
+  ).length;
+  // each read was given what was left of the deadline, so a read that timed out met the deadline
+  const timedOut = timeoutMs !== undefined && cut > 0;
+  if (timedOut && settled.every((outcome) => outcome.status === 'rejected'))
+    throw providerError(
+      'timeout',
+      `research "${topic}" ran out of time: the search answered ${answer.results.length} results in ${searchMs} ms, but none of the ${wanted.length} pages chosen was read within --timeout-ms ${timeoutMs}. Raise --timeout-ms (it bounds the search and the page reads together), or lower --fetch.`,
+      { details: { stage: 'fetch', timeoutMs, searched: answer.results.length, asked: wanted.length, searchMs } },
+    );
 
   const bundle = deps.store.create('research');
   const created = new Date();
@@ -104,7 +135,12 @@ export async function research(deps: ResearchDeps, topic: string, options: Resea
     if (outcome.status === 'rejected') {
       const error = outcome.reason as unknown;
       const code = isArgusError(error) ? error.code : 'internal';
-      const message = error instanceof Error ? error.message : String(error);
+      const message =
+        timedOut && code === 'timeout'
+          ? `not read before the --timeout-ms ${timeoutMs} deadline of the whole research`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       records.set(hit, { outcome: 'failed', reason: code, error: { code, message } });
       leftOut.push({ url: hit.url, reason: `not read (${code}): ${message}` });
       return;
@@ -179,8 +215,28 @@ export async function research(deps: ResearchDeps, topic: string, options: Resea
     duplicates: count('duplicate'),
     tooOld: count('too-old'),
   };
-  const manifest = bundle.finish({ topic, engine: answer.engine, since: options.since ?? null, ...counts });
-  return { bundle: { ...manifest, dir: bundle.dir }, topic, engine: answer.engine, report, records: all, counts };
+  const warnings = timedOut
+    ? [
+        `--timeout-ms ${timeoutMs} ended the research before ${cut} of the ${wanted.length} pages chosen were read: the report holds the ${sources.length} read before it. Raise --timeout-ms to read them all.`,
+      ]
+    : [];
+  const manifest = bundle.finish({
+    topic,
+    engine: answer.engine,
+    since: options.since ?? null,
+    ...counts,
+    timedOut,
+  });
+  return {
+    bundle: { ...manifest, dir: bundle.dir },
+    topic,
+    engine: answer.engine,
+    report,
+    records: all,
+    counts,
+    timedOut,
+    warnings,
+  };
 }
 
 function meta(page: FetchedPage, file: string | null): NonNullable<ResearchRecord['page']> {

@@ -101,12 +101,19 @@ export class Resilience {
     if (timeoutMs === undefined) return this.limited(key, fn, options.provider, options.signal, undefined);
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-    return this.limited(key, fn, options.provider, signal, Date.now() + timeoutMs).catch((error: unknown) => {
+    let attempts = 0;
+    const counted = (attemptSignal: AbortSignal): Promise<T> => {
+      attempts += 1;
+      return fn(attemptSignal);
+    };
+    return this.limited(key, counted, options.provider, signal, Date.now() + timeoutMs).catch((error: unknown) => {
       if (!deadline.aborted || options.signal?.aborted) throw error;
+      const tried =
+        attempts === 0 ? 'never asked: waiting for a free slot' : `${attempts} attempt${attempts === 1 ? '' : 's'}`;
       throw providerError(
         'timeout',
-        `${key} did not answer within ${timeoutMs} ms (retries included). Retry later or raise --timeout-ms.`,
-        { details: { key, timeoutMs }, cause: error },
+        `${key} did not answer within ${timeoutMs} ms (${tried}, retries and waits included). Retry later or raise --timeout-ms.`,
+        { details: { key, timeoutMs, attempts }, cause: error },
       );
     });
   }

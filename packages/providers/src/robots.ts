@@ -27,6 +27,8 @@ export class RobotsCache {
   constructor(
     private readonly http: HttpClient,
     private readonly policy: NetworkPolicy,
+    /** Ends the reads of a run that is over (a crawl's deadline or its caller's abort). */
+    private readonly signal?: AbortSignal,
   ) {}
 
   rules(url: string): Promise<RobotsRules> {
@@ -47,6 +49,7 @@ export class RobotsCache {
         accept: ['text/plain', 'text/html', 'application/octet-stream'],
         maxBytes: 512 * 1024,
         timeoutMs: 10_000,
+        ...(this.signal === undefined ? {} : { signal: this.signal }),
       });
       if (response.status >= 400 && response.status < 500) return ALLOW_ALL;
       if (response.status >= 500)

@@ -16,8 +16,14 @@ export async function readSitemap(
   policy: NetworkPolicy,
   limit: number,
   depth = 0,
+  signal?: AbortSignal,
 ): Promise<string[]> {
-  const response = await http.get(url, { policy, accept: XML_TYPES, maxBytes: 10 * 1024 * 1024 });
+  const response = await http.get(url, {
+    policy,
+    accept: XML_TYPES,
+    maxBytes: 10 * 1024 * 1024,
+    ...(signal === undefined ? {} : { signal }),
+  });
   if (response.status >= 400) return [];
   parser ??= new (fastXmlParser().XMLParser)({ ignoreAttributes: true, processEntities: true });
   const doc = parser.parse(response.body) as Record<string, unknown>;
@@ -28,7 +34,7 @@ export async function readSitemap(
   const found: string[] = [];
   for (const child of locs(index.sitemap)) {
     if (found.length >= limit) break;
-    found.push(...(await readSitemap(http, child, policy, limit - found.length, depth + 1).catch(() => [])));
+    found.push(...(await readSitemap(http, child, policy, limit - found.length, depth + 1, signal).catch(() => [])));
   }
   return found;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type FixtureServer, startFixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_POLICY, ArtifactStore, HttpClient, OPERATOR_POLICY, canonicalUrl, crawl } from '../src/index.js';
+import { articlePage, startSlowServer } from './slow-server.js';
 
 let server: FixtureServer;
 let politeServer: FixtureServer;
@@ -168,6 +169,37 @@ describe('crawl', () => {
     expect(result.errors[0]).toMatchObject({ url: 'http://127.0.0.1:1/', code: 'network' });
     expect(result.errors[0]?.message).toMatch(/robots\.txt could not be read/);
     expect(result.errors[0]?.message).not.toMatch(/disallows/);
+  });
+
+  it('--timeout-ms bounds the whole crawl: pages read before the deadline are the result, the one in flight is cut', async () => {
+    // the home page links a fast page and one that answers only after 10 s (a request is bounded at 15 s)
+    const slow = await startSlowServer((url) => {
+      if (url.pathname === '/robots.txt') return { status: 404, contentType: 'text/plain', body: '' };
+      if (url.pathname === '/')
+        return {
+          body: `<html><head><title>Home</title></head><body><a href="/fast">fast</a> <a href="/stall">stall</a></body></html>`,
+        };
+      return { delayMs: url.pathname === '/stall' ? 10_000 : 0, body: articlePage(url.pathname.slice(1)) };
+    });
+    try {
+      const started = Date.now();
+      const result = await crawl(http, store, [`${slow.origin}/`], {
+        policy: OPERATOR_POLICY,
+        concurrency: 2,
+        timeoutMs: 1_000,
+      });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(result).toMatchObject({ timedOut: true, done: 2, failed: 0, queued: 1 });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings.join('\n')).toMatch(
+        /--timeout-ms 1000 ended the crawl: the 2 pages read before it are in the bundle, 1 found were not fetched\. Raise --timeout-ms/,
+      );
+      const lines = readFileSync(join(result.bundle.dir, 'pages.jsonl'), 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(store.show(result.bundle.id).summary).toMatchObject({ timedOut: true });
+    } finally {
+      await slow.close();
+    }
   });
 
   it('refuses a seed that is not http(s) instead of reporting 0 pages', async () => {

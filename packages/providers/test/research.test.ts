@@ -19,6 +19,7 @@ import {
   shingles,
   topicTerms,
 } from '../src/index.js';
+import { articlePage, startSlowServer } from './slow-server.js';
 
 let server: FixtureServer;
 const fake = fakeSearchEngines();
@@ -190,6 +191,76 @@ describe('research: what the report may quote, and what it left out', () => {
       expect(leftOut).toContain('file:///etc/passwd');
     } finally {
       await new Promise((resolve) => engine.close(resolve));
+    }
+  });
+});
+
+describe('research deadline', () => {
+  it('--timeout-ms bounds the whole research: an engine that does not answer is a typed timeout, retries included', async () => {
+    const slow = await startSlowServer(() => ({ delayMs: 10_000, contentType: 'application/json', body: '{}' }));
+    try {
+      const resilience = new Resilience({ retries: 5, backoffMs: 1, breakerThreshold: 100 });
+      const started = Date.now();
+      const error = (await research(
+        {
+          http,
+          resilience,
+          fetcher: new PageFetcher(http, resilience, undefined),
+          store,
+          settings: { searxngUrl: slow.origin },
+        },
+        'slow engine',
+        { policy: OPERATOR_POLICY, engine: 'searxng', timeoutMs: 1_000 },
+      ).catch((caught: unknown) => caught)) as { code?: string; message?: string };
+      // six attempts of 1 s each took 6 s and more
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(error.code).toBe('timeout');
+      expect(error.message).toMatch(/ran out of time in its search.*Nothing was read\. Raise --timeout-ms/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('the deadline covers the search and the reads together: pages read before it are the report, the rest left out', async () => {
+    // the engine takes 600 ms; one page answers at once, one only after 10 s
+    const slow = await startSlowServer((url, origin) => {
+      if (url.pathname === '/search')
+        return {
+          delayMs: 600,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            query: 'slow pages',
+            results: [
+              { url: `${origin}/fast`, title: 'Fast', content: 'fast' },
+              { url: `${origin}/slow`, title: 'Slow', content: 'slow' },
+            ],
+          }),
+        };
+      return { delayMs: url.pathname === '/slow' ? 10_000 : 0, body: articlePage(url.pathname.slice(1)) };
+    });
+    try {
+      const resilience = new Resilience({ retries: 0 });
+      const started = Date.now();
+      const result = await research(
+        {
+          http,
+          resilience,
+          fetcher: new PageFetcher(http, resilience, undefined),
+          store,
+          settings: { searxngUrl: slow.origin },
+        },
+        'slow pages',
+        { policy: OPERATOR_POLICY, engine: 'searxng', timeoutMs: 1_500 },
+      );
+      expect(Date.now() - started).toBeLessThan(4_500);
+      expect(result.timedOut).toBe(true);
+      expect(result.counts).toMatchObject({ searched: 2, fetched: 1, failed: 1 });
+      expect(result.warnings.join('\n')).toMatch(/--timeout-ms 1500 ended the research.*Raise --timeout-ms/);
+      const cut = result.records.find((record) => record.url.endsWith('/slow'));
+      expect(cut).toMatchObject({ outcome: 'failed', error: { code: 'timeout' } });
+      expect(cut?.error?.message).toContain('deadline');
+    } finally {
+      await slow.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import { type FixtureServer, FAKE_BRAVE_KEY, fakeSearchEngines, startFixtureServ
 import { ArgusError } from '@argus/protocol/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, Resilience, type SearchSettings, chooseEngine, parseSince, searchWeb } from '../src/index.js';
+import { startSlowServer } from './slow-server.js';
 
 let server: FixtureServer;
 const fake = fakeSearchEngines();
@@ -141,5 +142,29 @@ describe('search engines on their real wire formats', () => {
     expect(chooseEngine({ braveApiKey: 'k', searxngUrl: 'http://s' })).toBe('searxng');
     expect(chooseEngine({ engine: 'duckduckgo', searxngUrl: 'http://s' })).toBe('duckduckgo');
     expect(chooseEngine({ searxngUrl: 'http://s' }, 'brave')).toBe('brave');
+  });
+});
+
+describe('search deadline', () => {
+  it('--timeout-ms bounds the whole search, retries included, and says what was tried', async () => {
+    // an engine that answers each request after 10 s: six attempts of 1 s each would take 6 s and more
+    const slow = await startSlowServer(() => ({ delayMs: 10_000, contentType: 'application/json', body: '{}' }));
+    try {
+      const resilience = new Resilience({ retries: 5, backoffMs: 1, breakerThreshold: 100 });
+      const started = Date.now();
+      const error = await failure(
+        searchWeb(http, resilience, { searxngUrl: slow.origin }, 'slow engine', {
+          engine: 'searxng',
+          timeoutMs: 1_000,
+        }),
+      );
+      const took = Date.now() - started;
+      expect(error.code).toBe('timeout');
+      expect(error.message).toMatch(/searxng did not answer within --timeout-ms 1000 \(asked 1 time\)/);
+      expect(error.message).toContain('raise --timeout-ms');
+      expect(took).toBeLessThan(3_000);
+    } finally {
+      await slow.close();
+    }
   });
 });

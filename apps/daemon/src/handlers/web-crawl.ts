@@ -40,6 +40,7 @@ export function webCrawlHandlers(
         concurrency: input.concurrency,
         delayMs: input.delayMs,
         dfs: input.dfs,
+        ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
         ...(input.include === undefined ? {} : { include: input.include }),
         ...(input.exclude === undefined ? {} : { exclude: input.exclude }),
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
@@ -47,10 +48,10 @@ export function webCrawlHandlers(
         report({ done: 0, queued: 0, failed: 0, skipped: 0, pagesPerSecond: 0 }, true);
         throw error;
       });
-      const { bundle, warnings, errors, ...counts } = result;
+      const { bundle, warnings, errors, timedOut, ...counts } = result;
       report(counts, true);
       const out = input.out === undefined ? null : await exportBundle(services, ctx, bundle.dir, input.out);
-      return { id: bundle.id, dir: bundle.dir, out, warnings, errors, ...counts };
+      return { id: bundle.id, dir: bundle.dir, out, warnings, errors, timedOut, ...counts };
     },
     async *crawlProgress(input, ctx) {
       yield* eventStream<CrawlProgressEvent>({

@@ -37,6 +37,8 @@ export function webResearchHandlers(services: Services): Pick<Handlers['web'], '
         topic: result.topic,
         engine: result.engine,
         ...result.counts,
+        timedOut: result.timedOut,
+        warnings: result.warnings,
         sources: result.records
           .filter((record) => record.outcome === 'source' && record.page !== null)
           .map((record) => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define.js';
-import { FilePath, WebUrl } from '../common.js';
+import { FilePath, TimeoutMs, WebUrl } from '../common.js';
 
 /** Crawls and the artifact bundles they (and research) leave under the state dir. */
 const Glob = z.string().min(1).max(500);
@@ -48,6 +48,9 @@ export const webCrawlCommands = {
         delayMs: z.number().int().min(0).max(10_000).default(0).describe('Pause after each request to a host'),
         dfs: z.boolean().default(false).describe('Depth-first instead of breadth-first'),
         out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
+        timeoutMs: TimeoutMs.optional().describe(
+          'Bound on the whole crawl, in milliseconds: at it the crawl stops and returns the pages read so far (timedOut). Default: none',
+        ),
         progress: z
           .string()
           .regex(/^[\w-]{8,64}$/)
@@ -69,6 +72,11 @@ export const webCrawlCommands = {
         queued: z.number(),
         pagesPerSecond: z.number(),
         warnings: z.array(z.string()),
+        timedOut: z
+          .boolean()
+          .describe(
+            'The --timeout-ms deadline ended the crawl: the pages read before it are in the bundle, queued ones were not fetched',
+          ),
         errors: z
           .array(z.object({ url: z.string(), code: z.string(), message: z.string() }))
           .describe('The first failures, each with its code and reason (all of them in errors.jsonl)'),

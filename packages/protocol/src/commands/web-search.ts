@@ -48,7 +48,7 @@ export const webSearchCommands = {
         ),
         limit: z.number().int().min(1).max(50).default(10).describe('Most results to return'),
         since: Since.optional(),
-        timeoutMs: TimeoutMs.default(20_000),
+        timeoutMs: TimeoutMs.default(20_000).describe('Bound on the whole search, retries included, in milliseconds'),
       }),
     output: () =>
       z.object({
@@ -85,7 +85,9 @@ export const webSearchCommands = {
         fetch: z.number().int().min(1).max(20).default(5).describe('Distinct pages to read, best-ranked first'),
         since: Since.optional(),
         out: FilePath.optional().describe('Also copy the bundle into this directory (inside your allowed paths)'),
-        timeoutMs: TimeoutMs.default(20_000).describe('Per search and per page'),
+        timeoutMs: TimeoutMs.default(20_000).describe(
+          'Bound on the whole research (the search and the page reads together), in milliseconds: pages not read by then are left out (timedOut)',
+        ),
       }),
     output: () =>
       z.object({
@@ -99,6 +101,12 @@ export const webSearchCommands = {
         failed: z.number(),
         duplicates: z.number().describe('Results dropped as the same page (canonical URL) or near-identical text'),
         tooOld: z.number().describe('Pages published before --since'),
+        timedOut: z
+          .boolean()
+          .describe(
+            'The --timeout-ms deadline came before every chosen page was read: the report holds those read before it',
+          ),
+        warnings: z.array(z.string()).describe('What cut the research short, and what to do about it'),
         sources: z.array(
           z.object({
             n: z.number().describe('The citation number in report.md'),

@@ -36,6 +36,7 @@ export const webRenderers: RenderersOf<'web'> = {
     [
       `research ${output.id}: ${output.fetched} sources from ${output.searched} ${output.engine} results (${output.duplicates} duplicates, ${output.failed} failed${output.tooOld ? `, ${output.tooOld} older than --since` : ''})`,
       output.out ?? output.dir,
+      ...output.warnings.map((warning) => `warning: ${warning}`),
       '',
       output.report,
     ].join('\n'),

@@ -1,4 +1,6 @@
+import { isArgusError } from '@argus/protocol/errors';
 import type { HttpClient } from '../http-client.js';
+import { providerError } from '../provider-error.js';
 import type { Resilience } from '../resilience.js';
 import { BraveEngine } from './brave.js';
 import { DuckDuckGoEngine } from './duckduckgo.js';
@@ -63,17 +65,34 @@ export async function searchWeb(
   const name = chooseEngine(settings, options.engine);
   const engine = createEngine(name, http, settings);
   const timeRange = options.since === undefined ? undefined : timeRangeFor(parseSince(options.since));
-  const results = await resilience.run(
-    `engine:${name}`,
-    () =>
-      engine.search({
-        query,
-        limit: options.limit ?? 10,
-        ...(timeRange === undefined ? {} : { timeRange }),
+  // --timeout-ms bounds the whole search (every attempt and backoff wait), not each attempt
+  const deadlineAt = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
+  const results = await resilience
+    .run(
+      `engine:${name}`,
+      (signal) =>
+        engine.search({
+          query,
+          limit: options.limit ?? 10,
+          signal,
+          ...(timeRange === undefined ? {} : { timeRange }),
+          ...(deadlineAt === undefined ? {} : { timeoutMs: Math.max(1, Math.round(deadlineAt - performance.now())) }),
+        }),
+      {
+        provider: 'search',
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
-      }),
-    { provider: 'search', ...(options.signal === undefined ? {} : { signal: options.signal }) },
-  );
+      },
+    )
+    .catch((error: unknown) => {
+      if (!isArgusError(error) || error.code !== 'timeout' || options.timeoutMs === undefined) throw error;
+      const attempts = error.details?.['attempts'];
+      const tried = typeof attempts === 'number' ? ` (asked ${attempts} time${attempts === 1 ? '' : 's'})` : '';
+      throw providerError(
+        'timeout',
+        `The search engine ${name} did not answer within --timeout-ms ${options.timeoutMs}${tried}: no results. Retry later, raise --timeout-ms, or choose another --engine.`,
+        { details: { ...error.details, engine: name }, cause: error },
+      );
+    });
   return { query, engine: name, results, tookMs: Math.round(performance.now() - started) };
 }
