@@ -96,6 +96,8 @@ export class BrowserManager {
   /** A command running when the browser died already told its caller: the next command relaunches. */
   private crashReported = false;
   private stopping = false;
+  /** The daemon is stopping (close): no browser is started again. */
+  private shutDown = false;
   launches = 0;
   activeTabId: string | undefined;
   private readonly queues: TabQueues;
@@ -169,6 +171,11 @@ export class BrowserManager {
 
   /** The connected browser, launching or connecting on first use (pool mode: the caller's session's). */
   async ensure(): Promise<Browser> {
+    if (this.shutDown)
+      throw new ArgusError(
+        'daemon_unreachable',
+        'The daemon is stopping: the command was not run. Run it again; a new daemon starts with its browser.',
+      );
     if (this.mode === 'pool') return this.poolBrowser();
     if (this.crashed) {
       const reason = this.crashed;
@@ -771,7 +778,7 @@ export class BrowserManager {
   /** Closes (managed) or disconnects from the browser and forgets its tabs, ready to start again. */
   private async release(): Promise<void> {
     await this.starting?.catch(() => undefined);
-    await this.close();
+    await this.closeBrowser();
     this.stopping = false;
     this.crashed = undefined;
     this.activeTabId = undefined;
@@ -798,7 +805,16 @@ export class BrowserManager {
     if (kept) removeProfile(kept);
   }
 
+  /**
+   * The daemon is stopping: closes the browser for good. A command that comes meanwhile (a client
+   * connected before the stop) is refused rather than launching a browser nothing would close.
+   */
   async close(): Promise<void> {
+    this.shutDown = true;
+    await this.closeBrowser();
+  }
+
+  private async closeBrowser(): Promise<void> {
     this.stopping = true;
     this.dropKeptProfile();
     const pool = this.pool;

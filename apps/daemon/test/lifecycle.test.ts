@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startDaemon } from '../src/index.js';
-import { type Harness, TEST_CHROME_FLAGS, startHarness } from './harness.js';
+import { type Harness, TEST_CHROME_FLAGS, failure, startHarness } from './harness.js';
 
 describe('stopping the daemon closes Chrome gracefully', () => {
   it('a persistent cookie in a fixed profile survives stop and start', async () => {
@@ -121,5 +121,26 @@ describe('a stop whose state dir is gone', () => {
     expect(outcome).toBe('stopped');
     await daemon.stopped;
     expect(daemon.stopping()).toBe(true);
+  });
+});
+
+describe('a command that reaches a stopping daemon after its browser closed', () => {
+  it('is refused with daemon_unreachable, and launches no browser that nothing would close', async () => {
+    // a client connected before the stop can still send until the listener closes (the stop closes
+    // the browser first): its browser command relaunched Chromium in a daemon about to exit
+    const harness = await startHarness();
+    try {
+      await harness.client.page.goto.mutate({ url: harness.server.urlFor('/form.html') });
+      const manager = harness.daemon.services.manager;
+      const launches = manager.launches;
+      // the stop's browser step, with the listener still open (as between that step and the server's)
+      await manager.close();
+      const error = await failure(harness.client.page.goto.mutate({ url: harness.server.urlFor('/form.html') }));
+      expect(error.code).toBe('daemon_unreachable');
+      expect(error.message).toMatch(/stopping/);
+      expect(manager.launches).toBe(launches);
+    } finally {
+      await harness.close();
+    }
   });
 });
