@@ -35,6 +35,19 @@ describe('normaliseUrl: URLs as users type them', () => {
     expect(url('exa mple')).toMatch(/^error/);
     expect(HttpUrl.safeParse('localhost:8123').data).toBe('http://localhost:8123/');
   });
+  it('refuses a bare number read as an IPv4 address (a port typed without its host), with what it likely meant', () => {
+    // `goto 12345` navigated to https://0.0.48.57/ (the URL standard reads 12345 as an IPv4 number)
+    expect(url('12345')).toMatch(/^error: "12345" is not a host: .*0\.0\.48\.57\. Did you mean localhost:12345\?/);
+    expect(url('3000/app')).toMatch(/Did you mean localhost:3000\/app\?/);
+    expect(url('127.1:8080/x')).toMatch(/^error: .*127\.0\.0\.1\. Did you mean http:\/\/127\.0\.0\.1:8080\/x\?/);
+    expect(url('0x7f.1')).toMatch(/^error: .*127\.0\.0\.1/);
+    expect(url('99999999999')).toMatch(/^error/);
+    // full dotted quads, explicit schemes and names with digits are unchanged
+    expect(url('10.0.0.1:8080')).toBe('https://10.0.0.1:8080/');
+    expect(url('http://127.1')).toBe('http://127.0.0.1/');
+    expect(url('1password.com')).toBe('https://1password.com/');
+    expect(url('123.example.com')).toBe('https://123.example.com/');
+  });
   it('refuses a scheme-like start that is no scheme, with the URL it likely meant', () => {
     // `ht!tp://bad` read as a host `ht!tp` and became https://ht!tp//bad
     expect(url('ht!tp://bad')).toMatch(

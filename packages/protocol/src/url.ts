@@ -61,6 +61,8 @@ export function normaliseUrl(input: string): UrlParse {
         message: `"${input}" is not a URL. Pass an absolute URL such as https://example.com, or a host such as localhost:3000`,
       };
     }
+    const shorthand = numericHost(trimmed, host);
+    if (shorthand) return { ok: false, message: shorthand };
     candidate = `${isLoopbackHost(host) ? 'http' : 'https'}://${trimmed}`;
   }
   let parsed: URL;
@@ -98,4 +100,25 @@ function garbledScheme(text: string): string | undefined {
   const scheme = letters === 'http' || letters === 'https' ? letters : 'https';
   const meant = rest ? ` Did you mean ${scheme}://${rest}?` : '';
   return `"${text}" does not start with a valid scheme ("${prefix}").${meant} Pass an absolute URL such as https://example.com, or a host such as localhost:3000`;
+}
+
+/** The host part of a bare URL as typed (before any port, path, query or fragment). */
+const TYPED_HOST = /^([^/?#:]*)/;
+/** A typed IPv4 address in full: four decimal parts. */
+const DOTTED_QUAD = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+/**
+ * The refusal for a bare host that is a number in some other form than a full dotted quad (`12345`,
+ * `127.1`, `0x7f.1`, `3000`): the URL standard reads each as an IPv4 address (`12345` is 0.0.48.57),
+ * so a port typed without its host (`goto 3000`) navigated to an address nobody meant. Undefined for
+ * anything else. An explicit scheme (`http://127.1`) keeps the standard's reading.
+ */
+function numericHost(typed: string, host: string): string | undefined {
+  const written = TYPED_HOST.exec(typed)?.[1] ?? '';
+  if (!/^\d+(\.\d+){0,3}$|^0x/i.test(written) || DOTTED_QUAD.test(written) || !DOTTED_QUAD.test(host)) return undefined;
+  const port = /^\d{1,5}$/.test(written) && Number(written) > 0 && Number(written) < 65536;
+  const meant = port
+    ? `localhost:${written}${typed.slice(written.length)}`
+    : `http://${host}${typed.slice(written.length)}`;
+  return `"${typed}" is not a host: the URL standard would read "${written}" as the address ${host}. Did you mean ${meant}? Pass an absolute URL such as https://example.com, or a host such as localhost:3000`;
 }
