@@ -41,4 +41,52 @@ describe('extension disconnected mid-command', () => {
     await p.client.tabs.select.mutate({ id: tab });
     expect((await p.client.snapshot.take.mutate({})).text).toMatch(/textbox "Name"/);
   });
+
+  it('Disconnect in the popup detaches the debugger from every tab it attached; the next command fails saying so; Connect attaches again', async () => {
+    const tab = await p.openUserTab('/form.html');
+    expect((await p.client.snapshot.take.mutate({})).text).toMatch(/textbox "Name"/);
+    const chromeTab = await p.user.chromeTabId(tab);
+    // chrome.debugger's own view, from the extension's worker: whether any debugger holds the tab
+    const attached = async () =>
+      (await p.user.evalInWorker(
+        `chrome.debugger.getTargets().then((targets) => targets.find((t) => t.tabId === ${chromeTab})?.attached)`,
+      )) === true;
+    expect(await attached()).toBe(true);
+
+    const popup = await p.user.openExtensionPage('popup.html');
+    try {
+      await popup.click('#disconnect');
+      // the popup says Disconnected once the worker has let go of the tabs
+      await popup.waitFor(
+        `document.getElementById('state').dataset.state === 'disabled'`,
+        'the popup to say Disconnected',
+      );
+      expect(await popup.text('#state')).toBe('Disconnected');
+      expect(await attached()).toBe(false); // before the fix: still true, Chrome's debugging bar stays
+      expect(
+        await p.user.evalInWorker(`chrome.storage.session.get('debuggerSessions').then((s) => s.debuggerSessions)`),
+      ).toEqual({
+        tabs: {},
+        children: {},
+      });
+      await waitUntil(async () => !(await connected()), 10_000, 'the daemon to see the extension gone');
+      const next = await failure(p.client.page.eval.mutate({ js: 'document.title', tab }));
+      expect(next.code).toBe('browser_not_found');
+      expect(next.message).toMatch(/No Argus extension is connected/);
+      expect(await attached()).toBe(false);
+
+      await popup.click('#connect');
+      await popup.waitFor(
+        `document.getElementById('state').dataset.state === 'authenticated_connected'`,
+        'the popup to say Connected',
+      );
+      await waitUntil(connected, 15_000, 'the daemon to see the extension back');
+      // attaches afresh (no stale session, no "already attached") and drives the tab again
+      await p.client.tabs.select.mutate({ id: tab });
+      expect((await p.client.snapshot.take.mutate({ tab })).text).toMatch(/textbox "Name"/);
+      expect(await attached()).toBe(true);
+    } finally {
+      await popup.close();
+    }
+  });
 });

@@ -75,6 +75,10 @@ export function acceptExtension(ctx: RelayContext, socket: WebSocket, tcp?: Dupl
       nodeId: hello.data.nodeId,
       extensionVersion: hello.data.extensionVersion,
     });
-    ctx.link.adopt(socket, { nodeId: hello.data.nodeId, extensionVersion: hello.data.extensionVersion });
+    ctx.link.adopt(
+      socket,
+      { nodeId: hello.data.nodeId, extensionVersion: hello.data.extensionVersion },
+      { sessionIds: hello.data.endedSessions ?? [], reason: hello.data.endedReason ?? 'the extension detached' },
+    );
   });
 }

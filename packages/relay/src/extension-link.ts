@@ -76,8 +76,15 @@ export class ExtensionLink {
     return this.node;
   }
 
-  /** Adopts an authenticated socket; a previous node connection is replaced. */
-  adopt(socket: WebSocket, node: NodeInfo): void {
+  /**
+   * Adopts an authenticated socket; a previous node connection is replaced. `ended` are the sessions
+   * the node detached while it was away: they end here, before any client can send on them again.
+   */
+  adopt(
+    socket: WebSocket,
+    node: NodeInfo,
+    ended: { sessionIds: string[]; reason: string } = { sessionIds: [], reason: '' },
+  ): void {
     const previous = this.socket;
     this.socket = socket;
     this.node = node;
@@ -96,6 +103,9 @@ export class ExtensionLink {
     this.heartbeat.unref();
     clearTimeout(this.orphanTimer);
     this.orphanTimer = undefined;
+    for (const sessionId of ended.sessionIds)
+      for (const listener of [...this.eventListeners])
+        listener('session.detached', { sessionId, reason: ended.reason });
     // replay whatever was in flight when the previous connection dropped
     for (const pending of this.pending.values()) this.write(pending.frame);
     for (const wake of [...this.connectWaiters]) wake();

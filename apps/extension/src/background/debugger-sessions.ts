@@ -82,6 +82,24 @@ export class DebuggerSessions {
     }
   }
 
+  /**
+   * Detaches from every tab and forgets every session: the person pressed Disconnect, or the relay
+   * stayed away past its grace. Returns the logical sessions that ended, for the next relay to hear.
+   */
+  async releaseAll(): Promise<string[]> {
+    const ended = [...this.tabSessions.keys()];
+    const tabIds = new Set(this.tabSessions.values());
+    // forgotten first: a command arriving meanwhile fails with target_closed instead of driving the tab
+    this.tabSessions.clear();
+    this.children.clear();
+    await this.persist();
+    // also tabs our record lost (a worker restart mid-write); detach fails harmlessly where we are not attached
+    for (const target of await chrome.debugger.getTargets())
+      if (target.attached && target.tabId !== undefined) tabIds.add(target.tabId);
+    await Promise.all([...tabIds].map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
+    return ended;
+  }
+
   /** Restores the maps after a service-worker restart and reports sessions that did not survive. */
   async reconcile(): Promise<void> {
     const stored = (await chrome.storage.session.get(SESSION_KEYS.sessions))[SESSION_KEYS.sessions] as

@@ -1,4 +1,5 @@
 import { RELAY_PORT, SESSION_KEYS, type NodeStatus, type ToOffscreen, type ToWorker } from '../shared/messages.js';
+import { AttachmentRelease } from './attachment-release.js';
 import { loadConfig, onConfigChange, savePairingToken } from './config-store.js';
 import { DebuggerSessions } from './debugger-sessions.js';
 import { createExecutor } from './executor.js';
@@ -25,6 +26,9 @@ const sessions = new DebuggerSessions(emit);
 const tabs = new Tabs(sessions, emit);
 const execute = createExecutor({ tabs, sessions, nodeId: () => nodeId });
 const panel = new PanelState();
+const release = new AttachmentRelease(sessions, (sessionIds, reason) =>
+  post({ type: 'sessions-ended', sessionIds, reason }),
+);
 
 /** Bumped by each pushConfig(); a load that a later one overtook must not post its older view. */
 let configLoads = 0;
@@ -38,9 +42,13 @@ async function pushConfig(): Promise<void> {
   if (load !== configLoads) return;
   nodeId = config.nodeId;
   port?.postMessage({ type: 'config', config } satisfies ToOffscreen);
-  if (config.enabled && config.relayUrl) await ensureOffscreen();
-  else if (!config.relayUrl) await setStatus({ state: 'needs_relay_url', since: Date.now() });
-  else await setStatus({ state: 'disabled', relayUrl: config.relayUrl, since: Date.now() });
+  if (config.enabled && config.relayUrl) return ensureOffscreen();
+  // the popup says Disconnected only once no tab is left under the debugger
+  const status: NodeStatus = config.relayUrl
+    ? { state: 'disabled', relayUrl: config.relayUrl, since: Date.now() }
+    : { state: 'needs_relay_url', since: Date.now() };
+  await release.onState(status.state);
+  if (load === configLoads) await setStatus(status);
 }
 
 function setStatus(status: NodeStatus): Promise<void> {
@@ -51,7 +59,15 @@ function setStatus(status: NodeStatus): Promise<void> {
  * A daemon forgets every pause when the extension disconnects (nobody could press Resume), so on
  * each (re)connection the pauses the person still has in this browser are told to it again.
  */
-async function onStatus(status: NodeStatus): Promise<void> {
+let statuses = Promise.resolve();
+/** One status at a time, in order: a release awaited for 'disabled' must not land after a later 'connecting'. */
+function onStatus(status: NodeStatus): Promise<void> {
+  statuses = statuses.then(() => applyStatus(status)).catch(() => undefined);
+  return statuses;
+}
+
+async function applyStatus(status: NodeStatus): Promise<void> {
+  await release.onState(status.state);
   await setStatus(status);
   if (status.state !== 'authenticated_connected') return;
   for (const [tabId, targetId] of Object.entries(await pausedTabs()))

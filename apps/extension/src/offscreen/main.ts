@@ -47,6 +47,7 @@ function connectPort(): void {
     if (message.type === 'config') connection.configure(message.config);
     else if (message.type === 'result') finish(message.frame);
     else if (message.type === 'event') connection.sendEvent(message.event, message.params);
+    else if (message.type === 'sessions-ended') connection.sessionsEnded(message.sessionIds, message.reason);
   });
   current.onDisconnect.addListener(() => {
     port = undefined;

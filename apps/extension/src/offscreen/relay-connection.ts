@@ -20,6 +20,8 @@ export interface ConnectionHooks {
 }
 
 const PAIR_POLL_MS = 2000;
+/** The relay accepts this many ended sessions in a hello (it caps the hello's size before it is trusted). */
+const ENDED_MAX = 100;
 const PING_EVERY_MS = 20_000;
 
 /**
@@ -39,6 +41,11 @@ export class RelayConnection {
   private awaitingPong = false;
   private requestId: string | undefined;
   private readonly queue = new OutboundQueue();
+  /** Sessions detached while disconnected, named in every hello until one is welcomed. */
+  private ended: string[] = [];
+  private endedReason = '';
+  /** What the current socket's hello named: a welcome clears those, not ones ended since. */
+  private endedTold: string[] = [];
 
   constructor(private readonly hooks: ConnectionHooks) {}
 
@@ -64,6 +71,20 @@ export class RelayConnection {
     // events from before a connection are stale for whoever connects next; only results are kept
     if (!this.authenticated || this.socket?.readyState !== WebSocket.OPEN) return;
     this.socket.send(JSON.stringify({ version: WIRE_VERSION, type: 'event', event, params }));
+  }
+
+  /**
+   * The worker let go of these sessions while no relay was connected. The next relay hears it in the
+   * hello, so its clients' sessions end before it replays or sends anything on them.
+   */
+  sessionsEnded(sessionIds: string[], reason: string): void {
+    if (this.authenticated && this.socket?.readyState === WebSocket.OPEN) {
+      // connected again before the worker finished letting go: this relay can hear it now
+      for (const sessionId of sessionIds) this.sendEvent('session.detached', { sessionId, reason });
+      return;
+    }
+    this.ended = [...this.ended, ...sessionIds].slice(-ENDED_MAX);
+    this.endedReason = reason;
   }
 
   private restart(): void {
@@ -152,6 +173,7 @@ export class RelayConnection {
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
+      this.endedTold = this.ended;
       socket.send(
         JSON.stringify({
           version: WIRE_VERSION,
@@ -159,6 +181,7 @@ export class RelayConnection {
           nodeId: config.nodeId,
           pairingToken,
           extensionVersion: config.extensionVersion,
+          ...(this.ended.length > 0 ? { endedSessions: this.ended, endedReason: this.endedReason } : {}),
         }),
       );
     };
@@ -192,6 +215,7 @@ export class RelayConnection {
     switch (frame.type) {
       case 'welcome':
         this.authenticated = true;
+        this.ended = this.ended.filter((sessionId) => !this.endedTold.includes(sessionId));
         this.attempt = 0;
         this.refusals = 0;
         this.status('authenticated_connected');

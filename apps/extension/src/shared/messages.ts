@@ -38,7 +38,9 @@ export interface NodeStatus {
 export type ToOffscreen =
   | { type: 'config'; config: RelayConfig }
   | { type: 'result'; frame: ResultFrame }
-  | { type: 'event'; event: string; params: unknown };
+  | { type: 'event'; event: string; params: unknown }
+  /** The worker detached these sessions while no relay could hear it: the next hello names them. */
+  | { type: 'sessions-ended'; sessionIds: string[]; reason: string };
 
 export type ToWorker =
   | { type: 'command'; frame: CommandFrame }

@@ -16,8 +16,15 @@ export interface Harness {
   extensionId: string;
   /** Evaluates an expression (awaited) in the extension's service worker and returns its value. */
   evalInWorker(expression: string): Promise<unknown>;
-  /** Closes the relay, stays down `downMs`, and starts a new one on the same port (a daemon restart). */
-  restartRelay(options?: { downMs?: number; launchToken?: string | undefined }): Promise<RelayServer>;
+  /**
+   * Closes the relay, stays down `downMs` (or until `whileDown` resolves), and starts a new one on the
+   * same port (a daemon restart).
+   */
+  restartRelay(options?: {
+    downMs?: number;
+    whileDown?: () => Promise<void>;
+    launchToken?: string | undefined;
+  }): Promise<RelayServer>;
   close(): Promise<void>;
 }
 
@@ -68,6 +75,7 @@ export async function startHarness(): Promise<Harness> {
         const port = relay.port;
         await relay.close();
         if (options.downMs) await new Promise((resolve) => setTimeout(resolve, options.downMs));
+        await options.whileDown?.();
         relay = await startRelay(relayOptions(port, 'launchToken' in options ? options.launchToken : launchToken));
         return relay;
       },

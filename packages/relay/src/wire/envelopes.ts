@@ -22,6 +22,12 @@ export const HelloFrame = z.object({
   nodeId: z.string().min(8).max(128),
   pairingToken: z.string().max(256),
   extensionVersion: z.string().max(64),
+  /**
+   * Sessions the extension detached while no relay could hear it (Disconnect, the relay away past its
+   * grace): they end before anything is replayed on them. Optional, so an older extension still says hello.
+   */
+  endedSessions: z.array(z.string().min(1).max(64)).max(100).optional(),
+  endedReason: z.string().max(200).optional(),
 });
 
 /** Relay -> extension after a good hello. */
