@@ -177,6 +177,19 @@ describe('commands through an auto-started daemon', () => {
     expect(result.stdout).toMatch(/Count: 2/);
   });
 
+  it('a right, middle or double click says which it was', async () => {
+    expect((await argus('goto', cli.server.urlFor('/buttons.html'))).code).toBe(0);
+    const target = '#below';
+    const right = await argus('click', target, '--button', 'right');
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stdout).toMatch(/^right-click button "Below the fold"/);
+    expect((await argus('click', target, '--button', 'middle')).stdout).toMatch(
+      /^middle-click button "Below the fold"/,
+    );
+    expect((await argus('click', target, '--double')).stdout).toMatch(/^double-click button "Below the fold"/);
+    expect((await argus('click', target)).stdout).toMatch(/^click button "Below the fold"/);
+  });
+
   it('status shows the running browser, stop ends the daemon and removes the state file', async () => {
     const status = await argus('status');
     expect(status.stdout).toMatch(/browser running/);

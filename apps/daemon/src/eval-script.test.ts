@@ -9,6 +9,24 @@ describe('planScript', () => {
     expect(planScript('const r = await fetch("/");\nr.status').kind).toBe('function');
   });
 
+  it('calls a function given for an element with it; without an element, or beside other code, it is a value', () => {
+    const calls = (js: string) => {
+      const plan = planScript(js, true);
+      return plan.kind === 'function' ? plan.fn : plan.script;
+    };
+    expect(calls('el => el.id')).toBe('async (el) => (\nel => el.id\n)(el)');
+    for (const js of [
+      'async (node) => node.id',
+      '({ id }) => id',
+      'function (node) { return node.id; }',
+      'async function f(n) { return n; }',
+    ])
+      expect(calls(js), js).toMatch(/\n\)\(el\)$/);
+    expect(planScript('el => el.id')).toEqual({ kind: 'function', fn: 'async () => (\nel => el.id\n)' });
+    expect(calls('el.onclick')).toBe('async (el) => (\nel.onclick\n)');
+    expect(calls('const f = (x) => x;\nf(el)')).not.toMatch(/\)\(el\)$/);
+  });
+
   it('runs other statements as a block-scoped script, for their completion value', () => {
     expect(planScript('if (true) { 7 } else { 8 }')).toEqual({
       kind: 'script',

@@ -18,8 +18,8 @@ const EVAL_GROUP = 'argus-eval';
 export interface EvalOptions {
   maxChars: number;
   timeoutMs?: number;
-  /** the element the code gets as `el` */
-  element?: { objectId: string; session: Session };
+  /** the element the code gets as `el` (a handle of the snapshot engine, in any world of its frame) */
+  element?: { backendNodeId: number; frameId: string; session: Session };
   /** the selected frame's main world (frameEvalTarget) */
   frame: { session?: Session; contextId?: number };
 }
@@ -35,13 +35,20 @@ export async function runEval(
   // binds a name of Argus's own (the wrapper's parameters and locals, `arguments`). Each wrapper
   // takes the user's function, or its value, as an argument, evaluated where nothing is bound.
   const run = async (): Promise<unknown> => {
-    if (options.element)
-      return page.callOn(
-        options.element.objectId,
-        `((run) => async function (maxChars) { return (${SERIALIZE_VALUE.source})(await run(this), maxChars); })(${functionOf(plan)})`,
-        [options.maxChars],
-        options.element.session,
-      );
+    if (options.element) {
+      const { session } = options.element;
+      const element = await inMainWorld(page, options.element);
+      try {
+        return await page.callOn(
+          element,
+          `((run) => async function (maxChars) { return (${SERIALIZE_VALUE.source})(await run(this), maxChars); })(${functionOf(plan)})`,
+          [options.maxChars],
+          session,
+        );
+      } finally {
+        void session.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }).catch(() => undefined);
+      }
+    }
     const value =
       plan.kind === 'function'
         ? `await (${plan.fn})()`
@@ -68,6 +75,30 @@ export async function runEval(
   const { unserializable: reason, ...result } = pageResult(SERIALIZE_VALUE, raw);
   if (reason !== undefined) throw unserializable(reason);
   return result;
+}
+
+/**
+ * The element in the main world of its frame, where a plain `eval` runs and the page's globals
+ * (`window.appState`) and its own properties on the element are: the engine resolves elements in
+ * Argus's isolated world, whose `window` is another one.
+ */
+async function inMainWorld(
+  page: Page,
+  element: { backendNodeId: number; frameId: string; session: Session },
+): Promise<string> {
+  // without a context DOM.resolveNode also takes the frame's main world; named when known
+  const contextId = page.frames.mainWorld(element.frameId);
+  const { object } = await element.session.send('DOM.resolveNode', {
+    backendNodeId: element.backendNodeId,
+    objectGroup: EVAL_GROUP,
+    ...(contextId === undefined ? {} : { executionContextId: contextId }),
+  });
+  if (object.objectId === undefined)
+    throw new ArgusError(
+      'element_not_found',
+      'The element is no longer in the page. Run `argus snapshot` and use the new ref.',
+    );
+  return object.objectId;
 }
 
 /**
@@ -205,6 +236,9 @@ export function planScript(js: string, withElement = false): EvalPlan {
   if (!source) throw new ArgusError('invalid_input', 'The script is empty. Pass JavaScript such as "document.title".');
   // without an element there is no `el` to bind: a page global of that name stays visible
   const params = withElement ? '(el)' : '()';
+  // a function given for an element (`el => el.id`, `function (node) { … }`) is called with it
+  if (withElement && FUNCTION_LITERAL.test(source) && parses(`(\n${source}\n)`))
+    return { kind: 'function', fn: `async (el) => (\n${source}\n)(el)` };
   const asExpression = `async ${params} => (\n${source}\n)`;
   if (parses(asExpression)) return { kind: 'function', fn: asExpression };
   // statements: return the value of the last one when it is an expression
@@ -223,6 +257,9 @@ export function planScript(js: string, withElement = false): EvalPlan {
   if (!withElement && !/\bawait\b/.test(source) && compiles(script)) return { kind: 'script', script };
   return { kind: 'function', fn: `async ${params} => {\n${source}\n}` };
 }
+
+/** How a function expression starts: `function`, `async`, or an arrow's parameters (`el =>`, `({ id }) =>`). */
+const FUNCTION_LITERAL = /^(?:async\b\s*)?(?:function\b|[\w$]+\s*=>|\([^()]*\)\s*=>)/;
 
 function functionOf(plan: EvalPlan): string {
   return plan.kind === 'function' ? plan.fn : `async (el) => ${plan.script}`;

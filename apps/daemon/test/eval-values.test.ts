@@ -1,5 +1,6 @@
+import { startFixtureServer } from '@argus/test-kit';
 import { describe, expect, it } from 'vitest';
-import { codeOf, failure, useHarness } from './harness.js';
+import { codeOf, failure, refOf, useHarness } from './harness.js';
 
 const h = useHarness();
 
@@ -169,9 +170,8 @@ describe("eval's code sees the page's globals, whatever their names", () => {
   it('in the function form, the script form and with an element', async () => {
     await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
     const define = `${NAMES.map((name, index) => `window[${JSON.stringify(name)}] = ${index + 1}`).join('; ')}; 1`;
+    // defined by a plain eval, in the page's main world: code given an element runs there too
     await run(define);
-    // code given an element runs where that element was resolved (Argus's own world): its globals there
-    await run(define, { target: '#name' });
     for (const [index, name] of NAMES.entries()) {
       // an expression, statements ending in one, statements run as a script
       expect(await valueOf(name), name).toBe(index + 1);
@@ -181,6 +181,43 @@ describe("eval's code sees the page's globals, whatever their names", () => {
       if (name !== 'el') expect(await valueOf(name, { target: '#name' }), name).toBe(index + 1);
     }
     expect(await valueOf('el.id', { target: '#name' })).toBe('name');
+  });
+});
+
+describe('eval with a target', () => {
+  it("runs in the page's main world and calls a function with the element", async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+    await run("window.appState = { user: 'ada' }; document.getElementById('name').pageData = 7; 1");
+    const { text } = await h.client.snapshot.take.mutate({});
+    const ref = refOf(text, /textbox "Name"/);
+    // the page's globals and its own properties on the element, as a plain eval sees them
+    expect(await valueOf('window.appState', { target: ref })).toEqual({ user: 'ada' });
+    expect(await valueOf('appState.user', { target: '#name' })).toBe('ada');
+    expect(await valueOf('el.pageData', { target: ref })).toBe(7);
+    // a function is called with the element
+    expect(await run('el => el.id', { target: ref })).toEqual({ value: 'name', type: 'string' });
+    expect(await valueOf('async (node) => node.tagName', { target: ref })).toBe('INPUT');
+    expect(await valueOf('({ id, pageData }) => id + pageData', { target: '#name' })).toBe('name7');
+    expect(await valueOf('function (node) { return node === document.activeElement; }', { target: ref })).toBe(false);
+  });
+
+  it("an element of a cross-origin frame: that frame's main world", async () => {
+    const other = await startFixtureServer({
+      hostname: 'localhost',
+      pages: { '/child': '<button id="child-button">Child</button><script>window.childState = "in frame"</script>' },
+    });
+    try {
+      const url = `${h.server.urlFor('/frames.html')}?xorigin=${encodeURIComponent(other.urlFor('/child'))}`;
+      await h.client.page.goto.mutate({ url });
+      const ref = refOf((await h.client.snapshot.take.mutate({})).text, /button "Child"/);
+      expect(await valueOf('el => [el.id, window.childState, location.origin]', { target: ref })).toEqual([
+        'child-button',
+        'in frame',
+        other.origin,
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { ArgusError } from '@argus/protocol/errors';
 import { describe, expect, it } from 'vitest';
-import { BASIC_AUTH } from '@argus/test-kit';
+import { BASIC_AUTH, startFixtureServer } from '@argus/test-kit';
 import { useHarness } from './harness.js';
 
 const h = useHarness();
@@ -156,6 +156,68 @@ describe('a tab between two documents', () => {
     const back = await h.client.page.back.mutate({ timeoutMs: 5_000 });
     expect(back.url).toMatch(/nav-a\.html$/);
     expect(back.title).toBe('Page A');
+  });
+});
+
+/**
+ * Chrome answers Page.reload and Page.navigateToHistoryEntry without an error, and a document that
+ * cannot be loaded commits its error page (chrome-error://chromewebdata/): the command must fail as a
+ * goto to an unreachable server does.
+ */
+describe('reload, back and forward to a document that cannot be loaded', () => {
+  async function failure(promise: Promise<unknown>): Promise<ArgusError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!(error instanceof ArgusError)) throw new Error(`expected an ArgusError, got ${String(error)}`);
+    return error;
+  }
+
+  it('fail with navigation_failed naming the URL and the network error once its server is gone', async () => {
+    const before = await startFixtureServer();
+    const after = await startFixtureServer();
+    try {
+      const gone = before.urlFor('/nav-a.html');
+      const goneToo = after.urlFor('/nav-a.html');
+      await h.client.page.goto.mutate({ url: gone });
+      await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-b.html') });
+      await h.client.page.goto.mutate({ url: goneToo });
+      expect((await h.client.page.reload.mutate({})).title).toBe('Page A');
+      expect((await h.client.page.back.mutate({})).title).toBe('Page B');
+      await before.close();
+      await after.close();
+
+      const forward = await failure(h.client.page.forward.mutate({}));
+      expect(forward.code).toBe('navigation_failed');
+      expect(forward.message).toContain(goneToo);
+      expect(forward.message).toContain('net::ERR_CONNECTION_REFUSED');
+      expect(forward.message).toContain('argus reload');
+      expect(forward.details).toMatchObject({ url: goneToo, errorText: 'net::ERR_CONNECTION_REFUSED' });
+      expect((await h.client.page.url.query({})).url).toBe(goneToo);
+
+      const reload = await failure(h.client.page.reload.mutate({}));
+      expect(reload.code).toBe('navigation_failed');
+      expect(reload.details).toMatchObject({ url: goneToo, errorText: 'net::ERR_CONNECTION_REFUSED' });
+
+      // the tab is settled on the error page: the next history step works at once
+      expect((await h.client.page.back.mutate({})).title).toBe('Page B');
+      const back = await failure(h.client.page.back.mutate({}));
+      expect(back.code).toBe('navigation_failed');
+      expect(back.details).toMatchObject({ url: gone, errorText: 'net::ERR_CONNECTION_REFUSED' });
+    } finally {
+      await before.close();
+      await after.close();
+    }
+  });
+
+  it('an HTTP error status with a page is a document, as for goto: reload reports its status', async () => {
+    const page = h.server.urlFor('/status/500');
+    expect(await h.client.page.goto.mutate({ url: page })).toMatchObject({ title: 'Status 500', status: 500 });
+    expect(await h.client.page.reload.mutate({})).toMatchObject({ url: page, title: 'Status 500', status: 500 });
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/status/404') });
+    expect(await h.client.page.back.mutate({})).toMatchObject({ url: page, status: 500 });
+    expect(await h.client.page.forward.mutate({})).toMatchObject({ title: 'Status 404', status: 404 });
   });
 });
 

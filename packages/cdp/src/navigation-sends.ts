@@ -172,6 +172,11 @@ export async function sendUntilLanded(
         continue;
       }
     }
+    // a reload or history entry whose document could not be loaded is answered like any other and
+    // commits Chromium's error page: its failure is said as a goto's is (an HTTP error status with a
+    // body is a document, and stays a success)
+    const errorPage = watcher.errorPageOf(watcher.replacedBy(ours)?.loaderId ?? ours);
+    if (errorPage) throw loadFailed(what, withoutPassword(errorPage.url), errorPage.errorText);
     return ours;
   }
 }
@@ -179,15 +184,31 @@ export async function sendUntilLanded(
 /** Chrome's error for a server that asks for HTTP authentication and got no valid credentials. */
 const AUTH_FAILED = 'net::ERR_INVALID_AUTH_CREDENTIALS';
 
+const AUTH_NEXT =
+  'The server asks for HTTP authentication (401) and no valid credentials were given: put them in the URL, as http://user:password@host/path (Argus shows the password as *** in what it reports).';
+
 /** A navigation Chrome refused or could not complete, said with what to do next. */
 function navigationFailed(url: string, errorText: string): ArgusError {
-  const next =
-    errorText === AUTH_FAILED
-      ? 'The server asks for HTTP authentication (401) and no valid credentials were given: put them in the URL, as http://user:password@host/path (Argus shows the password as *** in what it reports).'
-      : 'Check the URL and that the server is reachable.';
+  const next = errorText === AUTH_FAILED ? AUTH_NEXT : 'Check the URL and that the server is reachable.';
   return new ArgusError('navigation_failed', `Navigation to ${url} failed: ${errorText}. ${next}`, {
     details: { url, errorText },
   });
+}
+
+/**
+ * A navigation (`what`: "Reload", "Going back") that landed on Chromium's error page for `url`, said
+ * with what to do next. The tab is on that entry now, so a reload is what loads it once it can be.
+ */
+function loadFailed(what: string, url: string, errorText = 'Chrome showed its error page'): ArgusError {
+  const next =
+    errorText === AUTH_FAILED
+      ? AUTH_NEXT
+      : 'Check that the server is reachable, then run `argus reload` (or `argus goto` another URL).';
+  return new ArgusError(
+    'navigation_failed',
+    `${what} failed: ${url} could not be loaded (${errorText}); the tab shows Chrome's error page for it. ${next}`,
+    { details: { url, errorText } },
+  );
 }
 
 /** How long a failed navigation waits for its error page (it commits ~200 ms after the failure). */

@@ -48,6 +48,10 @@ export class NavigationWatcher {
   private readonly committedAt = new Map<string, number>();
   /** The URL each navigation committed with (see committedUrlOf). */
   private readonly committedUrls = new Map<string, string>();
+  /** The URL each navigation that committed Chromium's error page could not load (see errorPageOf). */
+  private readonly unreachableUrls = new Map<string, string>();
+  /** Network.loadingFailed's errorText of each document request, by its id (a navigation's is its loaderId). */
+  private readonly documentErrors = new Map<string, string>();
   private sameDocumentAt = 0;
   private readonly waiters: EventWaiters;
   private readonly offs: Array<() => void>;
@@ -93,6 +97,7 @@ export class NavigationWatcher {
           this.committedAt.set(navigation, ++this.order);
           this.committedUrl = event.frame.url + (event.frame.urlFragment ?? '');
           this.committedUrls.set(navigation, this.committedUrl);
+          if (event.frame.unreachableUrl) this.unreachableUrls.set(navigation, event.frame.unreachableUrl);
           if (restored) {
             for (const id of new Set([loaderId, navigation])) {
               this.record(id, 'DOMContentLoaded');
@@ -112,6 +117,9 @@ export class NavigationWatcher {
       session.on('Network.responseReceived', (event) => {
         if (event.type === 'Document' && event.requestId === event.loaderId && isMain(event.frameId ?? ''))
           this.mark(() => (this.documentStatus = event.response.status));
+      }),
+      session.on('Network.loadingFailed', (event) => {
+        if (event.type === 'Document') this.documentErrors.set(event.requestId, event.errorText);
       }),
       session.on('Page.downloadWillBegin', (event) => {
         if (isMain(event.frameId))
@@ -222,6 +230,17 @@ export class NavigationWatcher {
   /** The URL `loaderId`'s navigation committed with (fragment included), once it committed. */
   committedUrlOf(loaderId: string): string | undefined {
     return this.committedUrls.get(loaderId);
+  }
+
+  /**
+   * When `loaderId`'s navigation committed Chromium's error page (chrome-error://chromewebdata/)
+   * instead of a document: the URL it could not load and, when its request's failure was seen, the
+   * network error (net::ERR_CONNECTION_REFUSED). Chrome answers a reload or a history entry without
+   * an error, so this is how their failure shows; an HTTP error status with a body is a document.
+   */
+  errorPageOf(loaderId: string): { url: string; errorText: string | undefined } | undefined {
+    const url = this.unreachableUrls.get(loaderId);
+    return url === undefined ? undefined : { url, errorText: this.documentErrors.get(loaderId) };
   }
 
   /**

@@ -154,6 +154,7 @@ export const pageCommands = {
         'argus eval "document.title"',
         'argus eval "await fetch(\'/api\').then(r => r.status)"',
         'argus eval --file ./scripts/collect.js',
+        'argus eval --target e3 "el => el.value"',
       ],
     },
     tool: 'argus_eval',

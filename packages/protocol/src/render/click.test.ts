@@ -37,3 +37,22 @@ describe('a click whose element the page took out as it was pressed', () => {
     expect(replaced).toMatch(/click again \(the target finds the new element\)$/);
   });
 });
+
+describe('a click that is not a single left click', () => {
+  const as = (input: Record<string, unknown>) =>
+    renderCommand('input.click', { ...effects, element: 'button "Save" [e3]' }, { ...cli, input });
+
+  it('says which: right, middle or double, as the CLI and an agent both read it', () => {
+    expect(as({ target: 'e3', button: 'right' })).toBe('right-click button "Save" [e3]');
+    expect(as({ target: 'e3', button: 'middle' })).toBe('middle-click button "Save" [e3]');
+    expect(as({ target: 'e3', double: true })).toBe('double-click button "Save" [e3]');
+    expect(as({ target: 'e3', button: 'right', double: true })).toBe('right double-click button "Save" [e3]');
+    expect(as({ target: 'e3', button: 'left', double: false })).toBe('click button "Save" [e3]');
+    const agent = renderCommand(
+      'input.click',
+      { ...effects, element: 'button "Save" [e3]' },
+      { ...cli, surface: 'agent', input: { target: 'e3', button: 'right' } },
+    );
+    expect(agent).toContain('right-click button "Save" [e3]');
+  });
+});

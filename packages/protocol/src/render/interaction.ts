@@ -30,11 +30,22 @@ const pressed = (input: Readonly<Record<string, unknown>>, output: { element?: s
 };
 
 /**
+ * Which click was sent, from the input it ran with: a right, middle or double click does something
+ * else on the page (a context menu, a new tab, a selection), so the reply says it was one.
+ */
+const clickKind = (input: Readonly<Record<string, unknown>>) => {
+  const button = input.button === 'right' || input.button === 'middle' ? input.button : undefined;
+  const double = input.double === true;
+  if (button) return double ? `${button} double-click` : `${button}-click`;
+  return double ? 'double-click' : 'click';
+};
+
+/**
  * A click; one whose element the page took out as it was pressed is done (the page acted on the
  * press), said with where the release went, since no click event reached the element.
  */
-const clicked = (output: OutputOf<'input.click'>) => {
-  const line = `click ${output.element}`;
+const clicked = (input: Readonly<Record<string, unknown>>, output: OutputOf<'input.click'>) => {
+  const line = `${clickKind(input)} ${output.element}`;
   const gone = output.goneOnPress;
   if (!gone) return line;
   return gone.replaced
@@ -51,7 +62,7 @@ const filled = (output: OutputOf<'input.fill'>) => {
 };
 
 export const inputRenderers: RenderersOf<'input'> = {
-  'input.click': (output, context) => actionText('input.click', clicked(output), output, context),
+  'input.click': (output, context) => actionText('input.click', clicked(context.input, output), output, context),
   'input.hover': (output, context) => actionText('input.hover', `hover ${output.element}`, output, context),
   'input.fill': (output, context) => actionText('input.fill', filled(output), output, context),
   'input.select': (output, context) =>
