@@ -11,6 +11,7 @@ export default defineConfig({
     'src/make-dirs.ts',
     'src/snapshot-refs.ts',
     'src/tab-ids.ts',
+    'src/lease-ids.ts',
     'src/url-display.ts',
     'src/render/index.ts',
   ],

@@ -6,6 +6,7 @@ import {
   createArgusClient,
   daemonAnswers,
   daemonUrl,
+  presentedLeaseIds,
   startDaemon,
   waitForExit,
 } from '@argus/client';
@@ -32,17 +33,17 @@ export async function waitForRestart(oldPid: number, warn: (line: string) => voi
 /**
  * The named session this process's calls run in: `--session NAME` (main sets the variable from the
  * flag) or ARGUS_SESSION; likewise the tab lease ids it presents (`--lease`, ARGUS_LEASE) and how long
- * its writes wait for another client's lease (`--lease-wait`, ARGUS_LEASE_WAIT). The daemon checks
- * each and answers a bad one with `invalid_input`.
+ * its writes wait for another client's lease (`--lease-wait`, ARGUS_LEASE_WAIT). A bad one is
+ * `invalid_input`: the lease ids and the wait are read here, the session name by the daemon.
  */
 function session(): { session?: string; lease?: string[]; leaseWaitMs?: number } {
   const name = process.env.ARGUS_SESSION;
-  const lease = process.env.ARGUS_LEASE;
+  // read (whitespace around ids dropped, a malformed one invalid_input) before any daemon is started for it
+  const lease = presentedLeaseIds(process.env.ARGUS_LEASE ?? '');
   const wait = process.env.ARGUS_LEASE_WAIT;
   return {
     ...(name ? { session: name } : {}),
-    // the daemon checks each id and answers a malformed one with invalid_input
-    ...(lease ? { lease: lease.split(',').map((id) => id.trim()) } : {}),
+    ...(lease.length ? { lease } : {}),
     ...(wait ? { leaseWaitMs: durationMs(wait) } : {}),
   };
 }

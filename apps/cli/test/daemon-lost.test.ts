@@ -1,10 +1,14 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { connectToDaemon } from '@argus/client';
+import { ArgusError } from '@argus/protocol/errors';
 import { listArgusChromeProcesses, processGroupMembers, waitUntil } from '@argus/test-kit';
+import { WebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
-import { useCli } from './cli-harness.js';
+import { CLI, useCli } from './cli-harness.js';
 
 const cli = useCli('argus-cli-lost-');
 
@@ -101,5 +105,90 @@ describe('a daemon killed in the middle of a command', () => {
     const result = await cli.argus('goto', cli.server.urlFor('/slow?ms=3000'));
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`waiting for 127\\.0\\.0\\.1:${cli.server.port} … \\d+ s`));
+  });
+});
+
+/** The pid of the daemon the state file names now. */
+const daemonPid = () => (JSON.parse(readFileSync(join(cli.stateDir, 'daemon.json'), 'utf8')) as { pid: number }).pid;
+
+/** A running daemon (started by a page command) and its Chromium's pid. */
+async function startedDaemon(): Promise<{ pid: number; browser: number }> {
+  expect((await cli.argus('goto', cli.server.urlFor('/nav-a.html'))).code).toBe(0);
+  const status = JSON.parse((await cli.argus('status', '--json')).stdout) as { browser: { pid: number } };
+  return { pid: daemonPid(), browser: status.browser.pid };
+}
+
+/**
+ * After a test killed the daemon: its watchdog ends its Chromium (waited for, so none outlives the
+ * file), and its state file goes (the next command's daemon would otherwise wait on a dead one).
+ */
+async function forget(daemon: { pid: number; browser: number }): Promise<void> {
+  try {
+    process.kill(daemon.pid, 'SIGKILL');
+  } catch {
+    // already dead, as it should be
+  }
+  await waitUntil(() => processGroupMembers(daemon.browser).length === 0, 10_000, "Chrome's process group to be gone");
+  if (existsSync(join(cli.stateDir, 'daemon.json')) && daemonPid() === daemon.pid)
+    rmSync(join(cli.stateDir, 'daemon.json'));
+}
+
+// A stream (`console --follow`, the typed client's .subscribe()) whose daemon is SIGKILLed. Before, tRPC
+// resubscribed on a new socket to the dead daemon's port for ever: the CLI hung, silent, and a script's
+// stream never ended.
+describe('a daemon killed under a running stream', () => {
+  it('the CLI stream fails with daemon_lost, says the next command starts a new daemon, and exits 1', async () => {
+    const daemon = await startedDaemon();
+    const follow = spawn(process.execPath, [CLI, 'console', '--follow'], {
+      cwd: cli.workspace,
+      env: { ...process.env, ARGUS_STATE_DIR: cli.stateDir, ARGUS_CHROME_FLAGS: '--proxy-server=http://127.0.0.1:9' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => follow.once('close', (code) => resolve(code)));
+      // killed once the stream has started (the CLI says so on stderr)
+      await new Promise<void>((resolve) =>
+        follow.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          if (stderr.includes('following argus console --follow')) resolve();
+        }),
+      );
+      process.kill(daemon.pid, 'SIGKILL');
+      const code = await exited;
+      expect(stderr).toMatch(
+        /^error\[daemon_lost\]: The Argus daemon went away during the stream .*The next argus command starts a new daemon/m,
+      );
+      expect(code).toBe(1);
+    } finally {
+      follow.kill('SIGKILL');
+      await forget(daemon);
+    }
+  });
+
+  it("the typed client's subscription fails with daemon_lost", async () => {
+    const daemon = await startedDaemon();
+    const connection = await connectToDaemon({ stateDir: cli.stateDir, cwd: cli.workspace, WebSocket });
+    try {
+      const ended = await new Promise<unknown>((resolve) => {
+        connection.client.capture.consoleFollow.subscribe(
+          {},
+          {
+            onStarted: () => process.kill(daemon.pid, 'SIGKILL'),
+            onError: resolve,
+            onComplete: () => resolve('completed'),
+            onStopped: () => resolve('stopped'),
+          },
+        );
+      });
+      expect(ended).toBeInstanceOf(ArgusError);
+      expect(ended).toMatchObject({
+        code: 'daemon_lost',
+        message: expect.stringMatching(/went away during the stream/),
+      });
+    } finally {
+      connection.close();
+      await forget(daemon);
+    }
   });
 });

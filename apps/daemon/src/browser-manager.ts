@@ -40,6 +40,7 @@ import { TabState } from './tab-state.js';
 import { resolveTabRef, shortIds } from './tab-refs.js';
 import { unresponsive } from './page-unresponsive.js';
 import { BrowserPool, DEFAULT_OWNER, type PoolOptions } from './pool/browser-pool.js';
+import { withEndpointMasked } from './pool/placement.js';
 
 export type SessionMode = 'managed' | 'connect' | 'extension' | 'pool';
 
@@ -224,8 +225,16 @@ export class BrowserManager {
         },
       );
     } else if (this.mode === 'connect' && this.options.cdpUrl) {
-      const endpoint = await resolveBrowserEndpoint(this.options.cdpUrl);
-      browser = await Browser.connect(await connectCri(endpoint), this.browserOptions(), alongside);
+      const url = this.options.cdpUrl;
+      try {
+        const endpoint = await resolveBrowserEndpoint(url);
+        browser = await Browser.connect(await connectCri(endpoint), this.browserOptions(), alongside);
+      } catch (error) {
+        // the failure quotes the URL (browser_not_found: "Could not connect to ws://…?token=…"): a
+        // remote browser's token must not reach the caller, as the pool's endpoints' do not
+        if (error instanceof Error) error.message = withEndpointMasked(error.message, url);
+        throw error;
+      }
     } else {
       assertDisplay(this.headless);
       const chrome = await launchChrome({

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ArgusError, SessionName } from '@argus/protocol';
+import { LEASE_IDS_EXPECTED, leaseIds } from '@argus/protocol/lease-ids';
 import { TRPCError } from '@trpc/server';
 
 function refuse(message: string): TRPCError {
@@ -94,12 +95,9 @@ export const MAX_LEASE_WAIT_MS = 600_000;
 export function callerLeases(raw: unknown): string[] | undefined {
   const value = decodedHeader(raw);
   if (value === undefined) return undefined;
-  const ids = value === null ? [] : value.split(',').map((id) => id.trim());
-  if (value === null || ids.length > 16 || ids.some((id) => !/^lease_[\w-]{16,64}$/.test(id)))
-    throw refuse(
-      `The ${LEASE_HEADER} header must hold up to 16 lease ids as \`argus tab lease\` printed them (lease_…), comma-separated (ARGUS_LEASE / --lease).`,
-    );
-  return ids;
+  const ids = value === null ? null : leaseIds(value);
+  if (ids === null) throw refuse(`The ${LEASE_HEADER} header must hold ${LEASE_IDS_EXPECTED} (ARGUS_LEASE / --lease).`);
+  return ids.length ? ids : undefined;
 }
 
 /** How long a write may wait for another client's lease (ms); a bad value is `invalid_input`. */

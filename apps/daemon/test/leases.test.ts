@@ -84,10 +84,24 @@ describe('tab leases', () => {
     const crossed = clientAs('rival', { lease: rivalLease });
     expect(await codeOf(crossed.client.page.eval.mutate({ tab, js: push('crossed') }))).toBe('tab_leased');
     expect(await codeOf(crossed.client.tabs.lease.mutate({ tab }))).toBe('tab_leased');
-    // a malformed header is refused, never silently ignored
-    expect(await codeOf(clientAs('bad', { lease: 'not-a-lease' }).client.page.url.query({ tab }))).toBe(
-      'invalid_input',
+    // a malformed id is refused, never silently ignored: by the client, before it sends anything...
+    let refused: unknown;
+    try {
+      clientAs('bad', { lease: 'not-a-lease' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ code: 'invalid_input' });
+    // ...and by the daemon, from a client that sends it anyway
+    const raw = await fetch(
+      `http://127.0.0.1:${h.daemon.port}/trpc/page.url?input=${encodeURIComponent(JSON.stringify({ tab }))}`,
+      { headers: { authorization: `Bearer ${h.daemon.token}`, 'x-argus-lease': 'not-a-lease' } },
     );
+    const answer = (await raw.json()) as { error?: { data?: { argus?: { code?: string; message?: string } } } };
+    expect(answer.error?.data?.argus).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('lease_…'),
+    });
     await clientAs('first', { lease }).client.tabs.release.mutate({ lease });
     await crossed.client.tabs.release.mutate({});
     await h.client.tabs.close.mutate({ id: second });

@@ -2,6 +2,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient }
 import type { AppRouter } from '@argus/protocol';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { ArgusError } from '@argus/protocol/errors';
+import { LEASE_IDS_EXPECTED, leaseIds } from '@argus/protocol/lease-ids';
 import { callCancelled, toArgusError } from './errors.js';
 import { Agent } from 'node:http';
 import { keepAliveHttpFetch, nodeHttpFetch } from './node-fetch.js';
@@ -64,15 +65,33 @@ export interface ClientOptions {
    * the lease, so its writes on the leased tab go on while others' wait or fail with `tab_leased`.
    * A function is asked before every HTTP call (a client that takes and releases leases as it goes);
    * over a WebSocket the value at connect time is sent, and leases taken on the socket are held by it.
+   * A string may list several, comma-separated; whitespace around ids is dropped, and a malformed id
+   * fails the call (or, for the WebSocket's, the client's creation) with `invalid_input`.
    */
   lease?: string | readonly string[] | (() => readonly string[]) | undefined;
   /** How long a write may wait for another client's lease on its tab, in ms (`x-argus-lease-wait`); default: fail fast. */
   leaseWaitMs?: number | undefined;
 }
 
+/**
+ * The lease ids in `lease` (`--lease`, ARGUS_LEASE, the `lease` option), whitespace around them and
+ * their commas dropped. A malformed one is `invalid_input` here, before anything is sent: an id pasted
+ * with a newline inside it would otherwise reach node:http, which refuses the header with an error
+ * that named no option (reported as `internal`).
+ */
+export function presentedLeaseIds(lease: string | readonly string[]): string[] {
+  const ids = leaseIds(lease);
+  if (ids === null)
+    throw new ArgusError(
+      'invalid_input',
+      `Tab leases (--lease / ARGUS_LEASE, or the client's \`lease\` option) take ${LEASE_IDS_EXPECTED}.`,
+    );
+  return ids;
+}
+
 /** The lease ids to present now, as the header value (undefined: none). */
 function leaseHeader(lease: ClientOptions['lease']): string | undefined {
-  const ids = typeof lease === 'function' ? lease() : typeof lease === 'string' ? [lease] : (lease ?? []);
+  const ids = presentedLeaseIds(typeof lease === 'function' ? lease() : (lease ?? []));
   return ids.length ? ids.join(',') : undefined;
 }
 

@@ -40,6 +40,23 @@ function lostOrAsIs(error: TRPCClientError<AppRouter>): TRPCClientError<AppRoute
   );
 }
 
+/**
+ * What a stream fails with when its socket closes under it. tRPC would resubscribe on a new socket,
+ * retrying the same port for ever: a daemon that died (or stopped without ending the stream) never
+ * comes back there, and the stream hung, silent, its process alive.
+ */
+function streamLost(path: string, started: boolean): ArgusError {
+  return started
+    ? new ArgusError(
+        'daemon_lost',
+        `The Argus daemon went away during the stream ${path}, which has ended. The next argus command starts a new daemon (e.g. \`argus url\`); run the stream again to follow again. .argus/daemon.log says why it stopped.`,
+      )
+    : new ArgusError(
+        'daemon_unreachable',
+        `The Argus daemon closed the WebSocket before the stream ${path} started. The next argus command starts a fresh daemon (e.g. \`argus url\`); .argus/daemon.log says why it stopped.`,
+      );
+}
+
 type WsClient = ReturnType<typeof createWSClient>;
 
 /**
@@ -78,6 +95,9 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
     }
   }
   let refusal: ArgusError | undefined;
+  let closing = false;
+  // each open stream's way to fail when the socket closes under it (streamLost)
+  const streams = new Set<() => void>();
   const client = createWSClient({
     url: options.url,
     WebSocket: Authenticated,
@@ -95,6 +115,12 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
       refusal = refusalFor(Number(status));
       void client.close();
     },
+    // a socket closing with streams still open: the daemon went away (an idle socket has none; a
+    // refusal fails them itself, and close() is the caller's own)
+    onClose: () => {
+      if (refusal || closing) return;
+      for (const lost of [...streams]) lost();
+    },
   });
   const inner = wsLink<AppRouter>({ client });
   const link: TRPCLink<AppRouter> = (runtime) => {
@@ -103,25 +129,51 @@ export function authenticatedWsLink(options: { url: string; token: string; WebSo
       observable((observer) => {
         refusal = undefined;
         let answered = false;
+        let started = false;
+        let ended = false;
         const subscription = innerOp({ op, next }).subscribe({
           next: (value) => {
             answered = true;
+            if (value.result.type === 'started') started = true;
             observer.next(value);
           },
           error: (error) => {
             answered = true;
+            ended = true;
+            streams.delete(lost);
             observer.error(refusal ? TRPCClientError.from(refusal) : lostOrAsIs(error));
           },
-          complete: () => observer.complete(),
+          complete: () => {
+            // unsubscribing (lost, below) completes it too: the caller hears why it ended instead
+            if (ended) return;
+            ended = true;
+            streams.delete(lost);
+            observer.complete();
+          },
         });
+        function lost(): void {
+          ended = true;
+          streams.delete(lost);
+          // tRPC forgets it (no resubscribing), then the caller hears why it ended
+          subscription.unsubscribe();
+          observer.error(TRPCClientError.from(streamLost(op.path, started)));
+        }
+        if (op.type === 'subscription' && !ended) streams.add(lost);
         // the wire id tRPC just gave the call (it numbers them as they are made, synchronously)
         const id = op.type === 'subscription' ? undefined : lastRequestId(client);
         return () => {
+          streams.delete(lost);
           subscription.unsubscribe();
           // given up before its answer (its signal aborted): the daemon is told to stop the command
           if (!answered && id !== undefined) stopCall(client, id);
         };
       });
   };
-  return { link, close: () => void client.close() };
+  return {
+    link,
+    close: () => {
+      closing = true;
+      void client.close();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { ArgusError, DEFAULT_POOL_MAX_SESSIONS, type Handlers } from '@argus/pro
 import { isExtensionOrigin, isLoopbackHostname, normalizePairingCode } from '@argus/security';
 import type { SessionMode } from '../browser-manager.js';
 import type { PoolOptions } from '../pool/browser-pool.js';
+import { displayUrl } from '../pool/placement.js';
 import type { Services } from '../services.js';
 
 /**
@@ -111,7 +112,7 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         services.log.info('session.switched', {
           from: previousMode,
           to: mode,
-          ...(cdpUrl ? { cdpUrl } : {}),
+          ...(cdpUrl ? { cdpUrl: displayUrl(cdpUrl) } : {}),
           ...(pool ? { endpoints: pool.endpoints.length } : {}),
         });
       }
@@ -122,7 +123,8 @@ export function sessionHandlers(services: Services): Handlers['session'] {
         mode: manager.mode,
         previousMode,
         switched,
-        cdpUrl: manager.mode === 'connect' ? (cdpUrl ?? null) : null,
+        // shown as the pool's endpoints are: a remote browser's `?token=` is a secret the caller already has
+        cdpUrl: manager.mode === 'connect' && cdpUrl ? displayUrl(cdpUrl) : null,
         pool: manager.poolView(ctx) ?? null,
         extension: relay.view(),
       };

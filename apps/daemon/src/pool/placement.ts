@@ -1,3 +1,5 @@
+import { redactText } from '@argus/security';
+
 /** What placement needs to know of one endpoint. */
 export interface Slot {
   health: 'unchecked' | 'healthy' | 'down';
@@ -32,4 +34,13 @@ export function displayUrl(raw: string): string {
   } catch {
     return raw;
   }
+}
+
+/**
+ * `text` (a connect error, a reason an endpoint went down) with the browser URL it quotes shown as
+ * displayUrl shows it, and any other credential in it (the ws:// URL /json/version answered with, a
+ * Bearer token) redacted: a grid's or a remote browser's token must not reach a caller, status or a log.
+ */
+export function withEndpointMasked(text: string, url: string): string {
+  return redactText(text.split(url).join(displayUrl(url)));
 }

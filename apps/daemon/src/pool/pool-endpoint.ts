@@ -1,6 +1,5 @@
 import type { Browser } from '@argus/cdp';
-import { redactText } from '@argus/security';
-import { displayUrl } from './placement.js';
+import { displayUrl, withEndpointMasked } from './placement.js';
 
 /** How long a connection or a health answer may take before the endpoint counts as down. */
 const CONNECT_MS = 10_000;
@@ -98,7 +97,7 @@ export class PoolEndpoint {
   markDown(reason: string): void {
     // the reason quotes the URL it failed on (a connect error does): the grid's token must not reach
     // status, a browser_lost message or another session's caller
-    reason = redactText(reason.split(this.url).join(this.shown));
+    reason = withEndpointMasked(reason, this.url);
     const browser = this.browser;
     const wasUp = this.health !== 'down' || browser !== undefined;
     this.browser = undefined;
