@@ -98,17 +98,42 @@ export async function connectCri(wsEndpoint: string, options: { attempts?: numbe
   );
 }
 
-/** Resolves `http://host:port` (a --remote-debugging-port address) to its browser WebSocket endpoint. */
+/**
+ * Resolves `http://host:port` (a --remote-debugging-port address, or a grid's HTTP endpoint) to its
+ * browser WebSocket endpoint. A query on the address (a grid's `?token=`) goes with the
+ * `/json/version` request, after the path (`http://grid/?token=t` asked `/?token=t/json/version`,
+ * which nothing serves), and onto the WebSocket URL the answer names when that one has none: grids
+ * answer it without their token (browserless leaves it out), and the socket needs it as much.
+ * Errors quote the address as given: the daemon masks it (its token) before they reach anyone.
+ */
 export async function resolveBrowserEndpoint(url: string): Promise<string> {
   if (url.startsWith('ws://') || url.startsWith('wss://')) return url;
-  const base = url.replace(/\/+$/, '');
-  const response = await fetch(`${base}/json/version`).catch((error: unknown) => {
-    throw new ArgusError('browser_not_found', `No DevTools endpoint answered at ${base}: ${(error as Error).message}`, {
+  let address: URL;
+  try {
+    address = new URL(url);
+  } catch {
+    throw new ArgusError(
+      'invalid_input',
+      `${url} is not a URL. Pass ws://host:port/devtools/browser/… or http://host:port.`,
+    );
+  }
+  const version = new URL(address.href);
+  version.pathname = `${address.pathname.replace(/\/+$/, '')}/json/version`;
+  version.hash = '';
+  const response = await fetch(version).catch((error: unknown) => {
+    throw new ArgusError('browser_not_found', `No DevTools endpoint answered at ${url}: ${(error as Error).message}`, {
       cause: error,
     });
   });
-  const body = (await response.json()) as { webSocketDebuggerUrl?: string };
-  if (!body.webSocketDebuggerUrl)
-    throw new ArgusError('browser_not_found', `${base}/json/version did not name a webSocketDebuggerUrl`);
-  return body.webSocketDebuggerUrl;
+  const body = response.ok
+    ? ((await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined)
+    : undefined;
+  if (typeof body?.webSocketDebuggerUrl !== 'string')
+    throw new ArgusError(
+      'browser_not_found',
+      `${url} is no DevTools endpoint: /json/version ${response.ok ? 'did not name a webSocketDebuggerUrl' : `answered HTTP ${response.status}`}. Pass Chrome's --remote-debugging-port address (http://host:port) or its ws://…/devtools/browser/… URL.`,
+    );
+  const endpoint = new URL(body.webSocketDebuggerUrl);
+  if (address.search && !endpoint.search) endpoint.search = address.search;
+  return endpoint.href;
 }

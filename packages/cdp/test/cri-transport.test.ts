@@ -1,7 +1,8 @@
 // CriTransport writes the messages of one event-loop turn to Chrome's socket together (issue 16):
 // on a loopback socket each write is most of a message's cost, and each one wakes Chrome.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChromeProcess, type Transport, connectCri, launchChrome } from '../src/index.js';
+import { ArgusError } from '@argus/protocol';
+import { type ChromeProcess, type Transport, connectCri, launchChrome, resolveBrowserEndpoint } from '../src/index.js';
 
 let chrome: ChromeProcess;
 let transport: Transport;
@@ -63,5 +64,32 @@ describe('CriTransport', () => {
       await transport.send('Browser.getVersion', undefined, undefined);
     });
     expect(writes).toBe(2);
+  });
+});
+
+describe('resolveBrowserEndpoint', () => {
+  const port = () => new URL(chrome.wsEndpoint).port;
+
+  it("keeps an address's query on /json/version and on the WebSocket URL it names (a grid's ?token=)", async () => {
+    // `http://grid/?token=t` asked `/?token=t/json/version` (404) and the socket went without the token
+    const endpoint = await resolveBrowserEndpoint(`http://127.0.0.1:${port()}/?token=s3cret`);
+    expect(endpoint).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:${port()}/devtools/browser/[\\w-]+\\?token=s3cret$`));
+    // Chromium takes the socket with the query on it
+    const withToken = await connectCri(endpoint);
+    try {
+      expect(await withToken.send('Browser.getVersion', undefined, undefined)).toMatchObject({
+        product: expect.stringMatching(/Chrome/),
+      });
+    } finally {
+      await withToken.close();
+    }
+    expect(await resolveBrowserEndpoint(`http://127.0.0.1:${port()}`)).toBe(chrome.wsEndpoint);
+  });
+
+  it('says an address that serves no /json/version is no DevTools endpoint (not a JSON parse error)', async () => {
+    const failure = await resolveBrowserEndpoint(`http://127.0.0.1:${port()}/nope/`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ArgusError);
+    expect(failure).toMatchObject({ code: 'browser_not_found' });
+    expect((failure as Error).message).toMatch(/is no DevTools endpoint: \/json\/version answered HTTP 404/);
   });
 });
