@@ -172,7 +172,7 @@ export class BrowserPool {
     const down = this.endpoints.filter((endpoint) => endpoint.health === 'down').length;
     return new ArgusError(
       'pool_exhausted',
-      `No pool endpoint can take another session: ${this.endpoints.length} endpoint(s), ${down} down, the rest full (${this.options.maxSessions} sessions each). Add endpoints (\`argus connect --pool URL,...\`), raise pool.maxSessionsPerEndpoint (--max-sessions), or close a session (\`argus session close NAME\`).`,
+      `No pool endpoint can take another session: ${this.endpoints.length} endpoint(s), ${down} down, the rest full (${this.options.maxSessions} session${this.options.maxSessions === 1 ? '' : 's'} each). Add endpoints (\`argus connect --pool URL,...\`), raise pool.maxSessionsPerEndpoint (--max-sessions), or close a session (\`argus session close NAME\`).`,
       { details: { endpoints: this.endpoints.length, down, maxSessions: this.options.maxSessions } },
     );
   }
