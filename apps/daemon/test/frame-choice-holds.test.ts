@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { failure, useHarness, useOtherSite } from './harness.js';
+import { failure, refOf, useHarness, useOtherSite } from './harness.js';
 
 /**
  * The frame chosen with `argus frame` holds for every command that would run in it: `wait` for a
@@ -186,9 +186,31 @@ describe('a navigation of the top document while a frame is chosen', () => {
     });
     expect(await js("document.getElementById('child-input').value")).toBe('abcd');
     expect((await h.client.input.press.mutate({ key: 'End' })).element).toBe('textbox "Child input"');
-    // in the top document, the same keys are said to go into the iframe, where they do go
+    // with no frame chosen, the focus is followed down from the iframe to the field too
     await h.client.dom.frame.mutate({ main: true });
-    expect((await h.client.input.type.mutate({ text: 'e' })).typedInto).toBe('iframe "Same-origin child"');
+    expect((await h.client.input.type.mutate({ text: 'e' })).typedInto).toBe('textbox "Child input"');
+  });
+
+  it('with no frame chosen, type and press name the field inside a frame, same site or not, not the iframe', async () => {
+    await h.client.dom.frame.mutate({ main: true });
+    const child = other.server.urlFor('/frame-child.html');
+    await h.client.page.goto.mutate({ url: h.server.urlFor(`/frames.html?xorigin=${encodeURIComponent(child)}`) });
+    const snap = (await h.client.snapshot.take.mutate({ interactive: true })).text;
+    const [sameSite, crossSite] = snap.split('\n').filter((line) => /textbox "Child input"/.test(line));
+    // a frame ref as the target of type
+    const typed = await h.client.input.type.mutate({ target: refOf(sameSite!, /Child input/), text: 'ab' });
+    expect(typed).toMatchObject({ typedInto: 'textbox "Child input"', editable: true });
+    expect(await js("document.getElementById('child').contentDocument.getElementById('child-input').value")).toBe('ab');
+    // a click into the field of the frame out of process, then type and press with no target
+    await h.client.input.click.mutate({ target: refOf(crossSite!, /Child input/) });
+    expect(await h.client.input.type.mutate({ text: 'x' })).toMatchObject({
+      typedInto: 'textbox "Child input"',
+      editable: true,
+    });
+    expect((await h.client.input.press.mutate({ key: 'Enter' })).element).toBe('textbox "Child input"');
+    await h.client.dom.frame.mutate({ url: 'localhost' });
+    expect(await js("document.getElementById('child-input').value")).toBe('x');
+    await h.client.dom.frame.mutate({ main: true });
   });
 
   it('a click in a frame of another site (out of process) that navigates the top document says so too', async () => {

@@ -159,6 +159,20 @@ describe('reading commands on real Chromium', () => {
     expect(og.og['og:title']).toBe('Argus OG Title');
   });
 
+  it('snapshot --cursor says when the page changed since the cut, and is ref_stale once the tab left it', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/long.html') });
+    const first = await h.client.snapshot.take.mutate({ maxChars: 400 });
+    const same = await h.client.snapshot.take.mutate({ cursor: first.cursor!, maxChars: 400 });
+    expect(same.text).toContain('Paragraph');
+    expect(same.pageChanged).toBeUndefined();
+    await h.client.page.eval.mutate({ js: "document.querySelector('article').append('Added later'); true" });
+    const changed = await h.client.snapshot.take.mutate({ cursor: same.cursor!, maxChars: 400 });
+    expect(changed.text).toContain('Paragraph');
+    expect(changed.pageChanged).toBe(true);
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/nav-a.html') });
+    expect(await codeOf(h.client.snapshot.take.mutate({ cursor: changed.cursor! }))).toBe('ref_stale');
+  });
+
   it('bad input is refused before it reaches the browser', async () => {
     expect(await codeOf(h.client.read.links.query({ maxItems: 0 }))).toBe('invalid_input');
     expect(await codeOf(h.client.read.links.query({ within: '#no-such-thing' }))).toBe('element_not_found');

@@ -15,7 +15,7 @@ import {
 } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
-import { type FrameContext, callWalker, documentContext, evalValue, frameContext } from './frame-eval.js';
+import { type FrameContext, callWalker, documentContext, evalObject, evalValue, frameContext } from './frame-eval.js';
 import { FOCUSED_FOR_TYPING } from './page/actionability.js';
 import { ELEMENT_HTML, ELEMENT_TEXT } from './page/content.js';
 import { FINISH_FILL, type FillEcho, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from './page/fill.js';
@@ -275,62 +275,91 @@ export interface TypingTarget {
 
 /**
  * Where keys typed now would go: the focused element's label (null: nothing, the page gets them) and
- * whether it takes text. With `frameId` (the frame chosen with `argus frame`) as sendKeys says. Fails
- * when the top document cannot be read, before any key is sent (`type`: a call that would type
- * blind is refused rather than sent).
+ * whether it takes text, inside a frame when the focus is there (see sendKeys). Fails when the top
+ * document cannot be read, before any key is sent (`type`: a call that would type blind is refused
+ * rather than sent).
  */
-export async function typingTarget(engine: SnapshotEngine, frameId?: string): Promise<TypingTarget> {
+export async function typingTarget(engine: SnapshotEngine): Promise<TypingTarget> {
   const page = engine.page;
   const ctx = await documentContext(page, page.mainFrameId);
-  const [outer, inner] = await Promise.all([focusIn(ctx), chosenFrameFocus(page, frameId)]);
-  return focusedOf(outer, inner);
+  return targetOf(await followFocus(page, { ctx, focus: await focusIn(ctx) }, 0));
 }
 
 /**
  * Sends keys (`send`) and says where they went, as typingTarget would: the focus is read, then the
- * keys sent. The read is awaited first, one round trip: a Runtime call sent along with the key events
- * is not ordered with them (Chrome takes input to the renderer on a channel of its own, and the
- * renderer runs input first), and a read sent just before a Tab was seen answering with the focus
- * after it. With `frameId` (the frame chosen with `argus frame`) the focus is read there too, in
- * parallel, and its element is named when the top document's focus is on a frame and that frame's
- * document has the focus: the keys went into it, and an iframe is no answer. `target` is absent when
- * the top document could not be read (none now); the keys are sent anyway.
+ * keys sent. The read is awaited first: a Runtime call sent along with the key events is not ordered
+ * with them (Chrome takes input to the renderer on a channel of its own, and the renderer runs input
+ * first), and a read sent just before a Tab was seen answering with the focus after it. It is one
+ * round trip unless the top document's focus is on a frame: then the keys go into that frame's
+ * document, and an iframe is no answer, so the focus is followed down (followFocus), whether a frame
+ * was chosen with `argus frame` or not. `target` is absent when the top document could not be read
+ * (none now); the keys are sent anyway.
  */
 export async function sendKeys<T>(
   engine: SnapshotEngine,
   send: () => Promise<T>,
-  frameId?: string,
 ): Promise<{ value: T; target?: TypingTarget }> {
   const page = engine.page;
-  const [outer, inner] = await Promise.all([readFocus(page, page.mainFrameId), chosenFrameFocus(page, frameId)]);
+  const outer = await readFocus(page, page.mainFrameId);
+  const inner = outer && (await followFocus(page, outer, 0));
   const value = await send();
-  if (!outer) return { value };
-  return { value, target: focusedOf(outer, inner) };
-}
-
-/** The focus in the chosen frame's document, read alongside the top document's; none without a frame chosen. */
-function chosenFrameFocus(page: Page, frameId: string | undefined): Promise<Focus | undefined> {
-  return frameId !== undefined && frameId !== page.mainFrameId ? readFocus(page, frameId) : Promise.resolve(undefined);
+  if (!inner) return { value };
+  return { value, target: targetOf(inner) };
 }
 
 /**
- * The chosen frame's focused element when the top document's focus is on a frame and that frame has
- * the focus. A page that has not had input yet (a field focused with DOM.focus, no key or click) has
- * the focus in no document: then the chosen frame's focused element, if it has one, is where keys go
- * (misnamed only if the focused frame is another one whose document also keeps a focused element).
+ * Frames the focus is followed down through from the top document: a field is rarely more than a
+ * frame or two deep, and each level costs round trips before the keys go.
  */
-function focusedOf(outer: Focus, inner: Focus | undefined): TypingTarget {
-  const intoFrame = outer.frame && inner && (inner.hasFocus || (!outer.hasFocus && inner.element !== null));
-  const focus = intoFrame ? inner : outer;
+const MAX_FOCUS_NESTING = 4;
+
+/**
+ * The innermost focused element: while a document's focus is on an iframe, that frame's document's
+ * focused element (its child frame found as snapshots find it: the iframe element's frame id). A
+ * page that has not had input yet (a field focused with DOM.focus, no key or click) has the focus
+ * in no document, yet each parent's focus is on the frame holding the field, so it is followed too.
+ * A frame whose document cannot be read, or whose focus is on its body, leaves the iframe named:
+ * the keys go into it all the same.
+ */
+async function followFocus(page: Page, read: FocusRead, nesting: number): Promise<Focus> {
+  if (!read.focus.frame || nesting >= MAX_FOCUS_NESTING) return read.focus;
+  const childId = await focusedFrameId(read.ctx);
+  const inner = childId === undefined ? undefined : await readFocus(page, childId);
+  if (!inner || inner.focus.element === null) return read.focus;
+  return followFocus(page, inner, nesting + 1);
+}
+
+/** The frame id of the document's focused iframe (through open shadow roots, as FOCUSED_FOR_TYPING reads it). */
+async function focusedFrameId(ctx: FrameContext): Promise<string | undefined> {
+  try {
+    const object = await evalObject(
+      ctx,
+      '(() => { let el = document.activeElement; while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement; return el; })()',
+    );
+    if (!object?.objectId) return undefined;
+    const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
+    return node.frameId;
+  } catch (error) {
+    if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
+    return undefined;
+  }
+}
+
+function targetOf(focus: Focus): TypingTarget {
   return { element: focus.element, editable: focus.editable };
 }
 
+interface FocusRead {
+  ctx: FrameContext;
+  focus: Focus;
+}
+
 /** The focus in a frame's document (FOCUSED_FOR_TYPING); undefined when it has no document to read now. */
-async function readFocus(page: Page, frameId: string): Promise<Focus | undefined> {
+async function readFocus(page: Page, frameId: string): Promise<FocusRead | undefined> {
   const ctx = await frameContext(page, frameId);
   if (!ctx) return undefined;
   try {
-    return await focusIn(ctx);
+    return { ctx, focus: await focusIn(ctx) };
   } catch (error) {
     // a page that does not answer, or a caller that left, is not a page without a document
     if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;

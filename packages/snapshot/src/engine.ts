@@ -7,6 +7,7 @@ import {
   callOnElementWithWalker,
   documentContext,
   evalObject,
+  evalValue,
   evalWithWalker,
   frameContext,
   installWalker,
@@ -58,6 +59,11 @@ export interface SnapshotResult {
    * snapshot is returned (and is the next baseline).
    */
   baseline?: 'previous' | 'none' | 'navigated';
+  /**
+   * A continuation (`cursor`) of a snapshot whose document changed since it was taken (DOM
+   * mutations): its lines are the page as it was then.
+   */
+  pageChanged?: true;
 }
 
 export type { ElementHandle } from './element-handle.js';
@@ -91,10 +97,22 @@ interface StoredSnapshot {
   baseline?: SnapshotResult['baseline'];
   /** The page's document (Page.epoch) it was taken of: a cursor into it dies with that document. */
   epoch: number;
+  /**
+   * The walked document's mutation count at the walk, with the walker install (token) that counted
+   * it and its frame: a continuation reads the count again to say whether the page changed since.
+   * Absent when the walked frame is not known (a --scope selector found in a frame below).
+   */
+  watch?: MutationWatch;
   /** How it was taken, for a continuation that asks for another view. */
   interactive: boolean;
   depth: number | undefined;
   scope: string | undefined;
+}
+
+interface MutationWatch {
+  frameId: string;
+  token: string;
+  count: number;
 }
 
 /** How a stored snapshot was taken, in words: `full snapshot`, `-i snapshot --depth 3 --scope main`. */
@@ -153,7 +171,7 @@ export class SnapshotEngine {
     if (options.depth !== undefined && (!Number.isInteger(options.depth) || options.depth < 0)) {
       throw new ArgusError('invalid_input', `--depth must be a non-negative integer (got ${options.depth}).`);
     }
-    const { tree, title } = await this.capture(options.scope);
+    const { tree, title, watch } = await this.capture(options.scope);
     const formatOptions = {
       ...(options.interactive ? { interactive: true } : {}),
       ...(options.depth !== undefined ? { depth: options.depth } : {}),
@@ -190,6 +208,7 @@ export class SnapshotEngine {
       title,
       refs,
       epoch: this.page.epoch,
+      ...(watch ? { watch } : {}),
       interactive: options.interactive === true,
       depth: options.depth,
       scope: options.scope,
@@ -225,10 +244,12 @@ export class SnapshotEngine {
 
   /**
    * The rest of a stored snapshot from its cursor: only while the page still shows the document it
-   * was taken of (after a navigation its lines and refs describe a page that is gone), and only as
-   * the view it was taken in (an explicit -i, --depth or --scope that differs is refused, not ignored).
+   * was taken of (after a navigation its lines and refs describe a page that is gone: `ref_stale`),
+   * and only as the view it was taken in (an explicit -i, --depth or --scope that differs is
+   * refused, not ignored). When that document changed since (a list grew, a dialog opened) the rest
+   * is still given, with `pageChanged` (see changedSince).
    */
-  private continueFrom(cursor: string, options: SnapshotOptions): SnapshotResult {
+  private async continueFrom(cursor: string, options: SnapshotOptions): Promise<SnapshotResult> {
     const match = /^s(\d+)\.(\d+)$/.exec(cursor.trim());
     if (!match)
       throw new ArgusError(
@@ -239,7 +260,7 @@ export class SnapshotEngine {
     if (!stored) throw new ArgusError('invalid_input', `Cursor ${cursor} has expired. Run \`argus snapshot\` again.`);
     if (stored.epoch !== this.page.epoch)
       throw new ArgusError(
-        'invalid_input',
+        'ref_stale',
         `Cursor ${cursor} is from a page this tab has left (${stored.url}); its lines and refs are gone. Run \`argus snapshot\` again.`,
         { details: { cursorUrl: stored.url, url: this.page.url } },
       );
@@ -254,7 +275,33 @@ export class SnapshotEngine {
         'invalid_input',
         `Cursor ${cursor} continues a ${describeView(stored)}; ${asked.join(' and ')} would be another snapshot. Pass the cursor alone (with --max-chars), or run \`argus snapshot\` with the options you want.`,
       );
-    return this.page_(stored, Math.min(Number(match[2]), stored.lines.length), options.maxChars);
+    const rest = this.page_(stored, Math.min(Number(match[2]), stored.lines.length), options.maxChars);
+    return (await this.changedSince(stored)) ? { ...rest, pageChanged: true } : rest;
+  }
+
+  /**
+   * Whether the document a stored snapshot walked has changed since: the walker's MutationObserver
+   * count read again (one short call) against the one taken with the walk. A world whose walker is
+   * another install (its count started again) or that cannot be read now counts as changed. Only the
+   * walked document itself is watched (the top one, or the frame a --scope ref is in), not the
+   * iframes whose lines the snapshot holds: reading each frame's count would cost a call per frame.
+   */
+  private async changedSince(stored: StoredSnapshot): Promise<boolean> {
+    const watch = stored.watch;
+    if (!watch) return false;
+    try {
+      const ctx = await frameContext(this.page, watch.frameId);
+      if (!ctx) return true;
+      const count = await evalValue<number>(
+        ctx,
+        `(() => { const a = globalThis.__argus; return a && a.token === ${JSON.stringify(watch.token)} && a.mutations ? a.mutations() : -1; })()`,
+      );
+      return count !== watch.count;
+    } catch (error) {
+      // a page that does not answer, or a caller that left, is not a changed page
+      if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
+      return true;
+    }
   }
 
   /**
@@ -264,7 +311,9 @@ export class SnapshotEngine {
    * A locator, a CSS selector or a landmark is looked for in the locator frame (and a CSS selector
    * then in the frames below it), as an action's would be.
    */
-  private async capture(scope: string | undefined): Promise<{ tree: WalkNode; title: string }> {
+  private async capture(
+    scope: string | undefined,
+  ): Promise<{ tree: WalkNode; title: string; watch: MutationWatch | undefined }> {
     const walk: WalkOptions = { textMax: TEXT_MAX };
     let frameId = this.page.mainFrameId;
     const scopeRef = (ref: string) => {
@@ -286,10 +335,14 @@ export class SnapshotEngine {
     this.refs.retireBefore(this.page.epoch);
     this.lastRefs = [];
     let result = await this.walkFrame(frameId, walk, 0);
+    /** the frame whose document `result` walked, when known */
+    let walked: string | undefined = frameId;
     // a ref of a frame that has no document any more is stale, as for an action given it
     if (!result && ref && frameId !== this.page.mainFrameId) throw staleError(ref);
-    if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined)
-      result = (await this.scopeInFrames(frameId, walk)) ?? result;
+    if (result?.error === 'scope_not_found' && walk.rootSelector !== undefined) {
+      const below = await this.scopeInFrames(frameId, walk);
+      if (below) [result, walked] = [below, undefined];
+    }
     // a landmark named by its role alone (`banner`, `navigation`): no tag of that name, the role then
     const landmark = result?.error === 'scope_not_found' && scope !== undefined ? roleWordLocator(scope) : undefined;
     const landmarkRef =
@@ -302,6 +355,7 @@ export class SnapshotEngine {
       delete walk.rootSelector;
       scopeRef(landmarkRef);
       result = await this.walkFrame(frameId, walk, 0);
+      walked = frameId;
     }
     if (!result)
       throw new ArgusError('target_closed', 'The page has no document to snapshot right now. Retry after it loads.');
@@ -316,7 +370,11 @@ export class SnapshotEngine {
         `Nothing matches --scope "${scope}". Run \`argus snapshot\` without --scope to see the page.`,
       );
     }
-    return { tree: result.tree ?? { r: 'root' }, title: result.title };
+    const watch =
+      walked !== undefined && result.m !== undefined
+        ? { frameId: walked, token: result.token, count: result.m }
+        : undefined;
+    return { tree: result.tree ?? { r: 'root' }, title: result.title, watch };
   }
 
   /** A --scope selector the top document does not match: the first frame below (breadth first) whose document does. */

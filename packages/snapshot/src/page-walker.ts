@@ -44,6 +44,12 @@ export interface ArgusPageApi {
    * id and label for a ref, and the message the browser shows a person in its bubble.
    */
   takeInvalid(): { token: string; fields: Array<{ id: number; label: string; message: string }> };
+  /**
+   * DOM mutations of the document since the walker was installed (a MutationObserver, records
+   * pending now included): a snapshot's cursor compares it with the count at its walk to say the
+   * document changed since (SnapshotEngine.continueFrom).
+   */
+  mutations(): number;
 }
 
 /** The walker's modules, each a self-contained factory (see frame-eval.ts, which serialises them). */
@@ -61,7 +67,7 @@ export interface WalkerModules {
 }
 
 /** The walker's version: a world holding another version's `__argus` gets this one installed over it. */
-export const WALKER_VERSION = 14;
+export const WALKER_VERSION = 15;
 
 /**
  * Runs INSIDE the page (Argus isolated world), serialized with `.toString()`: it must not refer
@@ -91,6 +97,13 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
     },
     true,
   );
+  /** mutations observed so far: a count, nothing kept (the observer's records go as they come) */
+  let mutated = 0;
+  const observer = new MutationObserver((records) => {
+    mutated += records.length;
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const mutations = () => (mutated += observer.takeRecords().length);
   let frames: Element[] = [];
   /** iframes met by the last `text` read, by index */
   let textFrames: Element[] = [];
@@ -123,7 +136,7 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
     const tree: WalkNode = { r: 'root' };
     if (kids.length) tree.c = kids;
     api.lastIds = lastIds;
-    return { token, title: document.title, tree, frames: frames.length };
+    return { token, title: document.title, tree, frames: frames.length, m: mutations() };
   }
 
   const api: ArgusPageApi = {
@@ -163,6 +176,7 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
       invalid = [];
       return { token, fields };
     },
+    mutations,
   };
   G.__argus = api;
   return api;

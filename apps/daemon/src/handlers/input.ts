@@ -51,8 +51,8 @@ export function inputHandlers(
               ? await focus(engine, input.target, { timeoutMs: input.timeoutMs, onElement })
               : undefined;
             // where the keys go, said in the reply: typing with nothing editable focused is a lost call
-            // (in the chosen frame when they go into it, as press says)
-            const into = await typingTarget(engine, manager.frameChoices.chosen(page));
+            // (inside a frame when they go into it, as press says)
+            const into = await typingTarget(engine);
             // the target did not keep the focus (a heading, a plain div): the keys would go to the page
             if (focused && into.element === null) throw cannotFocus(focused.element);
             await page.typeText(input.text);
@@ -65,8 +65,8 @@ export function inputHandlers(
       manager.onTab(input.tab, async (page) => {
         const engine = manager.engine(page);
         const { value: target, effects } = await actAndReport(manager, page, input, async () => {
-          // where the keys go, read just before them (in the chosen frame when they go into it)
-          const { target } = await sendKeys(engine, () => page.press(input.key), manager.frameChoices.chosen(page));
+          // where the keys go, read just before them (inside a frame when they go into it)
+          const { target } = await sendKeys(engine, () => page.press(input.key));
           return target;
         });
         return target ? { ...effects, element: target.element } : effects;

@@ -30,6 +30,7 @@ export function snapshotHandlers(services: Services): Handlers['snapshot'] {
           refs: result.refs,
           truncated: result.truncated,
           ...(result.cursor === undefined ? {} : { cursor: result.cursor }),
+          ...(result.pageChanged ? { pageChanged: true } : {}),
           ...(result.baseline === undefined ? {} : { baseline: result.baseline }),
         });
       }),

@@ -65,6 +65,12 @@ export const snapshotCommands = {
         refs: z.number().describe('How many refs the snapshot carries'),
         truncated: z.boolean().describe('Whether the text was cut at maxChars'),
         cursor: z.string().optional().describe('Pass as --cursor to get the rest'),
+        pageChanged: z
+          .boolean()
+          .optional()
+          .describe(
+            "With cursor, true when the page's document changed since the snapshot was cut (its DOM was modified; absent when it did not): the lines are the page as it was then. Take a new snapshot to see what changed",
+          ),
         baseline: z
           .enum(['previous', 'none', 'navigated'])
           .optional()

@@ -86,6 +86,12 @@ export const snapshotRenderers: RenderersOf<'snapshot'> = {
             '[the page is another document since the last snapshot in this mode, so no diff: the full snapshot follows, with new refs; the next diff compares with it]',
           ]
         : []),
+      // a continuation of a snapshot of a page that changed since: its lines are the page as it was
+      ...(output.pageChanged
+        ? [
+            `[the page changed since this snapshot was cut: these lines are as it was then; ${context.hint('snapshot.take')} shows it now]`,
+          ]
+        : []),
       output.text,
       ...(output.cursor
         ? [`[truncated: continue with ${context.hint('snapshot.take', { ...context.input, cursor: output.cursor })}]`]

@@ -186,6 +186,17 @@ describe('one typed renderer per command', () => {
     ]);
   });
 
+  it('a snapshot continued over a page that changed says so before its lines, in one line', () => {
+    const rest = { url: 'http://x/', title: 'X', text: '  button "Save 9" e12', refs: 1, truncated: false };
+    expect(renderCommand('snapshot.take', rest, cli({ cursor: 's1.20' }))).toBe('  button "Save 9" e12');
+    expect(
+      renderCommand('snapshot.take', { ...rest, pageChanged: true }, cli({ cursor: 's1.20' })).split('\n'),
+    ).toEqual([
+      '[the page changed since this snapshot was cut: these lines are as it was then; `snapshot.take {}` shows it now]',
+      '  button "Save 9" e12',
+    ]);
+  });
+
   it('eval says when its value was cut, and how to get more', () => {
     expect(renderCommand('page.eval', { value: 'Title', type: 'string' }, cli())).toBe('Title');
     expect(
