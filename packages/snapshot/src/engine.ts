@@ -98,9 +98,10 @@ interface StoredSnapshot {
   /** The page's document (Page.epoch) it was taken of: a cursor into it dies with that document. */
   epoch: number;
   /**
-   * The walked document's mutation count at the walk, with the walker install (token) that counted
-   * it and its frame: a continuation reads the count again to say whether the page changed since.
-   * Absent when the walked frame is not known (a --scope selector found in a frame below).
+   * For a snapshot that was cut: the walked document's mutation count when the cut was made, with
+   * the walker install (token) counting it and its frame; a continuation reads the count again to say
+   * whether the page changed since. Absent for a snapshot given whole, and when the walked frame is
+   * not known (a --scope selector found in a frame below) or could not be watched.
    */
   watch?: MutationWatch;
   /** How it was taken, for a continuation that asks for another view. */
@@ -171,7 +172,7 @@ export class SnapshotEngine {
     if (options.depth !== undefined && (!Number.isInteger(options.depth) || options.depth < 0)) {
       throw new ArgusError('invalid_input', `--depth must be a non-negative integer (got ${options.depth}).`);
     }
-    const { tree, title, watch } = await this.capture(options.scope);
+    const { tree, title, walked } = await this.capture(options.scope);
     const formatOptions = {
       ...(options.interactive ? { interactive: true } : {}),
       ...(options.depth !== undefined ? { depth: options.depth } : {}),
@@ -208,7 +209,6 @@ export class SnapshotEngine {
       title,
       refs,
       epoch: this.page.epoch,
-      ...(watch ? { watch } : {}),
       interactive: options.interactive === true,
       depth: options.depth,
       scope: options.scope,
@@ -217,7 +217,30 @@ export class SnapshotEngine {
     if (options.diff) stored.baseline = previous ? 'previous' : before ? 'navigated' : 'none';
     this.stored.push(stored);
     if (this.stored.length > KEPT_SNAPSHOTS) this.stored.shift();
-    return this.page_(stored, 0, options.maxChars);
+    const first = this.page_(stored, 0, options.maxChars);
+    if (first.cursor !== undefined && walked) stored.watch = await this.watchFrom(walked);
+    return first;
+  }
+
+  /**
+   * Starts counting the walked document's mutations for a cut snapshot's cursor (one short call, made
+   * only when a snapshot is cut: a page whose snapshots are given whole gets no observer) and answers
+   * the count now. Mutations between the walk and this call are not counted. Undefined when the
+   * document cannot be read now: its continuation then says nothing of changes.
+   */
+  private async watchFrom(walked: { frameId: string; token: string }): Promise<MutationWatch | undefined> {
+    try {
+      const ctx = await frameContext(this.page, walked.frameId);
+      if (!ctx) return undefined;
+      const count = await evalValue<number>(
+        ctx,
+        `(() => { const a = globalThis.__argus; return a && a.token === ${JSON.stringify(walked.token)} && a.watchMutations ? a.watchMutations() : -1; })()`,
+      );
+      return count >= 0 ? { ...walked, count } : undefined;
+    } catch (error) {
+      if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
+      return undefined;
+    }
   }
 
   /** Cuts a stored snapshot at a line boundary; the cursor names the snapshot and the next line. */
@@ -281,7 +304,7 @@ export class SnapshotEngine {
 
   /**
    * Whether the document a stored snapshot walked has changed since: the walker's MutationObserver
-   * count read again (one short call) against the one taken with the walk. A world whose walker is
+   * count read again (one short call) against the one taken when it was cut. A world whose walker is
    * another install (its count started again) or that cannot be read now counts as changed. Only the
    * walked document itself is watched (the top one, or the frame a --scope ref is in), not the
    * iframes whose lines the snapshot holds: reading each frame's count would cost a call per frame.
@@ -313,7 +336,7 @@ export class SnapshotEngine {
    */
   private async capture(
     scope: string | undefined,
-  ): Promise<{ tree: WalkNode; title: string; watch: MutationWatch | undefined }> {
+  ): Promise<{ tree: WalkNode; title: string; walked: { frameId: string; token: string } | undefined }> {
     const walk: WalkOptions = { textMax: TEXT_MAX };
     let frameId = this.page.mainFrameId;
     const scopeRef = (ref: string) => {
@@ -370,11 +393,11 @@ export class SnapshotEngine {
         `Nothing matches --scope "${scope}". Run \`argus snapshot\` without --scope to see the page.`,
       );
     }
-    const watch =
-      walked !== undefined && result.m !== undefined
-        ? { frameId: walked, token: result.token, count: result.m }
-        : undefined;
-    return { tree: result.tree ?? { r: 'root' }, title: result.title, watch };
+    return {
+      tree: result.tree ?? { r: 'root' },
+      title: result.title,
+      walked: walked === undefined ? undefined : { frameId: walked, token: result.token },
+    };
   }
 
   /** A --scope selector the top document does not match: the first frame below (breadth first) whose document does. */

@@ -45,10 +45,12 @@ export interface ArgusPageApi {
    */
   takeInvalid(): { token: string; fields: Array<{ id: number; label: string; message: string }> };
   /**
-   * DOM mutations of the document since the walker was installed (a MutationObserver, records
-   * pending now included): a snapshot's cursor compares it with the count at its walk to say the
-   * document changed since (SnapshotEngine.continueFrom).
+   * Starts counting the document's DOM mutations (a MutationObserver, started once, when a snapshot
+   * of it is first cut: a page nobody continues a snapshot of is not observed) and answers the count
+   * so far; a cursor compares it with `mutations()` later (SnapshotEngine.continueFrom).
    */
+  watchMutations(): number;
+  /** The mutations counted since watchMutations started it (records pending now included), or -1 when it did not. */
   mutations(): number;
 }
 
@@ -97,13 +99,19 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
     },
     true,
   );
-  /** mutations observed so far: a count, nothing kept (the observer's records go as they come) */
+  /** mutations observed since watchMutations: a count, nothing kept (the observer's records go as they come) */
   let mutated = 0;
-  const observer = new MutationObserver((records) => {
-    mutated += records.length;
-  });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const mutations = () => (mutated += observer.takeRecords().length);
+  let observer: MutationObserver | undefined;
+  const mutations = () => (observer ? (mutated += observer.takeRecords().length) : -1);
+  const watchMutations = () => {
+    if (!observer) {
+      observer = new MutationObserver((records) => {
+        mutated += records.length;
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }
+    return mutations();
+  };
   let frames: Element[] = [];
   /** iframes met by the last `text` read, by index */
   let textFrames: Element[] = [];
@@ -136,7 +144,7 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
     const tree: WalkNode = { r: 'root' };
     if (kids.length) tree.c = kids;
     api.lastIds = lastIds;
-    return { token, title: document.title, tree, frames: frames.length, m: mutations() };
+    return { token, title: document.title, tree, frames: frames.length };
   }
 
   const api: ArgusPageApi = {
@@ -177,6 +185,7 @@ export function installArgus(m: WalkerModules, VERSION: number): ArgusPageApi {
       return { token, fields };
     },
     mutations,
+    watchMutations,
   };
   G.__argus = api;
   return api;

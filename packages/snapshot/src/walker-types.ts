@@ -50,7 +50,5 @@ export interface WalkResult {
   tree: WalkNode | null;
   /** number of iframe elements recorded (see WalkNode.f) */
   frames: number;
-  /** the document's DOM mutations counted by this walker's install up to the walk (ArgusPageApi.mutations) */
-  m?: number;
   error?: 'scope_not_found' | 'bad_selector';
 }
