@@ -2,7 +2,7 @@ import { startFixtureServer, type FixtureServer } from '@argus/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { argusChromeProcesses } from './helpers/chromium.js';
-import { startHarness, waitUntil, type Harness } from './helpers/harness.js';
+import { openUserTab, startHarness, waitUntil, type Harness } from './helpers/harness.js';
 import { OpsClient } from './helpers/ops-client.js';
 
 interface Frame {
@@ -62,17 +62,7 @@ describe('extension mode: faults and refusals', () => {
   beforeAll(async () => {
     fixtures = await startFixtureServer();
     harness = await startHarness();
-    ({ targetId: userTargetId } = await harness.browser.send('Target.createTarget', {
-      url: fixtures.urlFor('/buttons.html'),
-    }));
-    const ops = await OpsClient.connect(harness.relay.url, harness.daemonToken);
-    const listed = await ops.call('list-1', 'tabs.list', {});
-    ops.close();
-    const tab = (listed.result as { tabs: Array<{ tabId: number; targetId: string }> }).tabs.find(
-      (t) => t.targetId === userTargetId,
-    );
-    if (!tab) throw new Error('user tab not listed');
-    userTabId = tab.tabId;
+    ({ targetId: userTargetId, tabId: userTabId } = await openUserTab(harness, fixtures.urlFor('/buttons.html')));
   });
 
   afterAll(async () => {

@@ -229,14 +229,27 @@ export class SnapshotEngine {
    * document cannot be read now: its continuation then says nothing of changes.
    */
   private async watchFrom(walked: { frameId: string; token: string }): Promise<MutationWatch | undefined> {
+    const count = await this.mutationCount(walked, 'watchMutations');
+    return count !== undefined && count >= 0 ? { ...walked, count } : undefined;
+  }
+
+  /**
+   * The walker's mutation count in `walked`'s document (`read`: start the watch, or only read it):
+   * -1 when the world holds another walker install (its count started again) or none was started,
+   * undefined when the document cannot be read now. A page that does not answer, or a caller that
+   * left, fails the command as any read does.
+   */
+  private async mutationCount(
+    walked: { frameId: string; token: string },
+    read: 'watchMutations' | 'mutations',
+  ): Promise<number | undefined> {
     try {
       const ctx = await frameContext(this.page, walked.frameId);
       if (!ctx) return undefined;
-      const count = await evalValue<number>(
+      return await evalValue<number>(
         ctx,
-        `(() => { const a = globalThis.__argus; return a && a.token === ${JSON.stringify(walked.token)} && a.watchMutations ? a.watchMutations() : -1; })()`,
+        `(() => { const a = globalThis.__argus; return a && a.token === ${JSON.stringify(walked.token)} && a.${read} ? a.${read}() : -1; })()`,
       );
-      return count >= 0 ? { ...walked, count } : undefined;
     } catch (error) {
       if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
       return undefined;
@@ -310,21 +323,8 @@ export class SnapshotEngine {
    * iframes whose lines the snapshot holds: reading each frame's count would cost a call per frame.
    */
   private async changedSince(stored: StoredSnapshot): Promise<boolean> {
-    const watch = stored.watch;
-    if (!watch) return false;
-    try {
-      const ctx = await frameContext(this.page, watch.frameId);
-      if (!ctx) return true;
-      const count = await evalValue<number>(
-        ctx,
-        `(() => { const a = globalThis.__argus; return a && a.token === ${JSON.stringify(watch.token)} && a.mutations ? a.mutations() : -1; })()`,
-      );
-      return count !== watch.count;
-    } catch (error) {
-      // a page that does not answer, or a caller that left, is not a changed page
-      if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
-      return true;
-    }
+    if (!stored.watch) return false;
+    return (await this.mutationCount(stored.watch, 'mutations')) !== stored.watch.count;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Session } from '@argus/cdp';
 import { startRelay, type RelayOptions, type RelayServer } from '@argus/relay';
 import { evaluateInWorker, findServiceWorker, waitUntil } from '@argus/test-kit';
 import { launchUserChromium, type UserChromium } from './chromium.js';
+import { OpsClient } from './ops-client.js';
 
 export { waitUntil };
 
@@ -26,6 +27,22 @@ export interface Harness {
     launchToken?: string | undefined;
   }): Promise<RelayServer>;
   close(): Promise<void>;
+}
+
+/**
+ * Opens a tab of the person's (`url`, as a user would, through the test's own CDP session) and finds
+ * it in the extension's tab list: its CDP target id and its chrome.tabs id.
+ */
+export async function openUserTab(harness: Harness, url: string): Promise<{ targetId: string; tabId: number }> {
+  const { targetId } = await harness.browser.send('Target.createTarget', { url });
+  const ops = await OpsClient.connect(harness.relay.url, harness.daemonToken);
+  const listed = await ops.call('list-1', 'tabs.list', {});
+  ops.close();
+  const tab = (listed.result as { tabs: Array<{ tabId: number; targetId: string }> }).tabs.find(
+    (t) => t.targetId === targetId,
+  );
+  if (!tab) throw new Error('user tab not listed');
+  return { targetId, tabId: tab.tabId };
 }
 
 const log: RelayOptions['log'] = process.env.ARGUS_TEST_DEBUG
