@@ -15,7 +15,8 @@ import {
 } from './actionability.js';
 import type { SnapshotEngine } from './engine.js';
 import type { ElementHandle } from './element-handle.js';
-import { type FrameContext, callWalker, documentContext, evalObject, evalValue, frameContext } from './frame-eval.js';
+import { type FrameContext, callWalker, documentContext, evalValue, frameContext } from './frame-eval.js';
+import { frameIdOf } from './frame-text.js';
 import { FOCUSED_FOR_TYPING } from './page/actionability.js';
 import { ELEMENT_HTML, ELEMENT_TEXT } from './page/content.js';
 import { FINISH_FILL, type FillEcho, PREPARE_FILL, PRESET_LINES, SET_NATIVE_VALUE, textDigest } from './page/fill.js';
@@ -332,13 +333,10 @@ async function followFocus(page: Page, read: FocusRead, nesting: number): Promis
 /** The frame id of the document's focused iframe (through open shadow roots, as FOCUSED_FOR_TYPING reads it). */
 async function focusedFrameId(ctx: FrameContext): Promise<string | undefined> {
   try {
-    const object = await evalObject(
+    return await frameIdOf(
       ctx,
       '(() => { let el = document.activeElement; while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement; return el; })()',
     );
-    if (!object?.objectId) return undefined;
-    const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
-    return node.frameId;
   } catch (error) {
     if (error instanceof CommandCancelledError || error instanceof PageUnresponsiveError) throw error;
     return undefined;

@@ -63,11 +63,16 @@ export async function childFrameId(
   list: 'frameAt' | 'textFrameAt' = 'frameAt',
 ): Promise<string | undefined> {
   try {
-    const object = await evalObject(ctx, `globalThis.__argus.${list}(${index})`);
-    if (!object?.objectId) return undefined;
-    const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
-    return node.frameId;
+    return await frameIdOf(ctx, `globalThis.__argus.${list}(${index})`);
   } catch {
     return undefined;
   }
+}
+
+/** The frame id of the iframe element `expression` evaluates to in the frame's world (undefined: no element, or no frame). */
+export async function frameIdOf(ctx: FrameContext, expression: string): Promise<string | undefined> {
+  const object = await evalObject(ctx, expression);
+  if (!object?.objectId) return undefined;
+  const { node } = await ctx.session.send('DOM.describeNode', { objectId: object.objectId });
+  return node.frameId;
 }
