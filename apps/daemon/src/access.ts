@@ -25,6 +25,8 @@ export interface AccessOptions {
 
 /** How many callers' directories keep their project root (a client calls from one or a few). */
 const PROJECTS_KEPT = 64;
+/** URLs Chrome reports for web pages and blank frames (canonical: the scheme is lower case); never file: ones. */
+const WEB_URL = /^(?:https?:\/\/|about:)/;
 
 /**
  * The daemon's one answer to "may this caller touch this file / URL": every handler that takes a
@@ -129,6 +131,9 @@ export class Access {
   /** Why the browser must not show `url` (file: outside the area), or undefined. */
   browserRefusal(url: string): string | undefined {
     const inner = url.startsWith('view-source:') ? url.slice('view-source:'.length) : url;
+    // only a file: URL can be refused: a web page's URL (every frame's, asked before every command
+    // that reads a page) is answered without a URL parse or building the file area (issue 16)
+    if (WEB_URL.test(inner)) return undefined;
     return browserFileRefusal(inner, this.browserFiles());
   }
 }

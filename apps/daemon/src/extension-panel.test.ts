@@ -8,6 +8,7 @@ import type { SessionMode } from './browser-manager.js';
 import { startExtensionPanel } from './extension-panel.js';
 import { InboxStore } from './inbox/inbox-store.js';
 import { WatchFeed } from './watch/watch-feed.js';
+import { runAfterReply } from './after-reply.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,11 +28,12 @@ function setup(mode: SessionMode = 'extension') {
     return true;
   };
   const panel = startExtensionPanel({ manager: { mode }, feed, inbox, notify });
-  /** One call through the observe seam, as the router makes it. */
+  /** One call through the observe seam, as the router makes it, and the book-keeping after its reply. */
   const run = (name: string, input: unknown, error?: unknown) => {
     const command = commandByName(name);
     if (!command) throw new Error(`no command ${name}`);
     feed.observe({ scopes: ['admin'] }, command, input)?.(error, {});
+    runAfterReply();
   };
   return { inbox, panel, sent, run };
 }

@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { startDaemon } from '../src/index.js';
 import { Journal } from '../src/journal/journal.js';
 import { JournalDb } from '../src/journal/journal-db.js';
+import { runAfterReply } from '../src/after-reply.js';
 import { codeOf, refOf, TEST_CHROME_FLAGS, useHarness } from './harness.js';
 
 /** Secrets the commands below carry: none may reach the journal file in any form. */
@@ -194,6 +195,32 @@ describe('a broken journal', () => {
   });
 });
 
+describe('a journal row is built after the reply', () => {
+  it('the observer only notes the outcome on the command’s path; redaction and the row come after the turn', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
+    const stateDir = join(workspace, '.argus');
+    mkdirSync(stateDir);
+    const journal = new Journal({ stateDir, locate: () => ({ tab: 'T1', url: null }) });
+    const fill = commandByName('input.fill');
+    if (!fill) throw new Error('input.fill is not in the manifest');
+    try {
+      journal.observe({ scopes: ['write'], client: 'cli' }, fill, { target: '#pass', text: 'hunter2' })?.(
+        undefined,
+        {},
+      );
+      expect(journal.state().queued).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(journal.state().queued).toBe(1);
+      const [row] = (await journal.read({ limit: 5 })) ?? [];
+      expect(row).toMatchObject({ command: 'input.fill', tab: 'T1', ok: true });
+      expect(row?.input).not.toContain('hunter2');
+    } finally {
+      await journal.close();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a journal whose file cannot open (real SQLite)', () => {
   it('drops its rows, counted, and sets no more timers nor tries the file again', async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'argus-ws-'));
@@ -203,7 +230,11 @@ describe('a journal whose file cannot open (real SQLite)', () => {
     const journal = new Journal({ stateDir, locate: () => ({ tab: null, url: null }) });
     const status = commandByName('daemon.status');
     if (!status) throw new Error('daemon.status is not in the manifest');
-    const record = () => journal.observe({ scopes: ['read'], client: 'cli' }, status, {})?.(undefined, {});
+    // one call through the observe seam and the book-keeping after its reply
+    const record = () => {
+      journal.observe({ scopes: ['read'], client: 'cli' }, status, {})?.(undefined, {});
+      runAfterReply();
+    };
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       record();

@@ -10,6 +10,7 @@ import { type AnyCommand, type CallContext, isArgusError } from '@argus/protocol
 import type { ObserveCall } from '@argus/protocol/router';
 import { JournalDb, type JournalQuery, type JournalRow, type Retention, type StoredRow } from './journal-db.js';
 import { redactInput, redactMessage, redactUrl } from './journal-redact.js';
+import { afterReply, runAfterReply } from '../after-reply.js';
 
 /** Where the command ran: its tab and that tab's URL, read without touching the browser. */
 export type LocateTab = (ctx: CallContext, input: unknown) => { tab: string | null; url: string | null };
@@ -111,23 +112,28 @@ export class Journal {
     return (error, output) => {
       const durationMs = performance.now() - t0;
       const after = this.options.locate(ctx, input);
-      const redacted = redactInput(command.name, input, output, ctx.secrets);
-      const failed = error !== undefined;
-      this.push({
-        ts: started,
-        client: ctx.client ?? null,
-        clientKind: clientKind(ctx),
-        scope: ctx.scopes.join(','),
-        session: ctx.session ?? null,
-        tab: after.tab ?? before.tab,
-        urlBefore: before.url === null ? null : redactUrl(before.url),
-        urlAfter: after.url === null ? null : redactUrl(after.url),
-        command: command.name,
-        input: redacted.json,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        ok: !failed,
-        errorCode: failed ? (isArgusError(error) ? error.code : 'internal') : null,
-        error: failed ? redactMessage(error instanceof Error ? error.message : String(error), redacted.secrets) : null,
+      // the row is built once the reply is sent (afterReply): redaction is off the command's path
+      afterReply(() => {
+        const redacted = redactInput(command.name, input, output, ctx.secrets);
+        const failed = error !== undefined;
+        this.push({
+          ts: started,
+          client: ctx.client ?? null,
+          clientKind: clientKind(ctx),
+          scope: ctx.scopes.join(','),
+          session: ctx.session ?? null,
+          tab: after.tab ?? before.tab,
+          urlBefore: before.url === null ? null : redactUrl(before.url),
+          urlAfter: after.url === null ? null : redactUrl(after.url),
+          command: command.name,
+          input: redacted.json,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+          ok: !failed,
+          errorCode: failed ? (isArgusError(error) ? error.code : 'internal') : null,
+          error: failed
+            ? redactMessage(error instanceof Error ? error.message : String(error), redacted.secrets)
+            : null,
+        });
       });
     };
   };
@@ -198,6 +204,7 @@ export class Journal {
 
   /** Reads rows (after writing what is queued, so a client sees its own last command). */
   async read(filter: JournalQuery): Promise<StoredRow[] | undefined> {
+    runAfterReply();
     await this.ready();
     this.flush();
     return this.db?.query(filter);
@@ -206,6 +213,7 @@ export class Journal {
   /** Writes what is queued (opening the file for it when no row came before) and closes the file (daemon stop). */
   async close(): Promise<void> {
     if (this.closed) return;
+    runAfterReply();
     if (this.queue.length > 0 && !this.db) await this.ready();
     if (this.closed) return;
     this.flush();

@@ -2,6 +2,7 @@ import { type AnyCommand, type CallContext, isArgusError } from '@argus/protocol
 import type { ObserveCall } from '@argus/protocol/router';
 import type { LocateTab } from '../journal/journal.js';
 import { redactInput } from '../journal/journal-redact.js';
+import { afterReply, runAfterReply } from '../after-reply.js';
 
 /** One command as a viewer sees it: what ran, how it ended, its (redacted) input. */
 export interface FeedEntry {
@@ -48,16 +49,21 @@ export class WatchFeed {
     return (error, output) => {
       const tab = this.locate(ctx, input).tab ?? before.tab;
       if (!tab) return;
-      const failed = error !== undefined;
-      const json = redactInput(command.name, input, output, ctx.secrets).json;
-      this.push(tab, {
-        at: new Date().toISOString(),
-        command: command.name,
-        ok: !failed,
-        error: failed ? (isArgusError(error) ? error.code : 'internal') : null,
-        durationMs: Math.round(performance.now() - t0),
-        input: json === '{}' ? '' : json.length > INPUT_MAX ? `${json.slice(0, INPUT_MAX - 1)}…` : json,
-        target: targetOf(json),
+      const at = Date.now();
+      const durationMs = Math.round(performance.now() - t0);
+      // the entry is built once the reply is sent (afterReply), with the journal's redaction of the call
+      afterReply(() => {
+        const failed = error !== undefined;
+        const json = redactInput(command.name, input, output, ctx.secrets).json;
+        this.push(tab, {
+          at: new Date(at).toISOString(),
+          command: command.name,
+          ok: !failed,
+          error: failed ? (isArgusError(error) ? error.code : 'internal') : null,
+          durationMs,
+          input: json === '{}' ? '' : json.length > INPUT_MAX ? `${json.slice(0, INPUT_MAX - 1)}…` : json,
+          target: targetOf(json),
+        });
       });
     };
   };
@@ -79,6 +85,8 @@ export class WatchFeed {
   }
 
   last(tab: string): FeedEntry[] {
+    // the entries of commands that have answered, including those still queued after their reply
+    runAfterReply();
     return [...(this.recent.get(tab) ?? [])];
   }
 
