@@ -17,7 +17,7 @@ import {
   SCREENSHOT_MAX_EDGE,
 } from '@argus/protocol';
 import { type SnapshotEngine, elementBox } from '@argus/snapshot';
-import { outputTarget, writeTarget, writeTargetSync } from './output-path.js';
+import { createEarly, outputTarget, writeTarget, writeTargetSync } from './output-path.js';
 import type { Services } from './services.js';
 
 type ScreenshotInput = ParsedInputOf<Manifest['page']['screenshot']>;
@@ -110,6 +110,40 @@ export async function takeScreenshot(
       'invalid_input',
       `${input.path} names a ${named} file, but the format asked is ${input.format}: end the name with .${input.format === 'jpeg' ? 'jpg' : input.format}, or drop the format.`,
     );
+  // the kept file in Argus's own dir is created while Chrome captures; removed if the command fails
+  const early = target ? createEarly(target) : undefined;
+  const { shot, fit, snapshotTaken } = await captureFor(services, page, engine, input, format, clipRect).catch(
+    async (error: unknown) => {
+      await early?.discard();
+      throw error;
+    },
+  );
+  // an image of up to a megabyte (an agent's JPEG is tens of KB) is written in one go on this thread:
+  // blocking for the write is cheaper than five thread-pool round trips the reply would wait for
+  if (early) await early.write(shot.data, SYNC_WRITE_MAX_BYTES);
+  else if (target && shot.data.length <= SYNC_WRITE_MAX_BYTES) writeTargetSync(target, shot.data);
+  else if (target) await writeTarget(target, shot.data);
+  return {
+    path: target?.path ?? null,
+    format,
+    width: shot.width,
+    height: shot.height,
+    bytes: shot.data.length,
+    ...(fit ? { scale: Math.round(fit.scale * 1000) / 1000 } : {}),
+    ...(input.annotate ? { annotated: { refs: engine.currentRefs(), snapshotTaken } } : {}),
+    ...(input.base64 ? { base64: shot.base64 } : {}),
+  };
+}
+
+/** The capture of takeScreenshot, its input checked: the image, the budget's downscale, whether a snapshot was taken for labels. */
+async function captureFor(
+  services: Services,
+  page: Page,
+  engine: SnapshotEngine,
+  input: ScreenshotInput,
+  format: ImageFormat,
+  clipRect: ClipRect | undefined,
+): Promise<{ shot: CapturedImage; fit: BudgetFit | undefined; snapshotTaken: boolean }> {
   const clip = clipRect ?? (input.ref ? await elementBox(engine, input.ref) : undefined);
   const budget = input.maxPixels;
   const viewport = !clip && !input.full;
@@ -151,20 +185,7 @@ export async function takeScreenshot(
       `The ${format} image is ${shot.data.length} bytes, over the ${MAX_BUDGET_BYTES}-byte budget for an image reply. Ask for jpeg (the default) or a smaller area (ref or clip).`,
       { details: { bytes: shot.data.length, maxBytes: MAX_BUDGET_BYTES, format } },
     );
-  // an image of up to a megabyte (an agent's JPEG is tens of KB) is written in one go on this thread:
-  // blocking for the write is cheaper than five thread-pool round trips the reply would wait for
-  if (target && shot.data.length <= SYNC_WRITE_MAX_BYTES) writeTargetSync(target, shot.data);
-  else if (target) await writeTarget(target, shot.data);
-  return {
-    path: target?.path ?? null,
-    format,
-    width: shot.width,
-    height: shot.height,
-    bytes: shot.data.length,
-    ...(fit ? { scale: Math.round(fit.scale * 1000) / 1000 } : {}),
-    ...(input.annotate ? { annotated: { refs: engine.currentRefs(), snapshotTaken } } : {}),
-    ...(input.base64 ? { base64: shot.base64 } : {}),
-  };
+  return { shot, fit, snapshotTaken };
 }
 
 /** The budget's downscale of a capture: the area, and the scale Chrome encodes it at. */

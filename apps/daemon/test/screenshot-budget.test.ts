@@ -2,10 +2,11 @@
 // viewport first; the image's own size says whether it fits. A viewport over the budget is measured
 // and captured again downscaled, and from then on measured first: either way the image is the same.
 // With base64 and keepFile the image comes back inline and is kept as a file, byte for byte.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_SCREENSHOT_PIXELS, SCREENSHOT_MAX_EDGE } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
+import { stamp } from '../src/output-path.js';
 import { useHarness } from './harness.js';
 
 const h = useHarness();
@@ -62,5 +63,27 @@ describe('viewport screenshots within a pixel budget', () => {
     expect(inline.path).toBeNull();
     expect(inline.base64).toBeTruthy();
     expect(existsSync(join(h.workspace, '.argus', 'captures'))).toBe(true);
+  });
+});
+
+describe('the file a screenshot keeps in the state dir', () => {
+  const captures = () => join(h.workspace, '.argus', 'captures');
+
+  it('is created while Chrome captures, and removed when the screenshot fails after that', async () => {
+    await h.client.page.goto.mutate({ url: h.server.urlFor('/form.html') });
+    const before = readdirSync(captures());
+    // a ref that names nothing fails once the file has been created (it is looked up after the checks)
+    await expect(h.client.page.screenshot.mutate({ ...agentShot, ref: 'e999' })).rejects.toThrow();
+    expect(readdirSync(captures())).toEqual(before);
+    const shot = await h.client.page.screenshot.mutate(agentShot);
+    expect(readdirSync(captures())).toEqual([...before, shot.path!.split('/').pop()].sort());
+    expect(statSync(shot.path!).size).toBe(shot.bytes);
+  });
+
+  it('gets a name of its own when two are made in the same millisecond', () => {
+    // before, a second name within the same millisecond was the first again, and its file replaced the first's
+    const names = Array.from({ length: 50 }, () => stamp());
+    expect(new Set(names).size).toBe(50);
+    expect(names.every((name) => /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z(-\d+)?$/.test(name))).toBe(true);
   });
 });

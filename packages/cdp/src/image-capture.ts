@@ -74,6 +74,8 @@ export async function captureImage(page: Page, options: ImageCaptureOptions = {}
  */
 const HIDDEN_CHECK_MS = 250;
 const HIDDEN_RECHECK_MS = 2_000;
+/** Why a capture's round of looking for a hidden tab ends: it was answered or given up. */
+const ROUND_OVER = 'capture round over';
 
 /**
  * Page.captureScreenshot (the image's base64), sent again when the main frame commits a new
@@ -124,7 +126,8 @@ export async function captureScreenshot(
       throw error;
     } finally {
       offCommit();
-      round.abort();
+      // with a reason of its own: abort() without one builds a DOMException (~0.1 ms, on every capture)
+      round.abort(ROUND_OVER);
     }
     abandon.abort();
     capture.catch(() => undefined);
