@@ -544,6 +544,7 @@ export class SnapshotEngine {
           `Ref ${ref} is from tab ${tab}, not this one: a ref belongs to the tab whose snapshot gave it. Act in that tab (\`--tab ${tab}\`, or switch with \`argus tab ${tab}\`), or run \`argus snapshot\` here and use a ref from it.`,
           { details: { ref, tab } },
         );
+      if (this.refs.forgotten(ref)) throw staleError(ref);
       throw new ArgusError(
         'ref_not_found',
         `Ref ${ref} was never issued in this tab. Run \`argus snapshot\` and use a ref from its output.`,

@@ -47,4 +47,23 @@ describe('RefRegistry numbering', () => {
     expect(refs.issued('e1')).toBe(false);
     expect(refs.refFor('main', true, 't', 7, 1, 'x')).toBe('e1');
   });
+
+  it('remembers a bounded number of old refs: an older one reads as forgotten (stale), never as unknown', () => {
+    const refs = new RefRegistry();
+    // 300 documents of 10 refs each, as a long session navigating one tab mints them
+    for (let epoch = 1; epoch <= 300; epoch++) {
+      for (let id = 1; id <= 10; id++) refs.refFor('main', true, `doc${epoch}`, id, epoch, 'x');
+      refs.retireBefore(epoch);
+    }
+    // before, every ref ever minted was remembered: 3,000 here, growing with the session
+    expect(refs.remembered).toBeLessThanOrEqual(512);
+    expect(refs.issued('e2999')).toBe(true);
+    expect(refs.issued('e1')).toBe(false);
+    expect(refs.forgotten('e1')).toBe(true);
+    expect(refs.forgotten('f3e1')).toBe(true);
+    // numbers still remembered keep their frame prefix; numbers never reached are not forgotten
+    expect(refs.forgotten('f1e2999')).toBe(false);
+    expect(refs.issued('f1e2999')).toBe(false);
+    expect(refs.forgotten('e3001')).toBe(false);
+  });
 });

@@ -87,6 +87,13 @@ export interface RefNumbering {
 }
 
 /**
+ * How many of its minted numbers a tab remembers the frame of, past the refs of its current
+ * document. Every ref ever minted was remembered before (issue 16: 4 tabs x 2,500 commands grew a
+ * 114 KB table a tab, without end); an older one now reads as stale (`forgotten`), which it is.
+ */
+const MINTED_KEPT = 512;
+
+/**
  * A tab's refs. The same (frame, document, walker id) always maps to the same ref, so a node keeps
  * its ref across snapshots; numbers come from a counter (the tab's, or one shared by all tabs:
  * RefNumbering.allocate) and are never reused. A tab of a relaunched browser starts above every
@@ -97,8 +104,10 @@ export class RefRegistry {
   private readonly byRef = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();
   private readonly frameOrdinals = new Map<string, number>();
-  /** The frame ordinal (0: the main frame) each number this tab minted was minted with. */
+  /** The frame ordinal (0: the main frame) each of the last MINTED_KEPT numbers this tab minted was minted with. */
   private readonly mintedIn = new Map<number, number>();
+  /** Numbers below this may have been minted here and were forgotten (see MINTED_KEPT). */
+  private forgottenBelow = 0;
   private readonly first: number;
   private nextRef: number;
   private nextFrame = 1;
@@ -126,6 +135,12 @@ export class RefRegistry {
     }
     const number = this.numbering.allocate ? this.numbering.allocate() : this.nextRef++;
     this.mintedIn.set(number, ordinal);
+    if (this.mintedIn.size > MINTED_KEPT) {
+      // numbers are minted in increasing order: the first key is the oldest
+      const oldest = this.mintedIn.keys().next().value as number;
+      this.mintedIn.delete(oldest);
+      this.forgottenBelow = oldest + 1;
+    }
     const ref = `${ordinal ? `f${ordinal}` : ''}e${number}`;
     this.byKey.set(key, ref);
     this.byRef.set(ref, { ref, frameId, token, id, epoch, label });
@@ -163,6 +178,22 @@ export class RefRegistry {
     const number = Number(match[2]);
     if (number < this.first) return true;
     return this.mintedIn.get(number) === Number(match[1] ?? 0);
+  }
+
+  /**
+   * True when the ref's number is older than what this tab still remembers (MINTED_KEPT) and is not
+   * a number it remembers: it may have been minted here, so it reads as stale, not as never issued.
+   */
+  forgotten(ref: string): boolean {
+    const match = /^(?:f\d+)?e(\d+)$/.exec(ref);
+    if (!match) return false;
+    const number = Number(match[1]);
+    return number < this.forgottenBelow && !this.mintedIn.has(number);
+  }
+
+  /** How many minted numbers this tab remembers the frame of (bounded by MINTED_KEPT). */
+  get remembered(): number {
+    return this.mintedIn.size;
   }
 
   /** The tab that issued a ref this one did not (RefNumbering.issuedElsewhere). */
