@@ -106,6 +106,12 @@ export function writeTargetSync(target: OutputTarget, data: Uint8Array): void {
   });
 }
 
+/** writeTargetSync for data up to `syncMax` bytes (a caller waiting on a small file), else writeTarget. */
+export async function writeTargetSized(target: OutputTarget, data: Uint8Array, syncMax: number): Promise<void> {
+  if (data.length <= syncMax) writeTargetSync(target, data);
+  else await writeTarget(target, data);
+}
+
 export function openTarget(target: OutputTarget, mode?: number): Promise<PendingOutput> {
   return openOutput(target.path, {
     overwrite: target.overwrite,
@@ -131,7 +137,7 @@ export interface EarlyFile {
  * writeOutput's temp file does; no temp file is needed in a 0700 dir nobody else writes, under a
  * name unique in this daemon (stamp): nobody learns the name before the reply. Undefined for a path
  * of the caller's choosing, which goes through writeOutput (temp file, policy re-check, placement).
- * If the early create fails, `write` falls back to writeTargetSync / writeTarget, which say why.
+ * If the early create fails, `write` falls back to writeTargetSized, which says why.
  */
 export function createEarly(target: OutputTarget): EarlyFile | undefined {
   if (!target.generated) return undefined;
@@ -145,11 +151,7 @@ export function createEarly(target: OutputTarget): EarlyFile | undefined {
   return {
     async write(data, syncMax) {
       const fd = await opened;
-      if (fd === undefined) {
-        if (data.length <= syncMax) writeTargetSync(target, data);
-        else await writeTarget(target, data);
-        return;
-      }
+      if (fd === undefined) return writeTargetSized(target, data, syncMax);
       try {
         if (data.length <= syncMax) writeFileSync(fd, data);
         else

@@ -17,7 +17,7 @@ import {
   SCREENSHOT_MAX_EDGE,
 } from '@argus/protocol';
 import { type SnapshotEngine, elementBox } from '@argus/snapshot';
-import { createEarly, outputTarget, writeTarget, writeTargetSync } from './output-path.js';
+import { createEarly, outputTarget, writeTargetSized } from './output-path.js';
 import type { Services } from './services.js';
 
 type ScreenshotInput = ParsedInputOf<Manifest['page']['screenshot']>;
@@ -121,8 +121,7 @@ export async function takeScreenshot(
   // an image of up to a megabyte (an agent's JPEG is tens of KB) is written in one go on this thread:
   // blocking for the write is cheaper than five thread-pool round trips the reply would wait for
   if (early) await early.write(shot.data, SYNC_WRITE_MAX_BYTES);
-  else if (target && shot.data.length <= SYNC_WRITE_MAX_BYTES) writeTargetSync(target, shot.data);
-  else if (target) await writeTarget(target, shot.data);
+  else if (target) await writeTargetSized(target, shot.data, SYNC_WRITE_MAX_BYTES);
   return {
     path: target?.path ?? null,
     format,

@@ -14,6 +14,12 @@
 /** The shape of one ref: `e12`, or `f2e7` inside a frame. */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
 
+/** A ref's parts: its frame ordinal (0: the top document, `f2e7`: 2) and its number; undefined when it is no ref. */
+export function refParts(ref: string): { frame: number; number: number } | undefined {
+  const match = /^(?:f(\d+))?e(\d+)$/.exec(ref);
+  return match ? { frame: Number(match[1] ?? 0), number: Number(match[2]) } : undefined;
+}
+
 /**
  * A quoted name as snapshot lines write it: backslashes and quotes escaped, so the name always ends
  * where its quote does and the ref after it is read as a ref. (The in-page walker writes the same.)

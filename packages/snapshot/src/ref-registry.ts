@@ -1,5 +1,5 @@
 import { ArgusError } from '@argus/protocol';
-import { REF_PATTERN, refsInLine } from '@argus/protocol/snapshot-refs';
+import { REF_PATTERN, refParts, refsInLine } from '@argus/protocol/snapshot-refs';
 
 /** Where a ref points: a walker id inside one document of one frame, minted in one page epoch. */
 export interface RefEntry {
@@ -173,22 +173,20 @@ export class RefRegistry {
    */
   issued(ref: string): boolean {
     if (this.byRef.has(ref)) return true;
-    const match = /^(?:f(\d+))?e(\d+)$/.exec(ref);
-    if (!match) return false;
-    const number = Number(match[2]);
-    if (number < this.first) return true;
-    return this.mintedIn.get(number) === Number(match[1] ?? 0);
+    const parts = refParts(ref);
+    if (!parts) return false;
+    if (parts.number < this.first) return true;
+    return this.mintedIn.get(parts.number) === parts.frame;
   }
 
   /**
-   * True when the ref's number is older than what this tab still remembers (MINTED_KEPT) and is not
-   * a number it remembers: it may have been minted here, so it reads as stale, not as never issued.
+   * True when the ref's number is older than what this tab still remembers (MINTED_KEPT; numbers
+   * are minted in increasing order, so every remembered one is above it): it may have been minted
+   * here, so it reads as stale, not as never issued.
    */
   forgotten(ref: string): boolean {
-    const match = /^(?:f\d+)?e(\d+)$/.exec(ref);
-    if (!match) return false;
-    const number = Number(match[1]);
-    return number < this.forgottenBelow && !this.mintedIn.has(number);
+    const parts = refParts(ref);
+    return parts !== undefined && parts.number < this.forgottenBelow;
   }
 
   /** How many minted numbers this tab remembers the frame of (bounded by MINTED_KEPT). */
